@@ -6,10 +6,12 @@ is ignored. The Message-ID names the record by number and by the first digits of
 so that a mail of a history the moderator set back is not taken for the record of that
 number written since (one an earlier version wrote names the number alone). Failing that,
 the record a subject of an earlier version names, `[referee GAME #N]` (its mails are still
-in players' inboxes; by number alone); failing that, none (no stale check)."""
+in players' inboxes; by number alone); failing that, none (no stale check). stale_reply
+says why such a reply is stale, in the words a campaign and a skirmish both give."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from email.message import Message
 
 from ..base.gameids import REFEREE_TAG
@@ -57,3 +59,26 @@ def _raw_header(msg: Message, name: str) -> str:
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
         return ""
     return " ".join(v for v in values if isinstance(v, str))
+
+
+def stale_reply(answered: Answered | None, records: list[dict], last: int,
+                changed: Callable[[int], bool]) -> str | None:
+    """Why a reply to an older mail (the one that ended at record answered; None: not
+    known) is stale, or None: once changed(seq) says the writer's decision has changed since
+    record seq, or the record it names is another since the moderator set the journal back
+    and play went on (its decision may be the same kind by chance: the board he answered is
+    gone), whatever the ledger says: a lost ledger must not revive an old message. last:
+    the game's last record."""
+    if answered is None:
+        return None
+    seq = answered.seq
+    if seq > last:
+        return (f"it answers record {seq}, which the game has not reached (it is at record "
+                f"{last}); reply to the latest mail")
+    if not answered.is_of(records[seq]):
+        return (f"it answers a mail of record {seq} written before the moderator set the "
+                f"game back, and record {seq} is another one now; reply to the latest mail")
+    if seq < last and changed(seq):
+        return (f"it answers the mail of record {seq}, and your decision has changed "
+                f"since (the game is at record {last}); reply to the latest mail")
+    return None

@@ -2,7 +2,9 @@
 skirmish's): each player's mail (his address and his order key) carries his orders, taken
 by the kind (all or none until a die is rolled); each sender gets a reply with what was
 recorded or the refusal (and, his key given, his report and key), and every player the
-kind's report when the game moved past the last one he had. Nothing here knows a game: the kind answers."""
+kind's report when the game moved past the last one he had. A reply to an older mail of
+the referee's is refused as stale once what its sender is asked (the kind's decision) has
+changed since, as a campaign's is. Nothing here knows a game: the kind answers."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from ..store.mailroute import referee_address
 from ..store.players import compact
 from ..table import Table
 from . import message as mailtext
+from .answered import answered_record, stale_reply
 from .copies import refuse_copy, this_is
 from .elsewhere import keep_folder, written_anywhere
 from .eml import plain_mail, write_once
@@ -144,6 +147,9 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
     if not lines:               # a "thanks" above the report it quotes: nothing to record
         out.status, out.reason = "refused", NO_ORDERS
         return out
+    if (late := _stale(table, m, side)) is not None:
+        out.status, out.reason = "refused", late
+        return out
     try:
         taken = table.kind.take_mail(table, side, lines, m.message_id, m.content_sha256)
     except OrderError as exc:
@@ -158,6 +164,18 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         out.text, out.why = clipped(lines[at]), why_refused(exc, read, lines)
         out.left, out.reason = read[at + 1:], f"line {read[at][0]} refused: {exc}"
     return out
+
+
+def _stale(table: Table, m: Message, side: str) -> str | None:
+    """Why m, a reply to an older mail of the referee's to side, is stale (None: it is not,
+    or it names none): the record that mail was written at is read from its Message-ID,
+    which the reply names in In-Reply-To or References (answered.py: believed only when
+    made for the sender's address), and the rule and its words are a campaign's
+    (answered.stale_reply), with what side is asked as the kind says (its decision)."""
+    answered = answered_record(m.msg, m.sender, m.subject, table.records[0]["game_id"])
+    now = table.kind.decision(table, None, side)
+    return stale_reply(answered, table.records, table.records[-1]["seq"],
+                       lambda seq: table.kind.decision(table, seq, side) != now)
 
 
 def _recovered(table: Table, m: Message, ledger: dict, out: Handled) -> Handled:

@@ -12,6 +12,7 @@ from ..game.timeline import NoOrdersTaken, taking_orders
 from ..store.sheets import sheets_in
 from ..table import Table
 from . import message as mailtext
+from .answered import stale_reply
 from .holds import decision_of
 from .mailboxes import Message
 from .msgids import Answered
@@ -222,20 +223,9 @@ def _read(table: Table, m: Message, key: str, out) -> tuple | None:
 
 def stale(table: Table, answered: Answered | None, side: str) -> str | None:
     """Why a reply to an older mail (the one that ended at record answered; None: not
-    known) is stale, or None: once the writer's decision has changed since, or the record
-    it names is another since the moderator set the journal back and play went on (its
-    decision may be the same kind by chance: the board he answered is gone), whatever the
-    ledger says: a lost ledger must not revive an old message."""
-    if answered is None:
-        return None
-    seq, last = answered.seq, table.game().state.seq
-    if seq > last:
-        return (f"it answers record {seq}, which the game has not reached (it is at record "
-                f"{last}); reply to the latest mail")
-    if not answered.is_of(table.records[seq]):
-        return (f"it answers a mail of record {seq} written before the moderator set the "
-                f"game back, and record {seq} is another one now; reply to the latest mail")
-    if seq < last and decision_of(table, seq, side) != decision_of(table, None, side):
-        return (f"it answers the mail of record {seq}, and your decision has changed "
-                f"since (the game is at record {last}); reply to the latest mail")
-    return None
+    known) is stale, or None (answered.stale_reply): once the writer's decision has
+    changed since, or the record it names is another since the moderator set the journal
+    back and play went on."""
+    return stale_reply(answered, table.records, table.game().state.seq,
+                       lambda seq: decision_of(table, seq, side) !=
+                       decision_of(table, None, side))

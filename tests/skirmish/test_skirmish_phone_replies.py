@@ -143,3 +143,40 @@ def test_a_phone_s_full_stop_ending_an_order_is_no_part_of_it(cli, tmp_path, clo
 
 def _records(p: Phone) -> list[dict]:
     return [json.loads(line) for line in p.j.read_text().splitlines()]
+
+
+def _text(m) -> str:
+    return " ".join(m.get_body(("plain",)).get_content().split())
+
+
+def test_a_reply_to_an_older_mail_is_stale_once_the_phase_moved_on(cli, tmp_path, clock):
+    """The German's "done" in reply to his artillery-phase mail, once the fire phase has
+    begun: refused as stale, as a campaign's is, saying so and what to do; nothing
+    recorded, and his veteran sniper still fires. Both sides' replies to the same phase's
+    mails are no stale ones: the other side's orders in the phase change nothing he is
+    asked."""
+    p = Phone(cli, tmp_path)
+    p.reply(BRITISH, "move B2 mode=manoeuvre command=yes\ndone", quote=True)
+    p.tick()
+    p.reply(GERMAN, "done", quote=True)
+    p.tick()
+    artillery = p.keyed(GERMAN)[-1]
+    assert "Your decision: turn 1, artillery phase" in _text(artillery)
+    p.reply(BRITISH, "done", quote=True)
+    p.reply(GERMAN, "done", to=artillery, quote=True)
+    found = p.tick()
+    assert _statuses(found) == [("british", "applied"), ("german", "applied")], found
+    assert "gallant and veteran figures fire now" in p.status()["prompt"]
+    before, last = p.j.read_bytes(), _records(p)[-1]["seq"]
+    p.reply(GERMAN, "done", to=artillery, quote=True)
+    found = p.tick()
+    assert _statuses(found) == [("german", "refused")]
+    assert found[0]["reason"] == (
+        f"it answers the mail of record {_record(artillery)}, and your decision has changed "
+        f"since (the game is at record {last}); reply to the latest mail")
+    assert p.j.read_bytes() == before
+    assert "german" in p.status()["waiting_on"]
+    answer = p.answer()
+    assert answer.startswith("Nothing of your mail was recorded: it answers the mail of "
+                             "record ")
+    assert "Your decision: turn 1, fire phase" in answer and "Order key: " in answer

@@ -286,6 +286,19 @@ class SkirmishKind(GameKind):
         table.forget()
         return taken
 
+    def decision(self, table, seq: int | None, reader: str) -> tuple:
+        """What reader was asked after record seq (None: now), by which a reply to a mail of
+        that record is judged stale (mail/direct.py): a side, the turn, the phase and its
+        fire step, and whether he was still to say done (the other side's tests and done in
+        it change nothing: both sides play a phase, and fire a step, at once); the
+        moderator, the disputes open; nobody anything once the game is closed."""
+        state = table.game(upto=seq).state
+        if _closed(state):
+            return ()
+        if reader == MODERATOR:
+            return tuple(d["seq"] for d in state.disputes if "ruling" not in d)
+        return state.turn, state.phase, state.fire_step, reader in sk.waiting(state)
+
     def mailed(self, table) -> dict[str, tuple[set[str], dict[str, int]]]:
         """The mails the journal holds, by the side that sent each: their Message-IDs, and
         the first record made by each mail's Date, Subject and text (its digest)."""
