@@ -57,3 +57,30 @@ def test_a_skirmish_report_mail_opens_with_what_its_reader_is_asked_now(cli, tmp
     for body in bodies.values():     # what is asked stays at its end, with how to answer
         assert " ".join(body.split()).count(PHASE) == 2, body
         assert max(map(len, body.splitlines())) <= 72, body
+
+
+def test_while_both_sides_move_each_mail_says_whose_unit_moves_next(cli, tmp_path,
+                                                                     secret_file):
+    """Units move in turn (Sequence of Play): once the British has moved a unit, the German
+    moves one before the British may move another. Both mails say so at their top, and the
+    German is not left to send a second British-turn move to learn it from a refusal."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box, out = tmp_path / "mail", tmp_path / "out"
+    box.mkdir()
+    sent = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes")
+    assert cli("inbox", j, sent, "--outbox", out).exit_code == 0
+    bodies = _bodies(out)
+    next_german = ("turn 1, movement phase (units move in turn: a German unit next): the "
+                   "tests of the phase")
+    assert _lead(bodies[GERMAN], "the German player").startswith(
+        f"Your decision: {next_german}"), bodies[GERMAN]
+    assert _lead(bodies[BRITISH], "the British player").startswith(
+        f"Your decision: {next_german}"), bodies[BRITISH]
+    # The German moves a unit: now a British one is next; once one says done, no turn.
+    sent = mail(box, 2, GERMAN, keys["german"], "move G2 mode=stealthy command=yes")
+    assert cli("inbox", j, sent, "--outbox", tmp_path / "out2").exit_code == 0
+    assert "a British unit next" in " ".join(_bodies(tmp_path / "out2")[GERMAN].split())
+    sent = mail(box, 3, BRITISH, keys["british"], "done")
+    assert cli("inbox", j, sent, "--outbox", tmp_path / "out3").exit_code == 0
+    assert "units move in turn" not in _bodies(tmp_path / "out3")[GERMAN]

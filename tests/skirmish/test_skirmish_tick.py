@@ -101,12 +101,12 @@ def _answers_name_the_game_and_ask_each_his_own(net) -> None:
     subjects = {a: [(m["Subject"], _first(m)[:40], m["In-Reply-To"]) for m in _mails(net, a)]
                 for a in (BRITISH, GERMAN, UMPIRE)}
     assert subjects[BRITISH] == [
-        ("[referee patrol] British player, turn 1", "Your decision: turn 1, movement phase: t",
+        ("[referee patrol] British player, turn 1", "Your decision: turn 1, movement phase (u",
          None),
         ("[referee patrol] British player, turn 1", "Your mail was recorded: #2, #3",
          "<t1@example.org>")]
     assert subjects[GERMAN] == [
-        ("[referee patrol] German player, turn 1", "Your decision: turn 1, movement phase: t",
+        ("[referee patrol] German player, turn 1", "Your decision: turn 1, movement phase (u",
          None),
         ("[referee patrol] German player, turn 1", "Nothing of your mail was recorded: a lin",
          "<t2@example.org>")]

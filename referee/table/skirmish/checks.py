@@ -104,6 +104,16 @@ def motivation(card: SkirmishCard, state: SkState, f: FigureState, facts: dict,
     return None
 
 
+def moving_next(state: SkState) -> str | None:
+    """The side whose turn it is to start a unit's move (move_turn), while both are still
+    moving; None once one has said done (the other then moves the rest as he likes)."""
+    if any(side in state.done for side in state.sides):
+        return None
+    a, b = state.sides
+    return a if state.moves[a] < state.moves[b] else \
+        b if state.moves[b] < state.moves[a] else state.first
+
+
 def move_turn(state: SkState, side: str, section: str | None) -> Refusal | None:
     """Movement alternates units: a side starts a new unit's move only in its turn."""
     if section is None or section in state.moved_sections:

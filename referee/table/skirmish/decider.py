@@ -21,6 +21,7 @@ from .checks import (
     enemy_figures,
     firing_now,
     motivation,
+    moving_next,
     owed,
     own_figure,
     stepped,
@@ -29,8 +30,8 @@ from .checks import (
 from .order_text import SkOrder, parse_order
 from .state import SkState, initial_state
 
-__all__ = ["check", "decide", "evolve", "firing_now", "initial_state", "parse_order",
-           "phase_of", "waiting", "SkOrder", "SkState"]
+__all__ = ["check", "decide", "evolve", "firing_now", "initial_state", "moving_next",
+           "parse_order", "phase_of", "waiting", "SkOrder", "SkState"]
 
 FLOW = "Sequence of Play"
 

@@ -128,6 +128,8 @@ class SkirmishKind(GameKind):
         phase = sk.phase_of(game.card, game.state).phase
         firing = sk.firing_now(game.card, game.state)
         step = f" ({' and '.join(firing)} figures fire now)" if firing else ""
+        mover = sk.moving_next(game.state) if phase == "movement" else None
+        step += f" (units move in turn: a {side_name(mover)} unit next)" if mover else ""
         return (f"turn {game.state.turn}, {phase} phase{step}: the tests of the phase with "
                 f"the facts each side declares, then done ({FLOW})")
 
