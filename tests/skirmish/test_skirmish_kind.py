@@ -330,3 +330,19 @@ def test_a_torn_skirmish_journal_is_named_torn_with_its_mend(cli, played, tmp_pa
     for args in READS:
         line = _one_line(cli(*[a.format(j=torn) for a in args]), 3)
         assert "record 2 is torn" in line and "referee repair" in line, (args, line)
+
+
+def test_the_forces_name_each_figure_s_role_and_gear_as_the_scenario_gives_them(cli, played):
+    """What the orders and modifiers read of a figure (games/skirmish/scenarios/patrol.yaml):
+    who may give command=, the sniper a spotter needs a 6 for, the marksman, the bombers,
+    body armour and a gas mask. A player reads them in his report and in show."""
+    j, _ = played
+    report = cli("skirmish", "report", j, "--as", "german").stdout
+    shown = cli("show", j).stdout
+    for line in ("B0 gallant pistol, platoon commander: active",
+                 "B1 regular rifle, squad leader: active",
+                 "B3 veteran rifle, marksman: active", "B5 regular grenade, bomber: active",
+                 "G1 stubborn smg, squad leader, body armour: active",
+                 "G3 stubborn rifle, gas mask: active", "G5 veteran rifle, sniper: active",
+                 "G2 stubborn rifle: active"):
+        assert f"   {line}\n" in report and f"- {line}\n" in shown, (line, report, shown)

@@ -37,6 +37,7 @@ from .loading import load_skirmish
 from .order_text import KINDS
 from .report import (
     claims_by_side,
+    figure_words,
     owed_by_side,
     owed_lines,
     report_document,
@@ -530,9 +531,7 @@ def _report_sections(doc: dict) -> Document:
     forces = [[Span(f"section {s['id']} ({s['side']}, {s['quality']}): {s['killed']} killed, "
                     f"{counted(s['failures'], 'morale failure')}"
                     + (" (dispersed)" if s["dispersed"] else ""))] for s in doc["sections"]]
-    forces += [[Span(f"{f['id']} {f['quality']} {f['weapon']}: {f['state']}"
-                     + (f", {counted(f['pins'], 'pin')}" if f["pins"] else ""))]
-               for f in doc["figures"]]
+    forces += [[Span(figure_words(f))] for f in doc["figures"]]
     forces += [[Span(f"{c['defender']} in contact with {', '.join(c['attackers'])} (melee "
                      f"of turn {c['turn']})")] for c in doc.get("contacts", [])]
     step = f" ({' and '.join(doc['firing'])} figures fire now)" if doc.get("firing") else ""

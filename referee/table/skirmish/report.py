@@ -24,6 +24,8 @@ def _test(t: dict) -> dict:
 def _figures(state) -> list[dict]:
     return [{"id": f.id, "side": f.side, "section": f.section, "quality": f.quality,
              "weapon": f.weapon, "role": f.role,
+             "gear": [g for g, on in (("body armour", f.body_armour), ("gas mask", f.gas_mask))
+                      if on],
              "state": "killed" if f.killed else "surrendered" if f.surrendered else "active",
              "pins": f.pins, "moved": f.moved} for f in state.figures.values()]
 
@@ -132,8 +134,18 @@ def test_head(t: dict) -> str:
 
 
 def _figure_line(f: dict) -> str:
+    return f"  {figure_words(f)}"
+
+
+def figure_words(f: dict) -> str:
+    """A figure as the forces list it: its id, quality and weapon, then what the orders and
+    modifiers read of it (a squad leader gives command=; a sniper is spotted on a 6; body
+    armour and a gas mask change its tests), then its state and pins."""
     pins = f", {counted(f['pins'], 'pin')}" if f["pins"] else ""
-    return f"  {f['id']} {f['quality']} {f['weapon']}: {f['state']}{pins}"
+    role = f.get("role") or ("platoon_commander" if f["section"] is None else None)
+    more = "".join(f", {x}" for x in [*([role.replace("_", " ")] if role else []),
+                                      *f.get("gear", [])])
+    return f"{f['id']} {f['quality']} {f['weapon']}{more}: {f['state']}{pins}"
 
 
 def _tests_heading(doc: dict) -> str:
@@ -172,7 +184,7 @@ def report_text(doc: dict, heading: str | None = None) -> str:
     out += ["", "Forces:"]
     for side in dict.fromkeys(x["side"] for x in [*doc["sections"], *doc["figures"]]):
         out.append(f" {side_name(side)}:")
-        out += [f" {_figure_line(f)} (platoon commander)" for f in doc["figures"]
+        out += [f" {_figure_line(f)}" for f in doc["figures"]
                 if f["section"] is None and f["side"] == side]
         for s in (s for s in doc["sections"] if s["side"] == side):
             gone = " (dispersed)" if s["dispersed"] else ""
