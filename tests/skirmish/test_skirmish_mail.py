@@ -630,7 +630,7 @@ def test_skirmish_report_as_a_reader_tells_what_his_mail_asks(cli, tmp_path, sec
         doc = json.loads(cli("skirmish", "report", j, "--as", side, "--format", "json").stdout)
         assert (doc["reader"], doc["order_key"]) == (side, keys[side])
         asked = tail.removesuffix(f"\nOrder key: {keys[side]}\n")
-        assert " ".join(doc["asked"]) == " ".join(asked.split())
+        assert " ".join(" ".join(doc["asked"]).split()) == " ".join(asked.split())
     # the British is done with the movement phase; the German still owes his
     british = cli("skirmish", "report", j, "--as", "british").stdout
     assert "\nWaiting on the German player: turn 1, movement phase" in british
@@ -662,4 +662,5 @@ def test_a_report_printed_without_the_key_points_to_the_mails(cli, tmp_path, sec
         assert r.exit_code == 0, r.stderr
         flat = " ".join(r.stdout.split())
         assert keys[side] not in r.stdout and "Order key line below" not in flat
-        assert flat.endswith("keeping the Order key line your mail gives.")
+        assert "Reply with one order a line, keeping the Order key line your mail gives, " \
+            "each made as one of these" in flat and flat.endswith(" done"), flat

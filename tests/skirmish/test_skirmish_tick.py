@@ -62,7 +62,13 @@ def test_a_skirmish_by_mail_through_tick(cli, servers, monkeypatch, tmp_path):
     assert len(opening) == 1 and "turn 1, movement phase" in opening[0]
     asked = " ".join(opening[0].split())           # what the mail asks, and how to answer
     assert "Your decision: turn 1, movement phase" in asked
-    assert "Reply with one order a line, made from these: move, spot, surrender, done" in asked
+    # Each order the phase takes, with the facts it reads and the values the card knows.
+    assert "Reply with one order a line, keeping the Order key line below, each made as " \
+        "one of these" in asked
+    for form in ("move FIGURE mode=assault|manoeuvre|rush|stealthy away=yes|no "
+                 "contact=yes|no command=yes|no", "spot FIGURE at=FIGURE,FIGURE range=N",
+                 "surrender FIGURE|SECTION reason=routing|melee", "done Order key:"):
+        assert form in asked, (form, asked)
     key = re.search(r"Order key: (\S+)", opening[0]).group(1)
     german_key = re.search(r"Order key: (\S+)", _texts(net, GERMAN)[0]).group(1)
     assert key != german_key and german_key not in opening[0]
@@ -126,8 +132,8 @@ def _answers_name_the_game_and_ask_each_his_own(net) -> None:
         told[BRITISH] and "Waiting on the German player: turn 1, movement phase" in \
         told[BRITISH]
     assert "Your decision: turn 1, movement phase" in told[GERMAN]
-    assert "Reply with one order a line, made from these: move, spot, surrender, done" in \
-        told[GERMAN]
+    assert "Reply with one order a line, keeping the Order key line below, each made as " \
+        "one of these" in told[GERMAN] and "move FIGURE mode=" in told[GERMAN]
     assert "Your decision" not in told[UMPIRE] and "settle record=N" in told[UMPIRE]
     assert all("british, german" not in t for t in told.values())
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from ...base.errors import UsageError, quoted
 from ...base.plurals import counted
-from ...base.readers import MODERATOR, PUBLIC, check_reader
+from ...base.readers import MODERATOR, check_reader
 from ...contracts.skirmish import (
     SkirmishDice,
     SkirmishExplained,
@@ -33,6 +33,7 @@ from ...store.signing import shown
 from ..kinds import GameKind
 from . import decider as sk
 from . import life
+from .asking import asked_now, asked_text
 from .loading import load_skirmish
 from .order_text import KINDS
 from .report import (
@@ -469,59 +470,6 @@ def reader_report(kind: SkirmishKind, table, reader: str, turn: int | None = Non
 def reader_report_text(doc: dict) -> str:
     """reader_report as text: the report, then what is asked, as the reader's mail ends."""
     return report_text(doc) + asked_text(doc["asked"], doc.get("order_key"))
-
-
-def asked_text(asked: list[str], key: str | None = None) -> str:
-    """What is asked (asked_now), as a mail gives it after the report: each paragraph
-    wrapped at 72 columns; then the reader's order key line, when given."""
-    return "\n" + "".join(line + "\n" for line in wrap_lines(asked, 72, hang=0)) + \
-        (f"\nOrder key: {key}\n" if key else "")
-
-
-# How a reply keeps its order key: the key printed below (a mail), or the one in the
-# reader's mail (a report printed without it).
-KEY_BELOW = "keeping the Order key line below"
-KEY_OF_MAIL = "keeping the Order key line your mail gives"
-
-
-def asked_now(kind: SkirmishKind, table, doc: dict, reader: str, key_below: bool = True
-              ) -> list[str]:
-    """What a mail asks of its reader, after the report, as a campaign's report asks it,
-    paragraph by paragraph: his decision and the orders he may send, or whom the game waits
-    on and what he may still send meanwhile (a dispute; the moderator's settlement); the
-    public, who sends nothing, is told whom the game waits on. key_below: the reader's order
-    key follows (a mail, `skirmish report --as`); else his replies keep the one his mail
-    gives."""
-    keep = KEY_BELOW if key_below else KEY_OF_MAIL
-    if not kind.waiting_on(table):
-        return ["The game is over: no side has an order to give."]
-    if reader == PUBLIC:
-        return [f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}."]
-    mine = kind.legal_orders(table, reader) if reader != MODERATOR else []
-    if mine:
-        return [f"Your decision: {kind.prompt(table)}.",
-                f"Reply with one order a line, made from these: {', '.join(mine)} (the "
-                f"first word, the figure or section, then its facts KEY=VALUE), {keep}."]
-    return [f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}.",
-            *_meanwhile(doc, reader, keep)]
-
-
-def _meanwhile(doc: dict, reader: str, keep: str) -> list[str]:
-    """What a reader the game does not wait on may still send (Disputes): the moderator
-    his rulings, a side a dispute of a fact the other side declared (keep: how his reply
-    keeps its order key, asked_now)."""
-    settle = "settle record=N fact=KEY value=VALUE, or settle record=N uphold=yes"
-    if reader != MODERATOR:
-        return ["Nothing is asked of you now. A new mail will ask you when a decision is "
-                "yours.", "Meanwhile you may dispute a fact the other side declared, within "
-                f"the challenge window: dispute record=N fact=KEY value=VALUE, {keep}."]
-    open_ = [f"record {d['record']}'s {d['fact']}" for d in doc["disputes"]
-             if "ruling" not in d]
-    if open_:
-        return [f"Disputes for you to settle: {', '.join(open_)}. Reply with {settle}, "
-                f"{keep}."]
-    return [f"Nothing is asked of you now. A new mail will ask you when a player disputes "
-            f"a fact; you answer with {settle}."]
 
 
 def _report_sections(doc: dict) -> Document:

@@ -112,3 +112,30 @@ def _parse(text: str, card: SkirmishCard) -> SkOrder:
             raise OrderSyntaxError(text, f"{key}=: {kind} does not read it (it takes {takes})")
         facts[key] = _value(text, key, value, card)
     return SkOrder(kind, subject, facts, " ".join(words))
+
+
+# What an order is about, as its form names it (the rest are about a figure).
+_SUBJECTS = {"morale": "SECTION", "rally": "SECTION", "surrender": "FIGURE|SECTION",
+             "done": ""}
+
+
+def order_form(verb: str, card: SkirmishCard) -> str:
+    """An order's form as a mail lists it: its first word, what it is about, and each fact
+    it reads with the values the card knows ('move FIGURE mode=stealthy|manoeuvre|rush|
+    assault away=yes|no contact=yes|no command=yes|no'; 'fire' for the card's aimed fire)."""
+    subject = _SUBJECTS.get(verb, "FIGURE")
+    return " ".join([verb, *([subject] if subject else []),
+                     *(f"{key}={_values(key, card)}" for key in READS.get(verb, ()))])
+
+
+def _values(key: str, card: SkirmishCard) -> str:
+    if key in YES_NO:
+        return "yes|no"
+    if key in NUMBERS:
+        return "N"
+    if key in LISTS:
+        return "FIGURE,FIGURE"
+    choices = {"mode": list(card.movement.modes), "trigger": list(card.morale.triggers),
+               "reason": ["routing", "melee"],          # decider.py: a surrender's reasons
+               "light": card.facts.light, "state": card.facts.state, "cover": card.facts.cover}
+    return "|".join(choices[key]) if key in choices else key.upper()

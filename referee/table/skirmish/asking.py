@@ -1,0 +1,68 @@
+"""What a skirmish's report and mail ask of their reader, after the report: his decision
+and the forms of the orders he may send, or whom the game waits on and what he may still
+send meanwhile (a dispute; the moderator's settlement)."""
+
+from __future__ import annotations
+
+from ...base.readers import MODERATOR, PUBLIC
+from ...render.documents import players_words
+from ...render.record_text import wrap_lines
+from .order_text import order_form
+
+
+def asked_text(asked: list[str], key: str | None = None) -> str:
+    """What is asked (asked_now), as a mail gives it after the report: each paragraph
+    wrapped at 72 columns (an order's form, indented, with its continuations indented
+    more); then the reader's order key line, when given."""
+    lines = [line for item in asked
+             for line in wrap_lines([item], 72, hang=2 if item.startswith("  ") else 0)]
+    return "\n" + "".join(line + "\n" for line in lines) + \
+        (f"\nOrder key: {key}\n" if key else "")
+
+
+# How a reply keeps its order key: the key printed below (a mail), or the one in the
+# reader's mail (a report printed without it).
+KEY_BELOW = "keeping the Order key line below"
+KEY_OF_MAIL = "keeping the Order key line your mail gives"
+
+
+def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
+              ) -> list[str]:
+    """What a mail asks of its reader, after the report, as a campaign's report asks it,
+    paragraph by paragraph: his decision and the orders he may send, or whom the game waits
+    on and what he may still send meanwhile (a dispute; the moderator's settlement); the
+    public, who sends nothing, is told whom the game waits on. key_below: the reader's order
+    key follows (a mail, `skirmish report --as`); else his replies keep the one his mail
+    gives."""
+    keep = KEY_BELOW if key_below else KEY_OF_MAIL
+    if not kind.waiting_on(table):
+        return ["The game is over: no side has an order to give."]
+    if reader == PUBLIC:
+        return [f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}."]
+    mine = kind.legal_orders(table, reader) if reader != MODERATOR else []
+    if mine:
+        return [f"Your decision: {kind.prompt(table)}.",
+                f"Reply with one order a line, {keep}, each made as one of these: its first "
+                f"word, the figure or section, then the facts of the table it reads that you "
+                f"declare, KEY=VALUE (the values the card knows between |):",
+                *(f"  {order_form(verb, table.game().card)}" for verb in mine)]
+    return [f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}.",
+            *_meanwhile(doc, reader, keep)]
+
+
+def _meanwhile(doc: dict, reader: str, keep: str) -> list[str]:
+    """What a reader the game does not wait on may still send (Disputes): the moderator
+    his rulings, a side a dispute of a fact the other side declared (keep: how his reply
+    keeps its order key, asked_now)."""
+    settle = "settle record=N fact=KEY value=VALUE, or settle record=N uphold=yes"
+    if reader != MODERATOR:
+        return ["Nothing is asked of you now. A new mail will ask you when a decision is "
+                "yours.", "Meanwhile you may dispute a fact the other side declared, within "
+                f"the challenge window: dispute record=N fact=KEY value=VALUE, {keep}."]
+    open_ = [f"record {d['record']}'s {d['fact']}" for d in doc["disputes"]
+             if "ruling" not in d]
+    if open_:
+        return [f"Disputes for you to settle: {', '.join(open_)}. Reply with {settle}, "
+                f"{keep}."]
+    return [f"Nothing is asked of you now. A new mail will ask you when a player disputes "
+            f"a fact; you answer with {settle}."]
