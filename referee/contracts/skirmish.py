@@ -261,6 +261,8 @@ class SkirmishTest(Document):
     result: str
     effects: list[dict[str, Any]]
     rule: str
+    subject: str | None | UnsetType = UNSET  # the figure or section it is about (a melee's:
+    # the defender, whose die is rolled first)
     turn: int | UnsetType = UNSET           # the report's: the turn and phase it was made in,
     phase: str | UnsetType = UNSET          # and whether a ruling settled it since
     settled: bool | UnsetType = UNSET

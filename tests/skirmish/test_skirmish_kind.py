@@ -346,3 +346,39 @@ def test_the_forces_name_each_figure_s_role_and_gear_as_the_scenario_gives_them(
                  "G3 stubborn rifle, gas mask: active", "G5 veteran rifle, sniper: active",
                  "G2 stubborn rifle: active"):
         assert f"   {line}\n" in report and f"- {line}\n" in shown, (line, report, shown)
+
+
+def _melee(cli, patrol) -> int:
+    """B1 assaults into contact with G1, every other step is closed with done, and B1 and
+    G1 fight in the melee phase: the melee's record number."""
+    assert cli("order", patrol, "--as", "british", "move B1 mode=assault contact=yes "
+               "command=yes", "done").exit_code == 0
+    for side in ["german", "british", "german"] + ["british", "german"] * 3:
+        r = cli("order", patrol, "--as", side, "done")
+        assert r.exit_code == 0, r.stderr
+    r = cli("order", patrol, "--as", "british", "melee G1 attackers=B1")
+    assert r.exit_code == 0, r.stderr
+    return records(patrol)[-1]["seq"]
+
+
+def test_explain_tells_a_melee_s_dice_by_figure_and_its_facts_as_typed(cli, patrol):
+    """explain on a test with modifiers (G1's body armour) ends in no internal error; a
+    melee's dice are each named by the figure rolled for (the defender's first, as the
+    card's test rolls them: dicetests.melee), since its result names the attacker first;
+    the facts read as an order types them."""
+    seq = _melee(cli, patrol)
+    rec = records(patrol)[seq]["test"]
+    first, second = (d["value"] for d in rec["dice"])
+    for text in (cli("explain", patrol, str(seq)).stdout,
+                 cli("skirmish", "report", patrol).stdout):
+        flat = " ".join(text.split())
+        assert f"D6={first} (G1) D6={second} (B1); modifiers" in flat, flat
+        assert "+1 wearing body armour (G1)" in flat, flat
+    explained = cli("explain", patrol, str(seq))
+    assert explained.exit_code == 0 and "facts declared: attackers=B1" in explained.stdout
+    moved = cli("explain", patrol, "1")
+    assert moved.exit_code == 0, moved.stderr
+    assert "facts declared: command=yes, contact=yes, mode=assault" in moved.stdout
+    doc = valid(cli("explain", patrol, str(seq), "--format", "json").stdout,
+                "skirmish-explained")
+    assert doc["test"]["subject"] == "G1" and doc["test"]["kind"] == "melee"

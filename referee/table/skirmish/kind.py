@@ -500,8 +500,8 @@ def _explained(records: list[dict], rec: dict) -> SkirmishExplained:
     shown = None if test is None else {**test, "record": rec["seq"], "side": rec["actor"],
                                        "order": rec["order"]}
     shown = None if shown is None else {k: shown[k] for k in (
-        "record", "side", "order", "kind", "facts", "dice", "modifiers", "result", "effects",
-        "rule")}
+        "record", "side", "order", "kind", "subject", "facts", "dice", "modifiers", "result",
+        "effects", "rule") if k in shown}
     return SkirmishExplained.of(
         game_id=records[0]["game_id"], seq=rec["seq"], actor=rec["actor"],
         order=rec["order"], turn=rec.get("turn", 0), phase=rec.get("phase", ""), test=shown,
@@ -509,15 +509,23 @@ def _explained(records: list[dict], rec: dict) -> SkirmishExplained:
         revealed=rec.get("secret") if rec.get("kind") == "reveal" else None)
 
 
+def _typed(value: Any) -> str:
+    """A declared fact as an order types it: yes or no, figures with commas."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
 def _explained_document(doc: SkirmishExplained) -> Document:
     lines = [para(f"#{doc.seq} {side_name(doc.actor)}: ", Span(doc.order, "order")),
              para(f"turn {doc.turn}, {doc.phase or 'before play'}")]
     if doc.test is not None:
         t = doc.test
-        lines += [para("facts declared: " + (", ".join(f"{k}={v}" for k, v in t.facts.items())
-                                            or "none"))]
+        lines += [para("facts declared: " + (", ".join(f"{k}={_typed(v)}"
+                                                      for k, v in t.facts.items()) or "none"))]
         lines += [para(line.strip()) for line in test_lines(
-            {"record": t.record, "side": t.side, "order": t.order, "dice": t.dice,
+            {"record": t.record, "side": t.side, "order": t.order, "kind": t.kind,
+             "subject": t.subject or None, "facts": t.facts, "dice": t.dice,
              "modifiers": t.modifiers, "result": t.result, "rule": t.rule})[1:]]
     for what, part in (("dispute", doc.dispute), ("ruling", doc.settle)):
         if part:

@@ -16,7 +16,7 @@ from .checks import claims, firing_now, live_contacts, owed
 def _test(t: dict) -> dict:
     shown = t.get("settled") or t
     return {"record": t["record"], "side": t["side"], "order": t["order"], "kind": t["kind"],
-            "facts": shown["facts"], "dice": shown["dice"], "modifiers": shown["modifiers"],
+            "subject": t.get("subject"), "facts": shown["facts"], "dice": shown["dice"], "modifiers": shown["modifiers"],
             "result": shown["result"], "effects": shown["effects"], "rule": shown["rule"],
             "turn": t["turn"], "phase": t["phase"], "settled": "settled" in t}
 
@@ -93,16 +93,23 @@ def _mods(t: dict) -> str:
     firer, '-2 firer wearing a gas mask (B2)', read as B2 wearing it)."""
     if not t["modifiers"]:
         return ""
-    at = "at " if t["kind"] in ("fire", "unaimed") else ""
+    at = "at " if t.get("kind") in ("fire", "unaimed") else ""
     return "; modifiers " + ", ".join(
         f"{m['value']:+d} {m['why']}" + (f" ({at}{m['who']})" if m.get("who") else "")
         for m in t["modifiers"])
 
 
 def _dice(t: dict) -> str:
+    """A test's dice; a melee's each with the figure it was rolled for, the defender's first
+    (dicetests.melee), as its result names the attacker first."""
     if not t["dice"]:
         return "no dice"
-    return " ".join(f"D{d['die']}={d['value']}" for d in t["dice"])
+    whose = [t.get("subject"), *t["facts"].get("attackers", [])] if t.get("kind") == "melee" \
+        else []
+    if len(whose) != len(t["dice"]):
+        whose = [""] * len(t["dice"])
+    return " ".join(f"D{d['die']}={d['value']}" + (f" ({w})" if w else "")
+                    for d, w in zip(t["dice"], whose))
 
 
 def _unstated(t: dict) -> str:
