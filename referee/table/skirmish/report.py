@@ -16,7 +16,8 @@ from .checks import claims, firing_now, live_contacts, owed
 def _test(t: dict) -> dict:
     shown = t.get("settled") or t
     return {"record": t["record"], "side": t["side"], "order": t["order"], "kind": t["kind"],
-            "subject": t.get("subject"), "facts": shown["facts"], "dice": shown["dice"], "modifiers": shown["modifiers"],
+            "subject": t.get("subject"), "facts": shown["facts"], "dice": shown["dice"],
+            "modifiers": shown["modifiers"],
             "result": shown["result"], "effects": shown["effects"], "rule": shown["rule"],
             "turn": t["turn"], "phase": t["phase"], "settled": "settled" in t}
 
