@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import gamecalls as g
 from casebook import new_game, position
-from referee.engine.core import Ctx
 from referee.engine import pending_prompt
+from referee.engine.core import Ctx
 from referee.engine.reinforce import arrivals
 from referee.store.dice import Dice
 
