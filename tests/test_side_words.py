@@ -158,7 +158,8 @@ def test_the_skirmish_names_its_own_sides_by_name(patrol, cli):
     by name ('the British and German players'); the JSON keeps the ids."""
     waiting = "the British and German players"
     status = _words(cli("status", patrol).stdout)
-    assert f"Waiting on {waiting}: turn 1, movement phase: the tests" in status, status
+    assert f"Waiting on {waiting}: turn 1, movement phase (units move in turn: a British " \
+        "unit next): the tests" in status, status
     report = _words(cli("skirmish", "report", patrol).stdout)
     assert f"movement phase Waiting on {waiting} Tests:" in report, report
     assert f"Waiting on {waiting}: turn 1, movement phase" in report, report
