@@ -51,11 +51,16 @@ def game_over_violation(state: State) -> Violation:
     return Violation(ended.group(1) if ended else "3.0", GAME_OVER)
 
 
-def pending_prompt(state: State, data: GameData) -> str:
-    """One human sentence saying what the pending decision is."""
+def pending_prompt(state: State, data: GameData, reader: str | None = None) -> str:
+    """One human sentence saying what the pending decision is; for the side it asks (reader),
+    the words that rest on what he alone may see (his hand), where its kind has them."""
     if state.pending is None:
         return "the game is over" if state.phase == "over" else "nothing is pending"
-    return DECISIONS[state.pending.kind].prompt(state, data)
+    spec = DECISIONS[state.pending.kind]
+    own = spec.extra.get("own_prompt")
+    if own is not None and reader is not None and acting(state, reader):
+        return own(state, data)
+    return spec.prompt(state, data)
 
 
 def _sealed(state: State) -> tuple[SealedPlans, dict] | None:
@@ -111,7 +116,8 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
     if order.kind not in spec.accepts:
         answers = ", ".join(a.replace("_", " ") for a in spec.accepts)
         return Violation(spec.rule, f"'{clipped(format_order(order))}' does not answer the "
-                                    f"decision now ({spec.prompt(state, data)}); expected: "
+                                    f"decision now ({pending_prompt(state, data, side)}); "
+                                    f"expected: "
                                     f"{answers}")
     return spec.check(state, data, order, side)
 

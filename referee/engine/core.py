@@ -110,6 +110,18 @@ def skip(ctx: Ctx, kind: str, side: str, reason: str) -> None:
     ctx.emit(DecisionSkipped(kind=kind, side=side, reason=reason))
 
 
+def open_kinds(s: State, d: GameData, side: str | None = None) -> set[str]:
+    """The kinds of the legal answers to the pending decision for side (its own side by
+    default): what its prompt may offer, from the single source of legality (candidates that
+    pass the check, as legal_orders has them)."""
+    p = s.pending
+    if p is None:
+        return set()
+    spec = DECISIONS[p.kind]
+    who = side or p.side
+    return {o.kind for o in spec.candidates(s, d, who) if spec.check(s, d, o, who) is None}
+
+
 def a_or_an(words: str) -> str:
     """words with the article its first sound takes: 'an impulse', 'a player turn'."""
     return f"{'an' if words[:1].lower() in 'aeiou' else 'a'} {words}"

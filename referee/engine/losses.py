@@ -17,7 +17,7 @@ from ..contracts.events_map import ArmyEliminated, PieceEliminated
 from ..contracts.orders import Annihilate, Ersatz, Lose, Ord
 from ..data.gamedata import GameData
 from .cards import playable_hand
-from .core import Ctx, DecisionSpec, Violation, register
+from .core import Ctx, DecisionSpec, Violation, open_kinds, register
 from .fire import units_in
 from .movement import settle
 from .state import State, template_key
@@ -115,14 +115,22 @@ def total_strength(s: State, d: GameData, side: str) -> int:
         "battle" else 0
 
 
-def _prompt(s: State, d: GameData) -> str:
+def _prompt(s: State, d: GameData, own: bool = False) -> str:
+    """The payment asked, offering only what is open now (open_kinds, 5.3): whether an Ersatz
+    card is among it rests on the hand, which only its side reads (own); anyone else reads
+    that one may be played when the hand holds any card (its size is public)."""
     pay = s.battle["pay"]
     area = d.areas[s.battle["area"]].name
     what = {"battle": "", "dogfight": " (Biplanes only, 8.3.4)",
             "pursuit": " (from the units that retreated, 8.3.1)"}[pay["target"]]
     siege = f", {pay['siege']} of them Siege Gun hits on the fort (8.3.3)" if pay["siege"] else ""
-    return (f"pay {counted(pay['hits'] + pay['siege'], 'hit')} in {area}{what}{siege}: "
-            f"lose a unit of the strongest, play an Ersatz card, or annihilate (5.3)")
+    kinds = open_kinds(s, d)
+    ersatz = ("ersatz" in kinds) if own else bool(s.hands.get(s.pending.side))
+    ways = ["lose a unit of the strongest"] * ("lose" in kinds) + \
+        [f"play an Ersatz card{'' if own else ' if the hand holds one'}"] * ersatz + \
+        ["annihilate"] * ("annihilate" in kinds)
+    said = " or ".join(ways) if len(ways) < 3 else ", ".join(ways[:-1]) + ", or " + ways[-1]
+    return f"pay {counted(pay['hits'] + pay['siege'], 'hit')} in {area}{what}{siege}: {said} (5.3)"
 
 
 def _candidates(s: State, d: GameData, side: str):
@@ -268,4 +276,5 @@ def settle_unpayable(ctx: Ctx) -> bool:
 
 register(DecisionSpec(
     kind="losses", rule="5.3", prompt=_prompt, accepts=("lose", "ersatz", "annihilate"),
-    candidates=_candidates, check=_check, apply=_apply))
+    candidates=_candidates, check=_check, apply=_apply,
+    extra={"own_prompt": lambda s, d: _prompt(s, d, own=True)}))

@@ -16,7 +16,7 @@ from ..contracts.orders import Done, Eliminate, Ord, React, Retreat
 from ..data.gamedata import GameData
 from . import movement
 from .armies import hidden_templates
-from .core import Ctx, DecisionSpec, Violation, prompt, register
+from .core import Ctx, DecisionSpec, Violation, open_kinds, prompt, register
 from .fire import units_in
 from .state import State
 
@@ -342,12 +342,22 @@ def reaction_options(s: State, d: GameData) -> list[str]:
                   and r not in b["reacting"])
 
 
+def _defence_prompt(s: State, d: GameData) -> str:
+    """The defender's choice before his fire, offering only what is open to him now
+    (open_kinds): a retreat instead of firing (5.4.1), a Biplane's reaction (8.3.4)."""
+    kinds = open_kinds(s, d)
+    parts = ["retreat units instead of firing (each to an adjacent Friendly or Disputed "
+             "area)"] * ("retreat" in kinds)
+    parts += ["let Biplanes react (8.3.4)" if not parts else "let Biplanes react"] * \
+        ("react" in kinds)
+    text = ", ".join(parts) + (", then 'done' and fire" if parts else "'done' and fire")
+    return f"in the battle in {d.areas[s.battle['area']].name}: {text} (5.4.1)"
+
+
 for _kind, _how, _rule, _text in (
         ("cavalry_retreat", "cavalry", "5.4.3",
          "retreat cavalry before combat to adjacent Friendly or Disputed areas, then 'done'"),
-        ("defence", "instead", "5.4.1",
-         "retreat units instead of firing (each to an adjacent Friendly or Disputed area), let "
-         "Biplanes react, then 'done' and fire"),
+        ("defence", "instead", "5.4.1", None),
         ("reaction", "reaction", "8.3.4",
          "let defending Biplanes react (each forces a re-roll of one infantry hit), then 'done'"),
         ("retreat_after", "after", "5.4.2",
@@ -357,7 +367,8 @@ for _kind, _how, _rule, _text in (
         kind=_kind, rule=_rule,
         prompt=(lambda text: lambda s, d: (f"in the battle in "
                                            f"{d.areas[s.battle['area']].name}: {text} "
-                                           f"({DECISION_RULE[s.pending.kind]})"))(_text),
+                                           f"({DECISION_RULE[s.pending.kind]})"))(_text)
+        if _text else _defence_prompt,
         accepts=("retreat", "react", "done"), candidates=_retreat_candidates(_how),
         check=_retreat_check(_how), apply=_retreat_apply(_how)))
 

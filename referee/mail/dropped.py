@@ -184,5 +184,5 @@ def _asked_now(table: Table, side: str, due: str | None, now: str = "") -> str:
                      "next report says what comes next.")
     orders = orders_open_text(game.state, game.data, side)
     return "\n\n".join(p for p in (
-        prose(ASK[now].format(pending_prompt(game.state, game.data))),
+        prose(ASK[now].format(pending_prompt(game.state, game.data, side))),
         orders, due or "") if p)

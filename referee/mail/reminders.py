@@ -286,7 +286,7 @@ def _remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str]) -> 
     before = duration_text(min(passed))
     if (d.side, d.handoff, before, stamp(d.due)) in tl.reminded:
         return []
-    prompt = pending_prompt(tl.state, tl.data)
+    prompt = pending_prompt(tl.state, tl.data, d.side)
     where, due = post.map_line(d.side), for_players(d.due, d.zone)
     orders, more = orders_open_text(tl.state, tl.data, d.side), more_time(tl, d.side).strip()
     # The time first, and once: a phone's list of mails shows the first line alone.
