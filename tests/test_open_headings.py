@@ -57,3 +57,32 @@ def test_the_losses_heading_offers_no_annihilation_while_units_can_pay(tmp_path)
     # The German does not read the Entente hand: only that it holds a card (its size).
     assert _prompt(j, "german") == ("pay 1 hit in Artois: lose a unit of the strongest or "
                                     "play an Ersatz card if the hand holds one (5.3)")
+
+
+def _then(cli, j, reader):
+    out = cli("report", j, "--as", reader, "--since", "0").stdout
+    return " ".join(out.split("Then", 1)[1].split("You may answer", 1)[0].split())
+
+
+def test_what_comes_next_follows_every_card_not_one_for_all(tmp_path, cli):
+    """Two hits to pay: the 1-hit Offensive card leaves one to pay (the decision stays), the
+    Ersatz 2 card pays both (5.3.2) and the German decides next; the preview followed the
+    first Ersatz card alone, as if it stood for every card, and never named the other's way."""
+    j = _battle(tmp_path, ["ers2-01", "off-02"])
+    r = g.submit(j, "entente", ["done"], dice_text="6,6,6,1,1,6,6")
+    assert r.rejected is None, r.rejected
+    assert {"ersatz offensive", "ersatz ersatz_2"} <= set(legal(j, "entente"))
+    then = _then(cli, j, "entente")
+    assert "after ersatz ersatz_2: the German player decides: retreat after (5.4.2)" \
+        in then, then
+
+
+def test_what_comes_next_names_every_order_that_takes_a_way(tmp_path, cli):
+    """One hit to pay: a loss and either 1-hit card all end the Entente's part (5.3); the
+    preview named one card of two (mail: 'after lose ... or ersatz offensive')."""
+    j = _battle(tmp_path, ["off-02", "loff-01"])
+    _one_hit_on_the_defender(j)
+    assert {"ersatz offensive", "ersatz limited_offensive"} <= set(legal(j, "entente"))
+    then = _then(cli, j, "entente")
+    assert "after lose uk-1:infantry, ersatz offensive or ersatz limited_offensive: the " \
+           "German player decides" in then, then

@@ -33,6 +33,9 @@ CLOSERS: tuple[Ord, ...] = (Done(), EndMovement(), EndTurn(), Pass())
 LONGEST = 24
 # The most orders an example of one mail shows.
 EXAMPLE = 5
+# The most orders of one kind (verb) whose way is followed, when the first of them leaves the
+# decision; those past it are counted, not followed.
+FOLLOWED = 6
 
 
 class Step(msgspec.Struct, frozen=True):
@@ -76,6 +79,7 @@ class Ahead(msgspec.Struct):
     after_orders: list[str] = []
     after_aids: dict = {}
     alone: bool = False             # a sealed plan that he alone gives now (one side asked)
+    unfollowed: dict[str, int] = {}     # by verb: how many of its orders were not followed
 
 
 def _dice(state: State) -> DryDice:
@@ -154,13 +158,17 @@ def _leave(state: State, data: GameData, side: str, text: str, order: Ord,
 def _representatives(texts: list[str], data: GameData) -> list[tuple[str, Ord]]:
     """The first legal order of each kind (verb), in the engine's order; never an armistice
     or a Crisis! card (answers at any time, 3.2, 9.8), which leave no decision behind."""
-    seen: set[str] = set()
+    out: dict[str, tuple[str, Ord]] = {}
+    for text, order in _answers(texts, data):
+        out.setdefault(text.split(" ", 1)[0], (text, order))
+    return list(out.values())
+
+
+def _answers(texts: list[str], data: GameData) -> list[tuple[str, Ord]]:
+    """The legal orders that answer the decision, read back; not an armistice or a Crisis!
+    card (3.2, 9.8)."""
     out: list[tuple[str, Ord]] = []
     for text in texts:
-        verb = text.split(" ", 1)[0]
-        if verb in seen:
-            continue
-        seen.add(verb)
         try:
             order = parse_order(text, data)
         except OrderError:
@@ -170,6 +178,33 @@ def _representatives(texts: list[str], data: GameData) -> list[tuple[str, Ord]]:
             continue
         out.append((text, order))
     return out
+
+
+def _ways(state: State, data: GameData, side: str, legal: list[str],
+          standing: dict) -> tuple[list[Branch], dict[str, int]]:
+    """Where each answer now leads: every order of a verb that has at most FOLLOWED of them;
+    of a verb with more (moves), the first, and when it leaves the decision the next ones up
+    to FOLLOWED, the rest counted by verb. A way shown is then every order that takes it,
+    not one of a kind standing for the rest (a 1-hit Ersatz card may leave hits to pay where
+    a 2-hit one does not, 5.3.2)."""
+    answers = _answers(legal, data)
+    branches: list[Branch] = []
+    unfollowed: dict[str, int] = {}
+    for text, order in _representatives(legal, data):
+        verb = text.split(" ", 1)[0]
+        more = [(t, o) for t, o in answers if t.split(" ", 1)[0] == verb and t != text]
+        first = _leave(state, data, side, text, order, standing)
+        if first is not None:
+            branches.append(first)
+        if first is None and len(more) >= FOLLOWED:
+            continue
+        for t, o in more[:FOLLOWED - 1]:
+            b = _leave(state, data, side, t, o, standing)
+            if b is not None:
+                branches.append(b)
+        if len(more) > FOLLOWED - 1:
+            unfollowed[verb] = len(more) - (FOLLOWED - 1)
+    return branches, unfollowed
 
 
 def _merge(branches: list[Branch]) -> list[Branch]:
@@ -205,10 +240,10 @@ def ahead(state: State, data: GameData, side: str, legal: list[str],
         return Ahead(now, True, [], plan_example(state, data, side, first) if first
                      else ["done"] * any(o.kind == "done" for _, o in reps),
                      alone=len(sealed_sides(state)) < 2)
-    branches = [b for b in (_leave(state, data, side, t, o, mine) for t, o in reps) if b]
+    branches, unfollowed = _ways(state, data, side, legal, mine)
     example = _example(state, data, side, reps[0][0] if reps else None, mine)
     return Ahead(now, False, _merge(branches), example,
-                 *_after_only(state, data, side, legal, reps, mine))
+                 *_after_only(state, data, side, legal, reps, mine), unfollowed=unfollowed)
 
 
 def _after_only(state: State, data: GameData, side: str, legal: list[str], reps: list,

@@ -5,6 +5,7 @@ play), how to answer several in one mail, and an example made of his own legal o
 
 from __future__ import annotations
 
+from ..base.plurals import counted
 from .documents import side_name
 from .grouped import grouped_blocks
 from .phrases import kind_name
@@ -49,7 +50,8 @@ def _branch_item(b: Branch, data: GameData, reader: str) -> list[Span]:
     parts = [step_text(s) for s in steps] + _end_parts(b, data, reader)
     spans: list[Span] = [Span("after ")]
     for i, text in enumerate(b.first):
-        spans += [Span(" or ")] * bool(i) + [Span(text, "order")]
+        spans += [Span(" or " if i == len(b.first) - 1 else ", ")] * bool(i) + \
+            [Span(text, "order")]
     spans.append(Span(": " + "; then: ".join(parts)))
     return spans
 
@@ -87,6 +89,10 @@ def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -
         blocks.append(para("Then, if you close each later step at once (a battle your "
                            "orders start adds steps, 2.0):" if later else "Then (2.0):"))
         blocks.append(Items([_branch_item(b, data, reader) for b in ah.branches]))
+        if ah.unfollowed:
+            blocks.append(para("Not followed here: " + ", ".join(
+                f"{counted(n, f'more {verb} order')}" for verb, n in ah.unfollowed.items())
+                + " (each may lead elsewhere)."))
     if ah.after is not None:
         blocks.append(para("Your one order now is ", Span(ah.only, "order"), f"; after it "
                            f"you decide {step_text(ah.after)}, with these orders open (give "
