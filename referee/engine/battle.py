@@ -23,7 +23,17 @@ from ..contracts.orders import Fight, Ord
 from ..data.gamedata import GameData
 from . import losses, movement, scramble
 from .armies import hidden_templates
-from .core import DECISIONS, Ctx, DecisionSpec, Violation, finish, prompt, register, skip
+from .core import (
+    DECISIONS,
+    Ctx,
+    DecisionSpec,
+    Violation,
+    and_list,
+    finish,
+    prompt,
+    register,
+    skip,
+)
 from .fire import has_biplanes, roll, units_in
 from .retreats import forced_eliminations, forced_left, reaction_options, retreat_options
 from .state import State, other
@@ -301,9 +311,26 @@ def _retreat_after(side_key: str):
             return True
         if side == s.battle["defender"] and forced_eliminations(ctx):
             return True
+        why = _not_modern(s, d, side)
+        if why:
+            skip(ctx, "retreat_after", side, why)
         advance_step(ctx)
         return False
     return step
+
+
+def _not_modern(s: State, d: GameData, side: str) -> str | None:
+    """Why side is not asked to retreat after combat when no nation of his units in the
+    battle has Modern forces (AAC 5.4.2: only they may); None when some has, or none is left.
+    A unit on an army's template goes by the army's nation (8.1), and nations are public."""
+    area, marks = s.battle["area"], set(s.combat["markers"])
+    nations = {a.nation for a in s.armies_in(area, side, d) if a.id not in marks} | \
+        {p.nation for p in s.pieces_in(area, side, d) if p.id not in marks}
+    if not nations or any(d.units.nations[n].modern for n in nations):
+        return None
+    names = and_list(sorted(d.units.nations[n].name for n in nations))
+    return (f"his units in the battle ({names}) are not Modern forces, and only Modern "
+            f"forces retreat after combat (AAC 5.4.2)")
 
 
 def _end(ctx: Ctx) -> bool:

@@ -1,0 +1,57 @@
+"""What a side is not asked in a battle, and what does not fire, is told in the record with
+its rule, once for the step (2.0, 5.2-5.4): the report never leaves a player to wonder why
+his Russians were not asked to retreat after combat (AAC 5.4.2)."""
+
+from __future__ import annotations
+
+import gamecalls as g
+from casebook import legal, new_game, position
+
+
+def _fight(tmp_path, units, move, game="aac", scenario="1914", name="case"):
+    """The German plays an Offensive, makes the moves and answers every later question of
+    the battle with 'done' or his first order, as the Entente does, until it is over."""
+    sc = position(scenario, game=game, player="german",
+                  hands={"german": ["off-01"], "entente": []}, units=units)
+    j = new_game(tmp_path, sc, game=game, name=name)
+    for order in ("play offensive", *move, "end movement"):
+        r = g.submit(j, "german", [order])
+        assert r.rejected is None, (order, r.rejected)
+    for _ in range(20):
+        p = g.open_game(j).state.pending
+        if p.kind in ("card_or_pass", "pass_move"):
+            break
+        open_now = [o for o in legal(j, p.side) if not o.startswith(("propose", "surrender"))]
+        r = g.submit(j, p.side, ["done" if "done" in open_now else open_now[0]])
+        assert r.rejected is None, r.rejected
+    return j
+
+
+def _events(j, kind):
+    return [e for rec in g.open_game(j).records for e in rec.get("events", [])
+            if isinstance(e, dict) and e.get("type") == kind]
+
+
+def test_russians_and_austro_hungarians_are_told_why_they_are_not_asked_to_retreat(
+        tmp_path, cli):
+    j = _fight(tmp_path, ["ah-3 ah army lemberg 3I", "ru-3 ru army volhynia 3I"],
+               ["move ah-3 volhynia"])
+    skipped = {e["side"]: e["reason"] for e in _events(j, "DecisionSkipped")
+               if e["kind"] == "retreat_after"}
+    assert skipped == {
+        "german": "his units in the battle (Austria-Hungary) are not Modern forces, and only "
+                  "Modern forces retreat after combat (AAC 5.4.2)",
+        "entente": "his units in the battle (Russian Empire) are not Modern forces, and only "
+                   "Modern forces retreat after combat (AAC 5.4.2)"}
+    log = " ".join(cli("log", j, "--as", "entente").stdout.split())
+    assert "Entente is not asked (retreat after): his units in the battle (Russian Empire) " \
+           "are not Modern forces" in log
+
+
+def test_a_german_army_is_asked_and_no_line_says_otherwise(tmp_path):
+    j = _fight(tmp_path, ["ge-8 ge army allenstein 3I", "ru-2 ru army lomza 3I"],
+               ["move ge-8 lomza"])
+    sides = [e["side"] for e in _events(j, "DecisionSkipped") if e["kind"] == "retreat_after"]
+    assert "german" not in sides and "entente" in sides
+    asked = [e["side"] for e in _events(j, "DecisionPending") if e["kind"] == "retreat_after"]
+    assert "german" in asked                    # German forces are Modern (AAC 5.4.2)
