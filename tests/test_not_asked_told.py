@@ -4,6 +4,8 @@ his Russians were not asked to retreat after combat (AAC 5.4.2)."""
 
 from __future__ import annotations
 
+import re
+
 import gamecalls as g
 from casebook import legal, new_game, position
 
@@ -55,3 +57,28 @@ def test_a_german_army_is_asked_and_no_line_says_otherwise(tmp_path):
     assert "german" not in sides and "entente" in sides
     asked = [e["side"] for e in _events(j, "DecisionPending") if e["kind"] == "retreat_after"]
     assert "german" in asked                    # German forces are Modern (AAC 5.4.2)
+
+
+def _fire_lines(cli, j, reader, phase):
+    log = cli("log", j, "--as", reader).stdout
+    return [" ".join(chunk.split()) for chunk in re.split(r"\n(?=    (?! )|#)", log)
+            if f"{phase} fire (5.2.1" in chunk]
+
+
+def test_cavalry_is_said_to_fire_no_die_in_offensive_fire(tmp_path, cli):
+    """8.3.1: cavalry has no offensive fire. An AT ALL COSTS! German army's and a TO THE LAST
+    MAN! one's: the offensive fire line says so once, not once per unit."""
+    aac = _fight(tmp_path, ["ge-8 ge army allenstein 3I+2C", "ru-2 ru army lomza 3I"],
+                 ["move ge-8 lomza"], name="aac")
+    ttlm = _fight(tmp_path, ["ge-6 ge army lille 3I+1C", "uk-1 uk army artois 2I"],
+                  ["move ge-6 artois"], game="ttlm", scenario="1918", name="ttlm")
+    for j in (aac, ttlm):
+        fired = [e for e in _events(j, "FireResolved") if e["phase"] == "offensive"]
+        assert [e["silent"] for e in fired] == [["cavalry"]]
+        for reader in ("german", "entente"):
+            line, = _fire_lines(cli, j, reader, "offensive")
+            assert line.endswith("; cavalry (8.3.1) fires no die in offensive fire"), line
+            assert line.count("cavalry") == 1, line
+        # Cavalry fires in defensive fire (F1): nothing is said of it there.
+        assert all(e["silent"] == [] for e in _events(j, "FireResolved")
+                   if e["phase"] == "defensive")

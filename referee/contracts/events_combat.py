@@ -86,6 +86,7 @@ class FireResolved(Ev):
     hits: int
     siege_hits: int = 0
     forced_retreats: int = 0
+    silent: list[str] = []          # unit types of side in the battle that fire no die here
 
 
 class HitsToPay(Ev):

@@ -147,7 +147,7 @@ def _fire(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = N
     if not has_target(ctx.state, ctx.data, other(side, ctx.data)):
         return
     ev = roll(ctx, phase, side, reacting)
-    if ev.groups:
+    if ev.groups or ev.silent:
         ctx.emit(ev)
 
 

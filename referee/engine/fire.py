@@ -167,6 +167,30 @@ def groups(s: State, d: GameData, phase: str) -> list[dict]:
     return _ordered(out, d)
 
 
+def silent_kinds(s: State, d: GameData, phase: str, side: str) -> list[str]:
+    """The unit types of side in the battle that roll no die in its offensive or defensive
+    fire by their type's fire (units.yaml): cavalry in offensive fire (8.3.1), a Siege Gun
+    with no Enemy fort (8.3.3), a Tank in Rough terrain (8.3.5); in rolling order. A Biplane
+    kept out of the fire by a dogfight, a reaction or Bad Weather is not one (5.2.1 a, 8.3.4)."""
+    if phase not in ("offensive", "defensive"):
+        return []
+    b = s.battle
+    area = b["area"]
+    defensive = phase == "defensive"
+    fort = enemy_fort(s, area, side, d)
+    foe_inf = any(u.kind in d.units.infantry_types for u in units_in(s, d, area, other(side, d)))
+    rough = d.areas[area].terrain == "rough"
+    out: set[str] = set()
+    for u in units_in(s, d, area, side):
+        if d.units.unit_types[u.kind].aircraft and (
+                s.combat["weather"] or u.ref in b["dogfighters"]
+                or (defensive and u.ref in b["reacting"])):
+            continue
+        if _fire_of(s, d, u, defensive, fort, foe_inf, rough)[0] <= 0:
+            out.add(u.kind)
+    return sorted(out, key=lambda k: d.units.roll_rank[k])
+
+
 def no_fire_in_rough(d: GameData, kind: str) -> bool:
     """Whether a unit type never fires in Rough terrain (8.3.5: its in_rough firepower)."""
     fp = d.units.unit_types[kind].firepower
@@ -267,7 +291,8 @@ def roll(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = No
     siege = sum(g.hits for g in out if g.siege)
     forced = sum(g.hits for g in out if g.forces_retreat)
     return FireResolved(area=area, side=side, phase=phase, groups=out, hits=hits,
-                        siege_hits=siege, forced_retreats=forced)
+                        siege_hits=siege, forced_retreats=forced,
+                        silent=silent_kinds(s, d, phase, side))
 
 
 def _nation_of(s: State, source: str) -> str:

@@ -89,8 +89,20 @@ def _fire_resolved(ev: dict, data: GameData, reader: str) -> str:
         tail += f" ({ev['siege_hits']} on the fort)"
     if ev.get("forced_retreats"):
         tail += f"; {counted(ev['forced_retreats'], 'army retreat')} forced ({_forcing(ev, data)})"
+    if ev.get("silent"):
+        tail += "; " + _silent(ev, data)
     return (f"{area(ev['area'], data)} — {side(ev, data)} {PHASE[ev['phase']]}: "
-            + "; ".join(parts) + tail)
+            + ("; ".join(parts) or "no die") + tail)
+
+
+def _silent(ev: dict, data: GameData) -> str:
+    """The unit types in the battle that fire no die in this phase, each with its rule, once
+    for the phase (8.3.1 cavalry in offensive fire, 8.3.3, 8.3.5)."""
+    types = data.units.unit_types
+    said = [f"{kind_name(k)} ({types[k].rule})" if k in types else kind_name(k)
+            for k in ev["silent"]]
+    verb = "fires" if len(said) == 1 else "fire"
+    return f"{' and '.join(said)} {verb} no die in {ev['phase']} fire"
 
 
 def _hits_to_pay(ev: dict, data: GameData, reader: str) -> str:
