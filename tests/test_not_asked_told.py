@@ -82,3 +82,19 @@ def test_cavalry_is_said_to_fire_no_die_in_offensive_fire(tmp_path, cli):
         # Cavalry fires in defensive fire (F1): nothing is said of it there.
         assert all(e["silent"] == [] for e in _events(j, "FireResolved")
                    if e["phase"] == "defensive")
+
+
+def test_the_supply_check_before_production_is_told_when_it_finds_nothing(tmp_path, cli):
+    """2.0 V.1, 6.2: supply is checked first in the production phase; a check that finds
+    every unit in supply is reported too, not left out as if it never ran."""
+    sc = position("1914", player="german", passes=1, hands={"german": [], "entente": []})
+    j = new_game(tmp_path, sc)
+    for order in ("pass", "end turn"):
+        r = g.submit(j, "german", [order])
+        assert r.rejected is None, (order, r.rejected)
+    assert g.open_game(j).state.phase == "production"
+    assert [(e["side"], e["units"]) for e in _events(j, "OutOfSupply")] == [
+        ("german", []), ("entente", [])]
+    log = " ".join(cli("log", j, "--as", "public").stdout.split())
+    for side in ("German", "Entente"):
+        assert f"Supply checked (2.0 V.1, 6.2): no {side} unit is out of supply" in log

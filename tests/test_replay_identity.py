@@ -7,13 +7,13 @@ fire only when all defending units retreat, 5.4.1 note; rules 4: an empty army b
 infantry in a Disputed area retreats at the end of movement, 8.1; rules 5: no upgrade to
 Stoßtruppen of an infantry in the EFT box, 7.5, which no stored game gave, so each was
 played again to the same records under the new header; rules 6: a record says when a side
-is not asked to retreat after combat (AAC 5.4.2) and which unit types fire no die in a
-fire phase (8.3.1), played again to the same orders with
-those events added). Whatever moves in the
-engine without a change of rules, every one of their records must still be decided again from
-its order to exactly the recorded events, and every die and shuffle must come again from
-the secret. What is allowed to differ is only what verify never compares: the header's
-timestamps, engine version and data digest.
+is not asked to retreat after combat (AAC 5.4.2), which unit types fire no die in a fire
+phase (8.3.1), and that the supply check found nothing out of supply (2.0 V.1), played
+again to the same orders with those events added). Whatever moves in the engine without a
+change of rules, every one of their records must still be decided again from its order to
+exactly the recorded events, and every die and shuffle must come again from the secret.
+What is allowed to differ is only what verify never compares: the header's timestamps,
+engine version and data digest.
 
 - 1914, every optional rule on, the first three seasonal turns;
 - 1916, no optional rule, a whole game to its end;

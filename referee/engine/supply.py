@@ -120,9 +120,9 @@ def check_supply(ctx: Ctx) -> None:
         back = [u for u in s.oos if u not in units and _side_of(s, d, u) == side]
         if back:                 # AAC 1.2.3: a marker comes off once its unit is found supplied
             ctx.emit(BackInSupply(side=side, units=back))
+        ctx.emit(OutOfSupply(side=side, units=units))     # none: the check said so (6.2)
         if not units:
             continue
-        ctx.emit(OutOfSupply(side=side, units=units))
         need = []
         for ref in units:
             st = ctx.state

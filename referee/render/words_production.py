@@ -44,6 +44,8 @@ def _plan_revealed(ev: dict, data: GameData, reader: str) -> str:
 # ---------------------------------------------------------------- supply (6.5)
 
 def _out_of_supply(ev: dict, data: GameData, reader: str) -> str:
+    if not ev["units"]:
+        return f"Supply checked (2.0 V.1, 6.2): no {side(ev, data)} unit is out of supply"
     return f"{side(ev, data)} units out of supply (6.5): {', '.join(ev['units'])}"
 
 
