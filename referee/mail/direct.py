@@ -160,10 +160,16 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         return out
     out.status, out.records = "applied", [r["seq"] for r in taken.records]
     if taken.refused is not None:       # after dice were rolled: the lines before it stand
-        at, exc = taken.refused
-        out.text, out.why = clipped(lines[at]), why_refused(exc, read, lines)
-        out.left, out.reason = read[at + 1:], f"line {read[at][0]} refused: {exc}"
+        _stopped(out, read, *taken.refused)
     return out
+
+
+def _stopped(out: Handled, read: list[tuple[int, str]], at: int, exc: OrderError) -> None:
+    """out told that its mail's line `at` was refused after the lines before it rolled
+    their dice: those stand, it and the lines after it were not taken."""
+    lines = [text for _, text in read]
+    out.text, out.why = clipped(lines[at]), why_refused(exc, read, lines)
+    out.left, out.reason = read[at + 1:], f"line {read[at][0]} refused: {exc}"
 
 
 def _stale(table: Table, m: Message, side: str) -> str | None:
@@ -178,7 +184,8 @@ def _stale(table: Table, m: Message, side: str) -> str | None:
                        lambda seq: table.kind.decision(table, seq, side) != now)
 
 
-def _recovered(table: Table, m: Message, ledger: dict, out: Handled) -> Handled:
+def _recovered(table: Table, m: Message, ledger: dict, keys: dict, out: Handled
+               ) -> Handled:
     """A mail the journal holds whose answer the ledger does not know of (a run stopped
     between the two): answered now, with the records it made. Another copy of a message
     the ledger knows (its Message-ID; or, folded, its Message-ID and body) is passed over,
@@ -189,6 +196,16 @@ def _recovered(table: Table, m: Message, ledger: dict, out: Handled) -> Handled:
     out.records = [r["seq"] for r in table.records[1:]
                    if r.get("mail") == m.message_id and r.get("actor") == out.side]
     out.status, out.new = "applied", True
+    # Its orders may have stopped at a line refused once dice were rolled: told again, as
+    # the answer of the stopped run would have told it, not as if every line were taken.
+    try:
+        read, _ = read_orders(mailtext.plain_body(m.msg), keys[out.side],
+                              table.kind.verbs())
+    except (mailtext.MailError, RecursionError, LookupError, ValueError):
+        return out
+    stop = table.kind.stopped_mail(table, out.side, [t for _, t in read], out.records)
+    if stop is not None:
+        _stopped(out, read, *stop)
     return out
 
 
@@ -221,7 +238,7 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
         if m.sha256 and handled_before(ledger, m.sha256):
             done.append(Handled(m.where, m.message_id, m.sender, "done", new=False))
             continue
-        h = _recovered(table, m, ledger, _handle(table, boxes.load(m), players, keys,
+        h = _recovered(table, m, ledger, keys, _handle(table, boxes.load(m), players, keys,
                                                  table.kind.mailed(table)))
         if h.robot:                 # a bounce of a player's mail tells the moderator
             h.reason = set_aside(table, m, h.robot, ledger, outbox, _roster(table, players))

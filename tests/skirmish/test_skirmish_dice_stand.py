@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import email
 import json
+import os
+import subprocess
+import sys
 from email.policy import default
 
 from test_skirmish_mail import BRITISH, mail, mailed_patrol
@@ -103,3 +106,31 @@ def test_orders_at_the_command_line_stop_at_the_refused_one_once_a_die_is_rolled
     err = json.loads(r.stderr)
     assert err["kind"] == "illegal_order" and err["exit"] == 1, err
     assert "order 1 stands" in err["error"], err
+
+
+def test_a_mail_applied_in_part_before_a_stopped_run_is_answered_with_its_refused_line(
+        cli, tmp_path, secret_file):
+    """A run stopped once the mail's first line stood: the next run's answer names the line
+    refused and those not taken, as the stopped run's would have, not 'recorded' alone (the
+    player would believe his 'done' was taken)."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box = tmp_path / "mail"
+    box.mkdir()
+    m = mail(box, 1, BRITISH, keys["british"], ROLLS, AGAIN, "done")
+    out = tmp_path / "out"
+    killed = subprocess.run([sys.executable, "-m", "referee", "inbox", str(j), str(m),
+                             "--outbox", str(out)],
+                            env={**os.environ, "REFEREE_FAULT": "direct applied"},
+                            capture_output=True, timeout=120)
+    assert killed.returncode == 70, killed.stderr
+    assert [rec["order"] for rec in _lines(j)[1:]] == [ROLLS]
+    r = cli("inbox", j, m, "--outbox", out, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    told = json.loads(r.stdout)["messages"][0]
+    assert told["status"] == "applied" and told["reason"].startswith("line 4 refused"), told
+    text = _answer(out, BRITISH)
+    assert text.startswith("Your mail was recorded up to a line that was refused: #1"), text
+    assert AGAIN in text and "B2 has moved this turn" in text, text
+    assert "Not taken: line 5 'done'." in text, text
+    assert [rec["order"] for rec in _lines(j)[1:]] == [ROLLS]      # nothing decided again

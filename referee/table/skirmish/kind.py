@@ -303,6 +303,12 @@ class SkirmishKind(GameKind):
             return tuple(d["seq"] for d in state.disputes if "ruling" not in d)
         return state.turn, state.phase, state.fire_step, reader in sk.waiting(state)
 
+    def stopped_mail(self, table, side: str, lines: list[str], seqs: list[int]
+                     ) -> tuple[int, Exception] | None:
+        """The line a mail's orders stopped at after dice were rolled, and why, when its
+        records are seqs (life.stopped_at): for an answer written after a stopped run."""
+        return life.stopped_at(_records(table), side, lines, seqs)
+
     def mailed(self, table) -> dict[str, tuple[set[str], dict[str, int]]]:
         """The mails the journal holds, by the side that sent each: their Message-IDs, and
         the first record made by each mail's Date, Subject and text (its digest)."""

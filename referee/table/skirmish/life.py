@@ -404,6 +404,36 @@ def submit_many(path: Path | str, side: str, texts: list[str],
     return Taken(written, refused[0] if refused else None)
 
 
+def stopped_at(records: list[dict], side: str, texts: list[str], seqs: list[int]
+               ) -> tuple[int, OrderError] | None:
+    """Where submit_many stopped a side's orders that made records seqs (the first lines of
+    texts) and why, found again on the journal as those records left it: what the answer
+    to a mail applied before a stopped run must say of its refused line (mail/direct.py).
+    None when every line made a record, or the line would be taken now. A line is refused
+    before it rolls a die (its check comes first), so no die of it is rolled here."""
+    at = len(seqs)
+    if not seqs or at >= len(texts) or seqs[-1] >= len(records):
+        return None
+    upto = records[:seqs[-1] + 1]
+    card, state = replay(upto)
+    try:
+        _body(card, state, upto, sk.parse_order(texts[at], card), side, _NoDice())
+    except OrderError as exc:
+        return at, exc
+    except _Rolled:
+        pass
+    return None
+
+
+class _Rolled(Exception):
+    """A line found again in stopped_at would roll: it was not refused by its check."""
+
+
+class _NoDice:
+    def roll(self, sides: int, count: int, purpose: str) -> list[int]:
+        raise _Rolled(purpose)
+
+
 def _body(card, state, records, o, side, dice) -> dict:
     if o.kind == "dispute":
         return dispute(card, state, records, o, side)
