@@ -90,10 +90,16 @@ def _keyed_side(m: Message, body: str, players: dict[str, str], keys: dict[str, 
     header or its text, the quoted copy of the referee's mail too), as a campaign's mail is
     matched (inbox.py): the key compacted, read as it was made to be (base/glyphs.py). A key
     of another side in the mail, quoted or typed, makes it no mail of that side: its address
-    must have sent it too (an address two sides share: the key tells them apart)."""
+    must have sent it too (an address two sides share: the key tells them apart, the one
+    typed over one quoted: a Reply to one side's mail quotes that side's key)."""
     text = compact(m.raw.decode("utf-8", "replace") + body)
-    return next((s for s, a in players.items() if address_key(a) == m.sender and
-                 compact(keys.get(s) or "") and compact(keys[s]) in text), None)
+    sides = [s for s, a in players.items() if address_key(a) == m.sender and
+             compact(keys.get(s) or "") and compact(keys[s]) in text]
+    if len(sides) > 1:
+        typed = compact("\n".join(line for line in body.splitlines()
+                                  if not line.lstrip().startswith(">")))
+        sides = [s for s in sides if compact(keys[s]) in typed]
+    return sides[0] if len(sides) == 1 else None
 
 
 def _handle(table: Table, m: Message, players: dict, keys: dict,

@@ -180,3 +180,27 @@ def test_a_reply_to_an_older_mail_is_stale_once_the_phase_moved_on(cli, tmp_path
     assert answer.startswith("Nothing of your mail was recorded: it answers the mail of "
                              "record ")
     assert "Your decision: turn 1, fire phase" in answer and "Order key: " in answer
+
+
+def test_an_address_two_sides_share_is_told_apart_by_the_key_typed_not_the_one_quoted(
+        cli, tmp_path, secret_file):
+    """One player plays both sides from one address: his German 'done', typed with the
+    German key above a quoted mail of the British player's (key and all), is the German's,
+    not the British side's whose key comes first among the players."""
+    j, both = tmp_path / "p.jsonl", "both@example.org"
+    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
+            "--secret-file", secret_file, "--player", f"british={both}", "--player",
+            f"german={both}")
+    assert r.exit_code == 0, r.stderr
+    keys = json.loads(cli("skirmish", "keys", j, "--format", "json").stdout)["keys"]
+    msg = email.message.EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = both, "referee@example.com", "orders"
+    msg["Message-ID"], msg["Date"] = "<both-1@example.org>", email.utils.formatdate(1.7e9)
+    msg.set_content(f"Order key: {keys['german']}\n\ndone\n\n> Your decision: turn 1\n"
+                    f"> Order key: {keys['british']}\n")
+    path = tmp_path / "both.eml"
+    path.write_bytes(bytes(msg))
+    r = cli("inbox", j, path, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    told = json.loads(r.stdout)["messages"][0]
+    assert (told["status"], told["side"]) == ("applied", "german"), told
