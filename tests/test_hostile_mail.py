@@ -657,6 +657,27 @@ def test_a_shared_address_for_both_sides(tmp_path, cli):
     assert [(o["status"], o["side"]) for o in out] == [("applied", "german")], out
 
 
+def test_a_shared_address_replying_to_one_side_s_mail_is_the_side_whose_key_it_types(
+        tmp_path, cli):
+    """With one address for both sides, a Reply to the German's mail quotes the German's key;
+    the Entente's player types his own key and his order above it: the mail is the
+    Entente's (the key typed over the one quoted), and a mail typing both keys is neither
+    side's, refused and nothing recorded."""
+    shared = "family@example.org"
+    journal = new_game(cli, tmp_path / "game", {"german": shared, "entente": shared,
+                                                "moderator": ADDRESSES["moderator"]})
+    before = journal.read_bytes()
+    both = mail(shared, f"pass\n\nOrder key: {KEYS['entente']}\nOrder key: "
+                        f"{KEYS['german']}\n", mid="<both@family.example.org>")
+    out = handled(cli, journal, eml(tmp_path / "both", both), outbox=tmp_path / "o1")
+    assert [(o["status"], o["side"]) for o in out] == [("rejected", None)], out
+    assert journal.read_bytes() == before
+    quoting = mail(shared, f"pass\n\nOrder key: {KEYS['entente']}\n\n> Your decision: ...\n"
+                           f"> Order key: {KEYS['german']}\n", mid="<q@family.example.org>")
+    out = handled(cli, journal, eml(tmp_path / "in", quoting), outbox=tmp_path / "o2")
+    assert [o["side"] for o in out] == ["entente"], out
+
+
 def test_the_moderator_cannot_send_orders_by_mail(journal, cli, tmp_path, data):
     """The moderator's address is the one the referee's mails come from: a mail from it is
     never read as a player's, and never answered (else a referee reading the mailbox it

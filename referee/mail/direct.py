@@ -16,13 +16,13 @@ from ..base.errors import OrderError, clipped
 from ..base.gameids import other_game
 from ..store.journal import signed_only
 from ..store.mailroute import referee_address
-from ..store.players import compact
 from ..table import Table
 from . import message as mailtext
 from .answered import answered_record, stale_reply
 from .copies import refuse_copy, this_is
 from .elsewhere import keep_folder, written_anywhere
 from .eml import plain_mail, write_once
+from .keyed import keyed_side
 from .ledger import (
     copy_handled,
     fault,
@@ -84,24 +84,6 @@ def _side_of(m: Message, players: dict[str, str]) -> str | None:
     return next((s for s, a in players.items() if address_key(a) == m.sender), None)
 
 
-def _keyed_side(m: Message, body: str, players: dict[str, str], keys: dict[str, str]
-                ) -> str | None:
-    """The side whose registered address sent m and whose order key m carries anywhere (its
-    header or its text, the quoted copy of the referee's mail too), as a campaign's mail is
-    matched (inbox.py): the key compacted, read as it was made to be (base/glyphs.py). A key
-    of another side in the mail, quoted or typed, makes it no mail of that side: its address
-    must have sent it too (an address two sides share: the key tells them apart, the one
-    typed over one quoted: a Reply to one side's mail quotes that side's key)."""
-    text = compact(m.raw.decode("utf-8", "replace") + body)
-    sides = [s for s, a in players.items() if address_key(a) == m.sender and
-             compact(keys.get(s) or "") and compact(keys[s]) in text]
-    if len(sides) > 1:
-        typed = compact("\n".join(line for line in body.splitlines()
-                                  if not line.lstrip().startswith(">")))
-        sides = [s for s in sides if compact(keys[s]) in typed]
-    return sides[0] if len(sides) == 1 else None
-
-
 def _handle(table: Table, m: Message, players: dict, keys: dict,
             seen: dict[str, tuple[set[str], dict[str, int]]]) -> Handled:
     """One mail: ignored (no player's), skipped (its subject names another game, which
@@ -133,7 +115,7 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
     except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
         out.status, out.reason = "refused", f"the message cannot be read ({exc})"
         return out
-    keyed = _keyed_side(m, body, players, keys)
+    keyed = keyed_side(m.sender, m.raw, body, players, keys)
     if keyed is None:
         out.status, out.reason = "refused", NO_KEY
         return out

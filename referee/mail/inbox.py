@@ -33,7 +33,6 @@ from ..store.players import (
     OBSERVER,
     changed_observers,
     check_observers,
-    compact,
     observer_addresses,
     order_key,
     parse_observers,
@@ -53,6 +52,7 @@ from .elsewhere import writer
 from .handling import handle
 from .holds import sides_on_hold
 from .holdsteps import keep_hold, with_holds
+from .keyed import keyed_side
 from .ledger import (
     REGISTERED_PER_DAY,
     copy_handled,
@@ -397,11 +397,8 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
         return
     if m.oversize and _too_large(m, out, people, replies):
         return
-    text = compact(m.raw.decode("utf-8", "replace") + body_or_empty(m))
-    # The side is the one whose address sent it and whose key it carries (an address may be
-    # shared by both sides; the key tells them apart).
-    side = next((s for s, p in people.items() if s != MODERATOR and m.sender and
-                 address_key(p["address"]) == m.sender and compact(keys[s]) in text), None)
+    side = keyed_side(m.sender, m.raw, body_or_empty(m), {
+        s: p["address"] for s, p in people.items() if s != MODERATOR}, keys)
     if side is None:
         out.status = "rejected"
         out.why = unmatched(m, people)
