@@ -57,6 +57,11 @@ def test_the_losses_heading_offers_no_annihilation_while_units_can_pay(tmp_path)
     # The German does not read the Entente hand: only that it holds a card (its size).
     assert _prompt(j, "german") == ("pay 1 hit in Artois: lose a unit of the strongest or "
                                     "play an Ersatz card if the hand holds one (5.3)")
+    # An order of another kind is refused naming the kinds of answer open now, as the
+    # heading does: not 'annihilate', which the decision takes once no unit can pay.
+    r = g.submit(j, "entente", ["done"])
+    assert r.rejected is not None and str(r.rejected[2]).endswith(
+        "expected: lose, ersatz (rule 5.3)"), r.rejected
 
 
 def _then(cli, j, reader):
