@@ -14,6 +14,7 @@ import subprocess
 import sys
 from email.policy import default
 
+import pytest
 from test_skirmish_mail import BRITISH, mail, mailed_patrol
 
 # The British movement: B2 rolls its manoeuvre (a D6, Movement), then B2 again, which has
@@ -58,28 +59,17 @@ def test_a_mailed_line_refused_after_a_roll_leaves_the_lines_before_it_recorded(
     assert "Not taken: line 5 'done'.\n\n#" in text, text
 
 
-def test_lines_refused_before_any_die_is_rolled_are_still_taken_all_or_none(
-        cli, tmp_path, secret_file):
+@pytest.mark.parametrize("lines", [
+    ("done", ROLLS),                        # 'done' rolls nothing; the move after it is refused
+    (ROLLS, "mvoe B3 mode=stealthy"),       # every line is read before any die is rolled
+])
+def test_a_mail_refused_before_any_die_is_rolled_records_nothing(cli, tmp_path, secret_file,
+                                                                 lines):
     j = tmp_path / "patrol.jsonl"
     keys = mailed_patrol(cli, j, secret_file)
     box = tmp_path / "mail"
     box.mkdir()
-    # 'done' rolls nothing; the move after it is refused: nothing is recorded.
-    m = mail(box, 1, BRITISH, keys["british"], "done", ROLLS)
-    raw = j.read_bytes()
-    out = tmp_path / "out"
-    assert cli("inbox", j, m, "--outbox", out).exit_code == 0
-    assert j.read_bytes() == raw
-    assert _answer(out, BRITISH).startswith("Nothing of your mail was recorded")
-
-
-def test_a_line_that_cannot_be_read_refuses_the_mail_before_any_die_is_rolled(
-        cli, tmp_path, secret_file):
-    j = tmp_path / "patrol.jsonl"
-    keys = mailed_patrol(cli, j, secret_file)
-    box = tmp_path / "mail"
-    box.mkdir()
-    m = mail(box, 1, BRITISH, keys["british"], ROLLS, "mvoe B3 mode=stealthy")
+    m = mail(box, 1, BRITISH, keys["british"], *lines)
     raw = j.read_bytes()
     out = tmp_path / "out"
     assert cli("inbox", j, m, "--outbox", out).exit_code == 0
