@@ -257,3 +257,20 @@ def test_a_done_not_needed_is_told_with_the_decision_in_a_player_s_words(tmp_pat
     why = _trailing_done(done, play, ("declare_battles", "german"), after, "german")
     assert why == ("the order before it completed the decision it would have closed (the "
                    "battles declared (2.0 II.3)); it was not needed and was dropped")
+
+
+def test_a_crisis_asks_for_its_units_without_more_and_says_which_way_the_vp_moves(
+        tmp_path, cli):
+    """The Entente asked by an Entente Military Crisis! (SPRING 1915: Crisis in Gallipoli,
+    one UK infantry-type unit) reads 'choose 1 …', not '1 more' before he has chosen any;
+    the record says which way the VP total moves when too few are on the map (3.1: +1 VP,
+    the German's, for an Entente crisis not answered)."""
+    from referee.engine import pending_prompt
+
+    j = _crisis_at_declare_battles(tmp_path / "crisis")
+    assert g.submit(j, "german", ["play entente_military_crisis"]).rejected is None
+    game = g.open_game(j)
+    asked = pending_prompt(game.state, game.data)
+    assert "Crisis in Gallipoli: choose 1 UK infantry-type unit to remove" in asked, asked
+    told = " ".join(cli("report", j, "--as", "entente", "--since", "0").stdout.split())
+    assert "or, with too few on the map, the VP total rises by 1 (3.1)" in told, told

@@ -133,7 +133,8 @@ def end_crisis(ctx: Ctx, answered: bool, reason: str) -> None:
 def _prompt(s: State, d: GameData) -> str:
     c = s.crisis
     nat = " or ".join(n.upper() for n in c["nations"])
-    return (f"{c['name']}: choose {c['left']} more {nat} infantry-type "
+    more = " more" if c["left"] < c["count"] else ""     # once some were chosen
+    return (f"{c['name']}: choose {c['left']}{more} {nat} infantry-type "
             f"{noun(c['left'], 'unit')} to remove from "
             f"the map (9.8, 9.9)")
 

@@ -109,9 +109,12 @@ def _card_removed(ev: dict, data: GameData, reader: str) -> str:
 # ---------------------------------------------------------------- Military Crisis! (9.8, 9.9)
 
 def _crisis_declared(ev: dict, data: GameData, reader: str) -> str:
+    # The VP count for one side (3.1): a crisis its own player cannot answer costs it one.
+    moves = "falls" if ev["target"] == data.vp_side else "rises"
     return (f"{side(ev, data)} plays {ev['name']}: the {data.side_name(ev['target'])} player "
             f"must remove {ev['count']} {'/'.join(n.upper() for n in ev['nations'])} "
-            f"infantry-type {noun(ev['count'], 'unit')}, or 1 VP for too few on the map")
+            f"infantry-type {noun(ev['count'], 'unit')}, or, with too few on the map, the VP "
+            f"total {moves} by 1 (3.1)")
 
 
 def _crisis_unit_removed(ev: dict, data: GameData, reader: str) -> str:
