@@ -741,9 +741,10 @@ def test_a_reply_quoting_a_reminder_is_the_side_s_mail(tmp_path, cli, clock):
 
 
 def test_a_side_named_like_an_observer_is_never_taken_for_one():
-    """A deadline's mails go to every reader: the sides by name, the observers by number.
-    A side the game data calls `observer0` is that side, and an observer is never a side:
-    so a side's mail (which ends with its order key) never goes to an observer."""
+    """A deadline's mails go to every reader: the sides by name, the observers by their
+    addresses. A side the game data calls `observer0` is that side, and an observer is
+    never a side: so a side's mail (which ends with its order key) never goes to an
+    observer."""
     from types import SimpleNamespace
 
     from referee.mail.deadlinepost import address_of, everyone
@@ -755,6 +756,24 @@ def test_a_side_named_like_an_observer_is_never_taken_for_one():
     assert readers[:2] == ["observer0", "central"] and len(readers) == 4
     assert address_of(post, "observer0") == "side@example.org"
     assert address_of(post, readers[-1]) == "watcher@example.org"
+
+
+def test_an_observer_is_the_same_reader_of_a_deadline_s_mails_when_one_before_him_goes():
+    """The name of a deadline's mail holds its reader: an observer named by his place in
+    the list became the one before him once that one was removed, found that mail written
+    already and was never told. He is named by his address (its case aside)."""
+    from types import SimpleNamespace
+
+    from referee.mail.deadlinepost import address_of, everyone
+
+    tl = SimpleNamespace(data=SimpleNamespace(sides=("german", "entente")))
+    both = SimpleNamespace(observers=["club@example.org", "press@example.net"],
+                           address=lambda side: None)
+    later = SimpleNamespace(observers=["Press@Example.net"], address=lambda side: None)
+    before, after = everyone(tl, both)[-1], everyone(tl, later)[-1]
+    assert before == after and everyone(tl, both)[-2] != after
+    assert address_of(later, after) == "Press@Example.net"
+    assert address_of(later, everyone(tl, both)[-2]) is None
 
 
 @pytest.mark.parametrize("line", ["play offensive", "extend 24h"])

@@ -4,9 +4,11 @@ each side's order key, and the time they carry; and every reader a result goes t
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from pathlib import Path
 
+from ..base.addresses import address_key
 from ..base.errors import StorageError
 from ..base.readers import MODERATOR
 from ..game.timeline import Timeline
@@ -104,14 +106,23 @@ class Post:
 
 
 def everyone(tl: Timeline, post: Post, moderator: bool = True) -> list[str]:
-    """Every reader a result goes to: the sides, the moderator (unless not), the observers
-    (by number)."""
+    """Every reader a result goes to: the sides, the moderator (unless not), the observers,
+    each by his address (observer_reader)."""
     return [*tl.data.sides, *([MODERATOR] if moderator else []),
-            *(f"{OBSERVER_READERS}{i}" for i in range(len(post.observers)))]
+            *(observer_reader(a) for a in post.observers)]
+
+
+def observer_reader(address: str) -> str:
+    """An observer as a reader of a deadline's mails, whose names it is part of: by his
+    address (its mailbox, as address_key reads it), never by his place in the list, which
+    moves when one before him is removed (the next would then be taken as told already)."""
+    digest = hashlib.sha256(address_key(address).encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{OBSERVER_READERS}{digest[:12]}"
 
 
 def address_of(post: Post, reader: str) -> str | None:
-    """A reader's address: an observer's by number, a side's or the moderator's by name."""
+    """A reader's address: an observer's by his reader name, a side's or the moderator's by
+    name."""
     if reader.startswith(OBSERVER_READERS):
-        return post.observers[int(reader[len(OBSERVER_READERS):])]
+        return next((a for a in post.observers if observer_reader(a) == reader), None)
     return post.address(reader)
