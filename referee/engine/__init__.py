@@ -26,7 +26,7 @@ from . import (  # noqa: F401  (each registers its decision kinds; apply, how ev
     supply,
     victory,
 )
-from .core import DECISIONS, Ctx, SealedPlans, Violation
+from .core import DECISIONS, Ctx, SealedPlans, Violation, open_kinds
 from .evolve import evolve
 from .movement import private_order
 from .order_text import format_order
@@ -114,9 +114,9 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
                                     f"the referee is waiting on the "
                                     f"{data.side_name(p.side)} player ({asked})")
     if order.kind not in spec.accepts:
-        # The kinds of answer open now (legal_orders), not every kind the decision takes:
+        # The kinds of answer open now (open_kinds), not every kind the decision takes:
         # 'annihilate' is none while the side's units can pay the hits (5.3.4).
-        kinds = {o.kind for o in legal_orders(state, data, side)}
+        kinds = open_kinds(state, data, side)
         answers = ", ".join(a.replace("_", " ") for a in spec.accepts if a in kinds) or \
             ", ".join(a.replace("_", " ") for a in spec.accepts)
         return Violation(spec.rule, f"'{clipped(format_order(order))}' does not answer the "

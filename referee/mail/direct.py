@@ -167,9 +167,9 @@ def _stale(table: Table, m: Message, side: str) -> str | None:
     made for the sender's address), and the rule and its words are a campaign's
     (answered.stale_reply), with what side is asked as the kind says (its decision)."""
     answered = answered_record(m.msg, m.sender, m.subject, table.records[0]["game_id"])
-    now = table.kind.decision(table, None, side)
     return stale_reply(answered, table.records, table.records[-1]["seq"],
-                       lambda seq: table.kind.decision(table, seq, side) != now)
+                       lambda seq: table.kind.decision(table, seq, side) !=
+                       table.kind.decision(table, None, side))
 
 
 def _recovered(table: Table, m: Message, ledger: dict, keys: dict, out: Handled

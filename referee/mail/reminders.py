@@ -334,28 +334,32 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
                      f"and none came (the decision: "
                      f"{owed_words(tl.state, tl.data, d.side, d.decision)}).{reason}") + \
             "\n\n" + _waiting_choices(post.journal, d.side)
-        told = post.write(f"deadline-{d.handoff:06d}-{d.side}-missed-{_name(d.due)}-"
-                          f"moderator.eml",
-                          post.address(MODERATOR),
-                          post.subject(MODERATOR, _season(tl)), body, wrapped=True,
-                          seq=tl.seq)
+        told = _tell_each(tl, d, post, "missed", lambda reader: body if reader == MODERATOR
+                          else _waiting_mail(tl, d, reader, due),
+                          [MODERATOR, *everyone(tl, post, moderator=False)])
         log.append(f"missed: {d.side}, orders were due by {due}; waiting" +
-                   (" (the moderator is told)" if told else
+                   (" (the moderator is told)" if told[MODERATOR] else
                     " (no moderator address to tell: `referee players --set moderator=...`)"))
-        for reader in everyone(tl, post, moderator=False):    # the players, the observers
-            post.write(f"deadline-{d.handoff:06d}-{d.side}-missed-{_name(d.due)}-{reader}.eml",
-                       address_of(post, reader), post.subject(reader, _season(tl)),
-                       _waiting_mail(tl, d, reader, due), reader, seq=tl.seq)
     else:
-        for reader in everyone(tl, post):
-            post.write(f"deadline-{d.handoff:06d}-{d.side}-paused-{_name(d.due)}-{reader}.eml",
-                       address_of(post, reader), post.subject(reader, _season(tl)),
-                       _paused_mail(tl, d, reader, post.journal), reader,
-                       wrapped=reader == MODERATOR, seq=tl.seq)
+        _tell_each(tl, d, post, "paused", lambda reader: _paused_mail(tl, d, reader,
+                                                                      post.journal),
+                   everyone(tl, post))
         log.append(f"missed: {d.side}, orders were due by {due}; the game is paused")
     return fact_body(MODERATOR, MISSED, {"kind": "missed", "side": d.side,
                                          "handoff": d.handoff, "due": stamp(d.due),
                                          "missed": policy})
+
+
+def _tell_each(tl: Timeline, d: Due, post: Post, what: str, body_of, readers: list[str]
+               ) -> dict[str, bool]:
+    """Each reader's mail of side's missed deadline (what: missed, paused), in turn, each
+    written once under the name that makes it that mail; the moderator's wrapped by its
+    maker (a command to copy is never split). Whether each was written now."""
+    return {reader: post.write(f"deadline-{d.handoff:06d}-{d.side}-{what}-{_name(d.due)}-"
+                               f"{reader}.eml", address_of(post, reader),
+                               post.subject(reader, _season(tl)), body_of(reader), reader,
+                               wrapped=reader == MODERATOR, seq=tl.seq)
+            for reader in readers}
 
 
 def _waiting_mail(tl: Timeline, d: Due, reader: str, due: str) -> str:
