@@ -26,10 +26,14 @@ from .outcome import halt_of
 
 def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
     """What reader was asked to decide after record seq (2.0; for stale replies and held
-    orders)."""
+    orders): nothing but whether the game is over while he is not waited on."""
     game = table.game(upto=seq)
     st = game.state
     decision = None if game_over(st) else st.pending.kind
+    if reader not in waiting_on(st):
+        # Asked nothing: the other side's orders change nothing he was asked (what he may
+        # give at any time, 3.2, 3.3, stays open; an order not his is refused as such).
+        return (False, decision is None)
     # A sealed decision is one for both sides at once (7.0, 2.0 I, 2.0 V.3): the other side's
     # plan closing does not change what this reader was asked, though the prompt changes.
     sealed = decision is not None and any(sealed_for(st, x) for x in game.data.sides)

@@ -1,0 +1,54 @@
+"""A mail from the side the game is not waiting on, replying to a mail that asked him
+nothing: while he is still asked nothing, the other side's orders since change nothing he
+was asked, so the reply is not stale. What he may give at any time (an armistice, 3.2) is
+applied; an order that is not his to give is refused as such, not as a reply to an old
+mail."""
+
+from __future__ import annotations
+
+from mailboxes import write_maildir
+from mailkinds import headline
+from test_deadlines import mails, new_game, text_of
+from test_inbox import ADDRESSES, GAME, KEYS
+
+import gamecalls as g
+from referee.mail.inbox import inbox as mail_inbox
+
+
+def _entente_reply(tmp_path, journal, answered: int, line: str):
+    raw = (f"From: {ADDRESSES['entente']}\nTo: {ADDRESSES['moderator']}\n"
+           f"Subject: Re: [referee {GAME} #{answered}] Entente player\n"
+           f"Date: Tue, 24 Nov 2026 10:00:00 +0000\nMessage-ID: <idle@example.org>\n\n"
+           f"{line}\n\nOrder key: {KEYS['entente']}\n").encode()
+    outcomes, _ = mail_inbox(journal, [write_maildir(tmp_path / "box", [raw])],
+                             tmp_path / "out", with_map=False)
+    said = [" ".join(text_of(m).split()) for m in mails(tmp_path / "out")
+            if str(m["To"]) == ADDRESSES["entente"]]
+    return outcomes, said
+
+
+def _german_moved_on(tmp_path, cli):
+    """A 1914 game whose German has passed (so he is asked his pass move now): the
+    Entente's mail of the record before asked him nothing, and so does the game now."""
+    journal = new_game(tmp_path, cli)
+    answered = len(journal.read_text().splitlines()) - 1
+    assert g.submit(journal, "german", ["pass"]).rejected is None
+    return journal, answered
+
+
+def test_an_armistice_replying_to_a_mail_that_asked_nothing_is_applied(tmp_path, cli):
+    journal, answered = _german_moved_on(tmp_path, cli)
+    outcomes, said = _entente_reply(tmp_path, journal, answered, "propose armistice")
+    assert [o.status for o in outcomes] == ["applied"], (outcomes, said)
+    assert not any("your decision has changed" in s for s in said), said
+
+
+def test_an_order_out_of_turn_is_refused_as_not_his_not_as_stale(tmp_path, cli):
+    journal, answered = _german_moved_on(tmp_path, cli)
+    before = journal.read_bytes()
+    outcomes, said = _entente_reply(tmp_path, journal, answered, "play offensive")
+    assert [o.status for o in outcomes] == ["rejected"], outcomes
+    [reply] = [s for s in said if "not applied" in s]
+    assert "your decision has changed" not in reply, reply
+    assert "not the Entente player's decision" in reply, reply
+    assert journal.read_bytes() == before
