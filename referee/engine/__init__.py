@@ -244,7 +244,8 @@ def decide_plan(state: State, data: GameData, orders: list[tuple[str, Ord]], sid
     holds a single sealing event with every order, so the opponent learns
     that a plan was sealed, not how many orders it holds. A 'done' (last)
     closes the plan as it would alone; so does an order that leaves nothing
-    more to decide (a 'done' after it is not needed and is dropped).
+    more to decide (a 'done' after it is not needed and is dropped); a unit moved into or
+    out of an army within its area (8.1) may still follow it.
     IllegalOrderError carries `index`, the position of the order at fault.
     """
     ctx = Ctx(state if in_place else state.clone(), data, dice)
@@ -260,7 +261,9 @@ def decide_plan(state: State, data: GameData, orders: list[tuple[str, Ord]], sid
         if complete and order.kind == "done" and i == len(orders) - 1:
             break                   # the plan is complete already: a trailing 'done' is moot
         v = None
-        if done or complete:
+        # A unit into or out of an army within its area (8.1) may follow the last arrival
+        # placed: the plan closes with the mail, as the player was asked to give it whole.
+        if done or (complete and order.kind != "move"):
             v = Violation(rule, "the plan is closed by 'done'; no order may follow it in the "
                                 "same plan" if done else "the plan is complete: nothing is "
                                 "left to decide, so no order may follow it")
