@@ -265,6 +265,25 @@ def test_the_example_plan_of_a_mail_is_taken_as_it_stands(tmp_path, cli):
     assert g.open_game(arrivals).state.pending.kind != "reinforce"
 
 
+def test_an_example_shorter_than_its_plan_says_the_plan_needs_more(tmp_path, cli):
+    """2.0 I: the German's first reinforcements of 1918 are ten arrivals, more than the
+    eight orders an example shows. The mail says it shows the plan's first orders only, and
+    they are taken without closing the plan; a whole plan's example says nothing of the
+    kind (the 1914 ones above)."""
+    j = tmp_path / "r18.jsonl"
+    g.create_game(j, "1918", game_id="r18")
+    text = " ".join(cli("report", j, "--as", "german").stdout.split())
+    assert "For example, its first 8 orders (it needs more, in the same mail):" in text, text
+    block = cli("report", j, "--as", "german", "--keep-place").stdout.split(
+        "in the same mail):\n\n", 1)[1].split("\n\n", 1)[0]
+    example = [line.strip() for line in block.splitlines()]
+    assert len(example) == 8 and "done" not in example, example
+    r = g.submit(j, "german", example)
+    assert r.rejected is None and r.dropped == [], (r.rejected, r.dropped)
+    assert g.open_game(j).state.pending.kind == "reinforce"
+    arrivals = _to_autumn_1914(tmp_path)
+    assert "it needs more" not in cli("report", arrivals, "--as", "german").stdout
+
 
 def test_a_discard_one_side_alone_makes_is_not_told_as_both_sides(tmp_path, cli):
     """2.0 V.3: only a side over his card limit discards. When the Entente alone is over it

@@ -80,6 +80,7 @@ class Ahead(msgspec.Struct):
     after_aids: dict = {}
     alone: bool = False             # a sealed plan that he alone gives now (one side asked)
     unfollowed: dict[str, int] = {}     # by verb: how many of its orders were not followed
+    short: bool = False             # a sealed plan's example: the plan needs more orders
 
 
 def _dice(state: State) -> DryDice:
@@ -237,9 +238,9 @@ def ahead(state: State, data: GameData, side: str, legal: list[str],
         # A sealed plan is one answer, closed by 'done' or by its last arrival placed or
         # card discarded (7.0, 2.0 I, 2.0 V.3).
         first = next((t for t, o in reps if o.kind not in ("done", "move")), None)
-        return Ahead(now, True, [], plan_example(state, data, side, first) if first
-                     else ["done"] * any(o.kind == "done" for _, o in reps),
-                     alone=len(sealed_sides(state)) < 2)
+        example, short = plan_example(state, data, side, first) if first else \
+            (["done"] * any(o.kind == "done" for _, o in reps), False)
+        return Ahead(now, True, [], example, alone=len(sealed_sides(state)) < 2, short=short)
     branches, unfollowed = _ways(state, data, side, legal, mine)
     example = _example(state, data, side, reps[0][0] if reps else None, mine)
     return Ahead(now, False, _merge(branches), example,

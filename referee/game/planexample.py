@@ -25,10 +25,11 @@ PLAN_EXAMPLE = 8
 _NOT_EXAMPLES = ("done", "move", "armistice", "play")
 
 
-def plan_example(state: State, data: GameData, side: str, first: str | None) -> list[str]:
-    """Orders for one sealed plan of side's, starting with first: each legal after the ones
-    before it; then 'done' where the plan needs one to close, none where the orders complete
-    it. Fewer than the plan needs only when it holds more than PLAN_EXAMPLE orders."""
+def plan_example(state: State, data: GameData, side: str,
+                 first: str | None) -> tuple[list[str], bool]:
+    """(orders, short): orders for one sealed plan of side's, starting with first, each legal
+    after the ones before it; then 'done' where the plan needs one to close, none where the
+    orders complete it. short: the plan needs more orders than the PLAN_EXAMPLE shown."""
     texts: list[str] = []
     text = first
     while text is not None and len(texts) < PLAN_EXAMPLE:
@@ -36,11 +37,11 @@ def plan_example(state: State, data: GameData, side: str, first: str | None) -> 
         orders = [(t, parse_order(t, data)) for t in texts]
         plain = [o for _, o in orders]
         if completes_plan(state, data, side, plain):
-            return texts
+            return texts, False
         if _closes(state, data, side, orders):
-            return [*texts, "done"]
+            return [*texts, "done"], False
         text = _next_order(state, data, side, orders)
-    return texts
+    return texts, text is not None
 
 
 def _closes(state: State, data: GameData, side: str, orders: list[tuple[str, Ord]]) -> bool:

@@ -73,6 +73,14 @@ def _plan_words(ah: Ahead) -> list:
             f"{last}; "]
 
 
+def _for_example(ah: Ahead) -> str:
+    """What the example of a sealed plan is: the whole plan, or its first orders only."""
+    if ah.short:
+        return (f" For example, its first {len(ah.example)} orders (it needs more, in the "
+                f"same mail):")
+    return " For example:"
+
+
 def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -> list:
     """The decisions the reader meets after this one before the other side acts, and how to
     answer them together in one mail, with an example of his own orders (example=False: a
@@ -81,7 +89,7 @@ def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -
         show = example and bool(ah.example)
         until = "it is in." if ah.alone else "both sides are in."
         blocks: list = [para(*_plan_words(ah), f"it stays secret until {until}"
-                             + " For example:" * show)]
+                             + _for_example(ah) * show)]
         return blocks + [Orders(ah.example)] if show else blocks
     blocks = []
     if ah.branches:
