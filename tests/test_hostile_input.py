@@ -1241,6 +1241,8 @@ def test_a_first_line_nested_too_deep_is_a_damaged_journal(tmp_path):
     (b'{"seq": 0, "a": [1, 2}', "not valid JSON text at column 22"),
     (b'{"seq": "\xff"}', "not UTF-8 text (byte 10 of the line)"),
     (b'{"seq": "\\ud800"}', "a text in it is not Unicode (a lone surrogate)"),
+    (b'{"seq": NaN}', "not valid JSON text: NaN is no JSON number"),
+    (b'{"seq": 0, "dice": [-Infinity]}', "not valid JSON text: -Infinity is no JSON number"),
 ])
 def test_a_damaged_journal_line_is_told_in_the_referees_words(tmp_path, line, says):
     """The column is counted by hand in the line; the JSON readers' own words never show."""

@@ -9,6 +9,14 @@ from __future__ import annotations
 import json
 
 
+class _Constant(ValueError):
+    """NaN, Infinity or -Infinity: Python's reader takes them, JSON has no such number."""
+
+
+def _no_constant(name: str) -> float:
+    raise _Constant(name)
+
+
 def json_fault(data: bytes | str) -> str:
     """Why data is not one JSON value the referee can keep, with the column where it stops."""
     try:
@@ -16,7 +24,9 @@ def json_fault(data: bytes | str) -> str:
     except UnicodeDecodeError as exc:
         return f"not UTF-8 text (byte {exc.start + 1} of the line)"
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_no_constant)
+    except _Constant as exc:
+        return f"not valid JSON text: {exc} is no JSON number"
     except RecursionError:
         return "not valid JSON text: nested too deep to be a record"
     except json.JSONDecodeError as exc:
