@@ -93,9 +93,26 @@ def test_each_die_is_derived_from_the_revealed_secret(games, cli):
         byte = next(b for b in digest if b < 252)
         assert roll["hmac_input"] == msg and roll["derived"]["byte"] == byte
         assert roll["value"] == byte % 6 + 1 and roll["derived"]["matches"]
-    assert [x["purpose"].split(", ")[1] for x in rolls] == \
-        ["ge-1:infantry infantry F1"] * 3 + ["ge-1:artillery artillery F1",
-                                             "ge-1:siege_gun siege_gun F3"]
+    assert [x["purpose"].split(", ", 1)[1] for x in rolls] == \
+        ["ge-1:infantry infantry F1 (8.2.1)"] * 3 + [
+            "ge-1:artillery artillery F1 (8.3.2)",
+            "ge-1:siege_gun siege_gun F3 (at the fort, 8.3.3)"]
+
+
+def test_each_die_names_the_rule_that_gave_its_firepower(games, cli):
+    """5.2.2: a player reading a battle's dice learns why each fired at its F: the unit
+    type's rule, and the circumstance or card that changed it (a fort's dice, one a step of
+    its strength, 8.4; a Siege Gun against the fort, 8.3.3)."""
+    said = {}
+    for seq in (8, 10, 11):
+        doc = json.loads(cli("explain", games["demo"], str(seq), "--format", "json").stdout)
+        said[seq] = [x["purpose"].split(", ", 1)[1] for x in doc["dice"]["rolls"]]
+    assert said[8] == ["ge-1:artillery artillery F1 (8.3.2)",
+                       "ge-1:siege_gun siege_gun F3 (at the fort, 8.3.3)"]
+    assert said[10] == ["be-i-01 infantry F1 (8.2.1)"] + [
+        "fort-liege fort F2 (a die for each step of its strength, 8.4)"] * 2
+    text = " ".join(cli("explain", games["demo"], "10").stdout.split())
+    assert "fort-liege fort F2 (a die for each step of its strength, 8.4)" in text
 
 
 def test_before_the_reveal_no_derivation_is_shown(games, cli):

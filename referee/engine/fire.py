@@ -77,18 +77,35 @@ def artillery_fp(s: State, d: GameData, area: str, side: str, nation: str, defen
     Optional 1918 UK matériel superiority: UK artillery fires F2 in defence, F3 with
     Poison Gas! (8.3.2; the nations, option and firepower are the unit type's).
     """
+    return _artillery_fire(s, d, area, side, nation, defensive, kind)[0]
+
+
+def _artillery_fire(s: State, d: GameData, area: str, side: str, nation: str, defensive: bool,
+                    kind: str) -> tuple[int, str]:
+    """artillery_fp, and why: the card or rule that gave it."""
     ut = d.units.unit_types[kind]
     fp = ut.firepower
     gas = "poison_gas" in fp and _cards(s, side, area, "poison_gas") and not (
         s.combat["weather"] and "bad_weather" in d.card_types["poison_gas"].cancelled_by)  # 9.5
     if "advanced_artillery_barrage" in fp and _cards(s, side, area, "advanced_artillery_barrage"):
-        return fp["advanced_artillery_barrage"]
+        return fp["advanced_artillery_barrage"], _card_why(d, "advanced_artillery_barrage")
     ms = ut.materiel_superiority
     if defensive and ms is not None and nation in ms.nations and s.options.get(ms.option) and \
             s.turn >= ms.from_turn:
         key = "poison_gas" if gas and "poison_gas" in ms.fire else "defense"
-        return int(ms.fire[key][1:]) if ms.fire.get(key) else 0
-    return fp["poison_gas"] if gas else fp.get("defense" if defensive else "offense", 0)
+        why = f"matériel superiority, {ut.rule}"
+        if key == "poison_gas":
+            why += f"; {_card_why(d, 'poison_gas')}"
+        return (int(ms.fire[key][1:]) if ms.fire.get(key) else 0), why
+    if gas:
+        return fp["poison_gas"], _card_why(d, "poison_gas")
+    return fp.get("defense" if defensive else "offense", 0), ut.rule
+
+
+def _card_why(d: GameData, key: str) -> str:
+    """A Combat card that sets a firepower, as a die's purpose names it: title and rule."""
+    card = d.card_types[key]
+    return f"{card.title}, {card.rule}"
 
 
 def enemy_fort(s: State, area: str, side: str, d: GameData) -> str | None:
@@ -108,7 +125,7 @@ def groups(s: State, d: GameData, phase: str) -> list[dict]:
     rough = d.areas[area].terrain == "rough"
     out: list[dict] = []
 
-    def add(source, kind, fp, dice=1, retreat=False, siege=False, inf=False):
+    def add(source, kind, fp, dice=1, retreat=False, siege=False, inf=False, why=""):
         if fp <= 0 or dice <= 0:
             return
         for g in out:
@@ -116,14 +133,15 @@ def groups(s: State, d: GameData, phase: str) -> list[dict]:
                 g["count"] += dice
                 return
         out.append({"source": source, "kind": kind, "fp": fp, "count": dice,
-                    "forces_retreat": retreat, "siege": siege, "inf": inf})
+                    "forces_retreat": retreat, "siege": siege, "inf": inf, "why": why})
 
     types = d.units.unit_types
     if phase == "dogfight":
         for side_ in (att, dfn):
             for u in units_in(s, d, area, side_):
                 if types[u.kind].aircraft:
-                    add(u.ref, u.kind, types[u.kind].firepower["dogfight"])
+                    add(u.ref, u.kind, types[u.kind].firepower["dogfight"],
+                        why=f"dogfight, {types[u.kind].rule}")
         return _ordered(out, d)
     dogfighters = set(b["dogfighters"])
     foe = other(side, d)
@@ -137,13 +155,14 @@ def groups(s: State, d: GameData, phase: str) -> list[dict]:
         for u in units_in(s, d, area, att):
             ut = types[u.kind]
             if phase == "pursuit":
-                add(u.ref, u.kind, ut.firepower.get("pursuit", 0))
+                add(u.ref, u.kind, ut.firepower.get("pursuit", 0), why=f"pursuit, {ut.rule}")
             elif ut.fires_in_artillery_step:
-                fp, siege = _fire_of(s, d, u, False, fort, foe_inf, rough)
-                add(u.ref, u.kind, fp, siege=siege)
+                fp, siege, why = _fire_of(s, d, u, False, fort, foe_inf, rough)
+                add(u.ref, u.kind, fp, siege=siege, why=why)
         if phase == "artillery" and bonus and "artillery" in bonus.phases and \
                 not (rough and no_fire_in_rough(d, bonus.fires_as)):         # 9.1.3, 9.1.4
-            add(key, "card", bonus.firepower, dice=bonus.dice, retreat=bonus.hits_force_retreat)
+            add(key, "card", bonus.firepower, dice=bonus.dice, retreat=bonus.hits_force_retreat,
+                why=_card_why(d, key))
         return _ordered(out, d)
     for u in units_in(s, d, area, side):
         k = u.kind
@@ -151,19 +170,21 @@ def groups(s: State, d: GameData, phase: str) -> list[dict]:
         if ut.aircraft and (weather or u.ref in dogfighters
                             or (defensive and u.ref in b["reacting"])):
             continue
-        fp, siege = _fire_of(s, d, u, defensive, fort, foe_inf, rough)
+        fp, siege, why = _fire_of(s, d, u, defensive, fort, foe_inf, rough)
         add(u.ref, k, fp, retreat=ut.forced_retreat_on_hit and not defensive, siege=siege,
-            inf=k in infantry)
+            inf=k in infantry, why=why)
     if defensive:
         fk = d.units.fort_kind
         fort_fp = types[fk].firepower.get("defense", 0) if fk in types else 0
         for f in s.forts.values():
             if f.area == area and d.nation_side[f.nation] == side and f.strength > 0:
-                add(f.id, fk, fort_fp, dice=f.strength)
+                add(f.id, fk, fort_fp, dice=f.strength,
+                    why=f"a die for each step of its strength, {types[fk].rule}")
     else:
         if bonus and "offensive" in bonus.phases and \
                 not (rough and no_fire_in_rough(d, bonus.fires_as)):         # 9.1.3-9.1.6
-            add(key, "card", bonus.firepower, dice=bonus.dice, retreat=bonus.hits_force_retreat)
+            add(key, "card", bonus.firepower, dice=bonus.dice, retreat=bonus.hits_force_retreat,
+                why=_card_why(d, key))
     return _ordered(out, d)
 
 
@@ -198,25 +219,27 @@ def no_fire_in_rough(d: GameData, kind: str) -> bool:
 
 
 def _fire_of(s: State, d: GameData, u: Unit, defensive: bool, fort: str | None, foe_inf: bool,
-             rough: bool) -> tuple[int, bool]:
-    """A unit's firepower in offensive or defensive fire, and whether its hits go to the enemy
-    fort, from its type's fire in units.yaml (5.2.1, 8.2.1, 8.3.1-8.3.5, 9.3, 9.4)."""
+             rough: bool) -> tuple[int, bool, str]:
+    """A unit's firepower in offensive or defensive fire, whether its hits go to the enemy
+    fort, and why: the rule or card that gave that firepower, from its type's fire in
+    units.yaml (5.2.1, 8.2.1, 8.3.1-8.3.5, 9.3, 9.4)."""
     ut = d.units.unit_types[u.kind]
     fp = ut.firepower
     if rough and "in_rough" in fp:                       # 8.3.5
-        return fp["in_rough"], False
+        return fp["in_rough"], False, f"in Rough terrain, {ut.rule}"
     if defensive:
         if "defense_entrenched" in fp and u.entrenched(s, d):      # 8.2.1
-            return fp["defense_entrenched"], False
+            return fp["defense_entrenched"], False, f"entrenched, in defence, {ut.rule}"
     elif "offense_vs_fort" in fp:                        # 8.3.3
-        return (fp["offense_vs_fort"] if fort else 0), True
+        return (fp["offense_vs_fort"] if fort else 0), True, f"at the fort, {ut.rule}"
     elif not fp.get("offense") and "raiding" in fp:      # raiding fire (8.3.1)
-        return (0 if foe_inf else fp["raiding"]), False
+        return (0 if foe_inf else fp["raiding"]), False, f"raiding fire, {ut.rule}"
     if "poison_gas" in fp or "advanced_artillery_barrage" in fp or ut.materiel_superiority:
         b = s.battle
-        return artillery_fp(s, d, b["area"], d.nation_side[u.nation], u.nation, defensive,
-                            u.kind), False
-    return fp.get("defense" if defensive else "offense", 0), False
+        fp_, why = _artillery_fire(s, d, b["area"], d.nation_side[u.nation], u.nation,
+                                   defensive, u.kind)
+        return fp_, False, why
+    return fp.get("defense" if defensive else "offense", 0), False, ut.rule
 
 
 def _ordered(groups_: list[dict], d: GameData) -> list[dict]:
@@ -267,7 +290,8 @@ def roll(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = No
     for g in gs:
         dice = ctx.dice.roll(g["count"], f"{d.areas[area].name} — {d.side_name(side)} "
                                          f"{names[phase]}, "
-                                         f"{g['source']} {g['kind']} F{g['fp']}")
+                                         f"{g['source']} {g['kind']} F{g['fp']}"
+                                         + (f" ({g['why']})" if g["why"] else ""))
         out.append(DieGroup(source=g["source"], kind=g["kind"], fp=g["fp"], dice=dice,
                             hits=sum(1 for x in dice if x <= g["fp"]),
                             forces_retreat=g["forces_retreat"], siege=g["siege"]))
