@@ -115,6 +115,26 @@ def test_each_die_names_the_rule_that_gave_its_firepower(games, cli):
     assert "fort-liege fort F2 (a die for each step of its strength, 8.4)" in text
 
 
+def test_the_guides_shell_check_of_a_die_gives_the_commitment_and_the_die(games):
+    """The player's guide checks a die without the referee: the key is the secret's bytes,
+    not its hex digits as text; run as written, it gives the demo's commitment and the
+    digest whose first byte makes die 1 of record 11."""
+    import re
+    import subprocess
+
+    text = (Path(__file__).parent.parent / "docs" / "player.md").read_text(encoding="utf-8")
+    found = [b for b in re.findall(r"```sh\n(.*?)```", text, re.S) if "hexkey" in b]
+    assert len(found) == 1, found
+    if not (shutil.which("openssl") and shutil.which("xxd")):
+        pytest.skip("openssl or xxd is not on PATH")
+    out = subprocess.run(["bash", "-c", found[0]], capture_output=True, text=True, timeout=60,
+                         check=True).stdout
+    header = _records(games["demo"])[0]
+    digest = hmac.new(DEMO_SECRET, b"demo-1914/11/0", hashlib.sha256).hexdigest()
+    assert header["dice"]["commitment"] in out and digest in out
+    assert int(digest[:2], 16) % 6 + 1 == _records(games["demo"])[11]["dice"][0]
+
+
 def test_before_the_reveal_no_derivation_is_shown(games, cli):
     """The secret stays secret until `reveal`: the HMAC input is shown, no digest."""
     doc = json.loads(cli("explain", games["demo"], "11", "--as", "moderator", "--format",
