@@ -54,3 +54,17 @@ def test_cards_drawn_after_a_pass_discard_are_locked_for_this_turn_only(opening)
     line = describe(event, played.data, "public")
     assert line.endswith(f"(none may be played in the rest of this {turn}, 2.0 II.1)")
     assert "next" not in line
+
+
+@pytest.mark.parametrize("wasted, says", [
+    (0, "German pays 2 hits with Ersatz 2 as Ersatz (5.3.2)"),
+    (1, "German pays 1 hit with Ersatz 2 as Ersatz, 1 point lost (5.3.2)")])
+def test_a_hit_paid_with_a_card_names_its_rule_as_a_unit_lost_does(tmp_path, wasted, says):
+    """5.3.1 and 5.3.2: a unit lost is told with its rule; a card played to pay hits is
+    told with its own, whether or not Ersatz points are lost."""
+    journal = tmp_path / "w.jsonl"
+    g.create_game(journal, "1914", game_id="words-ersatz")
+    played = g.open_game(journal)
+    event = {"type": "LossTaken", "side": "german", "area": "liege", "how": "ersatz",
+             "card": "ers2-04", "hits": 2 - wasted, "wasted": wasted}
+    assert describe(event, played.data, "public") == says

@@ -114,10 +114,10 @@ def _hits_to_pay(ev: dict, data: GameData, reader: str) -> str:
 
 def _loss_taken(ev: dict, data: GameData, reader: str) -> str:
     if ev["how"] == "ersatz":
-        waste = f", {counted(ev['wasted'], 'point')} lost (5.3.2)" if ev.get("wasted") else ""
+        waste = f", {counted(ev['wasted'], 'point')} lost" if ev.get("wasted") else ""
         paid = ev.get("hits", 0) + ev.get("siege_hits", 0)
         return (f"{side(ev, data)} pays {counted(paid, 'hit')} with "
-                f"{data.cards[ev['card']].title} as Ersatz{waste}")
+                f"{data.cards[ev['card']].title} as Ersatz{waste} (5.3.2)")
     if ev["how"] == "fort":
         return f"{side(ev, data)} fort {ev['unit']} loses a step (5.3.1)"
     return f"{side(ev, data)} loses {ev['unit']} ({kind_name(ev['kind'])}) (5.3.1)"
