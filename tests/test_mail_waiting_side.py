@@ -7,7 +7,6 @@ mail."""
 from __future__ import annotations
 
 from mailboxes import write_maildir
-from mailkinds import headline
 from test_deadlines import mails, new_game, text_of
 from test_inbox import ADDRESSES, GAME, KEYS
 
@@ -15,15 +14,17 @@ import gamecalls as g
 from referee.mail.inbox import inbox as mail_inbox
 
 
-def _entente_reply(tmp_path, journal, answered: int, line: str):
-    raw = (f"From: {ADDRESSES['entente']}\nTo: {ADDRESSES['moderator']}\n"
-           f"Subject: Re: [referee {GAME} #{answered}] Entente player\n"
-           f"Date: Tue, 24 Nov 2026 10:00:00 +0000\nMessage-ID: <idle@example.org>\n\n"
-           f"{line}\n\nOrder key: {KEYS['entente']}\n").encode()
+def replying(tmp_path, journal, side: str, answered: int, line: str):
+    """(outcomes, what side is mailed back, blanks made one) of side's mail of line, replying
+    to the referee's mail of record answered."""
+    raw = (f"From: {ADDRESSES[side]}\nTo: {ADDRESSES['moderator']}\n"
+           f"Subject: Re: [referee {GAME} #{answered}] {side} player\n"
+           f"Date: Tue, 24 Nov 2026 10:00:00 +0000\nMessage-ID: <{side}-{answered}@example.org>"
+           f"\n\n{line}\n\nOrder key: {KEYS[side]}\n").encode()
     outcomes, _ = mail_inbox(journal, [write_maildir(tmp_path / "box", [raw])],
                              tmp_path / "out", with_map=False)
     said = [" ".join(text_of(m).split()) for m in mails(tmp_path / "out")
-            if str(m["To"]) == ADDRESSES["entente"]]
+            if str(m["To"]) == ADDRESSES[side]]
     return outcomes, said
 
 
@@ -38,7 +39,7 @@ def _german_moved_on(tmp_path, cli):
 
 def test_an_armistice_replying_to_a_mail_that_asked_nothing_is_applied(tmp_path, cli):
     journal, answered = _german_moved_on(tmp_path, cli)
-    outcomes, said = _entente_reply(tmp_path, journal, answered, "propose armistice")
+    outcomes, said = replying(tmp_path, journal, "entente", answered, "propose armistice")
     assert [o.status for o in outcomes] == ["applied"], (outcomes, said)
     assert not any("your decision has changed" in s for s in said), said
 
@@ -46,7 +47,7 @@ def test_an_armistice_replying_to_a_mail_that_asked_nothing_is_applied(tmp_path,
 def test_an_order_out_of_turn_is_refused_as_not_his_not_as_stale(tmp_path, cli):
     journal, answered = _german_moved_on(tmp_path, cli)
     before = journal.read_bytes()
-    outcomes, said = _entente_reply(tmp_path, journal, answered, "play offensive")
+    outcomes, said = replying(tmp_path, journal, "entente", answered, "play offensive")
     assert [o.status for o in outcomes] == ["rejected"], outcomes
     [reply] = [s for s in said if "not applied" in s]
     assert "your decision has changed" not in reply, reply

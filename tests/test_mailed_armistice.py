@@ -6,10 +6,10 @@ closed by `reveal --force`, or over, answers it as it answers any order, saying 
 from __future__ import annotations
 
 import pytest
-from mailboxes import write_maildir
 from mailkinds import headline
 from test_deadlines import mails, new_game, player_mail, text_of
-from test_inbox import ADDRESSES, GAME, KEYS
+from test_inbox import ADDRESSES
+from test_mail_waiting_side import replying
 
 import gamecalls as g
 from referee.game import standing
@@ -112,15 +112,9 @@ def test_orders_answering_an_older_mail_of_a_game_since_over_are_told_it_is_over
     answered = len(journal.read_text().splitlines()) - 1
     assert g.submit(journal, "german", ["surrender"]).rejected is None
     over = journal.read_bytes()
-    raw = (f"From: {ADDRESSES['german']}\nTo: {ADDRESSES['moderator']}\n"
-           f"Subject: Re: [referee {GAME} #{answered}] german report\n"
-           f"Date: Tue, 24 Nov 2026 10:00:00 +0000\nMessage-ID: <late@example.org>\n\n"
-           f"pass\n\nOrder key: {KEYS['german']}\n").encode()
-    outcomes, _ = mail_inbox(journal, [write_maildir(tmp_path / "box", [raw])],
-                             tmp_path / "out", with_map=False)
+    outcomes, replies = replying(tmp_path, journal, "german", answered, "pass")
     assert [o.status for o in outcomes] == ["rejected"], outcomes
-    [said] = [" ".join(text_of(m).split()) for m in mails(tmp_path / "out")
-              if str(m["To"]) == ADDRESSES["german"] and "not applied" in headline(m)]
+    [said] = [s for s in replies if "not applied" in s]
     assert "the game is over" in said and NOTHING_MORE in said, said
     assert "reply to the latest mail" not in said and "orders open to you" not in said, said
     assert journal.read_bytes() == over

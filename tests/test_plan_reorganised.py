@@ -5,8 +5,9 @@ order after a complete plan. A discard plan (2.0 V.3) still takes nothing past t
 
 from __future__ import annotations
 
-import gamecalls as g
 from test_simultaneous import ENTENTE, GERMAN, _discard, _to_autumn_1914, _to_discard
+
+import gamecalls as g
 
 
 def test_a_move_into_or_out_of_an_army_after_the_last_arrival_is_taken(tmp_path):
