@@ -347,3 +347,50 @@ def test_a_search_that_found_no_place_is_not_made_again_in_vain(seed):
         afresh.refused = Forgetful()
         assert labels.place(space, owner, x, y, r, w, h, prefer, reach, strict) == \
             labels.place(afresh, owner, x, y, r, w, h, prefer, reach, strict)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_place_asked_to_read_as_its_own_is_nearer_its_circle_than_any_other(seed):
+    """labels.place with apart gives a box at least that much nearer the edge of its
+    owner's circle than the edge of any other owner's circle in the space, counted over
+    every circle (not by the buckets labels.owns looks in), or none; and labels.owns
+    answers as that count does, for boxes anywhere near."""
+    import random
+
+    from referee.render import labels
+
+    rng = random.Random(seed)
+    space = labels.Space((0.0, 0.0, 600.0, 600.0))
+    circles = []
+    for k in range(rng.randrange(8, 30)):
+        x, y = rng.uniform(20, 580), rng.uniform(20, 580)
+        if rng.random() < 0.3:
+            space.add_box((x, y, x + rng.uniform(5, 40), y + rng.uniform(5, 20)), "x")
+        elif rng.random() < 0.3:
+            space.add_segment(x, y, rng.uniform(0, 600), rng.uniform(0, 600), "x",
+                              soft=rng.random() < 0.6)
+        r = rng.uniform(5, 25)
+        circles.append((f"c{k}", x, y, r))
+        space.add_circle(x, y, r, f"c{k}")
+
+    def owned(box, owner, x, y, r, apart) -> bool:
+        mine = labels.box_to_point(box, x, y) - r
+        return all(labels.box_to_point(box, cx, cy) - cr >= mine + apart
+                   for who, cx, cy, cr in circles if who != owner)
+
+    found = 0
+    for _ in range(40):
+        owner, x, y, r = rng.choice(circles)
+        w, h, apart = rng.uniform(10, 70), rng.uniform(8, 20), rng.choice((0.0, 3.0, 10.0))
+        got = labels.place(space, owner, x, y, r, w, h, rng.uniform(-math.pi, math.pi),
+                           rng.choice((40.0, 120.0)), rng.choice((True, False, None)),
+                           keep=rng.random() < 0.5, apart=apart)
+        if got is not None:
+            found += 1
+            assert owned(got[0], owner, x, y, r, apart), (got, owner, apart)
+        for _ in range(20):
+            bx, by = x + rng.uniform(-150, 150), y + rng.uniform(-150, 150)
+            box = (bx, by, bx + w, by + h)
+            assert labels.owns(space, owner, box, x, y, r, apart) == \
+                owned(box, owner, x, y, r, apart), (box, owner, apart)
+    assert found > 5

@@ -10,6 +10,11 @@ area, counters below), within a reach; one that does not touch its circle gets a
 leader to it, itself clear of every label and other circle. The lines joining neighbours
 are soft: a strict place keeps clear of them, a loose one may lie over them (a counter
 hides a stretch of a line, never another label, circle or leader).
+
+A label may also be asked to read as its own area's (`apart`): put only where it is nearer
+its area's circle than any other area's circle, by the distance from its box to each
+circle's edge (by at least `apart` pixels), so that a reader who looks for the nearest
+circle finds the right one without following a leader.
 """
 
 from __future__ import annotations
@@ -321,28 +326,50 @@ def _corners(bits: int, x: float, kw: int) -> list[int]:
 
 def place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: float,
           prefer: float, reach: float, strict: bool | None = True, font: float = 12.0,
-          keep: bool = True) -> tuple[Box, Segment | None] | None:
+          keep: bool = True, apart: float | None = None, lead: float = 1.5
+          ) -> tuple[Box, Segment | None] | None:
     """The best free box w x h beside the circle (x, y, r) within `reach` of it, and its
     leader when it stands off (None: no room). The box and leader are added to the space
     (unless keep is false: the place is only looked for). A place that is not strict may
     lie over the lines joining neighbours; with strict None, it may when no place clear of
     them is within OVER letters nearer. The places within NEAR letters are looked at first,
-    and the others only when none of those will do."""
+    and the others only when none of those will do. With apart, only a place at least that
+    much nearer the edge of the owner's circle than the edge of any other circle in the
+    space will do (owns). The leader is kept as a line `lead` pixels wide."""
     near = min(reach, NEAR * font)
-    got = _place(space, owner, x, y, r, w, h, prefer, near, strict, font, keep)
+    got = _place(space, owner, x, y, r, w, h, prefer, near, strict, font, keep, apart, lead)
     if got is None and near < reach:
-        got = _place(space, owner, x, y, r, w, h, prefer, reach, strict, font, keep)
+        got = _place(space, owner, x, y, r, w, h, prefer, reach, strict, font, keep, apart,
+                     lead)
     return got
 
 
+def owns(space: Space, owner: str, box: Box, x: float, y: float, r: float,
+         apart: float) -> bool:
+    """Whether a box is at least `apart` nearer the edge of its owner's circle (x, y, r)
+    than the edge of any other owner's circle kept in the space."""
+    mine = box_to_point(box, x, y) - r
+    seen = set()
+    reach = grow(box, mine + apart + r)
+    for i in range(int(reach[0] // BUCKET), int(reach[2] // BUCKET) + 1):
+        for j in range(int(reach[1] // BUCKET), int(reach[3] // BUCKET) + 1):
+            for kind, g, who in space.items.get((i, j), ()):
+                if kind == "circle" and who != owner and g not in seen:
+                    seen.add(g)
+                    if box_to_point(box, g[0], g[1]) - g[2] < mine + apart:
+                        return False
+    return True
+
+
 def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: float,
-           prefer: float, reach: float, strict: bool | None, font: float, keep: bool
+           prefer: float, reach: float, strict: bool | None, font: float, keep: bool,
+           apart: float | None = None, lead: float = 1.5
            ) -> tuple[Box, Segment | None] | None:
     """The first place in the order of (score, box) whose leader is clear. A search that
     found none finds none again until something is added to the space (every try of
     stacks.py's for an area asks first for the places near its circle), and is not made
     again."""
-    asked = (owner, x, y, r, w, h, prefer, reach, strict, font)
+    asked = (owner, x, y, r, w, h, prefer, reach, strict, font, apart)
     if asked in space.refused:
         return None
     kw = math.ceil(w / CELL) + 1
@@ -362,13 +389,15 @@ def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: 
     tried.sort()
     suspects: list[tuple[tuple, int, int]] = []
     for _, box in tried:
+        if apart is not None and not owns(space, owner, box, x, y, r, apart):
+            continue
         leader = _leader(space, owner, box, x, y, r, suspects)
         if leader is False:
             continue
         if keep:
             space.add_box(box, owner)
             if leader:
-                space.add_segment(*leader, owner)
+                space.add_segment(*leader, owner, width=lead)
         return box, leader
     space.refused.add(asked)
     return None

@@ -9,6 +9,10 @@ is held upright); areas drawn too close together for their labels are then pushe
 little, so a crowded front still has room beside each area. The picture grows taller by
 steps (`level`) until every unit of a position finds its place (svgmap.py).
 
+An area's name and its supply mark are put where they read as its own: nearer its circle
+than any other area's (labels.owns); for a name, a place that does is looked for in a
+wider reach before one that does not is taken (which keeps its leader).
+
 What is placed here depends on the data, the size of the writing and the level only, so it
 is worked out once for each and kept while the data is loaded (as game.game_data keeps it).
 """
@@ -33,6 +37,9 @@ NAME_CHARS = 28        # a longer area name from the data is clipped on the map
 UP = -math.pi / 2
 MARK_REACH = 2.5       # how far from its circle a supply mark may stand, in letters
 NAME_REACH = 5.0       # and a name
+FAR = 8.0              # and a name when no place that near reads as its own area's
+APART = 0.2            # a name or mark is this many letters nearer its circle than others'
+LEAD = 3.0             # the width of a name's or mark's leader, in pixels (svgmap.py)
 KEEP = (5.5, 2.2)      # the room kept under a circle for its units: letters wide, lines high
 EVEN = 0.85            # how much of a position is its rank rather than its place
 SPREAD = 5.0           # areas closer than this many letters of the writing are pushed apart
@@ -252,11 +259,11 @@ def _base(data: GameData, scale: Scale, top: float, level: int,
              for a in areas}
     spaces = (kept, named, space)
     for a in sorted(areas, key=lambda a: -crowd[a.id]):
-        _label(b.names, spaces, a, _name_size(a, scale), UP, NAME_REACH, b)
+        _label(b.names, spaces, a, _name_size(a, scale), UP, NAME_REACH, b, (NAME_REACH, FAR))
     for a in areas:
         if a.supply_source or a.conditional_supply_source:
             _label(b.supply, spaces, a, (scale.font * 1.05, scale.font * 1.3), math.pi,
-                   MARK_REACH, b)
+                   MARK_REACH, b, (MARK_REACH,))
     b.space = space
     return b
 
@@ -266,21 +273,26 @@ def _name_size(area: Area, scale: Scale) -> tuple[float, float]:
 
 
 def _label(into: dict, spaces: tuple[labels.Space, ...], area: Area,
-           size: tuple[float, float], prefer: float, reach: float, b: Base) -> None:
+           size: tuple[float, float], prefer: float, reach: float, b: Base,
+           own: tuple[float, ...] = ()) -> None:
     """An area's name or mark where it can be: clear of the room kept for the units and of
     the lines joining neighbours, else over the lines, else in the room kept (never over a
     region's tick: the first two spaces); placed in every space. None found: the picture
-    must grow (svgmap.py)."""
+    must grow (svgmap.py). A place that reads as its own area's (labels.owns) is looked for
+    first, in each space within each reach of `own` in turn."""
     f = b.scale.font
     x, y = b.pos[area.id]
-    for n, strict in ((0, True), (0, False), (1, False)):
-        got = labels.place(spaces[n], area.id, x, y, b.ring(area.id), *size, prefer, reach * f,
-                           strict, f)
+    tries = ((0, True), (0, False), (1, False))
+    asks = [(f * APART, far, t) for far in own for t in tries] + \
+        [(None, reach, t) for t in tries]
+    for apart, far, (n, strict) in asks:
+        got = labels.place(spaces[n], area.id, x, y, b.ring(area.id), *size, prefer, far * f,
+                           strict, f, apart=apart, lead=LEAD)
         if got is not None:
             into[area.id] = got
             for other in spaces:
                 if other is not spaces[n]:
                     other.add_box(got[0], area.id)
                     if got[1]:
-                        other.add_segment(*got[1], area.id)
+                        other.add_segment(*got[1], area.id, width=LEAD)
             return
