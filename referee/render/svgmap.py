@@ -55,6 +55,10 @@ DECISION = "#e0a100"
 GROUND = "#fbfaf5"
 ROUGH = "#6b4a1f"
 WIDTH = mapbase.WIDTH
+# The dots from an area to its name or supply mark: in the names' ink, thick and spaced
+# enough to be followed on a phone (the picture shown 400 pixels wide), unlike the grey
+# lines joining neighbours and the finer dots in a side's ink to its counters.
+LEAD_INK, LEAD_DASH = "#222222", "3 4"
 LEVELS = 32            # the most times the map is drawn taller to give every unit a place
 TALLEST = 8000         # pixels: taller than eight phone screens is no picture to read
 FILL_AT_0 = 0.08       # the share of the map its counters cover that is first tried at 0 ...
@@ -232,8 +236,8 @@ def draw_base(svg: ET.Element, b: mapbase.Base, data: GameData) -> None:
             continue
         box, leader = b.names[area.id]
         if leader:
-            _line(names, from_circle(leader, b.pos[area.id], b.scale.radius), "#777777", 1.2,
-                  "leader", "2 2", **{"data-area": area.id})
+            _line(names, from_circle(leader, b.pos[area.id], b.scale.radius), LEAD_INK,
+                  mapbase.LEAD, "leader", LEAD_DASH, **{"data-area": area.id})
         _rect(names, box, GROUND, "name-ground", **{"data-area": area.id})
         mapkeys.text(names, (box[0] + box[2]) / 2, box[1] + f * 0.95, mapbase.area_name(area),
                      f, **{"text-anchor": "middle", "font-weight": "bold", "fill": "#222222",
@@ -250,8 +254,8 @@ def _supply(g: ET.Element, b: mapbase.Base, area: Area, data: GameData) -> None:
     box, leader = b.supply[area.id]
     mark = ET.SubElement(g, "g", {"class": "supply", "data-area": area.id, "data-side": side})
     if leader:
-        _line(mark, from_circle(leader, b.pos[area.id], b.scale.radius), "#777777", 1.2,
-              "leader", "2 2")
+        _line(mark, from_circle(leader, b.pos[area.id], b.scale.radius), LEAD_INK,
+              mapbase.LEAD, "leader", LEAD_DASH)
     _rect(mark, box, control_colour(side, data) if area.supply_source else "#ffffff", "mark",
           stroke="#333333")
     mapkeys.text(mark, (box[0] + box[2]) / 2, box[3] - b.scale.font * 0.3, "S", b.scale.font,
