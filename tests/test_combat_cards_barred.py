@@ -3,7 +3,8 @@
 side asked reads, in his own report only, which cards of his hand are not allowed now and
 the rule's reason. It read "play combat cards (Poison Gas!, Advanced Artillery Barrage!,
 Surprise Attack!)" in SUMMER 1914, when only Surprise Attack! may be played, and the
-German holding Poison Gas! could only answer 'done', told no reason."""
+German holding Poison Gas! could only answer 'done', told no reason. He reads as well
+which of the cards the prompt names his hand holds: none, or the ones it does."""
 
 from __future__ import annotations
 
@@ -52,11 +53,15 @@ def test_the_side_asked_reads_why_his_cards_are_not_allowed_and_nobody_else(
     assert r.exit_code == 0, r.output
     said = " ".join(r.stdout.split())
     if reader == "german":
-        assert f"In your hand, not allowed now: {BARRED}." in said, r.stdout
+        assert f"Your hand holds none of these cards. In your hand, not allowed now: " \
+               f"{BARRED}." in said, r.stdout
     else:
         assert "Poison Gas" not in said and "not allowed now" not in said
+        assert "hand holds" not in said, said
 
 
-def test_nothing_is_told_once_poison_gas_is_allowed(tmp_path, cli):
+def test_once_poison_gas_is_allowed_he_reads_that_his_hand_holds_it(tmp_path, cli):
     r = cli("report", _asked_for_cards(tmp_path, turn=4), "--as", "german")
-    assert "not allowed now" not in r.stdout
+    said = " ".join(r.stdout.split())
+    assert "not allowed now" not in said
+    assert "Of these cards your hand holds Poison Gas!." in said, r.stdout

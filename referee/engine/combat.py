@@ -128,17 +128,32 @@ def _card_dates(s: State, d: GameData, key: str) -> Violation | None:
     return None
 
 
+def _held_combat_cards(s: State, d: GameData, side: str) -> list[str] | None:
+    """The combat cards of side's part that his hand holds, deck order; None unless side is
+    asked for combat cards now."""
+    p = s.pending
+    if p is None or p.side != side or p.kind not in ("attacker_cards", "defender_cards"):
+        return None
+    held = {d.cards[c].key for c in playable_hand(s, side)}
+    return [k for k in combat_cards_of(d, p.kind == "attacker_cards") if k in held]
+
+
 def barred_in_hand(s: State, d: GameData, side: str) -> list[str]:
     """The combat cards of side's hand that the date forbids now, each with the rule's
     reason: 'Poison Gas! may be played from SPRING 1915 only (9.3)'; none unless side is
     asked for combat cards. Secret (his hand): for his own report only."""
-    p = s.pending
-    if p is None or p.side != side or p.kind not in ("attacker_cards", "defender_cards"):
-        return []
-    keys = combat_cards_of(d, p.kind == "attacker_cards")
-    held = {d.cards[c].key for c in playable_hand(s, side)}
-    barred = [(k, _card_dates(s, d, k)) for k in keys if k in held]
-    return [f"{v.reason} ({v.rule})" for _k, v in barred if v is not None]
+    barred = [_card_dates(s, d, k) for k in _held_combat_cards(s, d, side) or []]
+    return [f"{v.reason} ({v.rule})" for v in barred if v is not None]
+
+
+def allowed_in_hand(s: State, d: GameData, side: str) -> list[str] | None:
+    """The titles of the combat cards his prompt names (those the date allows, 9.3-9.5) that
+    side's hand holds; None unless side is asked for combat cards. Secret (his hand): for
+    his own report only, as barred_in_hand."""
+    held = _held_combat_cards(s, d, side)
+    if held is None:
+        return None
+    return [d.card_title(k) for k in held if _card_dates(s, d, k) is None]
 
 
 def _combat_card_check(s: State, d: GameData, o: PlayCard, side: str,

@@ -24,7 +24,8 @@ from typing import Any
 
 from ..base.errors import JournalError
 from ..contracts.views import ReportView
-from ..engine.combat import barred_in_hand
+from ..engine.combat import allowed_in_hand, barred_in_hand
+from ..engine.core import and_list
 from ..engine.victory import level_of, vp_breakdown
 from ..game.ahead import ahead, next_for
 from ..game.clockwalk import zone_of
@@ -218,10 +219,22 @@ def _now_sections(journal: Path, mine: dict, state, data, reader: str,
                   list(stat["legal"]))
     now = _decision_section(stat, reader, data, _coming(journal, mine, state, data, reader,
                                                         stat, example=costs is None))
-    barred = barred_in_hand(state, data, reader) if reader in data.sides else []
-    if barred and not stat["game_over"]:    # his hand is secret: his own report only
-        now.blocks.insert(1, para("In your hand, not allowed now: " + "; ".join(barred) + "."))
+    if reader in data.sides and not stat["game_over"]:    # his hand is secret: his own only
+        now.blocks[1:1] = [para(line) for line in _hand_lines(state, data, reader)]
     return [now] if costs is None else [now, costs]
+
+
+def _hand_lines(state, data, reader: str) -> list[str]:
+    """Asked for combat cards (2.0 II.3b): which of the cards his prompt names his hand holds,
+    and those of his hand the date does not allow now (9.3-9.5)."""
+    allowed = allowed_in_hand(state, data, reader)
+    if allowed is None:
+        return []
+    out = [f"Of these cards your hand holds {and_list(allowed)}." if allowed else
+           "Your hand holds none of these cards."]
+    barred = barred_in_hand(state, data, reader)
+    return out + (["In your hand, not allowed now: " + "; ".join(barred) + "."] if barred
+                  else [])
 
 
 def _tell_armistice(now: Section, state, data, reader: str, stat: dict, level: str) -> None:
