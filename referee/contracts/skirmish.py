@@ -238,13 +238,18 @@ class Force(Frozen):
 
 
 class SkirmishScenario(Frozen):
-    """A scenario: the two sides, who moves first, and each side's force."""
+    """A scenario: the two sides, who moves first, each side's force, and the sides that
+    have off-table artillery."""
 
     id: Name
     title: Text
     sides: Annotated[list[Name], Meta(min_length=2, max_length=2)]
     first: Name
     forces: dict[Name, Force]
+    # The sides with off-table artillery: the card's artillery phase waits on them alone,
+    # and is passed over when none has any. None (a scenario without the field, as in every
+    # journal made before it): the phase waits on both sides, as it always did.
+    off_table_artillery: Optional[Annotated[list[Name], Meta(max_length=2)]] = None
 
 
 class SkirmishTest(Document):
@@ -284,6 +289,9 @@ class SkirmishReport(Document):
     firing: list[str] = []          # in a fire phase run in steps: the qualities firing now
     contacts: list[dict[str, Any]] = []   # melees still in contact: defender, attackers, turn
     claims: dict[str, list[str]] = {}     # the surrenders each side may claim now
+    # The sides with off-table artillery, as the scenario says (its phase waits on them
+    # alone, and is passed over when none has any); absent when the scenario does not say
+    off_table_artillery: list[str] | UnsetType = UNSET
     tests: list[SkirmishTest]
     figures: list[dict[str, Any]]
     sections: list[dict[str, Any]]
@@ -330,6 +338,8 @@ class SkirmishStatus(Document):
     tests: list[str]            # the kinds of test the phase takes, then `done`
     owed: dict[str, list[str]]  # the tests the card compels of each side before its done
     claims: dict[str, list[str]] = {}   # the surrenders each side may claim now
+    # The sides with off-table artillery, as the scenario says (SkirmishReport's)
+    off_table_artillery: list[str] | UnsetType = UNSET
     prompt: str
     game_over: bool             # a side has no figure left fighting
     revealed: bool              # the dice secret is in the journal: no more orders

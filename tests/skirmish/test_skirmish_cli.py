@@ -174,9 +174,9 @@ def test_the_declaring_side_s_run_of_orders_cannot_close_the_window(cli, game):
     assert order(cli, game, "british", "done").exit_code == 0       # the fire phase ends
     assert order(cli, game, "british", "done").exit_code == 0       # and the British melee
     first = json.loads(cli("log", game, "--as", "moderator", "--format", "json", "--since",
-                           "7").stdout.splitlines()[0])
+                           "5").stdout.splitlines()[0])
     assert first["order"].startswith("fire B1")
-    r = order(cli, game, "german", "dispute record=7 fact=cover value=soft")
+    r = order(cli, game, "german", "dispute record=5 fact=cover value=soft")
     assert r.exit_code == 0, r.stderr
 
 

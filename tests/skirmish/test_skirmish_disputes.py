@@ -94,14 +94,14 @@ def test_a_settle_in_a_later_turn_leaves_that_turn_s_kills_alone(cli, tmp_path):
         r = cli("order", j, "--as", side, text, *(("--dice", ",".join(dice)) if dice else ()))
         assert r.exit_code == 0, (text, r.stderr)
 
-    done_until(cli, j, "fire")                                   # movement, artillery
+    done_until(cli, j, "fire")                  # movement (no artillery: passed over)
     order("german", "fire G5 at=B1 range=10 state=halted cover=none command=yes", "18")
-    order("british", "dispute record=5 fact=cover value=hard")
+    order("british", "dispute record=3 fact=cover value=hard")
     done_until(cli, j, "morale")                                 # fire, melee
     order("british", "morale B trigger=killed", "6")             # owed for B1, passed
-    done_until(cli, j, "fire", turn=2)                # morale; turn 2's movement, artillery
+    done_until(cli, j, "fire", turn=2)                # morale; turn 2's movement
     order("german", "fire G5 at=B2 range=10 state=halted cover=none command=yes", "18")
-    order("moderator", "settle record=5 fact=cover value=hard")
+    order("moderator", "settle record=3 fact=cover value=hard")
     done_until(cli, j, "morale", turn=2)                         # fire, melee
     order("british", "morale B trigger=killed", "6")
     doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)

@@ -57,9 +57,9 @@ def test_a_default_is_disputed_and_settled_like_a_stated_fact(cli, tmp_path):
     r = cli("order", j, "--as", "german", "fire G5 at=B1 range=10 command=yes", "--dice", "16")
     assert r.exit_code == 0 and "(not stated, taken as cover=none)" in r.stdout, r.stdout
     assert "B1 pinned" in r.stdout
-    assert cli("order", j, "--as", "british", "dispute record=5 fact=cover value=hard"
+    assert cli("order", j, "--as", "british", "dispute record=3 fact=cover value=hard"
                ).exit_code == 0
-    r = cli("order", j, "--as", "moderator", "settle record=5 fact=cover value=hard",
+    r = cli("order", j, "--as", "moderator", "settle record=3 fact=cover value=hard",
             "--format", "json")
     assert r.exit_code == 0, r.stderr
     assert json.loads(r.stdout)["records"][0]["body"]["settle"]["test"]["result"] == "B1 miss"

@@ -86,7 +86,10 @@ def test_a_journal_made_before_fire_steps_replays_and_verifies_as_it_was_played(
     """Record 0 holds the card whole: a card without fire_steps keeps the one-by-one order,
     where a Regular fires after a Veteran and no Veteran after a Raw one."""
     data = load_skirmish(default_games_dir() / "skirmish")
-    old = dataclasses.replace(data, card=msgspec.structs.replace(data.card, fire_steps=[]))
+    old = dataclasses.replace(
+        data, card=msgspec.structs.replace(data.card, fire_steps=[]),
+        scenarios={k: msgspec.structs.replace(sc, off_table_artillery=None)   # made before
+                   for k, sc in data.scenarios.items()})                     # it too
     j = tmp_path / "old.jsonl"
     life.create_skirmish(j, old, "patrol", dice_mode="manual")
     for side in ("british", "german") * 2:                     # movement, artillery

@@ -66,14 +66,13 @@ def test_a_skirmish_by_mail_with_a_disputed_range_settled(cli, tmp_path, secret_
         mail(box, 1, BRITISH, b, "move B2 mode=manoeuvre command=yes",
              "move B3 mode=stealthy command=yes", "done"),
         mail(box, 2, GERMAN, g, "move G2 mode=stealthy command=yes", "done"),
-        mail(box, 3, BRITISH, b, "done"),                       # off-table artillery
+        # No off-table artillery in the patrol: its phase is passed over, fire comes next.
+        mail(box, 3, BRITISH, b, "done"),                       # gallant and veteran fire
         mail(box, 4, GERMAN, g, "done"),
-        mail(box, 5, BRITISH, b, "done"),                       # gallant and veteran fire
-        mail(box, 6, GERMAN, g, "done"),
-        mail(box, 7, BRITISH, b, "fire B1 at=G2 range=70 state=halted cover=none command=yes"),
-        mail(box, 8, GERMAN, "WRONG-KEY", "dispute record=10 fact=range value=85"),
-        mail(box, 9, GERMAN, g, "dispute record=10 fact=range value=85"),
-        mail(box, 10, UMPIRE, m, "settle record=10 fact=range value=85"),
+        mail(box, 5, BRITISH, b, "fire B1 at=G2 range=70 state=halted cover=none command=yes"),
+        mail(box, 6, GERMAN, "WRONG-KEY", "dispute record=8 fact=range value=85"),
+        mail(box, 7, GERMAN, g, "dispute record=8 fact=range value=85"),
+        mail(box, 8, UMPIRE, m, "settle record=8 fact=range value=85"),
     ]
     out = tmp_path / "out"
     r = cli("inbox", j, *mails, "--outbox", out, "--format", "json")
@@ -81,21 +80,20 @@ def test_a_skirmish_by_mail_with_a_disputed_range_settled(cli, tmp_path, secret_
     got = [(x["side"], x["status"], x["records"]) for x in json.loads(r.stdout)["messages"]]
     assert got == [("british", "applied", [1, 2, 3]), ("german", "applied", [4, 5]),
                    ("british", "applied", [6]), ("german", "applied", [7]),
-                   ("british", "applied", [8]), ("german", "applied", [9]),
-                   ("british", "applied", [10]), ("german", "refused", []),
-                   ("german", "applied", [11]), ("moderator", "applied", [12])]
+                   ("british", "applied", [8]), ("german", "refused", []),
+                   ("german", "applied", [9]), ("moderator", "applied", [10])]
     doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
     assert doc["phase"] == "fire" and doc["turn"] == 1
     (dispute,) = doc["disputes"]
     assert dispute["declared"] == 70 and dispute["claimed"] == "85"
     assert dispute["ruling"]["value"] == 85
-    shot = next(t for t in doc["tests"] if t["record"] == 10)
+    shot = next(t for t in doc["tests"] if t["record"] == 8)
     assert shot["settled"] and shot["result"].startswith("void: out of range")
     assert all(f["state"] == "active" and f["pins"] == 0 for f in doc["figures"])
     replies = sorted(p.read_text() for p in out.iterdir())
     # A reply to each mail, the sender's report in it; then a report to each player whose
     # last reply came before the journal's last record (the moderator's came after it).
-    assert len(replies) == 10 + 2
+    assert len(replies) == 8 + 2
     assert any("the order key is missing or wrong" in t for t in replies)
     sent = {"fire B1 at=G2 range=70 state=halted cover=none command=yes",
             "move B2 mode=manoeuvre command=yes", "move B3 mode=stealthy command=yes",

@@ -26,7 +26,7 @@ TO_THE_DISPUTE = [
     ("british", "move B2 mode=manoeuvre command=yes"),
     ("british", "move B3 mode=stealthy command=yes"), ("british", "done"),
     ("german", "move G2 mode=stealthy command=yes"), ("german", "done"),
-    ("british", "done"), ("german", "done"), ("british", "done"), ("german", "done"),
+    ("british", "done"), ("german", "done"),           # the veterans' step (no artillery)
     ("british", "fire B1 at=G2 range=70 state=halted cover=none command=yes"),
 ]
 

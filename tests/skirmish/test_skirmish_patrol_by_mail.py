@@ -28,15 +28,15 @@ def _die(secret: bytes, seq: int, i: int, sides: int) -> int:
 
 
 def _story_secret() -> bytes:
-    """The first secret (of sha256 of 0, 1, 2, ...) whose dice tell the story: record 8,
-    G5's aimed shot, 18+ ("18-20: Killed"); record 11, G2's shot, 15 or 16 ("15-17:
+    """The first secret (of sha256 of 0, 1, 2, ...) whose dice tell the story: record 6,
+    G5's aimed shot, 18+ ("18-20: Killed"); record 9, G2's shot, 15 or 16 ("15-17:
     Pinned", and "14 or less: Miss" once hard cover's -2 is counted); record
-    17, the melee, B1's D6 two above G1's (G1: +1 Stubborn, +1 body armour, so equal
+    15, the melee, B1's D6 two above G1's (G1: +1 Stubborn, +1 body armour, so equal
     scores: no result)."""
     for n in range(20000):
         s = hashlib.sha256(str(n).encode()).digest()
-        if _die(s, 8, 0, 20) >= 18 and 15 <= _die(s, 11, 0, 20) <= 16 and \
-                _die(s, 17, 1, 6) == _die(s, 17, 0, 6) + 2:
+        if _die(s, 6, 0, 20) >= 18 and 15 <= _die(s, 9, 0, 20) <= 16 and \
+                _die(s, 15, 1, 6) == _die(s, 15, 0, 6) + 2:
             return s
     raise AssertionError("no secret tells the story")
 
@@ -104,37 +104,38 @@ def test_a_patrol_by_mail_for_two_full_turns(cli, tmp_path, via):
         ("british", "applied", [4]), ("british", "refused", [])]
     assert "B4 has taken its spot test at G5 this phase already (record 4)" in \
         post.reply_to(4)
-    # Artillery, then fire: the veterans' step, the regulars' step, the raw step.
+    # No off-table artillery in the patrol: fire follows movement at once, no mail asks for
+    # the artillery phase. The veterans' step, the regulars' step, the raw step.
     assert [s for _, s, _ in post.send(
-        ("british", ("done",)), ("german", ("done",)), ("british", ("done",)),
+        ("british", ("done",)),
         ("german", ("fire G5 at=B2 range=10 state=halted cover=none command=yes", "done")),
         ("british", ("done",)),
         ("german", ("fire G2 at=B3 range=10 state=halted command=yes", "done")),
-        ("british", ("dispute record=11 fact=cover value=hard", "done")),
+        ("british", ("dispute record=9 fact=cover value=hard", "done")),
         ("british", ("done",)),
-        ("moderator", ("settle record=11 fact=cover value=hard",)))] == ["applied"] * 9
+        ("moderator", ("settle record=9 fact=cover value=hard",)))] == ["applied"] * 7
     doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
     tests = {t["record"]: t for t in doc["tests"]}
-    assert tests[8]["result"] == "B2 killed"
-    assert tests[11]["facts"]["cover"] == "hard" and tests[11]["settled"]
+    assert tests[6]["result"] == "B2 killed"
+    assert tests[9]["facts"]["cover"] == "hard" and tests[9]["settled"]
     assert [(d["declared"], d["claimed"]) for d in doc["disputes"]] == [("none", "hard")]
-    assert tests[11]["result"] == "B3 miss"          # 15 or 16, less 2 for hard cover: a miss
+    assert tests[9]["result"] == "B3 miss"           # 15 or 16, less 2 for hard cover: a miss
     b3 = next(f for f in doc["figures"] if f["id"] == "B3")
     assert b3["pins"] == 0 and doc["phase"] == "melee"
     # Melee: equal scores, no result; both stay in contact. Morale: owed for B2.
     got = post.send(("british", ("melee G1 attackers=B1", "done")), ("german", ("done",)),
                     ("british", ("done",)))
-    assert got[:2] == [("british", "applied", [17, 18]), ("german", "applied", [19])]
+    assert got[:2] == [("british", "applied", [15, 16]), ("german", "applied", [17])]
     assert got[2] == ("british", "refused", [])
     assert "owes 1: morale B trigger=killed first" in post.reply_to(post.n)
     assert post.send(("british", ("morale B trigger=killed", "done")),
                      ("german", ("done",))) == [
-        ("british", "applied", [20, 21]), ("german", "applied", [22])]
+        ("british", "applied", [18, 19]), ("german", "applied", [20])]
     now = post.status()
     assert (now["turn"], now["phase"]) == (2, "movement")
     # Turn 2: G1 may not walk out of the melee; the British must fight it again.
     got = post.send(("british", ("done",)), ("german", ("move G1 mode=stealthy command=yes",)))
-    assert got == [("british", "applied", [23]), ("german", "refused", [])]
+    assert got == [("british", "applied", [21]), ("german", "refused", [])]
     assert "G1 is in contact with B1 (melee of turn 1)" in post.reply_to(post.n)
     _done_until(post, "melee")
     assert post.status()["owed"] == {"british": ["melee G1 attackers=B1"]}
@@ -149,6 +150,13 @@ def test_a_patrol_by_mail_for_two_full_turns(cli, tmp_path, via):
     assert any("British owes, before done (the card compels them): melee G1 attackers=B1"
                in text and "in contact: G1 with B1 (melee of turn 1)" in text
                for text in told)                 # the mail says what is owed, and why
+    # Two turns and no mail asked for the off-table artillery phase; every report said why.
+    texts = [m.get_payload(decode=True).decode() for a in (BRITISH, GERMAN, UMPIRE)
+             for m in post.mails_to(a)]
+    assert not any("artillery phase" in text for text in texts)
+    reports = [text for text in texts if "\nForces:\n" in text]
+    assert reports and all("\nNo off-table artillery in this scenario: its phase is passed "
+                           "over\n" in text for text in reports)
 
 
 def _done_until(post: Post, phase: str, turn: int | None = None) -> None:

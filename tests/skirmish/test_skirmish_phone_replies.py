@@ -150,29 +150,30 @@ def _text(m) -> str:
 
 
 def test_a_reply_to_an_older_mail_is_stale_once_the_phase_moved_on(cli, tmp_path, clock):
-    """The German's "done" in reply to his artillery-phase mail, once the fire phase has
-    begun: refused as stale, as a campaign's is, saying so and what to do; nothing
-    recorded, and his veteran sniper still fires. Both sides' replies to the same phase's
-    mails are no stale ones: the other side's orders in the phase change nothing he is
-    asked."""
+    """The German's "done" in reply to his mail of the veterans' fire step, once the
+    regulars' step has begun (the patrol has no off-table artillery: fire follows
+    movement): refused as stale, as a campaign's is, saying so and what to do; nothing
+    recorded, and his regulars still fire. Both sides' replies to the same step's mails are
+    no stale ones: the other side's orders in it change nothing he is asked."""
     p = Phone(cli, tmp_path)
     p.reply(BRITISH, "move B2 mode=manoeuvre command=yes\ndone", quote=True)
     p.tick()
     p.reply(GERMAN, "done", quote=True)
     p.tick()
-    artillery = p.keyed(GERMAN)[-1]
-    assert "Your decision: turn 1, artillery phase" in _text(artillery)
+    veterans = p.keyed(GERMAN)[-1]
+    assert "Your decision: turn 1, fire phase (gallant and veteran figures fire now)" in \
+        _text(veterans)
     p.reply(BRITISH, "done", quote=True)
-    p.reply(GERMAN, "done", to=artillery, quote=True)
+    p.reply(GERMAN, "done", to=veterans, quote=True)
     found = p.tick()
     assert _statuses(found) == [("british", "applied"), ("german", "applied")], found
-    assert "gallant and veteran figures fire now" in p.status()["prompt"]
+    assert "regular and stubborn and ferocious figures fire now" in p.status()["prompt"]
     before, last = p.j.read_bytes(), _records(p)[-1]["seq"]
-    p.reply(GERMAN, "done", to=artillery, quote=True)
+    p.reply(GERMAN, "done", to=veterans, quote=True)
     found = p.tick()
     assert _statuses(found) == [("german", "refused")]
     assert found[0]["reason"] == (
-        f"it answers the mail of record {_record(artillery)}, and your decision has changed "
+        f"it answers the mail of record {_record(veterans)}, and your decision has changed "
         f"since (the game is at record {last}); reply to the latest mail")
     assert p.j.read_bytes() == before
     assert "german" in p.status()["waiting_on"]

@@ -113,6 +113,9 @@ def check(card: SkirmishCard, state: SkState, o: SkOrder, side: str) -> Refusal 
 
 def _not_waited(card: SkirmishCard, state: SkState, side: str) -> str:
     now = firing_now(card, state)
+    if side in state.passed and not now:
+        return (f"the {side} side has no off-table artillery in this scenario: its phase "
+                f"does not wait on it")
     if now:
         return (f"{' and '.join(now)} figures fire now, and the {side} side has none fit to "
                 f"fire or has said done for them")
@@ -416,8 +419,7 @@ def _next_phase(card: SkirmishCard, state: SkState) -> None:
     state.fire_rank = 0
     state.phase += 1
     if state.phase < len(card.sequence):
-        if stepped(card, state):
-            _start_step(card, state, 0)
+        _begin(card, state)
         return
     state.phase, state.turn = 0, state.turn + 1
     state.moved_sections, state.moves = [], {s: 0 for s in state.sides}
@@ -425,8 +427,21 @@ def _next_phase(card: SkirmishCard, state: SkState) -> None:
         f.moved, f.fired, f.attackers, f.contact = None, False, [], False
     for s in state.sections.values():
         s.killed_this_turn = s.killed_tests = 0
-    if stepped(card, state):                 # a card whose turn opens with its fire
+    _begin(card, state)                      # a card whose turn opens with its fire
+
+
+def _begin(card: SkirmishCard, state: SkState) -> None:
+    """Begin the phase the game has come to: a fire phase at its first step; the off-table
+    artillery phase waiting on the sides that have some (the others, not waited on, may
+    spot in it, as a side with none fit to fire may in a fire step), and passed over when
+    none has (a scenario that does not say waits on both)."""
+    if stepped(card, state):
         _start_step(card, state, 0)
+    elif phase_of(card, state).phase == "artillery" and state.artillery is not None:
+        state.done = [s for s in state.sides if s not in state.artillery]
+        state.passed = list(state.done)
+        if not waiting(state) and any(p.phase != "artillery" for p in card.sequence):
+            _next_phase(card, state)
 
 
 def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:

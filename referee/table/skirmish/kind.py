@@ -37,6 +37,8 @@ from .asking import asked_now, asked_text
 from .loading import load_skirmish
 from .order_text import KINDS
 from .report import (
+    artillery_line,
+    artillery_of,
     claims_by_side,
     figure_words,
     owed_by_side,
@@ -153,7 +155,7 @@ class SkirmishKind(GameKind):
             phase=sk.phase_of(game.card, state).phase,
             firing=sk.firing_now(game.card, state), waiting_on=waiting,
             tests=_open_tests(game), owed=owed_by_side(game.card, state),
-            claims=claims_by_side(game.card, state),
+            claims=claims_by_side(game.card, state), **artillery_of(state),
             prompt=self.prompt(table), game_over=life._over(state),
             revealed=state.revealed is not None)
 
@@ -161,6 +163,7 @@ class SkirmishKind(GameKind):
         waiting = players_words(view["waiting_on"]) if view["waiting_on"] else "nobody"
         now = [para(Span("Waiting on ", "bold"), f"{waiting}: {view['prompt']}."),
                para("Tests of this phase: ", Span(", ".join(view["tests"]), "order")),
+               *(para(line) for line in artillery_line(view.get("off_table_artillery"))),
                *(para(line) for line in owed_lines(view["owed"], view.get("claims")))]
         if view["revealed"]:
             now.append(para("The dice secret is revealed: the game is closed."))

@@ -74,9 +74,27 @@ def report_document(header: dict, card, state, turn: int | None = None,
         waiting=[s for s in state.sides if s not in state.done], tests=tests,
         owed=owed_by_side(card, state), firing=firing_now(card, state),
         contacts=live_contacts(state), claims=claims_by_side(card, state),
-        figures=_figures(state), sections=_sections(state),
+        **artillery_of(state), figures=_figures(state), sections=_sections(state),
         disputes=[dict(d) for d in state.disputes],
         revealed=None if state.revealed is None else dict(state.revealed))
+
+
+def artillery_of(state) -> dict[str, list[str]]:
+    """The report's and status's off_table_artillery: the sides that have it, when the
+    scenario says (else nothing, as in every journal made before it)."""
+    return {} if state.artillery is None else {"off_table_artillery": list(state.artillery)}
+
+
+def artillery_line(sides: list[str] | None) -> list[str]:
+    """The line of a report or status telling which sides the off-table artillery phase
+    waits on, when the scenario says: none, and it is passed over every turn."""
+    if sides is None:
+        return []
+    if not sides:
+        return ["No off-table artillery in this scenario: its phase is passed over"]
+    names = " and ".join(side_name(s) for s in sides)
+    return [f"Off-table artillery: {names}" + ("" if len(sides) > 1 else
+                                               " only (its phase waits on no other)")]
 
 
 def check_turn(turn: int, reached: int) -> None:
@@ -173,6 +191,7 @@ def report_text(doc: dict, heading: str | None = None) -> str:
     waiting = players_words(doc["waiting"]) if doc["waiting"] else "nobody"
     out = [f"{doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, {doc['phase']} "
            f"phase{step}", f"Waiting on {waiting}",
+           *artillery_line(doc.get("off_table_artillery")),
            *owed_lines(doc["owed"], doc.get("claims")), "", heading or _tests_heading(doc)]
     for t in doc["tests"]:
         out += test_lines(t)

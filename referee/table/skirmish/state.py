@@ -71,6 +71,9 @@ class SkState:
     tests: list[dict] = field(default_factory=list)
     disputes: list[dict] = field(default_factory=list)
     revealed: dict | None = None     # the record revealing the dice secret: the game is closed
+    # The sides with off-table artillery (the scenario's off_table_artillery): the artillery
+    # phase waits on them alone. None: the scenario does not say, and it waits on both.
+    artillery: list[str] | None = None
 
     def clone(self) -> SkState:
         return copy.deepcopy(self)
@@ -99,4 +102,7 @@ def initial_state(sc: SkirmishScenario) -> SkState:
             for f in s.figures:
                 figures[f.id] = _figure(f, side, s.id, s.quality)
     a, b = sc.sides
-    return SkState((a, b), sc.first, figures, sections, moves={a: 0, b: 0})
+    artillery = None if sc.off_table_artillery is None else \
+        [s for s in sc.sides if s in sc.off_table_artillery]
+    return SkState((a, b), sc.first, figures, sections, moves={a: 0, b: 0},
+                   artillery=artillery)
