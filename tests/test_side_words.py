@@ -161,7 +161,8 @@ def test_the_skirmish_names_its_own_sides_by_name(patrol, cli):
     assert f"Waiting on {waiting}: turn 1, movement phase (units move in turn: a British " \
         "unit next): the tests" in status, status
     report = _words(cli("skirmish", "report", patrol).stdout)
-    assert f"movement phase Waiting on {waiting} Tests:" in report, report
+    assert f"movement phase Waiting on {waiting} No off-table artillery in this scenario: " \
+        f"its phase is passed over Tests:" in report, report
     assert f"Waiting on {waiting}: turn 1, movement phase" in report, report
     view = json.loads(cli("status", patrol, "--format", "json").stdout)
     assert view["waiting_on"] == ["british", "german"]

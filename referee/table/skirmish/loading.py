@@ -74,11 +74,11 @@ def _scenario_problems(sc: SkirmishScenario, data_weapons: set[str], label: str)
     if sc.first not in sc.sides:
         out.append(DataProblem(label, ("first",), f"{sc.first!r} is not one of the sides "
                                                   f"({', '.join(sc.sides)})"))
-    for n, side in enumerate(sc.off_table_artillery or []):
+    for n, side in enumerate(sc.off_table_artillery or []):   # the sides with some
         if side not in sc.sides or side in sc.off_table_artillery[:n]:
             why = "is named twice" if side in sc.sides else "is not one of the sides"
-            out.append(DataProblem(label, ("off_table_artillery", n), f"{side!r} {why} "
-                                                                      f"({', '.join(sc.sides)})"))
+            out.append(DataProblem(label, ("off_table_artillery", n),
+                                   f"{side!r} {why} ({', '.join(sc.sides)})"))
     seen: set[str] = set()
     for side, force in sc.forces.items():
         at = ("forces", side)
