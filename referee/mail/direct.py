@@ -14,6 +14,7 @@ from pathlib import Path
 from ..base.addresses import address_key
 from ..base.errors import OrderError, clipped
 from ..base.gameids import other_game
+from ..base.readers import MODERATOR
 from ..store.journal import signed_only
 from ..store.mailroute import referee_address
 from ..table import Table
@@ -353,17 +354,27 @@ def _answered_to(table: Table, path: Path, h: Handled, ledger: dict, address: st
 def _reports(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict
              ) -> list[Path]:
     """Each player's report, when the journal has moved since the last one he was sent (the
-    first: after `new`), with his own order key, which his reply quotes."""
+    first: after `new`), with his own order key, which his reply quotes. The moderator's
+    first one (his key, for his rulings), then one only when a dispute asks him anew."""
     last = table.records[-1]["seq"]
     out = []
     for side, address in players.items():
-        if still_held(ledger["sent"].get(side), table.records) == last:
+        since = still_held(ledger["sent"].get(side), table.records)
+        if since == last or (side == MODERATOR and since is not None and
+                             not _disputed_since(table, since)):
             continue
         subject, body = _report_body(table, side, keys, ledger)
         name = mail_name("direct report", side, str(last))
         out += _write(table, outbox / f"{name}.eml", address, subject, body, None, ledger)
         ledger["sent"][side] = sent_mark(table.records[-1])
     return out
+
+
+def _disputed_since(table: Table, since: int) -> bool:
+    """Whether a dispute the moderator is to settle was raised after record since (the kind's
+    decision for him: the disputes open)."""
+    now = set(table.kind.decision(table, None, MODERATOR))
+    return bool(now - set(table.kind.decision(table, since, MODERATOR)))
 
 
 def _report_body(table: Table, side: str, keys: dict, ledger: dict,

@@ -662,3 +662,37 @@ def test_a_report_printed_without_the_key_points_to_the_mails(cli, tmp_path, sec
         assert keys[side] not in r.stdout and "Order key line below" not in flat
         assert "Reply with one order a line, keeping the Order key line your mail gives, " \
             "each made as one of these" in flat and flat.endswith(" done"), flat
+
+
+def test_the_moderator_is_mailed_his_key_then_only_when_a_dispute_asks_him(
+        cli, tmp_path, secret_file):
+    """The moderator's part in a skirmish is to settle disputes (the card's Disputes): he is
+    mailed his order key once, at the start, and then only when a player disputes a fact,
+    not a report at every record while nothing is asked of him."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file, "--player", f"moderator={UMPIRE}")
+    box, out = tmp_path / "mail", tmp_path / "out"
+    box.mkdir()
+
+    def to_umpire(*lines: tuple) -> list[str]:
+        """The mails to the moderator written by one inbox run of the mails given."""
+        before = set(out.iterdir()) if out.exists() else set()
+        mails = [mail(box, n, sender, key, *said) for n, sender, key, *said in lines]
+        none = tmp_path / "none.mbox"
+        none.touch()
+        r = cli("inbox", j, *(mails or [none]), "--outbox", out)
+        assert r.exit_code == 0, r.output
+        new = [email.message_from_bytes(p.read_bytes(), policy=default)
+               for p in set(out.iterdir()) - before]
+        return [m.get_body(("plain",)).get_content() for m in new if str(m["To"]) == UMPIRE]
+
+    [first] = to_umpire()
+    assert f"Order key: {keys['moderator']}" in first, first
+    b, g = keys["british"], keys["german"]
+    assert to_umpire((1, BRITISH, b, "move B2 mode=manoeuvre command=yes", "done"),
+                     (2, GERMAN, g, "done"), (3, BRITISH, b, "done"), (4, GERMAN, g, "done"),
+                     (5, BRITISH, b, "fire B1 at=G2 range=70 state=halted cover=none "
+                                     "command=yes")) == []
+    [asked] = to_umpire((6, GERMAN, g, "dispute record=6 fact=range value=85"))
+    assert "settle record=N" in asked and "range" in asked, asked
+    assert to_umpire((7, BRITISH, b, "done")) == []
