@@ -134,3 +134,48 @@ def test_a_correction_past_18_inches_asks_for_the_state_and_then_decides(cli, tm
     assert shot["result"] == "G5 killed"        # 20 +2 marksman -1 halted over 18": 21
     assert "not stated" not in report.report_text(doc)
     assert cli("verify", j).exit_code == 0
+
+
+def _fire_only(sequence: list) -> list:
+    return [p for p in sequence if p["phase"] == "fire"]
+
+
+def test_a_card_whose_every_phase_is_fire_in_steps_is_refused_as_data(cli, tmp_path):
+    """A turn made only of fire in steps passes over every phase while no figure is fit to
+    fire, and the next turn's, without end: a game folder's card.yaml so made is refused as
+    its other problems are, naming its sequence, and no game is made on it."""
+    from datacopy import copy_game
+
+    games = copy_game(tmp_path, lambda docs: docs["card.yaml"].update(
+        sequence=_fire_only(docs["card.yaml"]["sequence"])), ("card.yaml",), game="skirmish")
+    j = tmp_path / "p.jsonl"
+    r = cli("--games", games, "new", j, "--game", "skirmish", "--scenario", "patrol")
+    assert r.exit_code == 3, r.output
+    assert "referee: card.yaml: sequence: every phase is fire in steps or the off-table " \
+        "artillery" in r.stderr, r.stderr
+    assert not j.exists()
+
+
+def test_a_journal_whose_card_is_every_phase_fire_in_steps_is_a_journal_fault(cli, tmp_path):
+    """The card a journal's header holds, signed by the game's key (its holder may sign what
+    he likes), is read as a game folder's is: a fire-only sequence whose steps no figure
+    fits is one line saying the journal cannot be replayed, not a crash, for every reader
+    of it (status, report, verify)."""
+    from forging import forget_mark, records, write_resigned
+
+    j = tmp_path / "p.jsonl"
+    _new(cli, j)
+    for side in ("british", "german"):
+        assert _order(cli, j, side, "done").exit_code == 0
+    recs = records(j)
+    head = recs[0]
+    head["card_data"] = {**head["card_data"], "fire_steps": [["gallant"]],
+                         "sequence": _fire_only(head["card_data"]["sequence"])}
+    for f in head["scenario_data"]["forces"]["british"]["platoon_commander"], :
+        f["quality"] = "regular"                    # no gallant figure: none ever fit to fire
+    write_resigned(j, recs)
+    forget_mark(j)
+    for argv in (("status", j), ("report", j), ("verify", j)):
+        r = cli(*argv)
+        assert r.exit_code == 3 and r.stderr.count("\n") == 1, (argv, r.output)
+        assert "every phase is fire in steps" in r.stderr, (argv, r.stderr)

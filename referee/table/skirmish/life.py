@@ -39,7 +39,7 @@ from ...store.journal import Journal, now, parse, scan
 from ...store.players import order_key
 from ...store.secrets import create_with_secret, load_secret, secret_for_new
 from . import decider as sk
-from .loading import SkirmishData
+from .loading import SkirmishData, card_problems
 
 ValidationError = engine().ValidationError     # pydantic-core's, loaded alone
 
@@ -107,6 +107,7 @@ def audit(raw: bytes, name: str) -> list[dict]:
 
     records = parse(raw, name)
     check_shapes(raw, name)
+    replayed(records, name)             # its card and forces read as a game folder's are
     for n in range(1, len(records)):
         if records[n]["kind"] == "route":
             check_route(records[n], name)       # as a campaign's: what new and mail write
@@ -297,6 +298,8 @@ def replay(records: list[dict]) -> tuple[SkirmishCard, sk.SkState]:
     """The card and the state after every record (evolve only: nothing is rolled)."""
     header = records[0]
     card = validator(SkirmishCard).validate_python(header["card_data"])
+    for problem in card_problems(card, "record 0's card"):   # as a game folder's card is
+        raise ValueError(problem)
     state = sk.initial_state(validator(SkirmishScenario).validate_python(
         header["scenario_data"]))
     for rec in records[1:]:

@@ -101,17 +101,26 @@ def _scenario_problems(sc: SkirmishScenario, data_weapons: set[str], label: str)
     return out
 
 
-def _card_problems(card: SkirmishCard, label: str) -> list[str]:
+def card_problems(card: SkirmishCard, label: str) -> list[str]:
     """The card's cross-checks: its fire steps (when it has them) name every quality once,
-    so that no figure waits for a step that never comes."""
+    so that no figure waits for a step that never comes; its sequence has a phase that
+    always waits on the players, neither fire in steps (passed over when no figure is fit)
+    nor the off-table artillery (passed over when no side has any), so that a turn never
+    passes over every phase of itself, and the next, without end."""
+    out = []
+    if not any(p.phase != "artillery" and not (card.fire_steps and "aimed" in p.tests)
+               for p in card.sequence):
+        out.append(f"{label}: sequence: every phase is fire in steps or the off-table "
+                   f"artillery; a turn needs one that always waits on the players "
+                   f"(at sequence)")
     if not card.fire_steps:
-        return []
+        return out
     named = [q for step in card.fire_steps for q in step]
     missing = [q for q in card.qualities if q not in named]
     twice = sorted({q for q in named if named.count(q) > 1})
-    return [f"{label}: fire_steps: {what} ({', '.join(qs)}); each quality fires in one "
-            f"step (at fire_steps)" for what, qs in (("missing", missing), ("named twice",
-                                                                           twice)) if qs]
+    return out + [f"{label}: fire_steps: {what} ({', '.join(qs)}); each quality fires in "
+                  f"one step (at fire_steps)" for what, qs in (("missing", missing),
+                                                              ("named twice", twice)) if qs]
 
 
 def load_skirmish(root: Path | str) -> SkirmishData:
@@ -124,7 +133,7 @@ def load_skirmish(root: Path | str) -> SkirmishData:
     if info is not None:
         docs[info.files.card] = read_yaml(root / info.files.card, problems)
         card = _validated(SkirmishCard, docs[info.files.card], info.files.card, problems)
-        problems += _card_problems(card, info.files.card) if card is not None else []
+        problems += card_problems(card, info.files.card) if card is not None else []
     scenarios: dict[str, SkirmishScenario] = {}
     for sid, rel in (info.scenarios if info else {}).items():
         docs[rel] = read_yaml(root / rel, problems)
