@@ -250,3 +250,24 @@ def test_a_plan_carried_out_is_told_with_what_happened_not_with_what_is_asked(tm
     assert titles[-1] == "Now" and "Build Points (7.0)" not in titles, titles
     plan = text.split("as carried out (7.0)")[1].split("Victory points")[0]
     assert "build ge infantry metz" in plan and "Spent: 3 of your" in " ".join(plan.split())
+
+
+def test_the_eft_loss_prompt_says_your_choice_to_the_german_alone(tmp_path):
+    """2.0 V.4: the German chooses the units the EFT box loses: 'your choice' to him alone;
+    the Entente's and the public's mails name him."""
+    from referee.engine import pending_prompt
+    base = position("1914", player="entente", passes=1,
+                    hands={"german": ["off-01"], "entente": ["off-03"]},
+                    remove_units=["ge-i-01", "ge-i-02", "ge-7"])
+    base["eft_box"] = [{"type": "infantry", "count": 3, "nation": "ge"},
+                       {"type": "stosstruppen", "count": 2, "nation": "ge"}]
+    j = new_game(tmp_path, base, None, "manual")
+    g.submit(j, "entente", ["pass", "end turn"])
+    g.submit(j, "german", ["done"])
+    g.submit(j, "entente", ["done"], "1,4")
+    st, data = g.open_game(j).state, g.game_data()
+    assert st.pending.kind == "eft_losses" and st.pending.side == "german"
+    assert "your choice" in pending_prompt(st, data, "german")
+    for reader in ("entente", "public", None):
+        said = pending_prompt(st, data, reader)
+        assert "your" not in said and "the German player's choice" in said, said

@@ -87,3 +87,27 @@ def test_attrition_in_the_production_phase(tmp_path):
     st = g.open_game(j).state
     assert st.armies["fr-3"].contents == {"fr:infantry": 2}
     assert st.pending.kind == "production"
+
+
+def test_the_attrition_prompt_says_your_choice_to_its_owner_alone(tmp_path, data):
+    """6.5: the owning player chooses the unit an unsupplied army loses. The prompt names him
+    to every other reader (the opponent's and the public's mails say 'Waiting on the Entente
+    player: ...'), and says 'your choice' to him alone."""
+    from referee.engine import pending_prompt
+    sc = position("1914", player="entente", passes=1,
+                  hands={"german": [], "entente": ["ers2-01", "off-03"]},
+                  control={a: "german" for a in ("ghent", "brussels", "liege", "namur", "mons",
+                                                 "ardennes", "sedan", "maubeuge")},
+                  forts={"fort-liege": "out", "fort-namur": "out", "fort-maubeuge": "out",
+                         "fort-sedan": "out"},
+                  units=["fr-3 fr army liege 2I+1C", "ge-i-05 ge infantry liege",
+                         "ge-i-06 ge infantry namur", "ge-i-01 ge infantry metz",
+                         "fr-i-02 fr infantry paris"])
+    j = new_game(tmp_path, sc)
+    assert g.submit(j, "entente", ["pass", "end turn"]).rejected is None
+    st = g.open_game(j).state
+    assert st.pending.kind == "attrition" and st.pending.side == "entente"
+    assert "of your choice (fr-3)" in pending_prompt(st, data, "entente")
+    for reader in ("german", "public", None):
+        said = pending_prompt(st, data, reader)
+        assert "your" not in said and "of the Entente player's choice (fr-3)" in said, said

@@ -391,9 +391,15 @@ def _eft_apply(ctx: Ctx, o: Lose, side: str) -> None:
     next_eft_loss(ctx)
 
 
+def _eft_prompt(s: State, d: GameData, own: bool = False) -> str:
+    """The German chooses (2.0 V.4): 'your choice' to him alone, his name to other readers."""
+    whose = "your" if own else f"the {d.side_name(s.pending.side)} player's"
+    return (f"eliminate {counted(s.production['eft_losses'], 'unit')} in the EFT box, "
+            f"{whose} choice (2.0 V.4)")
+
+
 register(DecisionSpec(
-    kind="eft_losses", rule="2.0 V.4",
-    prompt=lambda s, d: (f"eliminate {counted(s.production['eft_losses'], 'unit')} in "
-                         f"the EFT box, your choice (2.0 V.4)"),
-    accepts=("lose",), candidates=_eft_candidates, check=_eft_check, apply=_eft_apply))
+    kind="eft_losses", rule="2.0 V.4", prompt=_eft_prompt,
+    accepts=("lose",), candidates=_eft_candidates, check=_eft_check, apply=_eft_apply,
+    extra={"own_prompt": lambda s, d: _eft_prompt(s, d, True)}))
 

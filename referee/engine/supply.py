@@ -204,10 +204,15 @@ def _attrition_apply(ctx: Ctx, o: Lose, side: str) -> None:
     next_attrition(ctx)
 
 
+def _attrition_prompt(s: State, d: GameData, own: bool = False) -> str:
+    """The owner chooses (6.5): 'your choice' to him alone, his name to every other reader."""
+    side = s.pending.side
+    whose = "your" if own else f"the {d.side_name(side)} player's"
+    return (f"each unsupplied army loses one unit of {whose} choice "
+            f"({', '.join(s.production['attrition'][side])}) (2.0 V.1, 6.5)")
+
+
 register(DecisionSpec(
-    kind="attrition", rule="6.5",
-    prompt=lambda s, d: (f"each unsupplied army loses one unit of your "
-                         f"choice ({', '.join(s.production['attrition'][s.pending.side])}) "
-                         f"(2.0 V.1, 6.5)"),
+    kind="attrition", rule="6.5", prompt=_attrition_prompt,
     accepts=("lose",), candidates=_attrition_candidates, check=_attrition_check,
-    apply=_attrition_apply))
+    apply=_attrition_apply, extra={"own_prompt": lambda s, d: _attrition_prompt(s, d, True)}))
