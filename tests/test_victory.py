@@ -127,3 +127,14 @@ def test_a_game_ended_at_its_vp_level_tells_no_second_level(game, cli):
     assert g.submit(game, "entente", ["accept armistice"]).rejected is None
     said = cli("report", game, "--as", "german").stdout
     assert "Stalemate" in said and "Result:" not in said, said
+
+
+def test_the_game_over_line_of_a_surrender_gives_the_vp_level_and_the_result_apart(game, cli):
+    """3.3: the German resigning at 12 VP (a Stalemate) makes a Marginal Entente Victory. The
+    event line must not tie 12 VP to that level, which the Victory Chart gives 8 to 10."""
+    assert g.submit(game, "german", ["resign"]).rejected is None
+    for said in (cli("log", game).stdout, cli("report", game, "--as", "entente").stdout):
+        flat = " ".join(said.split())
+        assert "VP 12: Marginal Entente Victory" not in flat, said
+        assert "Modified German VP 12 (Stalemate); result: Marginal Entente Victory" in flat, \
+            said

@@ -51,8 +51,23 @@ def _standing_applied(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _game_ended(ev: dict, data: GameData, reader: str) -> str:
+    """The final VP and the result; a result the VP do not give (a surrender, one level worse,
+    3.3) is told apart from the VP's own level, never as if the chart gave it."""
+    vp, result = ev.get("vp"), ev.get("level_name")
+    at = _level_of(vp, data)
+    told = f"{vp}: {result}" if at is None or at.id == ev.get("level", at.id) else \
+        f"{vp} ({at.name}); result: {result}"
     return (f"GAME OVER: {reason_words(ev['reason'])}. Modified {data.side_name(data.vp_side)} VP "
-            f"{ev.get('vp')}: {ev.get('level_name')}")
+            f"{told}")
+
+
+def _level_of(vp, data: GameData):
+    """The Victory Chart's level of a VP total (3.1), None where the data give none."""
+    chart = getattr(getattr(data, "charts", None), "victory", None)
+    if not isinstance(vp, int) or chart is None:
+        return None
+    return next((lv for lv in chart.levels if (lv.min is None or vp >= lv.min)
+                 and (lv.max is None or vp <= lv.max)), None)
 
 
 def _secret_revealed(ev: dict, data: GameData, reader: str) -> str:
