@@ -138,3 +138,33 @@ def test_the_game_over_line_of_a_surrender_gives_the_vp_level_and_the_result_apa
         assert "VP 12: Marginal Entente Victory" not in flat, said
         assert "Modified German VP 12 (Stalemate); result: Marginal Entente Victory" in flat, \
             said
+
+
+def test_a_game_over_report_says_what_now_and_each_step_it_names_works(game, cli, tmp_path):
+    """The end (3.2): each reader's report says what comes now, the dice secret published by
+    the moderator (`reveal`), and how he checks the game (moderator.md, player.md): a player
+    with his side's export and `verify --export`, the public with the public export. Each
+    command it names is run here as it says."""
+    assert g.submit(game, "german", ["propose armistice"]).rejected is None
+    assert g.submit(game, "entente", ["accept armistice"]).rejected is None
+
+    def told(reader):
+        said = cli("report", game, "--as", reader, "--keep-place").stdout
+        return " ".join(said[said.index("The game is over"):].split())
+
+    german, public, moderator = told("german"), told("public"), told("moderator")
+    assert "the moderator publishes the dice secret (referee reveal)" in german, german
+    assert "the game's log as the German player may see it (log --as german --format json)" \
+        in german, german
+    assert "referee verify german.jsonl --export german" in german, german
+    assert "--as entente" not in german and "JOURNAL" not in german, german
+    assert "(log --as public --format json)" in public, public
+    assert "referee reveal JOURNAL" in moderator, moderator
+    assert cli("reveal", game).exit_code == 0
+    assert "the moderator has published the dice secret" in told("entente")
+    for side in ("german", "public"):
+        export = tmp_path / f"{side}.jsonl"
+        export.write_text(cli("log", game, "--as", side, "--format", "json").stdout)
+        export.chmod(0o600)
+        done = cli("verify", export, "--export", side)
+        assert done.exit_code == 0 and "every die recomputed" in done.stdout, done.stdout

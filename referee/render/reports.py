@@ -19,6 +19,7 @@ each reader's last report ended. Nothing here opens a file.
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -219,6 +220,8 @@ def _now_sections(journal: Path, mine: dict, state, data, reader: str,
                   list(stat["legal"]))
     now = _decision_section(stat, reader, data, _coming(journal, mine, state, data, reader,
                                                         stat, example=costs is None))
+    if stat["game_over"]:
+        now.blocks += _after_the_end(reader, bool(state.revealed), data, shlex.quote(journal.name))
     if reader in data.sides and not stat["game_over"]:    # his hand is secret: his own only
         now.blocks[1:1] = [para(line) for line in _hand_lines(state, data, reader)]
     return [now] if costs is None else [now, costs]
@@ -235,6 +238,40 @@ def _hand_lines(state, data, reader: str) -> list[str]:
     barred = barred_in_hand(state, data, reader)
     return out + (["In your hand, not allowed now: " + "; ".join(barred) + "."] if barred
                   else [])
+
+
+def _after_the_end(reader: str, revealed: bool, data, journal: str) -> list[Para]:
+    """What comes once the game is over: the moderator publishes the dice secret (`reveal`),
+    and each reader checks the game as moderator.md and player.md say: a side with his own
+    export, the public with the public one, `verify --export` recomputing every die."""
+    def code(text: str) -> Span:
+        return Span(text, "order")
+
+    if reader == "moderator":
+        first = ("The dice secret is published. ",) if revealed else (
+            "Publish the dice secret: ", code(f"referee reveal {journal}"), ". ")
+        return [para(Span("What now: ", "bold"), *first,
+                     "Give each player his side's export, ",
+                     code(f"referee log {journal} --as SIDE --format json"),
+                     ", which he checks with ", code("referee verify FILE --export SIDE"), ".")]
+    who = reader if reader in data.sides else "public"
+    secret = ("the moderator has published the dice secret, so every die can be checked. "
+              if revealed else "the moderator publishes the dice secret (",
+              *(() if revealed else (code("referee reveal"),
+                                     "), so that every die can be checked. ")))
+    dice = "and every die" if revealed else "and, once the secret is published, every die"
+    if who == "public":
+        return [para(Span("What now: ", "bold"), *secret, "Ask the moderator for the public "
+                     "export, the game's log as the public may see it (",
+                     code("log --as public --format json"), "), and check it with ",
+                     code("referee verify public.jsonl --export public"),
+                     f": its chain, its signatures {dice}.")]
+    return [para(Span("What now: ", "bold"), *secret, "Ask him for your side's export, the "
+                 f"game's log as the {side_name(who)} player may see it (",
+                 code(f"log --as {who} --format json"), "), and check it with ",
+                 code(f"referee verify {who}.jsonl --export {who}"),
+                 ": its chain and signatures (with --key and the game's fingerprint), your "
+                 f"receipts (--receipt, each as a mail ends with it) {dice}.")]
 
 
 def _tell_armistice(now: Section, state, data, reader: str, stat: dict, level: str) -> None:
