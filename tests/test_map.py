@@ -662,3 +662,15 @@ def test_a_picture_says_whose_player_turn_once(phase, words):
     """The picture's third line names the phase and whose player turn it is (2.0 II), the
     player turn once: it read 'player turn, German player turn'."""
     assert mapkeys.phase_words({"phase": phase, "player": "german"}) == words
+
+
+def test_the_picture_of_a_game_ended_by_a_surrender_gives_its_result(game, cli):
+    """3.3: the German resigning at 12 VP (a Stalemate) makes a Marginal Entente Victory. The
+    picture's third line said 'over, German player turn · VP 12: Stalemate', as if the game
+    had ended in a stalemate, and a player turn still ran."""
+    assert g.submit(game, "german", ["resign"]).rejected is None
+    svg = cli("map", game, "--format", "svg").stdout
+    line = svg[svg.index('class="phase"'):]
+    line = line[line.index(">") + 1:line.index("</text>")]
+    assert line == "game over \u00b7 VP 12: Stalemate \u00b7 result: Marginal Entente " \
+                   "Victory", line

@@ -119,7 +119,10 @@ def phase_name(view: dict[str, Any]) -> str:
 def phase_words(view: dict[str, Any]) -> str:
     """The phase and whose player turn it is, each said once: 'German player turn' in his
     player turn (not 'player turn (German player turn)'), 'production, German player turn'
-    out of it, the phase alone when no side's player turn runs (2.0)."""
+    out of it, the phase alone when no side's player turn runs (2.0); 'game over' once it
+    is (3.0), whoever's turn it ended in."""
+    if view["phase"] == "over":
+        return "game over"
     if not view.get("player"):
         return phase_name(view)
     turn = f"{side_name(view['player'])} {player_turn(view)}"

@@ -117,8 +117,11 @@ def header(g: ET.Element, view: dict, scale: Scale, width: float, what: str,
                          f"{view['label']}", f, room, True), f,
          **{"font-weight": "bold", "class": "turn"})
     y += scale.line
+    # A result the VP do not give (a surrender, one level worse: 3.3) is told beside them.
+    result = (view.get("result") or {}).get("level_name") if view.get("game_over") else None
+    told = "" if result in (None, view["vp"]["level_name"]) else f" \u00b7 result: {result}"
     text(g, EDGE, y, fit(f"{phase_words(view)} \u00b7 VP {view['vp']['total']}: "
-                         f"{view['vp']['level_name']}", f, room), f, **{"class": "phase"})
+                         f"{view['vp']['level_name']}{told}", f, room), f, **{"class": "phase"})
 
 
 # ---------------------------------------------------------------- the key
