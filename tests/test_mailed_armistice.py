@@ -170,3 +170,20 @@ def test_the_moderator_s_standing_orders_for_a_game_over_are_refused(tmp_path, c
         assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert sorted(p.name for p in journal.parent.iterdir()) == files
     assert cli("standing", journal, "--as", "german").exit_code == 0
+
+
+@pytest.mark.parametrize("line", ["pass", "extend 24h"])
+def test_a_mail_to_a_game_over_and_revealed_is_told_it_is_over(tmp_path, cli, line):
+    """A game that ended (3.3) and whose secret the moderator then published as the guide
+    says (`reveal`, no --force): the reply says the game is over, by the rule that ended it,
+    not that the reveal closed it lest every die be predictable (moderator.md: that is
+    `reveal --force`, before the end)."""
+    journal = new_game(tmp_path, cli)
+    assert g.submit(journal, "german", ["surrender"]).rejected is None
+    assert cli("reveal", journal).exit_code == 0
+    closed = journal.read_bytes()
+    outcomes, said = _reply(tmp_path, journal, line)
+    assert [o.status for o in outcomes] == ["rejected"], outcomes
+    assert "the game is over" in said and ("(rule 3.3)" in said or line != "pass"), said
+    assert "predictable" not in said and "nothing more is asked of you" in said, said
+    assert journal.read_bytes() == closed

@@ -88,11 +88,12 @@ def taking_orders(state: State, raw: bytes, resume_with: bool = False) -> None:
 def taking_standing_orders(state: State) -> None:
     """NoOrdersTaken when the game takes no standing orders now: closed by its reveal, or
     over (3.0: no decision is left for them to answer). A paused game keeps them for
-    when it resumes."""
-    if state.revealed:
-        raise NoOrdersTaken("closed", CLOSED)
+    when it resumes. A game over says so by the rule that ended it, revealed since or not:
+    the reveal closes a game before its end only (`reveal --force`)."""
     if game_over(state):
         raise GameOver(state)
+    if state.revealed:
+        raise NoOrdersTaken("closed", CLOSED)
 
 
 class Timeline(msgspec.Struct):
@@ -407,11 +408,11 @@ def set_deadlines(path: Path | str, fact: dict, games_dir: Path | None = None) -
 
 
 def _open_game(state: State) -> None:
-    """UsageError when the game's clock no longer runs: closed by its reveal, or over."""
-    if state.revealed:
-        raise UsageError(CLOSED)
+    """UsageError when the game's clock no longer runs: over, or closed by its reveal."""
     if game_over(state):
         raise UsageError("the game is over; its deadlines no longer run")
+    if state.revealed:
+        raise UsageError(CLOSED)
 
 
 def pause_or_resume(path: Path | str, pause: bool, games_dir: Path | None = None) -> dict:
