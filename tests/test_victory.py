@@ -159,9 +159,12 @@ def test_a_game_over_report_says_what_now_and_each_step_it_names_works(game, cli
     assert "referee verify german.jsonl --export german" in german, german
     assert "--as entente" not in german and "JOURNAL" not in german, german
     assert "(log --as public --format json)" in public, public
-    assert "referee reveal JOURNAL" in moderator, moderator
+    assert f"referee reveal {game.name}. Give each player his side's export" in moderator, \
+        moderator
     assert cli("reveal", game).exit_code == 0
     assert "the moderator has published the dice secret" in told("entente")
+    after = told("moderator")
+    assert "The dice secret is published. Give each" in after and "reveal" not in after, after
     for side in ("german", "public"):
         export = tmp_path / f"{side}.jsonl"
         export.write_text(cli("log", game, "--as", side, "--format", "json").stdout)
