@@ -5,7 +5,8 @@ he acts (None: it waits on nobody, or on a player whose mail and deadline will m
 A game waits on the moderator when it is paused, when a deadline passed that nobody
 answered for (reminders.py), when a player's orders need dice in a manual-dice game
 (held: only the moderator can enter them), or when the side it waits on has no address
-the referee could mail.
+the referee could mail. A game over waits on him for its reveal alone: he is mailed that
+once (ended.py), and the pass goes on.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ..store.players import roster
 from ..table import Table
 from .deadlinepost import Post
 from .dropped import dropped_mail, dropped_name, mailed_by, why_dropped
+from .ended import tell_the_end
 from .holds import held_at, held_lines, holds_of, lines_left, standing
 from .holdtime import give_back_time
 from .ledger import fault, game_lock, load_ledger, save_ledger
@@ -42,6 +44,7 @@ def waits_on_a_person(table: Table, name: str, outbox: Path, now: datetime) -> s
     that ended are pruned first, whatever the game waits on (a paused game too), each player
     whose orders were not entered told so."""
     holds = _standing_holds(table, outbox, now)
+    tell_the_end(table, outbox, now)        # once: the game over waits on his reveal alone
     line = waits_on_the_moderator(table, name)
     if line is not None:
         return line

@@ -1,0 +1,66 @@
+"""The moderator told, once, that a game is over: the players are asked nothing more, and
+the game waits on him for one thing, its dice secret published (`reveal`), which lets every
+player check every die (moderator.md, When the game is over)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from ..base.readers import MODERATOR
+from ..engine import game_over
+from ..render.documents import reason_words
+from ..table import Table
+from .deadlinepost import Post
+from .ledger import game_lock, load_ledger, save_ledger
+from .refusal import prose
+
+
+def tell_the_end(table: Table, outbox: Path, now: datetime) -> None:
+    """Mail the moderator once that the game is over and its secret is not yet published,
+    named by the record that ended it (a journal set back before it and ended again is told
+    again); the ledger keeps that he was told, which his mail program taking the mail out of
+    the folder does not undo."""
+    state = table.game().state
+    if not game_over(state) or state.revealed:
+        return
+    ended = _ending_record(table.records)
+    head = table.records[0]
+    post = Post(table, table.raw, outbox, now, head["game_id"])
+    to = post.address(MODERATOR)
+    if to is None:
+        return
+    with game_lock(head["game_id"], head["hash"]):
+        ledger = load_ledger(head["game_id"], head["hash"])
+        if ledger.get("ended") == ended["hash"]:
+            return
+        post.write(f"ended-{ended['seq']:06d}-{ended['hash'][:16]}-moderator.eml", to,
+                   post.subject(MODERATOR, table.kind.season(table)),
+                   _ended_mail(post.journal, state.result or {}, table.kind.sides(table)),
+                   wrapped=True,
+                   seq=table.records[-1]["seq"], ledger=ledger)
+        ledger["ended"] = ended["hash"]
+        save_ledger(ledger)
+
+
+def _ending_record(records: list[dict]) -> dict:
+    """The record whose events ended the game (the last one when none says so)."""
+    return next((r for r in reversed(records)
+                 if any(isinstance(e, dict) and e.get("type") == "GameEnded"
+                        for e in r.get("events") or ())), records[-1])
+
+
+def _ended_mail(journal: str, result: dict, sides: tuple[str, ...]) -> str:
+    """What the moderator is told: how the game ended, the one thing left to him, the
+    commands to copy (never split), and how each player checks the game then."""
+    how = reason_words(result.get("reason") or "the game ended")
+    level = result.get("level_name")
+    head = prose(f"The game is over: {how}" + (f"; result: {level}" if level else "") +
+                 ". The players are asked nothing more. It waits on you for one thing: "
+                 "publish the dice secret, so that every die can be checked:")
+    then = prose(f"Then give each player his side's export, and the public theirs (SIDE: "
+                 f"{', '.join(sides)} or public):")
+    check = prose("which each checks with `referee verify SIDE.jsonl --export SIDE` "
+                  "(moderator.md, When the game is over).")
+    return (f"{head}\n\n  referee reveal {journal}\n\n{then}\n\n"
+            f"  referee log {journal} --as SIDE --format json > SIDE.jsonl\n\n{check}")
