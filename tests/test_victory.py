@@ -171,3 +171,14 @@ def test_a_game_over_report_says_what_now_and_each_step_it_names_works(game, cli
         export.chmod(0o600)
         done = cli("verify", export, "--export", side)
         assert done.exit_code == 0 and "every die recomputed" in done.stdout, done.stdout
+
+
+def test_a_decisive_victory_is_told_once_in_the_game_over_section(tmp_path, cli):
+    """The reason a decisive victory records names its level ('Decisive German Victory
+    reached (3.2)'): the game-over section says it once, not followed by the level again."""
+    j = _at_22(tmp_path)
+    g.submit(j, "german", ["play offensive", "move ge-i-05 amiens", "end movement"])
+    said = cli("report", j, "--as", "entente", "--keep-place").stdout
+    over = " ".join(said[said.index("The game is over"):].split())
+    assert over.startswith("The game is over ---------------- Decisive German Victory "
+                           "reached (3.2). What now:"), over

@@ -338,9 +338,12 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
     (2.0), grouped without pointing to a command he cannot run from a mail."""
     if stat["game_over"]:
         r = stat.get("result") or {}
-        why = reason_words(r.get("reason"))
+        why, level = reason_words(r.get("reason")), str(r.get("level_name"))
+        if level in why:                # 'Decisive Entente Victory reached (3.2)' says it
+            return Section("The game is over", [para(Span(f"{why[:1].upper()}{why[1:]}.",
+                                                          "bold"))])
         return Section("The game is over", [para(f"{why[:1].upper()}{why[1:]}: ",
-                                                 Span(str(r.get("level_name")), "bold"))])
+                                                 Span(level, "bold"))])
     waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]
     blocks: list = []
     if (stat.get("deadlines") or {}).get("paused"):   # no orders are taken: none offered
