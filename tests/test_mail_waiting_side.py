@@ -53,3 +53,23 @@ def test_an_order_out_of_turn_is_refused_as_not_his_not_as_stale(tmp_path, cli):
     assert "your decision has changed" not in reply, reply
     assert "not the Entente player's decision" in reply, reply
     assert journal.read_bytes() == before
+
+
+
+def test_a_reply_asked_nothing_is_stale_once_his_own_decision_came_and_went(tmp_path, cli):
+    """Asked nothing then and now, but between he was asked and answered (his production,
+    7.0): the board he answered is gone, and so may be the level of victory an armistice
+    or a surrender he wrote for it would end the game at (3.2, 3.3), or the turn a
+    Military Crisis! is his to play in (9.8, 9.9). It is refused as a reply to an old
+    mail, as it was before he was asked nothing."""
+    journal = new_game(tmp_path, cli)
+    assert g.submit(journal, "german", ["pass"]).rejected is None
+    assert g.submit(journal, "german", ["end turn"]).rejected is None
+    answered = len(journal.read_text().splitlines()) - 1    # the Entente's player turn
+    for side, line in (("entente", "pass"), ("entente", "end turn"), ("german", "done")):
+        assert g.submit(journal, side, [line]).rejected is None, (side, line)
+    before = journal.read_bytes()               # production waits on the Entente alone
+    outcomes, said = replying(tmp_path, journal, "german", answered, "propose armistice")
+    assert [o.status for o in outcomes] == ["stale"], (outcomes, said)
+    assert any("your decision has changed" in s for s in said), said
+    assert journal.read_bytes() == before

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..engine import game_over, pending_prompt, sealed_for, waiting_on
+from ..engine.victory import victory_level
 from ..table import Table
 from .entered import entering, first_order
 from .ledger import load_ledger
@@ -26,19 +27,31 @@ from .outcome import halt_of
 
 def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
     """What reader was asked to decide after record seq (2.0; for stale replies and held
-    orders): nothing but whether the game is over while he is not waited on."""
+    orders); while he is not waited on, nothing but what he may give at any time rests on
+    (asked_nothing)."""
     game = table.game(upto=seq)
     st = game.state
     decision = None if game_over(st) else st.pending.kind
     if reader not in waiting_on(st):
-        # Asked nothing: the other side's orders change nothing he was asked (what he may
-        # give at any time, 3.2, 3.3, stays open; an order not his is refused as such).
-        return (False, decision is None)
+        return asked_nothing(game, decision is None)
     # A sealed decision is one for both sides at once (7.0, 2.0 I, 2.0 V.3): the other side's
     # plan closing does not change what this reader was asked, though the prompt changes.
     sealed = decision is not None and any(sealed_for(st, x) for x in game.data.sides)
     prompt = None if decision is None or sealed else pending_prompt(st, game.data)
     return (reader in waiting_on(st), decision, st.turn, st.phase, prompt)
+
+
+def asked_nothing(game, over: bool) -> tuple:
+    """What a reader asked nothing answers: the other side's orders within the same step
+    change none of it (the proposal standing, 3.2, what he may give at any time, an order
+    not his refused as such), but a step, a player turn or a level of victory another
+    (his own decision asked and answered between, the level an armistice or a surrender
+    ends the game at, 3.2, 3.3, the turn a Military Crisis! is his in, 9.8, 9.9) does."""
+    st = game.state
+    if over:
+        return (False, True)
+    return (False, False, st.turn, st.phase, getattr(st.turn_state, "side", None),
+            st.armistice, victory_level(st, game.data)[1].id)
 
 
 def held_at(entry) -> int | None:
