@@ -179,3 +179,23 @@ def test_a_journal_whose_card_is_every_phase_fire_in_steps_is_a_journal_fault(cl
         r = cli(*argv)
         assert r.exit_code == 3 and r.stderr.count("\n") == 1, (argv, r.output)
         assert "every phase is fire in steps" in r.stderr, (argv, r.stderr)
+
+
+def test_a_journal_naming_artillery_for_no_side_of_it_is_a_journal_fault(cli, tmp_path):
+    """The scenario a journal's header holds, signed by the game's key, is read as a
+    scenario file is: off-table artillery for a side not in it, or one named twice, is one
+    line saying so, not a game read as if no side (or one) had any, nor 'verify: OK'."""
+    from forging import forget_mark, records, write_resigned
+
+    for named, why in ((["nobody"], "'nobody' is not one of the sides"),
+                       (["german", "german"], "'german' is named twice")):
+        j = tmp_path / f"{named[0]}{len(named)}.jsonl"
+        _new(cli, j)
+        recs = records(j)
+        recs[0]["scenario_data"]["off_table_artillery"] = named
+        write_resigned(j, recs)
+        forget_mark(j)
+        for argv in (("status", j), ("verify", j)):
+            r = cli(*argv)
+            assert r.exit_code == 3 and r.stderr.count("\n") == 1, (argv, r.output)
+            assert why in r.stderr and "off_table_artillery" in r.stderr, (argv, r.stderr)

@@ -39,7 +39,7 @@ from ...store.journal import Journal, now, parse, scan
 from ...store.players import order_key
 from ...store.secrets import create_with_secret, load_secret, secret_for_new
 from . import decider as sk
-from .loading import SkirmishData, card_problems
+from .loading import SkirmishData, artillery_problems, card_problems
 
 ValidationError = engine().ValidationError     # pydantic-core's, loaded alone
 
@@ -300,8 +300,11 @@ def replay(records: list[dict]) -> tuple[SkirmishCard, sk.SkState]:
     card = validator(SkirmishCard).validate_python(header["card_data"])
     for problem in card_problems(card, "record 0's card"):   # as a game folder's card is
         raise ValueError(problem)
-    state = sk.initial_state(validator(SkirmishScenario).validate_python(
-        header["scenario_data"]))
+    scenario = validator(SkirmishScenario).validate_python(header["scenario_data"])
+    for n, why in artillery_problems(scenario):     # as a scenario file's are
+        raise ValueError(f"record 0's scenario: off_table_artillery: {why} "
+                         f"(at off_table_artillery.{n})")
+    state = sk.initial_state(scenario)
     for rec in records[1:]:
         sk.evolve(card, state, rec, rec["seq"])
     return card, state

@@ -74,11 +74,8 @@ def _scenario_problems(sc: SkirmishScenario, data_weapons: set[str], label: str)
     if sc.first not in sc.sides:
         out.append(DataProblem(label, ("first",), f"{sc.first!r} is not one of the sides "
                                                   f"({', '.join(sc.sides)})"))
-    for n, side in enumerate(sc.off_table_artillery or []):   # the sides with some
-        if side not in sc.sides or side in sc.off_table_artillery[:n]:
-            why = "is named twice" if side in sc.sides else "is not one of the sides"
-            out.append(DataProblem(label, ("off_table_artillery", n),
-                                   f"{side!r} {why} ({', '.join(sc.sides)})"))
+    out += [DataProblem(label, ("off_table_artillery", n), why)
+            for n, why in artillery_problems(sc)]
     seen: set[str] = set()
     for side, force in sc.forces.items():
         at = ("forces", side)
@@ -98,6 +95,17 @@ def _scenario_problems(sc: SkirmishScenario, data_weapons: set[str], label: str)
         if pc is not None and pc.quality is None:
             out.append(DataProblem(label, (*at, "platoon_commander"),
                                    f"platoon commander {pc.id}: a quality is needed"))
+    return out
+
+
+def artillery_problems(sc: SkirmishScenario) -> list[tuple[int, str]]:
+    """Each side the scenario's off_table_artillery names that is not one of its sides, or
+    is named again (its position, why), so that no artillery is read as none."""
+    out, named = [], sc.off_table_artillery or []
+    for n, side in enumerate(named):
+        if side not in sc.sides or side in named[:n]:
+            why = "is named twice" if side in sc.sides else "is not one of the sides"
+            out.append((n, f"{side!r} {why} ({', '.join(sc.sides)})"))
     return out
 
 
