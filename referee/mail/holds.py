@@ -43,15 +43,16 @@ def decision_of(table: Table, seq: int | None, reader: str) -> tuple:
 
 def asked_nothing(game, over: bool) -> tuple:
     """What a reader asked nothing answers: the other side's orders within the same step
-    change none of it (the proposal standing, 3.2, what he may give at any time, an order
-    not his refused as such), but a step, a player turn or a level of victory another
-    (his own decision asked and answered between, the level an armistice or a surrender
-    ends the game at, 3.2, 3.3, the turn a Military Crisis! is his in, 9.8, 9.9) does."""
+    change none of it (what he may give at any time, an order not his refused as such, an
+    armistice proposed to him since, which his answer can only mean, 3.2), but a step, a
+    player turn or a level of victory another (his own decision asked and answered between,
+    the level an armistice or a surrender ends the game at, 3.2, 3.3, the turn a Military
+    Crisis! is his in, 9.8, 9.9) does."""
     st = game.state
     if over:
         return (False, True)
     return (False, False, st.turn, st.phase, getattr(st.turn_state, "side", None),
-            st.armistice, victory_level(st, game.data)[1].id)
+            victory_level(st, game.data)[1].id)
 
 
 def held_at(entry) -> int | None:
