@@ -182,3 +182,18 @@ def test_a_decisive_victory_is_told_once_in_the_game_over_section(tmp_path, cli)
     over = " ".join(said[said.index("The game is over"):].split())
     assert over.startswith("The game is over ---------------- Decisive German Victory "
                            "reached (3.2). What now:"), over
+
+
+@pytest.mark.parametrize("turn", [22, 23])
+def test_every_reader_is_told_when_the_turn_is_the_last(tmp_path, cli, turn):
+    """2.0 VI: WINTER 1919-20, the 23rd turn, is the last; the game ends with it, at the level
+    of victory its VP give then (3.1). Every reader's report says so in that turn, and only
+    then: a player planning his last production must know that nothing comes after it."""
+    j = new_game(tmp_path, position("1918", turn=turn, hands={"german": ["off-01"],
+                                                            "entente": ["off-03"]}),
+                 name=f"t{turn}")
+    last = "WINTER 1919-20 is the last turn: the game ends with it, at the level of victory " \
+        "its VP give then (2.0 VI, 3.1)."
+    for reader in ("german", "entente", "public"):
+        said = " ".join(cli("report", j, "--as", reader).stdout.split())
+        assert (last in said) == (turn == 23), (reader, said[:400])

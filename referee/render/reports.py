@@ -224,6 +224,10 @@ def _now_sections(journal: Path, mine: dict, state, data, reader: str,
         now.blocks += _after_the_end(reader, bool(state.revealed), data, shlex.quote(journal.name))
     if reader in data.sides and not stat["game_over"]:    # his hand is secret: his own only
         now.blocks[1:1] = [para(line) for line in _hand_lines(state, data, reader)]
+    if not stat["game_over"] and state.turn == state.last_turn:
+        now.blocks.insert(1, para(f"{data.label(state.turn)} is the last turn: the game ends "
+                                  f"with it, at the level of victory its VP give then (2.0 VI, "
+                                  f"3.1)."))
     return [now] if costs is None else [now, costs]
 
 
