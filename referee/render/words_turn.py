@@ -4,6 +4,7 @@ armistice (2.0, 1.3, 9.x, 3.2), one function per event kind."""
 from __future__ import annotations
 
 from ..base.plurals import counted, noun, plain_plurals
+from ..engine.victory import level_of
 from .documents import reason_words
 from .phrases import area, cards, kind_name, opened, secret_data, side, unprinted
 
@@ -62,12 +63,12 @@ def _game_ended(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _level_of(vp, data: GameData):
-    """The Victory Chart's level of a VP total (3.1), None where the data give none."""
-    chart = getattr(getattr(data, "charts", None), "victory", None)
-    if not isinstance(vp, int) or chart is None:
+    """The Victory Chart's level of a VP total (3.1: engine.victory's), None where the data
+    give none."""
+    try:
+        return level_of(vp, data) if isinstance(vp, int) else None
+    except ValueError:
         return None
-    return next((lv for lv in chart.levels if (lv.min is None or vp >= lv.min)
-                 and (lv.max is None or vp <= lv.max)), None)
 
 
 def _secret_revealed(ev: dict, data: GameData, reader: str) -> str:
