@@ -55,6 +55,10 @@ from .sections import Document, Items, Para, Section, Span, as_json, para
 
 # ---------------------------------------------------------------- the report
 
+# The longest order a record's heading sets as an order (a mail's line); a longer one is words.
+ORDER_MOST = 72
+
+
 def _record_heading(rec: dict, before, reader: str) -> list[Span]:
     """'#12 German: move ge-1 liege' — with the decision a bare answer answered. The orders of
     a batch are each one span, so that a line wraps between them, never inside one."""
@@ -69,7 +73,10 @@ def _record_heading(rec: dict, before, reader: str) -> list[Span]:
     if before.pending is not None and text in ("done", "pass", "keep"):
         note = f" ({before.pending.kind.replace('_', ' ')})"
     note += _came(rec, reader, before)
-    orders = [Span(line, style) for line in text.split("\n")]
+    # An order longer than a mail's line is told as words, wrapped as the event lines under
+    # it are: a past order is read, not copied, and never runs past the line.
+    orders = [Span(line, style if len(line) <= ORDER_MOST else "plain")
+              for line in text.split("\n")]
     joined = [span for n, o in enumerate(orders) for span in ([Span("; ")] if n else []) + [o]]
     return [Span(f"#{rec['seq']} {who}: "), *joined, Span(note)]
 
