@@ -1,12 +1,69 @@
-"""No line of a report mail runs past 72 columns, a record's order longer than a line
-included (render/reports.ORDER_MOST): a past order is read, not copied, and is wrapped as
-the event lines under it are."""
+"""A report mail is one a player can read on a phone, however much happened since his last
+one: after `autoplay` (the moderator playing hundreds of records at once) it tells the last
+FULL_MOST records in full and those before them in brief, a turn a line, with the command
+that shows every one (mail/refusal.FULL_MOST, render/reports._Brief); and no line of it runs
+past 72 columns, a record's long order included (render/reports.ORDER_MOST)."""
 
 from __future__ import annotations
+
+import re
 
 import gamecalls as g
 from casebook import new_game as case_game
 from casebook import position
+from mailboxes import write_maildir
+from test_deadlines import ADDRESSES, mails, new_game, records, text_of
+
+from referee.game.autoplay import autoplay
+from referee.mail.inbox import inbox as mail_inbox
+from referee.mail.refusal import FULL_MOST
+
+OBSERVER = "watch@example.org"
+
+
+def _pass(tmp_path, journal, n: int) -> dict[str, str]:
+    """One inbox pass over an empty Maildir: each mail's text, by its recipient's address."""
+    out = tmp_path / f"out{n}"
+    mail_inbox(journal, [write_maildir(tmp_path / f"empty{n}", [])], out, with_map=False)
+    return {str(m["To"]).casefold(): text_of(m) for m in mails(out)}
+
+
+def test_a_mail_after_autoplay_tells_the_last_records_in_full_and_the_rest_in_brief(
+        tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "via_cli")
+    assert cli("players", journal, "--set", f"observer={OBSERVER}").exit_code == 0
+    _pass(tmp_path, journal, 0)
+    since = records(journal)[-1]["seq"]
+    autoplay(journal, 3, until=2, check_every=10 ** 9)
+    last = records(journal)[-1]["seq"]
+    upto = last - FULL_MOST
+    assert upto > since + FULL_MOST, "enough records to be told in brief"
+    texts = _pass(tmp_path, journal, 1)
+    readers = {ADDRESSES["german"].casefold(): "german",
+               ADDRESSES["entente"].casefold(): "entente", OBSERVER: "public"}
+    assert set(texts) == set(readers), sorted(texts)
+    for address, text in texts.items():
+        lines = text.splitlines()
+        assert max(map(len, lines)) <= 72, [ln for ln in lines if len(ln) > 72]
+        # Only the last FULL_MOST records have a heading of their own, in their order.
+        headings = [int(n) for n in re.findall(r"^#(\d+) ", text, re.M)]
+        assert headings == list(range(upto + 1, last + 1)), headings[:5]
+        flat = " ".join(text.split())
+        assert f"Records {since + 1}–{upto} ({upto - since}) in brief, a turn a line" in flat
+        assert f"referee log g.jsonl --as {readers[address]} --since {since + 1}" in flat
+        # The records in brief, turn by turn: each counted once, the battles named.
+        told = [(int(a), int(b or a), int(n)) for a, b, n in re.findall(
+            r"^- [A-Z]+ \d{4}(?:-\d\d)?: records? (\d+)(?:–(\d+))? \((\d+)\)", text, re.M)]
+        assert told and told[0][0] == since + 1 and told[-1][1] == upto, told
+        assert sum(n for _, _, n in told) == upto - since, told
+        assert all(b - a + 1 == n for a, b, n in told), told
+        assert len(lines) < 20 * FULL_MOST, len(lines)
+
+
+def test_a_mail_after_few_records_tells_every_one_in_full(tmp_path, cli, clock):
+    journal = new_game(tmp_path, cli, "via_cli")
+    text = _pass(tmp_path, journal, 0)[ADDRESSES["german"].casefold()]
+    assert "in brief" not in text and re.search(r"^#1 ", text, re.M), text[:600]
 
 
 def test_a_record_whose_order_is_longer_than_a_mail_line_is_wrapped(tmp_path, cli):

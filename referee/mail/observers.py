@@ -18,7 +18,7 @@ from ..render import reports
 from ..store.mailroute import referee_address
 from ..store.players import OBSERVER
 from .ledger import mail_name
-from .refusal import lead_lines, prose
+from .refusal import FULL_MOST, lead_lines, prose
 from .subjects import table_subject
 from .threads import thread_of
 
@@ -58,7 +58,8 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
             if told_apart(records[since + 1:]):
                 continue                    # nothing new since his last mail a report owes
             if since not in texts:
-                doc, meta = table.report(PUBLIC, since, keep_views=False)
+                doc, meta = table.report(PUBLIC, since, keep_views=False,
+                                         full_most=FULL_MOST)
                 texts[since] = lead_lines(doc) + \
                     reports.render_report(doc, meta, "text").rstrip("\n") + "\n"
             if not picture:

@@ -20,6 +20,10 @@ from ..render.sections import Block, Document, Orders, Section, Span, para
 from ..render.unbroken import bound, unbound
 from .copies import this_is
 
+# A report mail tells at most FULL_MOST records in full, the last ones; those before them
+# (thousands after `autoplay` or a long absence) are told in brief, a turn a line.
+FULL_MOST = 50
+
 # The lines of prose a reply names at most: the rest are counted.
 MOST_NAMED = 10
 NAMED_LENGTH = 60
@@ -250,7 +254,7 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     long game id). The views the report shows are not kept: the journal moves on with the
     next message. held: his mailed orders wait for the moderator's dice (holds.py), so his
     decision is told without the orders open to him, and `due` says why."""
-    doc, meta = table.report(side, since, keep_views=False, held=held)
+    doc, meta = table.report(side, since, keep_views=False, held=held, full_most=FULL_MOST)
     text = reports.render_report(doc, meta, "text")
     report, _, receipt = text.rstrip("\n").rpartition("\n\n")
     head = render(Document("", [Section("", [para(n) for n in notes])]), "text", 72).strip(

@@ -122,14 +122,19 @@ def _battle_outcome(state, area: str, data) -> str:
 
 
 def build(whole: Game, start: Game, records: list[dict], reader: str, views: dict,
-          mine: dict, games_dir: Path | None = None) -> tuple[Document, dict]:
+          mine: dict, games_dir: Path | None = None, full_most: int | None = None
+          ) -> tuple[Document, dict]:
     """The report for reader: every record after the one `start` stands at, replayed from
     there on a copy (the Table's). `views` holds what `show`, the board and `status` show
-    the reader now (kept for the journal's bytes), `mine` the reader's standing orders."""
+    the reader now (kept for the journal's bytes), `mine` the reader's standing orders.
+    full_most: the most records told in full (None: every one); the last of them are, and
+    those before them are told in brief, a turn a line (a mail after many records played
+    at once: `autoplay`, a long absence)."""
     journal = whole.journal.path
     header, last, game_id = records[0], records[-1], whole.game_id
     data, state = start.data, start.state.clone()
     since = state.seq
+    brief = _Brief(since, last["seq"] - full_most if full_most is not None else since)
     vp_before = sum(v for _, v in vp_breakdown(state, data))
     happened: list = []
     revealed: list[dict] = []           # production plans revealed, as the reader sees them
@@ -146,8 +151,11 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
         era.apply(state, rec)
         seen = redact(rec, reader)
         revealed += [ev for ev in seen["events"] if ev["type"] == "ProductionRevealed"]
+        news = roster.read(rec, data.side_name)
+        if brief.takes(rec, before, seen, state, data):
+            continue
         happened += _happened(rec, before, seen, state, data, reader, journal,
-                              (zone, dues), roster.read(rec, data.side_name))
+                              (zone, dues), news)
     data = era.data
     breakdown = vp_breakdown(state, data)
     total = sum(v for _, v in breakdown)
@@ -156,7 +164,8 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     sview, board, stat = views["show"], views["board"], views["status"]
     sections = [Section(
         f"Since record {since}" if since else "From the start of the game",
-        happened or [para("Nothing has happened since your last report.")])]
+        brief.blocks(reader, shlex.quote(journal.name)) + happened
+        or [para("Nothing has happened since your last report.")])]
     # What his production plan cost, once these records revealed it: a part of what
     # happened, not of what he is asked now (7.0).
     done = shown(carried_out_section, last["seq"], journal, state, data, reader, revealed)
@@ -214,6 +223,51 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     lines += [[Span(line)] for line in news]       # what a roster record changed
     return [Para(_record_heading(rec, before, reader), heading=True)] + \
         ([Items(lines)] if lines else [])
+
+
+class _Brief:
+    """The records of a report told in brief (those after `since` up to `upto`), a turn a line:
+    which records, how many, each battle with who held its area once it was over and how
+    the game ended, as the reader may see them (the redacted records); the rest of them is
+    in `log`."""
+
+    def __init__(self, since: int, upto: int):
+        self.since, self.upto = since, upto
+        self.turns: dict[str, list] = {}        # label: [first, last, count, facts]
+
+    def takes(self, rec: dict, before, seen: dict, state, data) -> bool:
+        """Whether rec is told in brief; if so, what it adds to its turn's line."""
+        if rec["seq"] > self.upto:
+            return False
+        turn = self.turns.setdefault(data.label(before.turn), [rec["seq"], 0, 0, []])
+        turn[1:3] = [rec["seq"], turn[2] + 1]
+        for ev in seen["events"]:
+            if ev["type"] == "BattleEnded":
+                area = ev["area"]
+                held = state.area_state(area, data)
+                name = data.areas[area].name if area in data.areas else area
+                turn[3].append(f"battle of {name} "
+                               f"({'Disputed' if held == 'disputed' else side_name(held)})")
+            elif ev["type"] == "GameEnded":
+                turn[3].append(f"game over: {reason_words(ev.get('reason'))}, "
+                               f"{ev.get('level_name')}")
+        return True
+
+    def blocks(self, reader: str, journal: str) -> list:
+        """What the report says of the records told in brief, before those told in full."""
+        if not self.turns:
+            return []
+        first = self.since + 1
+        lines = []
+        for label, (a, b, n, facts) in self.turns.items():
+            span = f"record {a}" if a == b else f"records {a}–{b}"
+            lines.append([Span("; ".join([f"{label}: {span} ({n})", *facts]) + ".")])
+        return [para(f"Records {first}–{self.upto} ({self.upto - self.since}) in brief, a "
+                     f"turn a line: its records, then each battle with who held its area "
+                     f"once it was over (Disputed: both sides stayed). Every record is in "
+                     f"the moderator's ", Span(f"referee log {journal} --as {reader} "
+                                               f"--since {first}", "order"),
+                     "; the records after these follow in full."), Items(lines)]
 
 
 def _now_sections(journal: Path, mine: dict, state, data, reader: str,
