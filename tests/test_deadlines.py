@@ -232,6 +232,7 @@ def test_the_guides_trial_of_deadlines_is_a_game_apart(tmp_path, cli, clock, mon
     for sub in ("cur", "new", "tmp"):
         (tmp_path / "trymail" / sub).mkdir(parents=True)
     assert cli("new", *words).exit_code == 0
+    assert cli("tick", "try.jsonl").exit_code == 0   # the first reports, at the hand-off
     clock(START + timedelta(hours=24))               # 24h before the 48h deadline
     r = cli("tick", "try.jsonl")
     assert r.exit_code == 0 and "reminder: german" in r.stdout, r.output

@@ -9,7 +9,8 @@ dice, with the dice they roll and whether he was mailed of them (`held`, waiting
 to read alone), to which unknown addresses an answer went today, and on which day the
 moderator was last told that a player's address refuses mail (`bounced`, robots.py), and
 the folders the game's mails went into (`outboxes`, elsewhere.py), and the runs of the
-referee's answers for a silent side whose mails were written (`answers_told`, reminders.py).
+referee's answers for a silent side whose mails were written (`answers_told`, reminders.py),
+and when each side was first told of the decision he owes (`asked`, firsttold.py).
 `inbox` takes the game's mail lock, then handles one message at a time, saving the
 ledger (on disk) before the next one, so a crash, a kill or a full disk at any point
 loses nothing and repeats nothing: a reply still owed is written by the next run.

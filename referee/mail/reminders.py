@@ -33,6 +33,7 @@ from ..render.documents import players_words, side_name
 from ..store import home
 from ..table import Table
 from .deadlinepost import Post, address_of, everyone
+from .firsttold import reminders_passed
 from .holds import Hold, sides_on_hold
 from .ledger import game_lock, load_ledger, save_ledger
 from .ordersopen import orders_open_text
@@ -189,12 +190,14 @@ def waits_on_the_moderator(table, name: str) -> str | None:
 
 def check_deadlines(journal: Path, outbox: Path, now: datetime,
                     games_dir: Path | None = None,
-                    rule_missed: datetime | None | bool = True) -> list[str]:
+                    rule_missed: datetime | None | bool = True,
+                    reporting: bool = False) -> list[str]:
     """Do what the deadlines ask at `now`: reminders, and the policy at each missed deadline;
     the mails go into outbox. Returns one line per action; run again at the same time, it
     does nothing. rule_missed: True rules every deadline passed by now; a time, only those
     due by then (tick: the pass read the game's mail, and the grace has run); None, none
-    (its mail could not be read: an order may wait on the server)."""
+    (its mail could not be read: an order may wait on the server). reporting: the reports
+    owed follow (tick); no reminder goes with one that first asks (firsttold.py)."""
     if rule_missed is True:
         rule_missed = now
     log: list[str] = []
@@ -209,7 +212,7 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
         _owed_from_last_pass(j, outbox, now, games_dir)
         made: dict[int, tuple[dict, Answer]] = {}
         for _ in range(MOST_ANSWERS):
-            answer = _facts(j, outbox, now, games_dir, log, rule_missed)
+            answer = _facts(j, outbox, now, games_dir, log, rule_missed, reporting)
             if answer is None or not _answer_for(j, outbox, now, games_dir, log, made,
                                                  *answer):
                 break
@@ -220,7 +223,8 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
 
 
 def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
-           rule_missed: datetime | None = None) -> tuple[Timeline, Due, Answer] | None:
+           rule_missed: datetime | None = None, reporting: bool = False
+           ) -> tuple[Timeline, Due, Answer] | None:
     """Under the journal's lock: the reminders due and the missed deadlines that need no
     order (wait, pause), each a record and its mails. Returns the first missed deadline the
     referee answers for (policy default), to be decided as that side's order."""
@@ -241,7 +245,7 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
             if d.side in on_hold:
                 continue
             if now < d.due:
-                bodies += _remind(tl, d, now, post, log)
+                bodies += _remind(tl, d, now, post, log, reporting)
                 continue
             if (d.side, d.handoff, stamp(d.due)) in tl.missed:
                 continue
@@ -277,10 +281,12 @@ def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
         log.append(line)
 
 
-def _remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str]) -> list[dict]:
+def _remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
+            reporting: bool) -> list[dict]:
     """The reminder due now for a side owing orders (the latest reminder time passed), once;
-    none at or before the hand-off or extension its deadline runs from (Due.reminders)."""
-    passed = [r for r in d.reminders(tl.settings) if now >= d.due - r]
+    none at or before the hand-off or extension its deadline runs from (Due.reminders), or
+    the report that first asked him the decision (reporting: firsttold.py)."""
+    passed = reminders_passed(post, d, now, d.reminders(tl.settings), reporting)
     if not passed:
         return []
     before = duration_text(min(passed))

@@ -513,7 +513,7 @@ def _deadlines_and_reports(x: Game, games_dir, with_map: bool, moment) -> None:
     each player's report owed."""
     if load_ledger(x.game_id, x.header_hash)["held"]:  # ended before a deadline is ruled
         end_holds(x.journal, x.spool, moment, games_dir)
-    for line in check_deadlines(x.journal, x.spool, moment, games_dir,
+    for line in check_deadlines(x.journal, x.spool, moment, games_dir, reporting=bool(x.keys),
                                 rule_missed=moment - GRACE if x.read else None):
         x.log(line)
     waiting = waits_on_a_person(Table(x.journal, games_dir).whole(), named(x.journal),
