@@ -136,6 +136,29 @@ def test_an_order_entered_by_the_moderator_is_reported_without_its_reminder(
     assert _reminded(journal) == [(handoff, "2h")]
 
 
+def test_a_deadline_set_after_the_hand_off_is_reported_without_its_reminder(tmp_path,
+                                                                             cli, clock):
+    """A game begun without deadlines: the first reports ask the German's decision at 18:00.
+    The moderator sets a 48h deadline 26 hours later; it runs from the hand-off, so its 24h
+    reminder's time has come. The report that gives it goes alone; the 2h reminder comes in
+    time."""
+    journal, out = _game(tmp_path, cli)
+    seen: set[str] = set()
+    _tick(cli, clock, journal, START)
+    assert set(_new_mails(out, seen)) == {ADDRESSES["german"], ADDRESSES["entente"]}
+    moment = START + timedelta(hours=26)
+    clock(moment)
+    assert cli("deadline", journal, "--set", "48h").exit_code == 0
+    assert "reminder" not in _tick(cli, clock, journal, moment)
+    [report] = _new_mails(out, seen)[ADDRESSES["german"]]
+    assert "Orders due by Wed 25 Nov 18:00 UTC." in report, report
+    assert _looked(journal, tmp_path, moment + timedelta(minutes=10)) == []
+    assert _reminded(journal) == []
+    log = _tick(cli, clock, journal, DUE - timedelta(hours=2))
+    assert "reminder: german, orders due by Wed 25 Nov 18:00 UTC (2h before)" in log, log
+    assert _reminded(journal) == [(1, "2h")]
+
+
 def test_a_deadline_reported_at_its_hand_off_is_reminded_24h_before_once(tmp_path, cli,
                                                                            clock):
     """A guard (it passes on the code before too): the first report goes out at the

@@ -1,18 +1,20 @@
-"""The reminders a side may be sent: none due by the time he was first told of his decision.
+"""The reminders a side may be sent: none due by the time he was told of his deadline.
 
 A deadline runs from the hand-off (game/clockwalk.py Due.since), and no reminder is due at
 it or before it. But a side learns of the decision from the report that asks it, and that
 report may go out later than the hand-off: `tick` started a day after `new`, or the pass
 after the moderator's order at his command line. A reminder whose time came by then would
 go out in the same pass as that report ("here is your decision", "24 hours left"), or in
-the pass after it. It is not sent: the report gives the deadline.
+the pass after it. It is not sent: the report gives the deadline. So too for the report
+that first gives a deadline the moderator set, extended or resumed since the hand-off.
 
 Whether the side was told is the ledger's: the record his last mail ended at (`sent`). A
-side with an address whose last mail ended before the hand-off is told of it by the report
-`tick` sends after the deadlines are checked (tick.py), so in this pass; the ledger keeps
-that moment (`asked`: the side's hand-off, its record's hash and the time), for the passes
-after it. A side told by a mail made at the hand-off (the answer to his own orders) was
-told then, as the deadline's start says.
+side with an address whose last mail ended before the hand-off, or before a later record
+setting the deadlines, extending or resuming, is told by the report `tick` sends after
+the deadlines are checked (tick.py), so in this pass; the ledger keeps that moment
+(`asked`: the side's hand-off, its record's hash and the time), for the passes after it.
+A side told by a mail made at the hand-off (the answer to his own orders) was told then,
+as the deadline's start says.
 """
 
 from __future__ import annotations
@@ -20,37 +22,39 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from ..base.clock import parse_stamp, stamp
-from ..game.clockwalk import Due
+from ..game.clockwalk import Due, clock_of
 from .deadlinepost import Post
 from .ledger import load_ledger, save_ledger
 from .observers import still_held
 
-# The ledger's part: each side's hand-off (its record and hash) and when he was first told.
+# The ledger's part: each side's hand-off (its record and hash) and when he was last told.
 ASKED = "asked"
+# The facts about time after a hand-off that a side's next report tells him anew.
+TOLD_ANEW = ("settings", "extend", "resume")
 
 
 def reminders_passed(post: Post, d: Due, now: datetime, reminders: list[timedelta],
                      reporting: bool) -> list[timedelta]:
     """The reminders of a side's deadline whose time has come by now, less those due by the
-    time he was first told of the decision (reporting: the pass sends each side the report
-    he is owed after this check, as `tick` does; else the deadline's start is that time)."""
+    time he was told of his deadline (reporting: the pass sends each side the report he is
+    owed after this check, as `tick` does; else the deadline's start is that time)."""
     passed = [r for r in reminders if now >= d.due - r]
     if not passed or not reporting or post.address(d.side) is None or \
             not isinstance(post.head, str):
         return passed
-    told = _first_told(post, d, now)
+    told = _told_at(post, d, now)
     return [r for r in passed if d.due - r > told]
 
 
-def _first_told(post: Post, d: Due, now: datetime) -> datetime:
-    """When the side was first told of the decision its deadline is for: now if his last
-    mail ended before its hand-off (the report this pass sends tells him; kept in the
-    ledger), else the time the ledger kept, else the deadline's start."""
+def _told_at(post: Post, d: Due, now: datetime) -> datetime:
+    """When the side was told of his deadline as it now runs: now if his last mail ended
+    before its hand-off or a later record that changed it (the report this pass sends tells
+    him; kept in the ledger), else the time the ledger kept, else the deadline's start."""
     ledger = load_ledger(post.game_id, post.head)
     handoff = [d.handoff, post.records[d.handoff].get("hash")]
     sent = still_held(ledger["sent"].get(d.side), post.records)
     asked = ledger.get(ASKED) if isinstance(ledger.get(ASKED), dict) else {}
-    if sent is None or sent < d.handoff:
+    if sent is None or sent < _last_change(post.records, d):
         ledger[ASKED] = {**asked, d.side: [*handoff, stamp(now)]}
         save_ledger(ledger)
         return now
@@ -59,3 +63,10 @@ def _first_told(post: Post, d: Due, now: datetime) -> datetime:
             isinstance(kept[2], str) and (told := parse_stamp(kept[2])) is not None:
         return max(told, d.since)
     return d.since
+
+
+def _last_change(records: list[dict], d: Due) -> int:
+    """The last record that set the deadline a side's report gives: its hand-off, or a
+    later one setting the deadlines, extending one or resuming the game."""
+    return max([d.handoff] + [r["seq"] for r in records[d.handoff + 1:]
+                              if (clock_of(r) or {}).get("kind") in TOLD_ANEW])
