@@ -93,6 +93,18 @@ def test_an_order_ended_as_a_sentence_is_that_order(game, cli, orders):
     assert cli("verify", game).exit_code == 0
 
 
+@pytest.mark.parametrize("orders", [("play offensive", "Eft ge-7."),
+                                    ("play offensive", "move ge-5 metz taking ge-i-01!")])
+def test_a_full_stop_after_a_unit_is_no_part_of_its_id(game, cli, orders):
+    """An order that ends with a unit's id reads the id without the full stop a phone adds
+    ('eft ge-7.' moves ge-7, not a unit called 'ge-7.'): the stop is no part of the order
+    even where the line would read with it, and replay reads it the same."""
+    r = cli("order", game, "--as", "german", *orders)
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(game.read_text().splitlines()[-1])["order"] == orders[-1]
+    assert cli("verify", game).exit_code == 0
+
+
 @pytest.mark.parametrize("order, said", [
     ("Done with the battle.", "unexpected 'with the battle.'"),      # a sentence, as typed
     ("mvoe ge-1 liege", "unknown verb 'mvoe'; did you mean move?"),

@@ -545,20 +545,17 @@ def _parse_order(text: str, data: GameData) -> Ord:
         raise OrderSyntaxError(text, "empty order")
     if line.startswith("{"):
         return _json_order(text, line)
-    try:
-        return _read_line(line, data)
-    except OrderSyntaxError as exc:
-        bare = line.rstrip(_SENTENCE_END).rstrip()
-        if not bare or bare == line:
-            raise
-        first = exc
-    # A line that reads as an order once the full stop (or '!', '…') a phone or a writer
-    # ends it with is dropped is that order; one that reads as none either way is refused
-    # as typed (a sentence that begins with an order's word stays one: 'Done with it.').
-    try:
-        return _read_line(bare, data)
-    except OrderSyntaxError:
-        raise first from None
+    # The full stop (or '!', '…') a phone or a writer ends a line with is no part of the
+    # order, even where the line reads with it ('lose fort-liege.' names fort-liege); a
+    # line that reads as no order without it is read, and refused, as typed (a sentence
+    # that begins with an order's word stays one: 'Done with it.').
+    bare = line.rstrip(_SENTENCE_END).rstrip()
+    if bare and bare != line:
+        try:
+            return _read_line(bare, data)
+        except OrderSyntaxError:
+            pass
+    return _read_line(line, data)
 
 
 # What may end an order line as it ends a sentence, and is not part of the order.
