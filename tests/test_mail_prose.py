@@ -259,3 +259,20 @@ def test_a_mangled_first_word_reads_as_an_order_never_as_prose(mangled):
     assert split(f"{mangled}\nmove ge-1 liege\n") == ([mangled, "move ge-1 liege"], [])
     assert split("move ge-1 liege\nÜber alles, Grüße\n") == (["move ge-1 liege"],
                                                              ["Über alles, Grüße"])
+
+
+def test_an_order_typed_behind_a_quote_mark_is_named_when_nothing_was_read(
+        journal, cli, tmp_path):
+    """'> pass' is a quoted line, never read; a mail whose only order stands so is refused
+    as having none, and the reply names the line and says to send it without the '>' (not
+    the orders of the old mail quoted under an attribution line)."""
+    body = (f"> pass\n\n{KEY_LINE}\n\nOn Mon, 23 Nov 2026, referee wrote:\n"
+            f"> Reply with one order per line:\n>   end turn\n")
+    before = len(records(journal))
+    out = handled(cli, journal, eml(tmp_path / "in", mail(body=body)), outbox=tmp_path / "out")
+    assert [(o["status"], o["side"]) for o in out] == [("rejected", "german")], out
+    assert len(records(journal)) == before
+    text = flat(body_of(not_applied_reply(tmp_path / "out", "german")))
+    assert "Quoted with '>', so not read: line 1 '> pass'; send your orders without " \
+        "the '>'." in text, text[:600]
+    assert "end turn'" not in text.split("Your decision")[0]

@@ -438,6 +438,18 @@ def after_signature(body: str, verbs: Collection[str] = CAMPAIGN_VERBS
             if not _QUOTE.match(t) and looks_like_order(t.strip(), verbs)]
 
 
+def quoted_orders(body: str, verbs: Collection[str] = CAMPAIGN_VERBS
+                  ) -> list[tuple[int, str]]:
+    """The quoted lines ('> pass') above the first attribution line and the old mail below
+    a reply that read as orders without their '>': never read, so a reply that found no
+    order names them (the player typed them so, or kept them from the mail he answers)."""
+    lines = [line.translate(_INVISIBLE).rstrip() for line in _LINE_BREAK.split(body)]
+    end = _cut(lines)
+    end = min(_attributions(lines, end, verbs), default=end)
+    return [(i + 1, t.strip()) for i, t in enumerate(lines[:end])
+            if _QUOTE.match(t) and looks_like_order(t.strip().lstrip("> "), verbs)]
+
+
 def _attributions(lines: list[str], end: int, verbs: Collection[str]) -> set[int]:
     """Indexes of the attribution lines ('On <date>, <name> wrote:'), wrapped ones included."""
     found: set[int] = set()

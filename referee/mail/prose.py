@@ -12,7 +12,7 @@ from difflib import SequenceMatcher
 
 from . import message as mailtext
 from .message import looks_like_order
-from .refusal import not_read, under_signature
+from .refusal import not_read, quoted_out, under_signature
 
 # --- the orders and the prose around them -----------------------------------------------------
 
@@ -129,7 +129,9 @@ def read_orders(body: str, key: str | None, verbs: Collection[str],
                 heads: Collection[re.Pattern] = (), slips: Collection[str] = ()
                 ) -> tuple[list[tuple[int, str]], list[str]]:
     """A mail body's order lines (prose_apart's orders of order_lines'), and the notes its
-    reply gives of what was not read: the prose around them, the orders under a
-    signature."""
+    reply gives of what was not read: the prose around them, the orders typed behind a
+    quote mark when none was read, the orders under a signature."""
     read, prose = prose_apart(mailtext.order_lines(body, key, verbs), verbs, heads, slips)
-    return read, not_read(prose) + under_signature(mailtext.after_signature(body, verbs))
+    quoted = [] if read else quoted_out(mailtext.quoted_orders(body, verbs))
+    return read, not_read(prose) + quoted + under_signature(
+        mailtext.after_signature(body, verbs))

@@ -62,6 +62,13 @@ def under_signature(lines: list[tuple[int, str]]) -> list[str]:
             f"only when sent above it."] if lines else []
 
 
+def quoted_out(lines: list[tuple[int, str]]) -> list[str]:
+    """The note naming a mail's quoted lines ('> pass') that read as orders without their
+    '>', when it has no order read (none when there are none)."""
+    return [f"Quoted with '>', so not read: {named(lines)}; send your orders without "
+            f"the '>'."] if lines else []
+
+
 def left_over(lines: list[tuple[int, str]], at: int, to: str | None) -> str:
     """What a mail's order lines from index at on were not applied for: the decision had
     passed to the other side (to, named as a person reads it), or the game was over, after
