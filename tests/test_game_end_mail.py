@@ -6,10 +6,13 @@ program took it out of the outbox; never before the end, nor once the secret is 
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from test_deadlines import START, mails, new_game, text_of
 from test_inbox import ADDRESSES
 
 import gamecalls as g
+from referee.mail import ended
 from referee.mail.waiting import waits_on_a_person
 from referee.table import Table
 
@@ -47,3 +50,25 @@ def test_a_game_revealed_at_its_end_tells_him_nothing(tmp_path, cli, clock):
     assert g.submit(journal, "german", ["surrender"]).rejected is None
     assert cli("reveal", journal).exit_code == 0
     assert _pass(journal, outbox) == [None, []]
+
+
+def test_a_reveal_while_the_pass_waits_for_the_mail_lock_tells_him_nothing(
+        tmp_path, cli, clock, monkeypatch):
+    """The pass read the game over and not revealed; `reveal` (which takes the journal's lock
+    alone) publishes the secret before the pass holds its locks: the pass, deciding again
+    under the mail lock and the journal's, sends no mail asking for what is done."""
+    journal, outbox = new_game(tmp_path, cli), tmp_path / "out"
+    assert g.submit(journal, "german", ["surrender"]).rejected is None
+    table = Table(journal).whole()
+    assert table.game().state.revealed is False         # read before the reveal
+    taking = ended.game_lock
+
+    @contextmanager
+    def revealed_first(*key):
+        assert cli("reveal", journal).exit_code == 0    # in the window: read, not yet locked
+        with taking(*key):
+            yield
+
+    monkeypatch.setattr(ended, "game_lock", revealed_first)
+    assert waits_on_a_person(table, journal.name, outbox, START) is None
+    assert [m for m in mails(outbox) if str(m["To"]) == ADDRESSES["moderator"]] == []

@@ -20,7 +20,11 @@ def tell_the_end(table: Table, outbox: Path, now: datetime) -> None:
     """Mail the moderator once that the game is over and its secret is not yet published,
     named by the record that ended it (a journal set back before it and ended again is told
     again); the ledger keeps that he was told, which his mail program taking the mail out of
-    the folder does not undo."""
+    the folder does not undo. Decided again under the game's mail lock and then the
+    journal's (the order every mail writer takes them in): `reveal` appends under the
+    journal's lock, so one run between the game read and the locks taken makes the bytes
+    held no longer the journal's, and nothing is sent (a journal moved otherwise is told at
+    the next pass, which reads it again)."""
     state = table.game().state
     if not game_over(state) or state.revealed:
         return
@@ -30,17 +34,28 @@ def tell_the_end(table: Table, outbox: Path, now: datetime) -> None:
     to = post.address(MODERATOR)
     if to is None:
         return
+
+    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+        if raw == table.raw:            # the game read is the journal's still: not revealed
+            _tell(table, post, to, state.result or {}, ended)
+        return 0, "", []                # no record
+
     with game_lock(head["game_id"], head["hash"]):
-        ledger = load_ledger(head["game_id"], head["hash"])
-        if ledger.get("ended") == ended["hash"]:
-            return
-        post.write(f"ended-{ended['seq']:06d}-{ended['hash'][:16]}-moderator.eml", to,
-                   post.subject(MODERATOR, table.kind.season(table)),
-                   _ended_mail(post.journal, state.result or {}, table.kind.sides(table)),
-                   wrapped=True,
-                   seq=table.records[-1]["seq"], ledger=ledger)
-        ledger["ended"] = ended["hash"]
-        save_ledger(ledger)
+        table.journal.append_raw(build)
+
+
+def _tell(table: Table, post: Post, to: str, result: dict, ended: dict) -> None:
+    """The mail written, unless the ledger says it was, then the ledger told (under the
+    game's mail lock and the journal's)."""
+    ledger = load_ledger(post.game_id, post.head)
+    if ledger.get("ended") == ended["hash"]:
+        return
+    post.write(f"ended-{ended['seq']:06d}-{ended['hash'][:16]}-moderator.eml", to,
+               post.subject(MODERATOR, table.kind.season(table)),
+               _ended_mail(post.journal, result, table.kind.sides(table)),
+               wrapped=True, seq=table.records[-1]["seq"], ledger=ledger)
+    ledger["ended"] = ended["hash"]
+    save_ledger(ledger)
 
 
 def _ending_record(records: list[dict]) -> dict:
