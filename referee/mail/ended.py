@@ -12,7 +12,7 @@ from ..engine import game_over
 from ..render.documents import reason_words
 from ..table import Table
 from .deadlinepost import Post
-from .ledger import game_lock, load_ledger, save_ledger
+from .ledger import fault, game_lock, load_ledger, save_ledger
 from .refusal import prose
 
 
@@ -54,6 +54,7 @@ def _tell(table: Table, post: Post, to: str, result: dict, ended: dict) -> None:
                post.subject(MODERATOR, table.kind.season(table)),
                _ended_mail(post.journal, result, table.kind.sides(table)),
                wrapped=True, seq=table.records[-1]["seq"], ledger=ledger)
+    fault("ended")
     ledger["ended"] = ended["hash"]
     save_ledger(ledger)
 
