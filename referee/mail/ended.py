@@ -20,7 +20,9 @@ def tell_the_end(table: Table, outbox: Path, now: datetime) -> None:
     """Mail the moderator once that the game is over and its secret is not yet published,
     named by the record that ended it (a journal set back before it and ended again is told
     again); the ledger keeps that he was told, which his mail program taking the mail out of
-    the folder does not undo. Decided again under the game's mail lock and then the
+    the folder does not undo (but for a pass killed between the mail written and the ledger
+    saved, the mail taken out before the next pass: that one writes it again, under the
+    same name and Message-ID). Decided again under the game's mail lock and then the
     journal's (the order every mail writer takes them in): `reveal` appends under the
     journal's lock, so one run between the game read and the locks taken makes the bytes
     held no longer the journal's, and nothing is sent (a journal moved otherwise is told at
