@@ -18,6 +18,7 @@ import email.policy
 from datetime import timedelta
 from pathlib import Path
 
+from forging import journal_mark
 from mailboxes import write_maildir
 from test_deadlines import DUE, START, new_game, order, records, text_of
 from test_inbox import ADDRESSES
@@ -176,3 +177,35 @@ def test_a_deadline_reported_at_its_hand_off_is_reminded_24h_before_once(tmp_pat
     assert _reminded(journal) == [(1, "24h")]
     _tick(cli, clock, journal, DUE - timedelta(hours=2))
     assert _reminded(journal) == [(1, "24h"), (1, "2h")]
+
+
+def test_a_journal_set_back_past_the_last_report_is_reported_and_reminded(tmp_path, cli,
+                                                                         clock):
+    """Both players were mailed the report of the German's pass (entered by the moderator at
+    19:00); the moderator sets the journal back before it and enters another pass at 20:00:
+    another record, which the ledger's mark of their last mail no longer names. The next
+    pass tells both of it, from the start, as `inbox` would: the German's report gives his
+    new deadline, so his reminders come at their time (they would never come if the pass
+    took the mark for this record and wrote no report, while the deadline check counted
+    on the report it writes)."""
+    journal, out = _game(tmp_path, cli, "--deadline", "48h")
+    seen: set[str] = set()
+    _tick(cli, clock, journal, START)
+    cut = journal.read_bytes()
+    clock(START + timedelta(hours=1))
+    order(journal, "german", "pass")
+    _tick(cli, clock, journal, START + timedelta(hours=1))
+    assert set(_new_mails(out, seen)) == {ADDRESSES["german"], ADDRESSES["entente"]}
+    journal.write_bytes(cut)                    # set back, on purpose: the mark removed
+    journal_mark(journal).unlink()
+    clock(START + timedelta(hours=2))
+    order(journal, "german", "pass")
+    handoff = records(journal)[-1]["seq"]
+    assert "reminder" not in _tick(cli, clock, journal, START + timedelta(hours=2))
+    told = _new_mails(out, seen)
+    assert set(told) == {ADDRESSES["german"], ADDRESSES["entente"]}, told
+    assert "Orders due by Wed 25 Nov 20:00 UTC." in told[ADDRESSES["german"]][0]
+    for hours, before in ((26, "24h"), (48, "2h")):
+        log = _tick(cli, clock, journal, START + timedelta(hours=hours))
+        assert f"orders due by Wed 25 Nov 20:00 UTC ({before} before)" in log, log
+    assert _reminded(journal) == [(handoff, "24h"), (handoff, "2h")]

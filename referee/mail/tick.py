@@ -64,6 +64,7 @@ from .mailboxes import (
     told_identity,
     too_large_refusal,
 )
+from .observers import resume_from
 from .outcomewords import outcome_words
 from .reminders import GRACE, check_deadlines, quiet_until
 from .robots import AUTOMATIC, aside, automatic_headers
@@ -531,16 +532,15 @@ QUIET_RECORDS = (REMINDED, MISSED, ROUTE)
 
 def _reports_owed(x: Game) -> bool:
     """Whether a player is owed a report no message of his asked for: his first one (his
-    order key, after `new`), or one since a record the game moved by (the referee's answer
-    for a silent side, an order of the moderator's), not a reminder or a note."""
+    order key, after `new`; a journal set back past his last), or one since a record the
+    game moved by (the referee's answer for a silent side, an order of the moderator's)."""
     ledger = load_ledger(x.game_id, x.header_hash)
     sent, held = ledger["sent"], held_sides(x.spool, ledger)
     records = Table(x.journal).records
     for side in roster(records):
         if side == MODERATOR or side in held:
             continue
-        last = sent.get(side)
-        since = last[0] if isinstance(last, list) and last and isinstance(last[0], int) else -1
+        since = resume_from(sent.get(side), records)
         if any(r.get("seq", 0) > since and not (r.get("actor") == MODERATOR and
                                                 r.get("order") in QUIET_RECORDS)
                for r in records):
