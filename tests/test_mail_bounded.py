@@ -50,7 +50,8 @@ def test_a_mail_after_autoplay_tells_the_last_records_in_full_and_the_rest_in_br
         assert headings == list(range(upto + 1, last + 1)), headings[:5]
         flat = " ".join(text.split())
         assert f"Records {since + 1}–{upto} ({upto - since}) in brief, a turn a line" in flat
-        assert f"referee log g.jsonl --as {readers[address]} --since {since + 1}" in flat
+        assert (f"the journal g.jsonl, which the moderator shows with referee log JOURNAL "
+                f"--as {readers[address]} --since {since + 1}") in flat
         # The records in brief, turn by turn: each counted once, the battles named.
         told = [(int(a), int(b or a), int(n)) for a, b, n in re.findall(
             r"^- [A-Z]+ \d{4}(?:-\d\d)?: records? (\d+)(?:–(\d+))? \((\d+)\)", text, re.M)]
@@ -82,3 +83,34 @@ def test_a_record_whose_order_is_longer_than_a_mail_line_is_wrapped(tmp_path, cl
         assert max(map(len, said.splitlines())) <= 72, \
             [ln for ln in said.splitlines() if len(ln) > 72]
         assert "German: discard advanced_artillery_barrage" in said, said
+
+
+def test_the_brief_command_fits_a_line_whatever_the_journal_s_name():
+    """The command that shows every record is never split, so it names no journal: a long
+    name (as a moderator may give his file) is a word of the sentence before it, and no
+    line runs past 72 columns."""
+    from referee.render.formats import render
+    from referee.render.reports import _Brief
+    from referee.render.sections import Document, Section
+
+    brief = _Brief(4, 73)
+    brief.turns = {"SUMMER 1914": [5, 32, 28, []], "AUTUMN 1914": [33, 73, 41, []]}
+    name = "campaign-1914-western-front-second-try.jsonl"
+    text = render(Document("", [Section("Since record 4", brief.blocks("entente", name))]),
+                  "text", 72)
+    assert max(map(len, text.splitlines())) <= 72, text
+    assert name in text and "referee log JOURNAL --as entente --since 5" in text
+
+
+def test_a_game_s_end_says_its_level_once():
+    """A decisive victory's reason names its level (3.2): said once, in brief as in full;
+    another reason is followed by the level; none recorded, no 'None'."""
+    from referee.render.documents import result_words
+
+    decisive = "Decisive Entente Victory"
+    assert result_words({"reason": f"{decisive} reached (3.2)", "level_name": decisive}) \
+        == (f"{decisive} reached (3.2)", None)
+    assert result_words({"reason": "the German player surrenders (3.3)",
+                         "level_name": "Marginal Entente Victory"}) \
+        == ("the German player surrenders (3.3)", "Marginal Entente Victory")
+    assert result_words({"reason": "the last turn is over (2.0 VI)"})[1] is None

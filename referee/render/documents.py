@@ -56,6 +56,14 @@ def reason_words(reason) -> str:
 _A_SIDE = re.compile(r"\bthe ([a-z][a-z_]*) player\b")
 
 
+def result_words(result: dict) -> tuple[str, str | None]:
+    """Why a game ended and its level, as a person reads them (a game's result, or the event
+    that ended it): the level None where the reason says it already ('Decisive Entente
+    Victory reached (3.2)') or none was recorded."""
+    why, level = reason_words(result.get("reason")), result.get("level_name")
+    return why, (str(level) if level is not None and str(level) not in why else None)
+
+
 def control_span(control: str) -> Span:
     """An area's control: a side's name styled by the side (coloured as the document's colours
     say), disputed styled so, neutral plain."""

@@ -43,7 +43,7 @@ from .documents import (
     dice_note,
     players_words,
     reader_words,
-    reason_words,
+    result_words,
     side_colours,
     side_name,
     vp_section,
@@ -249,8 +249,8 @@ class _Brief:
                 turn[3].append(f"battle of {name} "
                                f"({'Disputed' if held == 'disputed' else side_name(held)})")
             elif ev["type"] == "GameEnded":
-                turn[3].append(f"game over: {reason_words(ev.get('reason'))}, "
-                               f"{ev.get('level_name')}")
+                why, level = result_words(ev)
+                turn[3].append(f"game over: {why}" + (f", {level}" if level else ""))
         return True
 
     def blocks(self, reader: str, journal: str) -> list:
@@ -265,8 +265,8 @@ class _Brief:
         return [para(f"Records {first}–{self.upto} ({self.upto - self.since}) in brief, a "
                      f"turn a line: its records, then each battle with who held its area "
                      f"once it was over (Disputed: both sides stayed). Every record is in "
-                     f"the moderator's ", Span(f"referee log {journal} --as {reader} "
-                                               f"--since {first}", "order"),
+                     f"the journal {journal}, which the moderator shows with ",
+                     Span(f"referee log JOURNAL --as {reader} --since {first}", "order"),
                      "; the records after these follow in full."), Items(lines)]
 
 
@@ -402,9 +402,8 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
     """What the reader must decide now, what follows it (coming), and the orders open to him
     (2.0), grouped without pointing to a command he cannot run from a mail."""
     if stat["game_over"]:
-        r = stat.get("result") or {}
-        why, level = reason_words(r.get("reason")), str(r.get("level_name"))
-        if level in why:                # 'Decisive Entente Victory reached (3.2)' says it
+        why, level = result_words(stat.get("result") or {})
+        if level is None:
             return Section("The game is over", [para(Span(f"{why[:1].upper()}{why[1:]}.",
                                                           "bold"))])
         return Section("The game is over", [para(f"{why[:1].upper()}{why[1:]}: ",
