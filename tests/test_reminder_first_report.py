@@ -97,6 +97,18 @@ def test_the_first_report_a_day_late_comes_alone_and_the_2h_reminder_in_time(
     assert _new_mails(out, seen) == {} and _reminded(journal) == [(1, "2h")]
 
 
+def test_a_first_report_kept_as_told_later_than_now_holds_back_no_reminder(tmp_path, cli,
+                                                                           clock):
+    """The ledger keeps when a side was first told of his decision; a time after now (a pass
+    run ahead of the clock on the game itself, then the clock back) was never that time:
+    the reminder whose time has come goes, where it would be held back till then."""
+    journal, out = _game(tmp_path, cli, "--deadline", "48h")
+    assert "reminder" not in _tick(cli, clock, journal, START + timedelta(hours=47))
+    assert _reminded(journal) == []
+    assert _looked(journal, tmp_path, START + timedelta(hours=30)) == [
+        "reminder: german, orders due by Wed 25 Nov 18:00 UTC (24h before)"]
+
+
 def test_a_deadline_shorter_than_the_time_to_its_first_report_is_not_reminded_with_it(
         tmp_path, cli, clock):
     """A 24h deadline keeps the 2h reminder alone; `tick` first runs 23 hours after `new`:

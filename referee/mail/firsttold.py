@@ -59,8 +59,11 @@ def _told_at(post: Post, d: Due, now: datetime) -> datetime:
         save_ledger(ledger)
         return now
     kept = asked.get(d.side)
+    # A time after now was never when he was told (a trial run ahead on the game's own
+    # ledger, a clock set back since): it holds back no reminder.
     if isinstance(kept, list) and len(kept) == 3 and kept[:2] == handoff and \
-            isinstance(kept[2], str) and (told := parse_stamp(kept[2])) is not None:
+            isinstance(kept[2], str) and (told := parse_stamp(kept[2])) is not None and \
+            told <= now:
         return max(told, d.since)
     return d.since
 
