@@ -694,14 +694,17 @@ def test_the_moderator_cannot_send_orders_by_mail(journal, cli, tmp_path, data):
 
 def test_the_opponents_key_is_refused(journal, cli, tmp_path, data):
     """The German's address with the Entente's key: refused; the reply (to the German's
-    address, as to any forged From) holds neither key nor anything of the game."""
+    address as registered, as to any forged From: its owner reads it) holds neither key nor
+    anything of the game but its tag, in his reports' subject."""
     before = journal.read_bytes()
     raw = mail(body=f"play offensive\n\nOrder key: {KEYS['entente']}\n")
     out = handled(cli, journal, eml(tmp_path / "in", raw), outbox=tmp_path / "out")
     assert [(o["status"], o["side"]) for o in out] == [("rejected", None)], out
     assert journal.read_bytes() == before
-    (reply,) = [m for m in mails(tmp_path / "out") if "not accepted" in str(m["Subject"])]
-    assert to(reply) == ADDRESSES["german"].casefold()
+    (reply,) = [m for m in mails(tmp_path / "out") if "not accepted" in first_line(m)]
+    assert str(reply["To"]) == ADDRESSES["german"]
+    assert str(reply["Subject"]).startswith(f"[referee {GAME}] German player, ")
+    del reply["Subject"], reply["References"], reply["Message-ID"]   # the tag, thread, record
     assert_no_game_content(reply, data)
     assert_outbox_safe(tmp_path / "out", data)
 

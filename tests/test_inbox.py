@@ -196,8 +196,15 @@ def check_not_applied(mail, side: str, in_reply_to: str, journal: Path,
 
 
 def check_no_game_content(mail, to: str, in_reply_to: str, data) -> None:
-    """The reply to a stranger or a forged From: nothing about the game in it."""
+    """The reply to a stranger or a forged From: nothing about the game in it; to a
+    player's registered address (a forged From's answer reaches its owner), his game's tag
+    alone, in his reports' subject (so that his reply to it is claimed by his game)."""
     assert str(mail["To"]) == to
+    owner = to.casefold() in {a.casefold() for a in ADDRESSES.values()}
+    if owner:
+        assert re.fullmatch(rf"\[referee {GAME}\] (German|Entente) player, .+",
+                            str(mail["Subject"])), str(mail["Subject"])
+        mail = _untagged(mail)
     assert mail["In-Reply-To"] == in_reply_to
     text = f"{mail['Subject']}\n{mail.get_content()}"
     raw = mail.as_string()
@@ -211,6 +218,15 @@ def check_no_game_content(mail, to: str, in_reply_to: str, data) -> None:
         assert key not in text and key not in raw and key.replace("-", "") not in raw
     assert "Receipt:" not in text and "Order key:" not in text
     assert f"[referee {GAME}" not in raw
+
+
+def _untagged(mail):
+    """mail without its subject and its Message-ID and References (the game's tag, thread
+    and record), for checking the rest holds nothing of the game."""
+    mail = email.message_from_bytes(mail.as_bytes(), policy=email.policy.default)
+    for name in ("Subject", "Message-ID", "References"):
+        del mail[name]
+    return mail
 
 
 def only(by_id: dict, mid: str) -> dict:
@@ -304,7 +320,7 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     assert "record 2" in body and "decision has changed" in body
     assert "in your report of record #8, sent to you with this mail" in body
     check_no_game_content(replies[STRANGER_ID], "spy@bureau.example", STRANGER_ID, data)
-    check_no_game_content(replies[FORGED_ID], "kaiser@example.org", FORGED_ID, data)
+    check_no_game_content(replies[FORGED_ID], ADDRESSES["german"], FORGED_ID, data)
     with pytest.raises(AssertionError):            # (the check does see game content)
         check_no_game_content(reports["german"], ADDRESSES["german"], ORDERS_ID, data)
 

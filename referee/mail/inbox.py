@@ -67,6 +67,7 @@ from .ledger import (
     save_ledger,
 )
 from .mailboxes import Mailboxes, Message, too_large_refusal
+from .notmatched import not_matched
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, sent_mark, told_apart
 from .outcome import Outcome, outcome_of, owed_reply
 from .pictures import MailPictures
@@ -451,7 +452,7 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
     written: the ledger then still says which are owed. With with_map, a mail to a side
     carries the pictures pictures.py gives it, drawn for that side (1.4: his own templates
     only), once for each side."""
-    mail = _Outbox(table, folder, keys, ledger, with_map)
+    mail = _Outbox(table, folder, people, keys, ledger, with_map)
     news = set(ledger["reply_to"])
     try:
         later = []
@@ -473,8 +474,10 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
 class _Outbox:
     """The mails of one write_outbox run, each written as it is made."""
 
-    def __init__(self, table: Table, folder: Path, keys: dict, ledger: dict, with_map: bool):
+    def __init__(self, table: Table, folder: Path, people: dict, keys: dict, ledger: dict,
+                 with_map: bool):
         self.table, self.folder, self.keys, self.ledger = table, folder, keys, ledger
+        self.people = people
         self.game = table.game()
         self.pictures = MailPictures(table, ledger, with_map)
         self.records, self.last = table.records, table.records[-1]
@@ -493,15 +496,11 @@ class _Outbox:
         if side == OBSERVER:
             return                          # observers.py answers them
         if not side:           # a stranger or a message without the key: no game content
-            if not reads_back(address):
-                return          # taken in by an earlier version: no mail can go to it as it is
-            failed = entry.get("why") or ("the sender's address and the order key must "
-                                          "both match")
-            body = prose(f"This message could not be matched to a player of this game: "
-                         f"{failed}. Nothing was done.") + "\n"
-            self.written.append(self.write(self.folder, self.sender, address,
-                                           "referee: message not accepted", body,
-                                           entry["message_id"], name=entry["name"]))
+            if reads_back(address):     # else taken in by an earlier version: no mail
+                said = not_matched(self.table, self.people, self.ledger, entry)
+                self.written.append(self.write(
+                    self.folder, self.sender, said.pop("to"), said.pop("subject"),
+                    said.pop("body"), entry["message_id"], name=entry["name"], **said))
             return
         brief = reported is not None and side in reported
         subject = table_subject(self.table, side)

@@ -1,0 +1,54 @@
+"""The answer to a message matched to no player (not from a registered address with its
+order key: a stranger's, or a player's without his key or with one that is not his),
+which says only which check it failed and that nothing was done.
+
+It goes to the address the message came from. A stranger's answer names no game: no tag in
+its subject, no thread, no record in its Message-ID. When that address is one registered
+for a side, the answer reaches the side's player whoever wrote the From (one who forged it
+sees nothing), so it is his game's mail: its subject is his reports' (`[referee GAME]`),
+it refers to his thread, and its Message-ID names the record his last report ended at.
+His reply to it is then claimed by his game (claims.py), read and answered as any of his
+mails (his key in it: applied, as if he answered that report; without it: answered again,
+within his address's daily quota, ledger.may_answer). Nothing else of the game is in it:
+neither his key nor his report, which a forged From would have mailed to him at will.
+"""
+
+from __future__ import annotations
+
+from ..base.addresses import address_key
+from ..base.readers import MODERATOR
+from .observers import resume_from
+from .refusal import prose
+from .subjects import table_subject
+from .threads import thread_of
+
+SUBJECT = "referee: message not accepted"
+DEFAULT_WHY = "the sender's address and the order key must both match"
+
+
+def not_matched(table, people: dict, ledger: dict, entry: dict) -> dict:
+    """What write_eml takes for the answer to the message entry (an owed reply of no side)
+    names: to, subject, body, and, to a side's registered address, the thread and the
+    record its Message-ID names."""
+    why = entry.get("why") or DEFAULT_WHY
+    sides = [s for s, p in people.items() if s != MODERATOR and
+             address_key(str(p.get("address", ""))) == address_key(entry["to"])]
+    if not sides:
+        return {"to": entry["to"], "subject": SUBJECT, "body": prose(
+            f"This message could not be matched to a player of this game: {why}. Nothing "
+            f"was done.") + "\n"}
+    records, game_id = table.records, table.records[0]["game_id"]
+    to = str(people[sides[0]]["address"])
+    one = len(sides) == 1           # an address two sides share: the game's tag alone
+    body = "\n\n".join(prose(x) for x in (
+        f"Your message was not accepted: {why}. Nothing was done.",
+        "Your order key is at the end of each report the referee sends you, after the "
+        "words 'Order key'. Send your orders again with that line: reply to this mail, "
+        "or to your last report.",
+        "If you did not write that message, someone else wrote your address as its "
+        "sender: nothing of it was applied, and this answer went to you alone.")) + "\n"
+    since = records[resume_from(ledger["sent"].get(sides[0]), records)]
+    return {"to": to, "body": body, "thread": thread_of(game_id, to),
+            "subject": table_subject(table, sides[0]) if one else
+            f"[referee {game_id}] message not accepted",
+            **({"record": (game_id, since)} if one else {})}
