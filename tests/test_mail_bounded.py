@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 
-import gamecalls as g
-from casebook import new_game as case_game
-from casebook import position
 from mailboxes import write_maildir
 from test_deadlines import ADDRESSES, mails, new_game, records, text_of
 
+import gamecalls as g
+from casebook import new_game as case_game
+from casebook import position
 from referee.game.autoplay import autoplay
 from referee.mail.inbox import inbox as mail_inbox
 from referee.mail.refusal import FULL_MOST
