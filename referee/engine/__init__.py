@@ -105,6 +105,18 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
         return victory.armistice_violation(state, data, order, side)
     if _crisis_play(order, data):
         return crisis.crisis_play_violation(state, data, side, order)
+    return unanswered(state, data, (order.kind,), side, clipped(format_order(order))) or \
+        DECISIONS[state.pending.kind].check(state, data, order, side)
+
+
+def unanswered(state: State, data: GameData, kinds: tuple[str, ...], side: str,
+               shown: str) -> Violation | None:
+    """The rule an order of one of kinds breaks now whatever else it says (shown quotes it):
+    the game is over, the decision is another side's, or no such kind answers it; None
+    when the rest of the order decides. Not for an armistice nor a card's play, which check
+    weighs first (a Military Crisis! card is played at any decision of its player turn)."""
+    if game_over(state):
+        return game_over_violation(state)
     p = state.pending
     spec = DECISIONS[p.kind]
     if not acting(state, side):
@@ -113,17 +125,17 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
         return Violation(spec.rule, f"it is not the {data.side_name(side)} player's decision: "
                                     f"the referee is waiting on the "
                                     f"{data.side_name(p.side)} player ({asked})")
-    if order.kind not in spec.accepts:
+    if not set(kinds) & set(spec.accepts):
         # The kinds of answer open now (open_kinds), not every kind the decision takes:
         # 'annihilate' is none while the side's units can pay the hits (5.3.4).
-        kinds = open_kinds(state, data, side)
-        answers = ", ".join(a.replace("_", " ") for a in spec.accepts if a in kinds) or \
+        open_now = open_kinds(state, data, side)
+        answers = ", ".join(a.replace("_", " ") for a in spec.accepts if a in open_now) or \
             ", ".join(a.replace("_", " ") for a in spec.accepts)
-        return Violation(spec.rule, f"'{clipped(format_order(order))}' does not answer the "
+        return Violation(spec.rule, f"'{shown}' does not answer the "
                                     f"decision now ({pending_prompt(state, data, side)}); "
                                     f"expected: "
                                     f"{answers}")
-    return spec.check(state, data, order, side)
+    return None
 
 
 def resumed_decision(state: State) -> tuple[str, str] | None:
@@ -302,4 +314,4 @@ def is_private(state: State, order: Ord) -> bool:
 
 __all__ = ["check", "closes_plans", "completes_plan", "decide", "decide_plan", "sealed_for",
            "evolve", "is_private", "legal_orders", "pending_prompt", "plan_label", "plan_labels",
-           "waiting_on", "Ctx", "Violation"]
+           "unanswered", "waiting_on", "Ctx", "Violation"]
