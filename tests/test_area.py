@@ -176,10 +176,12 @@ def test_name_and_list_together_is_a_usage_error(journal, cli):
 
 def test_an_order_naming_an_unknown_area_suggests_the_nearest(journal):
     # The order reader's error keeps its form (the input quoted, the column) and adds the
-    # suggestion at its end, on the same line.
+    # suggestion at its end, on the same line; a move does not answer the decision now
+    # (2.0 II.1), which is told first.
     message = _rejection(journal, "german", "move ge-1 to Lieg")
-    assert message.startswith("cannot read order 'move ge-1 to Lieg' at column 14: no area is "
-                              "called 'Lieg'")
+    assert message.startswith("order 'move ge-1 to Lieg' rejected: 'move' does not answer")
+    assert "(rule 2.0 II.1); and it cannot be read at column 14: no area is called 'Lieg'" \
+        in message
     assert _names(message) == ["Liège"] and "\n" not in message
 
 

@@ -114,12 +114,14 @@ def test_a_full_stop_after_a_unit_is_no_part_of_its_id(game, cli, orders):
 ])
 def test_a_line_that_reads_as_no_order_says_what_was_meant(game, cli, order, said):
     """A line that is no order with its full stop or without it is refused as typed; a
-    slip of a verb is answered with the verb meant, not with every verb."""
+    slip of a verb is answered with the verb meant, not with every verb. A line whose verb
+    does not answer the decision now (2.0 II.1: 'done', 'end') is refused for that too."""
     before = _bytes(game)
     r = cli("order", game, "--as", "german", order)
     assert r.exit_code == 1 and _bytes(game) == before
     (line,) = r.stderr.splitlines()
-    assert line.startswith(f"referee: cannot read order {order!r}") and said in line, line
+    assert line.startswith((f"referee: cannot read order {order!r}",
+                            f"referee: order {order!r} rejected: ")) and said in line, line
     assert "did you mean" not in said or "start with one of" not in line, line
 
 

@@ -306,7 +306,7 @@ def test_a_misspelt_order_ended_as_a_sentence_is_not_called_a_remark(journal, cl
     assert r.exit_code == 0, r.stderr
     text = " ".join(body_of(email.message_from_bytes(
         refusal_file(tmp_path / "out").read_bytes(), policy=email.policy.default)).split())
-    assert f"The line: {line} Why: it cannot be read at column" in text, text
+    assert f"The line: {line} Why: " in text and "cannot be read at column" in text, text
     assert "begin a remark" not in text, text
 
 
@@ -341,8 +341,10 @@ def test_the_command_line_quotes_a_real_order_whole(journal, cli, order):
     r = cli("order", journal, "--as", "german", order)
     assert r.exit_code == 1, r.output
     (line,) = r.stderr.splitlines()
-    assert line.startswith(f"referee: order {order!r} rejected" if order == LONG_ORDER
-                           else f"referee: cannot read order {order!r} at column"), line
+    assert line.startswith(f"referee: order {order!r} rejected: '") and \
+        "' does not answer the decision now" in line, line
+    assert order == LONG_ORDER or "it cannot be read at column 128: no card is called " \
+        "'entente_military_crisiss'" in line, line
     assert "…" not in line and "..." not in line, line
     assert journal.read_bytes() == before
 

@@ -41,7 +41,7 @@ from .decisionwords import decision_words
 from .drydice import CountingDice, DryDice, DryStop
 from .records import keep_contract
 from .replay import body, check_current, kept_walk, position
-from .suggest import amend
+from .refused import refusal
 from .timeline import taking_orders
 
 
@@ -430,8 +430,8 @@ class Batch:
             events, self.state = decide_plan(self.state, self.data,
                                              list(zip(texts_ok, self.parsed[i:at])), q.side, dice)
             self.seal("\n".join(texts_ok), events, dice, label, self.state)  # its own turn
-        self.result.rejected = (at, q.texts[at], amend(exc, self.parsed[at], self.state,
-                                                       self.data, q.side))
+        self.result.rejected = (at, q.texts[at], refusal(exc, self.parsed[at], self.state,
+                                                         self.data, q.side))
         self.result.not_applied = q.texts[at + 1:]
         raise _Stop
 

@@ -220,6 +220,9 @@ def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str])
                 f"the orders of one mail end at such an order, whose result is not known "
                 f"when the mail is written; send the orders after it once you have read "
                 f"the result")
+    unread = getattr(exc, "unread", None)   # a remark is told as one, not as an answer
+    if unread is not None and _remark_hint(unread):
+        exc = unread
     return clip_words(unquoted(exc, "it cannot be read")) + _remark_hint(exc)
 
 
