@@ -107,10 +107,10 @@ def test_a_full_stop_after_a_unit_is_no_part_of_its_id(game, cli, orders):
 
 @pytest.mark.parametrize("order, said", [
     ("Done with the battle.", "unexpected 'with the battle.'"),      # a sentence, as typed
-    ("mvoe ge-1 liege", "unknown verb 'mvoe'; did you mean move?"),
     ("pas.", "unknown verb 'pas.'; did you mean pass?"),
     ("end trun", "'trun' is neither 'movement' nor 'turn'; did you mean end turn?"),
-    ("fly to the moon", "unknown verb 'fly'; orders start with one of: accept,"),
+    ("fly to the moon", "unknown verb 'fly'; the orders open now start with one of: pass, "
+                        "play, propose, surrender"),
 ])
 def test_a_line_that_reads_as_no_order_says_what_was_meant(game, cli, order, said):
     """A line that is no order with its full stop or without it is refused as typed; a

@@ -202,12 +202,14 @@ def test_orders_ended_as_sentences_by_a_phone_are_applied_and_prose_stays_prose(
 
 
 def test_a_slip_of_a_verb_in_a_mail_is_answered_with_the_verb_meant(journal, cli, tmp_path):
-    body = f"mvoe ge-1 liege\nend trun\n\n{KEY_LINE}\n"
+    """After a pass a unit may move (2.0 II.1): the slip of that line's verb is answered
+    with move; the line after it, which cannot be read either, is named too."""
+    body = f"pass\nmvoe ge-1 liege\nend trun\n\n{KEY_LINE}\n"
     out = handled(cli, journal, eml(tmp_path / "in", mail(body=body)), outbox=tmp_path / "out")
     assert [(o["status"], o["side"]) for o in out] == [("rejected", "german")], out
     text = flat(body_of(not_applied_reply(tmp_path / "out", "german")))
-    assert "unknown verb 'mvoe'; did you mean move? Applied: nothing." in text, text[:600]
-    assert "Line 2 ('end trun') cannot be read either at column 5: 'trun' is neither " \
+    assert "unknown verb 'mvoe'; did you mean move? Applied: nothing," in text, text[:600]
+    assert "Line 3 ('end trun') cannot be read either at column 5: 'trun' is neither " \
         "'movement' nor 'turn'; did you mean end turn?" in text
     assert "start with one of" not in text
 

@@ -3,6 +3,8 @@ player by mail mends it in one round trip:
 
 - a line whose verb gives no answer to the decision now (2.0 II.1: the German plays a card
   or passes) is refused for that, with its rule, and for its misspelling in the same line;
+- an unknown verb is answered with the verbs of the orders open now (legal_orders), never
+  with one that would be refused for its kind once spelt right; near none, with the list.
 
 By the command line (one line, exit 1, nothing written, the JSON error's kind and rule) and
 by mail (the reply, wrapped at 72 columns). The mail game is tests/test_hostile_mail.py's.
@@ -25,6 +27,7 @@ from referee.engine.reading import VERBS
 DECISION = ("'move' does not answer the decision now (play an Offensive-type card or pass "
             "in this player turn, SUMMER 1914 (2.0 II.1)); expected: play, pass "
             "(rule 2.0 II.1)")
+OPEN_NOW = "the orders open now start with one of: pass, play, propose, surrender"
 
 
 def test_a_misspelt_order_that_answers_nothing_now_is_told_both(game, cli):
@@ -64,6 +67,30 @@ def test_a_line_that_answers_the_decision_keeps_its_one_fault(game, cli, order, 
     assert r.stderr.count("cannot be read") + r.stderr.count("cannot read") <= 1
 
 
+def test_an_unknown_verb_is_answered_with_the_verbs_open_now(game, cli):
+    """'déplacer' is near 'place' and 'declare', neither open now: the verbs open are told."""
+    r = cli("order", game, "--as", "german", "déplacer ge-1 liege")
+    assert r.exit_code == 1
+    assert r.stderr == ("referee: cannot read order 'déplacer ge-1 liege' at column 1: "
+                        f"unknown verb 'déplacer'; {OPEN_NOW}\n")
+    listed = OPEN_NOW.split(": ")[1].split(", ")
+    legal = {format_order(o).split()[0] for o in legal_orders(
+        g.open_game(game).state, g.open_game(game).data, "german")}
+    assert set(listed) == legal
+    r = cli("order", game, "--as", "german", "plya offensive")       # near one open: it
+    assert "unknown verb 'plya'; did you mean play?" in r.stderr
+    r = cli("order", game, "--as", "german", "mvoe ge-1 liege")       # move is not open
+    assert "did you mean" not in r.stderr and OPEN_NOW in r.stderr
+
+
+def test_an_unknown_verb_after_a_pass_is_answered_with_move(game, cli):
+    """After a pass one unit may move (2.0 II.1): at that order the slip is 'move'."""
+    before = game.read_bytes()
+    r = cli("order", game, "--as", "german", "--atomic", "pass", "mvoe ge-1 liege")
+    assert r.exit_code == 1 and game.read_bytes() == before
+    assert "unknown verb 'mvoe'; did you mean move?" in r.stderr, r.stderr
+
+
 @pytest.fixture
 def journal(tmp_path, cli):
     return new_game(cli, tmp_path / "game")
@@ -85,15 +112,27 @@ def test_a_mail_is_told_both_faults_in_one_reply(journal, cli, tmp_path):
             f"no area is called 'leige'; did you mean Liège? Applied: nothing.") in text, text
 
 
+def test_a_mail_with_an_unknown_verb_is_told_the_verbs_open(journal, cli, tmp_path):
+    text = _reply(cli, journal, tmp_path, "déplacer ge-1 liege")
+    assert f"unknown verb 'déplacer'; {OPEN_NOW}. Applied: nothing." in text, text
+    assert "did you mean" not in text
+
+
 def test_every_verb_gives_orders_of_the_kinds_told(game):
     """kinds_of names kinds of orders that exist, and the verb of every order open at the
-    opening decision gives that order's kind."""
-    from referee.game.refused import kinds_of
+    opening decision gives that order's kind; the verbs open are those of the orders open,
+    each under its other spellings too."""
+    from referee.game.refused import kinds_of, open_verbs
 
     tags = {t.__struct_config__.tag for t in Order.__args__}
     for verb in VERBS:
         assert set(kinds_of(verb)) <= tags, verb
     opened = g.open_game(game)
     for side in ("german", "entente"):
-        for o in legal_orders(opened.state, opened.data, side):
+        legal = legal_orders(opened.state, opened.data, side)
+        for o in legal:
             assert o.kind in kinds_of(format_order(o).split()[0]), o
+        verbs = open_verbs(opened.state, opened.data, side)
+        assert set(verbs.values()) == {format_order(o).split()[0] for o in legal}
+    verbs = open_verbs(opened.state, opened.data, "german")
+    assert verbs["resign"] == "surrender" and "refuse" not in verbs     # none proposed

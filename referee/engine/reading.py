@@ -120,8 +120,8 @@ class Reader:
         return nxt if nxt >= 0 else len(self.text)
 
     def fail(self, reason: str, unknown: str | None = None) -> OrderSyntaxError:
-        """A syntax error at the current word; unknown ('unit' or 'card') marks a name the
-        boundary may answer with 'did you mean' from what the order's reader may see."""
+        """A syntax error at the current word; unknown ('unit', 'card' or 'verb') marks a
+        name the boundary may answer from what the order's reader may see and do now."""
         exc = OrderSyntaxError(self.text, reason, self.column())
         if unknown is not None:
             exc.unknown = (unknown, tuple(self.words[self.pos:]))
@@ -576,7 +576,7 @@ def _read_line(line: str, data: GameData) -> Ord:
         near = nearest(verb, {v: v for v in VERBS})
         raise r.fail(f"unknown verb {quoted(verb)}" + (
             did_you_mean(near) if near else
-            f"; orders start with one of: {', '.join(sorted(VERBS))}"))
+            f"; orders start with one of: {', '.join(sorted(VERBS))}"), unknown="verb")
     return reader(r)
 
 

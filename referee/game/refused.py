@@ -2,7 +2,9 @@
 
 A player by mail pays a day for each reply, so a line refused for its spelling
 says as well what no spelling would mend: its verb gives no order that answers
-the decision now (the rule check cites, engine.unanswered).
+the decision now (the rule check cites, engine.unanswered). An unknown verb is
+answered with the verbs of the orders open now, which legal_orders lists, never
+with one that would be refused for its kind the moment it is spelt right.
 Only the line refused is told so: the lines after it would answer a decision
 the lines before them have not reached yet (mail/handling.py names those that
 cannot be read as suggest.amend tells them).
@@ -11,10 +13,12 @@ cannot be read as suggest.amend tells them).
 from __future__ import annotations
 
 from ..base.errors import IllegalOrderError, OrderError, OrderSyntaxError, quoted
+from ..contracts.orders import Ord
 from ..data.gamedata import GameData
-from ..engine import unanswered
+from ..engine import legal_orders, unanswered
 from ..engine.intake import check_new_line
-from ..engine.reading import VERBS
+from ..engine.order_text import format_order
+from ..engine.reading import VERBS, did_you_mean, nearest, parse_order
 from ..engine.state import State
 from .suggest import amend
 
@@ -36,11 +40,30 @@ def kinds_of(verb: str) -> tuple[str, ...]:
     return _KINDS.get(verb, (verb,))
 
 
+def open_verbs(state: State, data: GameData, side: str) -> dict[str, str]:
+    """Each verb an order open to side now may begin with -> the verb format_order writes
+    it with ('declare' -> 'battle'): a verb is open where some legal order reads the same
+    with it in its verb's place."""
+    shown: dict[str, tuple[Ord, str]] = {}
+    for o in legal_orders(state, data, side):
+        verb, _, rest = format_order(o).partition(" ")
+        shown.setdefault(verb, (o, rest))
+    return {verb: canon for verb in VERBS for canon, (o, rest) in shown.items()
+            if o.kind in kinds_of(verb) and _reads_as(f"{verb} {rest}".strip(), data, o)}
+
+
+def _reads_as(text: str, data: GameData, order: Ord) -> bool:
+    try:
+        return parse_order(text, data) == order
+    except OrderError:
+        return False
+
+
 def refusal(exc: OrderError, order, state: State, data: GameData, side: str) -> OrderError:
     """The rejection of the order line at fault, told at the decision it would answer (the
-    state it meets): a line that cannot be read, whose verb gives no answer to the
-    decision, refused for that first (with its rule) and for its words after; anything
-    else as suggest.amend tells it."""
+    state it meets): an unknown verb with the verbs open now; a line that cannot be read,
+    whose verb gives no answer to the decision, refused for that first (with its rule) and
+    for its words after; anything else as suggest.amend tells it."""
     words = getattr(exc, "text", "").replace(",", " ").split()
     if not isinstance(exc, OrderSyntaxError) or state is None or not words:
         return amend(exc, order, state, data, side)
@@ -48,6 +71,8 @@ def refusal(exc: OrderError, order, state: State, data: GameData, side: str) -> 
         check_new_line(exc.text)                # refused for its characters: that alone
     except OrderError:
         return amend(exc, order, state, data, side)
+    if getattr(exc, "unknown", ("",))[0] == "verb":
+        return _unknown_verb(exc, state, data, side)
     verb = words[0].casefold()
     kinds = kinds_of(verb)
     v = None if verb not in VERBS or _ANY_TIME & set(kinds) else \
@@ -59,4 +84,21 @@ def refusal(exc: OrderError, order, state: State, data: GameData, side: str) -> 
     out.args = (f"{out}; and it cannot be read"
                 f"{read.removeprefix(f'cannot read order {quoted(exc.text)}')}",)
     out.suggested, out.unread = True, exc
+    return out
+
+
+def _unknown_verb(exc: OrderSyntaxError, state: State, data: GameData,
+                  side: str) -> OrderError:
+    """An unknown verb answered with the nearest verb open now, or with every one."""
+    exc.suggested = True
+    verbs = open_verbs(state, data, side)
+    if not verbs:
+        return exc
+    typed = exc.unknown[1][0].casefold()
+    near = nearest(typed, {v: v for v in verbs})
+    out = OrderSyntaxError(exc.text, f"unknown verb {quoted(typed)}" + (
+        did_you_mean(near) if near else
+        f"; the orders open now start with one of: {', '.join(sorted(set(verbs.values())))}"),
+        exc.position)
+    out.suggested = True
     return out

@@ -90,7 +90,7 @@ def amend(exc: OrderError, order, state: State, data: GameData, reader: str) -> 
         return exc
     unknown = getattr(exc, "unknown", None)
     names: list[str] = []
-    if unknown is not None:                           # the order could not be read
+    if unknown is not None and unknown[0] != "verb":  # the order could not be read
         kind, words = unknown
         choices = hand_cards(state, data, reader) if kind == "card" else \
             visible_units(state, data, reader)
