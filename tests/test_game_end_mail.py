@@ -72,3 +72,20 @@ def test_a_reveal_while_the_pass_waits_for_the_mail_lock_tells_him_nothing(
     monkeypatch.setattr(ended, "game_lock", revealed_first)
     assert waits_on_a_person(table, journal.name, outbox, START) is None
     assert [m for m in mails(outbox) if str(m["To"]) == ADDRESSES["moderator"]] == []
+
+
+def test_a_game_over_whose_journal_another_referee_signed_is_told_all_the_same(
+        tmp_path, cli, clock, monkeypatch):
+    """Deciding the end mail under the journal's lock writes nothing to the journal: a game
+    folder copied from another machine (its key not in this home) is told as any, with no
+    traceback, and the journal is left as it was."""
+    from referee.store import signing
+
+    journal, outbox = new_game(tmp_path, cli), tmp_path / "out"
+    assert g.submit(journal, "german", ["surrender"]).rejected is None
+    table = Table(journal).whole()
+    before = journal.read_bytes()
+    monkeypatch.setattr(signing, "held", lambda fpr: None)     # another machine's key
+    assert waits_on_a_person(table, journal.name, outbox, START) is None
+    assert len([m for m in mails(outbox) if str(m["To"]) == ADDRESSES["moderator"]]) == 1
+    assert journal.read_bytes() == before

@@ -37,13 +37,11 @@ def tell_the_end(table: Table, outbox: Path, now: datetime) -> None:
     if to is None:
         return
 
-    def build(raw: bytes) -> tuple[int, str, list[dict]]:
+    # The journal's shared lock keeps out an append (a reveal) and writes nothing: a journal
+    # another referee signed (a game folder copied here) is told as any.
+    with game_lock(head["game_id"], head["hash"]), table.journal.shared() as raw:
         if raw == table.raw:            # the game read is the journal's still: not revealed
             _tell(table, post, to, state.result or {}, ended)
-        return 0, "", []                # no record
-
-    with game_lock(head["game_id"], head["hash"]):
-        table.journal.append_raw(build)
 
 
 def _tell(table: Table, post: Post, to: str, result: dict, ended: dict) -> None:

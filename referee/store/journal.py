@@ -248,6 +248,13 @@ class Journal:
             refuse_after_reveal(raw, self.name)
             yield raw
 
+    @contextmanager
+    def shared(self) -> Iterator[bytes]:
+        """Hold the lock readers take while deciding on the bytes it yields: no append lands
+        meanwhile; any journal, signed by this user's referee or not (nothing is written)."""
+        with self._locked(False) as (_, raw):
+            yield raw
+
     def raw(self) -> bytes:
         """The file's bytes, read under a shared lock (never half an append); within
         signed_only(), only when this user's referee signed the last record."""
