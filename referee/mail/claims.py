@@ -7,8 +7,9 @@ tag); what the pass does with each message is what it would do holding them all.
 A message goes to the game its subject tag (`[referee GAMEID]`, or an earlier version's
 `[referee GAMEID #N]`) names, its case ignored unless two games' ids differ in case alone
 (a tag naming a game not reading this mailbox claims it for none), else to the one game
-whose order key it carries; one over the size limit is kept aside with its header (tick
-answers a player's).
+whose order key it carries, else to the one game one of whose sides registered its From
+(from such an address in several games: answered once, strays.py); one over the size limit
+is kept aside with its header (tick answers a player's).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ from ..store.players import compact
 from . import message as mailtext
 from .delivery import Fetched
 from .robots import automatic_headers, thread_games
+from .strays import sender_games, stray
 from .tickgame import Game
 
 SWEEP_AFTER = 3600.0        # seconds: a private Maildir a killed pass left behind
@@ -38,7 +40,8 @@ IN_USE = "in-use"           # the lock file of a private Maildir, held while a p
 def claimant(raw: bytes, games: list[Game]) -> Game | None:
     """The game a message belongs to: the one its subject tag names, else the one game
     whose order key it carries (an automatic one: else the one game whose mail thread it
-    refers to); None when no game, or more than one, claims it."""
+    refers to; else the one game one of whose sides registered its From); None when no
+    game, or more than one, claims it."""
     try:
         msg = mailtext.parse_message(raw)
         subject = mailtext.header_text(msg, "Subject")
@@ -57,6 +60,8 @@ def claimant(raw: bytes, games: list[Game]) -> Game | None:
         # they refer to (robots.py), so that the game's moderator hears of it.
         named = thread_games(raw)
         owners = [x for x in games if x.game_id in named]
+    elif not owners:                # a player's fresh mail: his game's (strays.py)
+        owners = sender_games(msg, games)
     return owners[0] if len(owners) == 1 else None
 
 
@@ -105,6 +110,8 @@ class Claims:
 
     spools: dict[str, Spool] = field(default_factory=dict)
     oversize: list[tuple[int, Fetched]] = field(default_factory=list)
+    # From a side's address in several games: each with what answers it (strays.py).
+    aside: list[tuple[int, Fetched, Callable]] = field(default_factory=list)
     unclaimed: list[tuple[int, Fetched]] = field(default_factory=list)
 
     def keep(self, x: Game, f: Fetched) -> None:
@@ -132,7 +139,10 @@ def claimed(found: Iterable[Fetched], games: list[Game]) -> Iterator[Claims]:
                 claims.oversize.append((i, f))      # its header only
                 continue
             owner = claimant(f.raw, games)
-            if owner is None:
+            aside = stray(f, games) if owner is None else None
+            if aside is not None:
+                claims.aside.append((i, *aside))
+            elif owner is None:
                 claims.unclaimed.append((i, _without_bytes(f)))
             else:
                 claims.keep(owner, f)

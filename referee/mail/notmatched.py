@@ -11,6 +11,8 @@ His reply to it is then claimed by his game (claims.py), read and answered as an
 mails (his key in it: applied, as if he answered that report; without it: answered again,
 within his address's daily quota, ledger.may_answer). Nothing else of the game is in it:
 neither his key nor his report, which a forged From would have mailed to him at will.
+A new mail from an address registered in several games (strays.py) is answered with their
+tags alone: no game's subject, thread nor record (several_games).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ def not_matched(table, people: dict, ledger: dict, entry: dict) -> dict:
     """What write_eml takes for the answer to the message entry (an owed reply of no side)
     names: to, subject, body, and, to a side's registered address, the thread and the
     record its Message-ID names."""
+    if entry.get("games"):         # from his address in several games: their tags alone
+        return several_games(entry)
     why = entry.get("why") or DEFAULT_WHY
     sides = [s for s, p in people.items() if s != MODERATOR and
              address_key(str(p.get("address", ""))) == address_key(entry["to"])]
@@ -52,3 +56,24 @@ def not_matched(table, people: dict, ledger: dict, entry: dict) -> dict:
             "subject": table_subject(table, sides[0]) if one else
             f"[referee {game_id}] message not accepted",
             **({"record": (game_id, since)} if one else {})}
+
+
+SEVERAL = "it carries no game's tag and no order key, and your address plays in several " \
+    "games"
+
+
+def several_games(entry: dict) -> dict:
+    """What write_eml takes for the answer to a mail from a side's address in several games
+    (strays.py): to that address as registered, no game's subject, thread nor record; its
+    games' tags and nothing else of them."""
+    tags = "\n".join(f"  [referee {g}]" for g in entry["games"])
+    body = "\n\n".join((
+        prose(f"Your message was not accepted: {SEVERAL} of this referee, so it could not "
+              f"be matched to one of them. Nothing was done. Your games are:"), tags,
+        prose("Send your orders again as a reply to your last report of the game they "
+              "are for (its subject begins with that game's tag), with the 'Order key' "
+              "line at the end of that report."),
+        prose("If you did not write that message, someone else wrote your address as its "
+              "sender: nothing of it was applied, and this answer went to you alone."))) + "\n"
+    return {"to": entry["to"], "subject": "referee: message not matched to one game",
+            "body": body}

@@ -6,7 +6,8 @@ through `inbox` into the game's spool (the mails it owes), then the deadlines ar
 
 Several games may read one mailbox: a message goes to the game its subject tag
 (`[referee GAMEID]`, `[referee GAMEID #N]`) names, else to the one game whose order key
-it carries; a message no game claims is left alone (unread on IMAP) for the moderator.
+it carries or a side of which registered its From (claims.py, strays.py); a message no
+game claims is left alone (unread on IMAP) for the moderator.
 """
 
 from __future__ import annotations
@@ -379,8 +380,8 @@ def _deliver(claims: Claims, group: list[Game], games_dir, with_map: bool, share
     handled, each with the game that took it (to mark read), and those no game claimed."""
     taken: list[tuple[Fetched, Game]] = []
     unclaimed = list(claims.unclaimed)
-    for i, f in claims.oversize:
-        answered = _too_large(f, group)
+    for i, f, answer in [(i, f, _too_large) for i, f in claims.oversize] + claims.aside:
+        answered = answer(f, group, games_dir, with_map)
         if answered is not None:
             taken.append((f, answered))
         else:
@@ -428,7 +429,7 @@ def _handle_mail(x: Game, spool: Spool, games_dir, with_map: bool) -> bool:
     return True
 
 
-def _too_large(f: Fetched, group: list[Game]) -> Game | None:
+def _too_large(f: Fetched, group: list[Game], *_) -> Game | None:
     """A message over the size limit, from a player's registered address, answered from its
     header (once: the ledger knows it) with what was wrong and how to send orders instead:
     the game whose player sent it; None when no game's did (it stays unread, for the
