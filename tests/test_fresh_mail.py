@@ -141,6 +141,19 @@ def test_a_fresh_mail_from_no_sides_address_is_left_unanswered(cli, tmp_path, mo
     assert _new(tmp_path, before) == []
 
 
+@pytest.mark.parametrize("games", [("alpha",), ("alpha", "bravo")])
+def test_a_players_mail_with_a_key_of_no_game_here_is_left_for_the_moderator(
+        cli, tmp_path, monkeypatch, games):
+    """A key of a game moved out of the folder (or mistyped): the moderator's to see, as
+    before, not answered as a keyless mail of the German's games here."""
+    _games(cli, tmp_path, monkeypatch, dict.fromkeys(games, GERMAN))
+    before = _all_mails(tmp_path)
+    _deliver(tmp_path, [_raw(GERMAN, ["pass", "", "Order key: ABCD-EFGH-JKMN"],
+                             "<o1@example.org>", "my orders")])
+    assert UNCLAIMED in _tick(cli, tmp_path)
+    assert _new(tmp_path, before) == []
+
+
 # ---------------------------------------------------------------- killed, or two at once
 
 def _answers(root) -> list[str]:

@@ -97,9 +97,14 @@ def unmatched(m: Message, people: dict) -> str:
         return ("its sender's address is not one a player of this game registered (a "
                 "player who has a new address writes from the one the moderator has, or asks "
                 "him to register the new one)")
-    if _KEY_SHAPE.search(body_or_empty(m)[:1 << 20]):
+    if key_shaped(body_or_empty(m)):
         return "the order key in it is not the one for its sender's address"
     return "it carries no order key (a player's mail carries the key his reports end with)"
+
+
+def key_shaped(body: str) -> bool:
+    """Whether a mail's text holds an order key, or an 'Order key:' line, of any game."""
+    return bool(_KEY_SHAPE.search(body[:1 << 20]))
 
 
 def from_observer(m: Message, watchers: list[str], game_id: str) -> bool:

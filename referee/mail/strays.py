@@ -12,7 +12,8 @@ moderator, as before. It is kept in the ledger of the first of his games (by id)
 answers by its inbox, within that address's daily quota there for mail not taken as a
 side's (ledger.may_answer), and with the message's digest, under the game's locks: it is
 answered once, whatever pass was killed or ran beside. A mail no person wrote (an
-auto-reply) or one carrying a referee tag is never answered so.
+auto-reply), one carrying a referee tag, or one holding an order key (of a game moved
+away, say) is never answered so: it is the moderator's to see.
 """
 
 from __future__ import annotations
@@ -41,12 +42,19 @@ from .ledger import (
 from .ledger import game_lock as mail_lock
 from .outcome import Outcome, owed_reply
 from .robots import automatic_headers
+from .senders import key_shaped
 from .tickgame import Game, game_lock
 
 def sender_games(msg, games: list[Game]) -> list[Game]:
     """The games one of whose sides registered the address the message's From names (as
-    address_key compares them; the moderator's is no side's)."""
+    address_key compares them; the moderator's is no side's); none when the message holds
+    an order key (another game's, one moved away: the moderator's to see) or its line."""
     sender = address_key(mailtext.sender_address(msg))
+    try:
+        if key_shaped(mailtext.plain_body(msg)):
+            return []
+    except (mailtext.MailError, RecursionError, LookupError, ValueError):
+        pass                        # no text to read: no key in it
     return [x for x in games if sender and
             any(address_key(a) == sender for a in x.addresses.values())]
 
@@ -87,17 +95,18 @@ def answer(found: Stray, f: Fetched, group: list[Game], games_dir=None,
     inbox (once: the ledger knows its digest) and written at once, as a claimed message's
     is, before the message is marked read or known: that game, which takes it; None when
     none of them answers so (it stays unclaimed)."""
-    mine = [x for x in group if x.game_id in found.games and x.keys and not x.direct]
+    mine = sorted((x for x in group if x.game_id in found.games and x.keys and
+                   not x.direct), key=lambda x: x.game_id)
     if not mine:
         return None
     x = mine[0]
     side, address = next((s, a) for s, a in x.addresses.items()
                          if address_key(a) == found.sender)
-    x.claimed = True
     try:
         with game_lock(x):
             reason, owed = _owe(found, f, x, address)
             if owed:                # this pass's, or one a killed pass left unwritten
+                x.claimed = True
                 inbox(x.journal, [], x.spool, games_dir, with_map)
             x.took = gameindex.mark(x.journal)
     except RefereeError as exc:     # written by the game's pass after its mail, or the next
