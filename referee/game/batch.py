@@ -40,8 +40,8 @@ from .clockwalk import Walk, walked_on
 from .decisionwords import decision_words
 from .drydice import CountingDice, DryDice, DryStop
 from .records import keep_contract
-from .replay import body, check_current, kept_walk, position
 from .refused import refusal
+from .replay import body, check_current, kept_walk, position
 from .timeline import taking_orders
 
 

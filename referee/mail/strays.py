@@ -26,9 +26,9 @@ from ..base.addresses import address_key
 from ..base.errors import RefereeError, one_line
 from ..base.gameids import REFEREE_TAG
 from . import gameindex
+from . import ledger as ledgermod
 from . import message as mailtext
 from .delivery import Fetched
-from . import ledger as ledgermod
 from .inbox import inbox
 from .ledger import (
     fault,
@@ -44,6 +44,7 @@ from .outcome import Outcome, owed_reply
 from .robots import automatic_headers
 from .senders import key_shaped
 from .tickgame import Game, game_lock
+
 
 def sender_games(msg, games: list[Game]) -> list[Game]:
     """The games one of whose sides registered the address the message's From names (as
