@@ -191,3 +191,25 @@ def test_two_passes_at_once_answer_once(cli, tmp_path, monkeypatch):
     for p in passes:
         assert p.wait(timeout=300) == 0, p.stderr.read()
     assert _answers(tmp_path) == [f"{GERMAN} | {SUBJECT}"]
+
+
+def test_a_stray_no_ledger_could_note_is_left_unclaimed_for_the_moderator(
+        cli, tmp_path, monkeypatch):
+    """The ledger of the game that would answer cannot be read or written (a full disk, a
+    lock not had): the mail is noted nowhere, so it is not taken as that game's (marked
+    read and gone from the moderator's list, and answered by no pass): it stays unclaimed."""
+    from referee.base.errors import RefereeError
+    from referee.mail import strays
+
+    names = ("alpha", "bravo")
+    _games(cli, tmp_path, monkeypatch, dict.fromkeys(names, GERMAN))
+    before = _all_mails(tmp_path)
+    _deliver(tmp_path, [_fresh(GERMAN, "<f1@example.org>")])
+
+    def cannot(*_args):
+        raise RefereeError("the ledger cannot be written")
+
+    monkeypatch.setattr(strays, "_owe", cannot)
+    out = _tick(cli, tmp_path)
+    assert UNCLAIMED in out and "the ledger cannot be written" in out, out
+    assert _new(tmp_path, before) == []

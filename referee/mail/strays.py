@@ -103,16 +103,21 @@ def answer(found: Stray, f: Fetched, group: list[Game], games_dir=None,
     x = mine[0]
     side, address = next((s, a) for s, a in x.addresses.items()
                          if address_key(a) == found.sender)
+    noted = False
     try:
         with game_lock(x):
             reason, owed = _owe(found, f, x, address)
+            noted = True
             if owed:                # this pass's, or one a killed pass left unwritten
                 x.claimed = True
                 inbox(x.journal, [], x.spool, games_dir, with_map)
             x.took = gameindex.mark(x.journal)
-    except RefereeError as exc:     # written by the game's pass after its mail, or the next
-        x.read = False
-        x.fail(str(exc))
+    except RefereeError as exc:
+        if not noted:               # in no ledger: left unread, listed for the moderator
+            x.log(f"left {one_line(f.where)} unclaimed: {one_line(str(exc))}")
+            return None
+        x.read = False              # noted: written by the game's pass after its mail, or
+        x.fail(str(exc))            # the next
         return x
     if reason is not None:
         x.log(f"rejected {one_line(f.where)} ({side}): {reason}")
