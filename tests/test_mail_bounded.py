@@ -114,3 +114,21 @@ def test_a_game_s_end_says_its_level_once():
                          "level_name": "Marginal Entente Victory"}) \
         == ("the German player surrenders (3.3)", "Marginal Entente Victory")
     assert result_words({"reason": "the last turn is over (2.0 VI)"})[1] is None
+
+
+def test_the_situation_and_the_moderator_s_end_mail_say_a_decisive_level_once():
+    """'Game over' in status and show, and the moderator's mail at the end, say a decisive
+    victory's level once (its reason names it, 3.2), and no 'None' when none was kept."""
+    from referee.mail.ended import _ended_mail
+    from referee.render.documents import situation
+    from referee.render.formats import render
+    from referee.render.sections import Document, Section
+
+    decisive = {"reason": "Decisive Entente Victory reached (3.2)",
+                "level_name": "Decisive Entente Victory"}
+    for result in (decisive, {"reason": "the last turn is over (2.0 VI)"}):
+        said = render(Document("", [Section("", [situation(
+            {"game_over": True, "result": result})])]), "text", 72)
+        mail = " ".join(_ended_mail("war.jsonl", result, ("german", "entente")).split())
+        for text in (" ".join(said.split()), mail):
+            assert text.count("Victory") <= 1 and "None" not in text, text

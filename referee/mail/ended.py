@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..base.readers import MODERATOR
 from ..engine import game_over
-from ..render.documents import reason_words
+from ..render.documents import result_words
 from ..table import Table
 from .deadlinepost import Post
 from .ledger import fault, game_lock, load_ledger, save_ledger
@@ -69,8 +69,7 @@ def _ending_record(records: list[dict]) -> dict:
 def _ended_mail(journal: str, result: dict, sides: tuple[str, ...]) -> str:
     """What the moderator is told: how the game ended, the one thing left to him, the
     commands to copy (never split), and how each player checks the game then."""
-    how = reason_words(result.get("reason") or "the game ended")
-    level = result.get("level_name")
+    how, level = result_words({**result, "reason": result.get("reason") or "the game ended"})
     head = prose(f"The game is over: {how}" + (f"; result: {level}" if level else "") +
                  ". The players are asked nothing more. It waits on you for one thing: "
                  "publish the dice secret, so that every die can be checked:")

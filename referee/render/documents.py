@@ -154,9 +154,9 @@ def dice_note(view: dict[str, Any]) -> list[Para]:
 def situation(view: dict[str, Any]) -> Para:
     """Who is to act now and on what (2.0), or how the game ended (3.0)."""
     if view["game_over"]:
-        r = view.get("result") or {}
-        return para(Span("Game over: ", "bold"), f"{reason_words(r.get('reason'))} — ",
-                    Span(str(r.get("level_name")), "bold"))
+        why, level = result_words(view.get("result") or {})
+        return para(Span("Game over: ", "bold"), why, *([" — ", Span(level, "bold")]
+                                                        if level else []))
     waiting = view.get("waiting_on_all") or [view["waiting_on"]]
     return para(Span("Waiting on ", "bold"),
                 Span(players_words(waiting), "bold"),
