@@ -77,9 +77,9 @@ def refusal(exc: OrderError, order, state: State, data: GameData, side: str) -> 
     kinds = kinds_of(verb)
     v = None if verb not in VERBS or _ANY_TIME & set(kinds) else \
         unanswered(state, data, kinds, side, verb)
-    read = str(amend(exc, order, state, data, side))
     if v is None:
-        return exc
+        return amend(exc, order, state, data, side)
+    read = str(amend(exc, order, state, data, side))
     out = IllegalOrderError(exc.text, v.rule, v.reason)
     out.args = (f"{out}; and it cannot be read"
                 f"{read.removeprefix(f'cannot read order {quoted(exc.text)}')}",)

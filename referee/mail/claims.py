@@ -39,9 +39,9 @@ IN_USE = "in-use"           # the lock file of a private Maildir, held while a p
 
 def claimant(raw: bytes, games: list[Game]) -> Game | None:
     """The game a message belongs to: the one its subject tag names, else the one game
-    whose order key it carries (an automatic one: else the one game whose mail thread it
-    refers to; else the one game one of whose sides registered its From); None when no
-    game, or more than one, claims it."""
+    whose order key it carries, else (an automatic one) the one game whose mail thread it
+    refers to, or (any other) the one game one of whose sides registered its From; None
+    when no game, or more than one, claims it."""
     try:
         msg = mailtext.parse_message(raw)
         subject = mailtext.header_text(msg, "Subject")

@@ -495,7 +495,7 @@ class _Outbox:
         side, address, game = entry["side"], entry["to"], self.game
         if side == OBSERVER:
             return                          # observers.py answers them
-        if not side:           # a stranger or a message without the key: no game content
+        if not side:           # a stranger's, or no key: why alone (notmatched.py)
             if reads_back(address):     # else taken in by an earlier version: no mail
                 said = not_matched(self.table, self.people, self.ledger, entry)
                 self.written.append(self.write(
