@@ -107,10 +107,15 @@ def shown(make, seq: int, journal: Path, *args):
                            record=seq) from None
 
 
+def _held(state, area: str, data) -> tuple[str, str]:
+    """A battle area's name and who holds it once its battle is over (4.1, 5.4)."""
+    return data.areas[area].name if area in data.areas else area, \
+        state.area_state(area, data)
+
+
 def _battle_outcome(state, area: str, data) -> str:
-    """Who holds a battle area once its battle is over (4.1, 5.4)."""
-    control = state.area_state(area, data)
-    name = data.areas[area].name if area in data.areas else area
+    """Who holds a battle area once its battle is over, in a sentence (4.1, 5.4)."""
+    name, control = _held(state, area, data)
     if control == "disputed":
         return f"{name} stays Disputed: both sides still have units there (5.1.1)"
     held = f"{name} is now held by the {side_name(control)} side"
@@ -243,9 +248,7 @@ class _Brief:
         turn[1:3] = [rec["seq"], turn[2] + 1]
         for ev in seen["events"]:
             if ev["type"] == "BattleEnded":
-                area = ev["area"]
-                held = state.area_state(area, data)
-                name = data.areas[area].name if area in data.areas else area
+                name, held = _held(state, ev["area"], data)
                 turn[3].append(f"battle of {name} "
                                f"({'Disputed' if held == 'disputed' else side_name(held)})")
             elif ev["type"] == "GameEnded":
