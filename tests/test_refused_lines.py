@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_hostile_mail import KEYS, eml, handled, mail, new_game, not_applied_reply
+from test_hostile_mail import ADDRESSES, KEYS, eml, handled, mail, new_game, not_applied_reply
 from test_mail_prose import body_of, flat
 
 import gamecalls as g
@@ -83,6 +83,25 @@ def test_an_unknown_verb_is_answered_with_the_verbs_open_now(game, cli):
     assert "did you mean" not in r.stderr and OPEN_NOW in r.stderr
 
 
+# The Entente's line while the German plays a card or passes: only an armistice is open to
+# him at another's decision (3.2), and the refusal says whose decision it is (2.0 II.1).
+NOT_ASKED = ("unknown verb 'déplacer'; it is not the Entente player's decision: the referee "
+             "is waiting on the German player (play an Offensive-type card or pass in this "
+             "player turn, SUMMER 1914) (rule 2.0 II.1); the orders open to the Entente "
+             "player now start with one of: propose, surrender")
+
+
+def test_an_unknown_verb_of_the_side_not_asked_is_told_whose_decision_it_is(game, cli):
+    before = game.read_bytes()
+    r = cli("order", game, "--as", "entente", "déplacer fr-1 liege")
+    assert r.exit_code == 1 and game.read_bytes() == before
+    assert r.stderr == ("referee: cannot read order 'déplacer fr-1 liege' at column 1: "
+                        f"{NOT_ASKED}\n")
+    opened = g.open_game(game)
+    assert {format_order(o).split()[0] for o in legal_orders(
+        opened.state, opened.data, "entente")} == {"propose", "surrender"}
+
+
 def test_an_unknown_verb_after_a_pass_is_answered_with_move(game, cli):
     """After a pass one unit may move (2.0 II.1): at that order the slip is 'move'."""
     before = game.read_bytes()
@@ -96,12 +115,13 @@ def journal(tmp_path, cli):
     return new_game(cli, tmp_path / "game")
 
 
-def _reply(cli, journal, tmp_path, line: str) -> str:
-    body = f"{line}\n\nOrder key: {KEYS['german']}\n"
+def _reply(cli, journal, tmp_path, line: str, side: str = "german") -> str:
+    body = f"{line}\n\nOrder key: {KEYS[side]}\n"
     before = journal.read_bytes()
-    out = handled(cli, journal, eml(tmp_path / "in", mail(body=body)), outbox=tmp_path / "out")
+    out = handled(cli, journal, eml(tmp_path / "in", mail(ADDRESSES[side], body=body)),
+                  outbox=tmp_path / "out")
     assert [o["status"] for o in out] == ["rejected"] and journal.read_bytes() == before
-    text = body_of(not_applied_reply(tmp_path / "out", "german"))
+    text = body_of(not_applied_reply(tmp_path / "out", side))
     assert max(map(len, text.splitlines())) <= 72
     return flat(text)
 
@@ -116,6 +136,12 @@ def test_a_mail_with_an_unknown_verb_is_told_the_verbs_open(journal, cli, tmp_pa
     text = _reply(cli, journal, tmp_path, "déplacer ge-1 liege")
     assert f"unknown verb 'déplacer'; {OPEN_NOW}. Applied: nothing." in text, text
     assert "did you mean" not in text
+
+
+def test_a_mail_of_the_side_not_asked_with_an_unknown_verb_is_told_whose_decision(
+        journal, cli, tmp_path):
+    text = _reply(cli, journal, tmp_path, "déplacer fr-1 liege", side="entente")
+    assert f"{NOT_ASKED}. Applied: nothing." in text, text
 
 
 def test_every_verb_gives_orders_of_the_kinds_told(game):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..base.errors import IllegalOrderError, OrderError, OrderSyntaxError, quoted
 from ..contracts.orders import Ord
 from ..data.gamedata import GameData
-from ..engine import legal_orders, unanswered
+from ..engine import acting, legal_orders, unanswered
 from ..engine.intake import check_new_line
 from ..engine.order_text import format_order
 from ..engine.reading import VERBS, did_you_mean, nearest, parse_order
@@ -97,8 +97,20 @@ def _unknown_verb(exc: OrderSyntaxError, state: State, data: GameData,
     typed = exc.unknown[1][0].casefold()
     near = nearest(typed, {v: v for v in verbs})
     out = OrderSyntaxError(exc.text, f"unknown verb {quoted(typed)}" + (
-        did_you_mean(near) if near else
-        f"; the orders open now start with one of: {', '.join(sorted(set(verbs.values())))}"),
+        did_you_mean(near) if near else _verbs_open(state, data, side, typed, verbs)),
         exc.position)
     out.suggested = True
     return out
+
+
+def _verbs_open(state: State, data: GameData, side: str, typed: str,
+                verbs: dict[str, str]) -> str:
+    """The verbs open now, after the decision this side waits on when it is another's: a
+    side not asked has only the few open at any time (3.2, 9.8), and the list alone would
+    not tell him why his move or his battle is not among them."""
+    listed = ", ".join(sorted(set(verbs.values())))
+    waiting = None if acting(state, side) else unanswered(state, data, (), side, typed)
+    if waiting is None:
+        return f"; the orders open now start with one of: {listed}"
+    return f"; {waiting.reason} (rule {waiting.rule}); the orders open to the " \
+        f"{data.side_name(side)} player now start with one of: {listed}"
