@@ -40,6 +40,7 @@ from test_transport import new_game as tnew_game
 from referee.base.errors import StorageError
 from referee.mail import ledger as ledgermod
 from referee.mail import tick as ticking
+from referee.mail import toolarge
 from referee.mail.delivery import Fetched, TransportError, refused_mails
 from referee.mail.sending import send_owed
 from referee.store.mailroute import check_target
@@ -389,17 +390,17 @@ def test_the_too_large_answer_is_kept_under_the_games_mail_lock(cli, net, tmp_pa
     game = ticking.load_game(journal, None)
     lock = str(ledgermod.ledger_path(game.game_id, game.header_hash).with_suffix(".lock"))
     saved_with = []
-    real = ticking.save_ledger
+    real = toolarge.save_ledger
 
     def save(ledger):
         saved_with.append((len(ledger["owed"]), ledgermod._HELD.get(lock, 0)))
         return real(ledger)
 
-    monkeypatch.setattr(ticking, "save_ledger", save)
+    monkeypatch.setattr(toolarge, "save_ledger", save)
     head = (f"From: {ADDRESSES['german']}\nSubject: photo\n"
             f"Message-ID: <w1@example.org>\n\n").encode()
-    assert ticking._too_large(Fetched("imap://x/INBOX;UID=1", head, b"1", oversize=2_000_000),
-                              [game])
+    assert toolarge.too_large(Fetched("imap://x/INBOX;UID=1", head, b"1", oversize=2_000_000),
+                               [game])
     assert saved_with == [(1, 1)], saved_with
 
 

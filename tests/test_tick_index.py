@@ -21,7 +21,7 @@ from test_transport import ADDRESSES, mail, new_game, records
 from test_unattended import at
 
 from referee.base.clock import NOW_VARIABLE
-from referee.mail import gameindex, tickgame
+from referee.mail import gameindex, tickgame, toolarge
 from referee.mail import tick as ticking
 
 START = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)
@@ -621,7 +621,7 @@ def test_a_players_mail_over_the_limit_answered_by_an_earlier_version_is_not_ans
     box = _box(tmp_path, "alpha", [_large("german", "<big2@example.org>")], True)
     before = set(_outbox(tmp_path, "alpha"))
     with monkeypatch.context() as earlier:
-        earlier.setattr(ticking, "oversize_digests",
+        earlier.setattr(toolarge, "oversize_digests",
                         lambda head: mailboxes.oversize_digests(head)[1:])
         ticking.tick(games, with_map=False)
     assert _too_large_answers(tmp_path, before) == [ADDRESSES["german"]]

@@ -18,10 +18,8 @@ import threading
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from email.parser import BytesHeaderParser
 from pathlib import Path
 
-from ..base.addresses import address_key
 from ..base.clock import now as clock_now
 from ..base.errors import RefereeError, StorageError, one_line
 from ..base.plurals import counted
@@ -37,42 +35,25 @@ from ..store.mailroute import (
 from ..store.players import roster
 from ..table import Table
 from . import gameindex
-from . import message as mailtext
-from .claims import Claims, Spool, claimed, tagged
+from .claims import Claims, Spool, claimed
 from .delivery import (
     Fetched,
     TransportError,
     open_source,
     spool_files,
 )
-from .inbox import Outcome, held_sides, inbox, owed_reply
-from .ledger import (
-    fault,
-    handled_before,
-    load_ledger,
-    mail_name,
-    may_answer,
-    note_handled,
-    save_ledger,
-)
-from .ledger import game_lock as mail_lock
+from .inbox import held_sides, inbox
+from .ledger import fault, load_ledger
 from .leftover import named, owe_news_again, stranded, tell_refused
-from .mailboxes import (
-    MAX_MESSAGE,
-    Mailboxes,
-    Message,
-    oversize_digests,
-    told_identity,
-    too_large_refusal,
-)
+from .mailboxes import MAX_MESSAGE, Mailboxes, Message, told_identity
 from .observers import resume_from
 from .outcomewords import outcome_words
 from .reminders import GRACE, check_deadlines, quiet_until
-from .robots import AUTOMATIC, aside, automatic_headers
 from .sending import send_owed
 from .sharing import each_game, workers
 from .standingproblems import StandingProblems
 from .tickgame import Game, game_lock, journals_in, load_game, unplayable
+from .toolarge import too_large
 from .unclaimed import (
     keep_known_files,
     keep_unclaimed,
@@ -380,7 +361,7 @@ def _deliver(claims: Claims, group: list[Game], games_dir, with_map: bool, share
     handled, each with the game that took it (to mark read), and those no game claimed."""
     taken: list[tuple[Fetched, Game]] = []
     unclaimed = list(claims.unclaimed)
-    for i, f, answer in [(i, f, _too_large) for i, f in claims.oversize] + claims.aside:
+    for i, f, answer in [(i, f, too_large) for i, f in claims.oversize] + claims.aside:
         answered = answer(f, group, games_dir, with_map)
         if answered is not None:
             taken.append((f, answered))
@@ -427,53 +408,6 @@ def _handle_mail(x: Game, spool: Spool, games_dir, with_map: bool) -> bool:
                f"pass reads {'it' if lost == 1 else 'them'} again from the mailbox")
         return False
     return True
-
-
-def _too_large(f: Fetched, group: list[Game], *_) -> Game | None:
-    """A message over the size limit, from a player's registered address, answered from its
-    header (once: the ledger knows it) with what was wrong and how to send orders instead:
-    the game whose player sent it; None when no game's did (it stays unread, for the
-    moderator)."""
-    try:
-        head = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(f.raw)
-        sender = address_key(mailtext.sender_address(head))
-        subject = mailtext.header_text(head, "Subject")
-        message_id = mailtext.header_text(head, "Message-ID")
-    except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
-        return None
-    named = tagged(subject, group)      # the tag's game, its case ignored as claimant's
-    players = [(x, side) for x in (group if named is None else named)
-               for side, address in x.addresses.items()
-               if sender and address_key(address) == sender]
-    if len(players) != 1:
-        return None
-    x, side = players[0]
-    digest, *earlier = oversize_digests(f.raw)
-    megabytes = f"{f.oversize / (1 << 20):.1f}"
-    robot = automatic_headers(head)     # an out-of-office quoting a mail, its map and all
-    reason = too_large_refusal(f.oversize) if robot is None else aside(robot)
-    # Under the mail lock every writer of the ledger takes (inbox too), inside tick's own.
-    with game_lock(x), mail_lock(x.game_id, x.header_hash):
-        ledger = load_ledger(x.game_id, x.header_hash)
-        if any(handled_before(ledger, d) for d in (digest, *earlier)):
-            return x
-        # No key is read in such a mail, so anyone may forge its From: the registered
-        # address's daily quota bounds the answers, which go to that address as registered.
-        if robot is None and may_answer(ledger, x.addresses[side], registered=True):
-            ledger["owed"].append(owed_reply(
-                mail_name("too large", digest, side), x.addresses[side], side,
-                Outcome(f.where, message_id, sender, "rejected", reason, side)))
-        elif robot is None:
-            reason += "; no reply: the day's answers to this address are given"
-        status = "rejected" if robot is None else AUTOMATIC
-        note_handled(ledger, digest, "", "", status)
-        save_ledger(ledger)
-    x.log(f"{status:<8} {one_line(f.where)} ({side}): too large, {megabytes} MB, " +
-          ("answered from its header" if robot is None else reason))
-    x.messages.append({"where": f.where, "message_id": message_id, "from": sender,
-                       "status": status, "side": side, "reason": reason, "records": [],
-                       "new": True})
-    return x
 
 
 def _send_logged(x: Game) -> None:
