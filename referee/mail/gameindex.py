@@ -156,3 +156,14 @@ def quiet(found: dict, now: datetime) -> bool:
     """Whether the game's deadlines ask nothing at `now`, as its entry says."""
     until = found.get("quiet")
     return until is None or (isinstance(until, (int, float)) and now.timestamp() < until)
+
+
+def forget(journal: Path) -> None:
+    """Drop the journal's entry from the index of its folder and from its own (`tick` of
+    one journal): its next pass opens the game, as for news. Called before a game owes a
+    mail no journal change shows (best effort, as every write of the index)."""
+    for path in (journal.parent, journal):
+        entries = load(path)
+        if journal.name in entries:
+            entries.pop(journal.name)
+            save(path, entries)

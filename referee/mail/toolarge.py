@@ -1,4 +1,11 @@
-"""A message over the size limit, answered from its header by the game whose player sent it."""
+"""A message over the size limit, answered from its header by the game whose player sent it.
+
+The answer is owed in the game's ledger, in the save that notes the message handled, and
+sent by the pass with the game's other mail. The message is then known to the mailbox
+(a Maildir's file by its print, an IMAP message seen) and not read again: so the game's
+entry leaves the folder's index before that save, and a pass killed before the answer
+went out leaves the next pass to open the game and send it, not skip it as idle.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,7 @@ from email.parser import BytesHeaderParser
 
 from ..base.addresses import address_key
 from ..base.errors import one_line
+from . import gameindex
 from . import message as mailtext
 from .claims import tagged
 from .delivery import Fetched
@@ -41,10 +49,12 @@ def too_large(f: Fetched, group: list[Game], *_) -> Game | None:
     robot = automatic_headers(head)     # an out-of-office quoting a mail, its map and all
     reason = too_large_refusal(f.oversize) if robot is None else aside(robot)
     # Under the mail lock every writer of the ledger takes (inbox too), inside tick's own.
+    x.claimed = True                    # this pass sends what the game owes
     with game_lock(x), mail_lock(x.game_id, x.header_hash):
         ledger = load_ledger(x.game_id, x.header_hash)
         if any(handled_before(ledger, d) for d in (digest, *earlier)):
             return x
+        gameindex.forget(x.journal)
         # No key is read in such a mail, so anyone may forge its From: the registered
         # address's daily quota bounds the answers, which go to that address as registered.
         if robot is None and may_answer(ledger, x.addresses[side], registered=True):
