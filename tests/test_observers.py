@@ -390,3 +390,23 @@ def test_a_roster_record_says_what_changed_and_names_no_address(tmp_path, cli):
             assert not [a for a in secret if a.lower() in r.stdout.lower()], r.stdout
         r = cli("log", journal, "--as", reader, "--since", str(since), "--format", "json")
         assert not [a for a in secret if a.lower() in r.stdout.lower()], r.stdout
+
+
+def test_an_observer_is_answered_within_the_days_quota_of_a_registered_address(tmp_path, cli):
+    # Anyone can write an observer's From: the answers to that address are bounded, as those
+    # to any address registered in the game, and none is applied.
+    from referee.mail.ledger import REGISTERED_PER_DAY
+
+    journal = new_game(cli, tmp_path / "g")
+    key = keys(cli, journal)
+    inbox(cli, journal, write_maildir(tmp_path / "empty", []), tmp_path / "out0")
+    before = journal.read_bytes()
+    many = REGISTERED_PER_DAY + 3
+    box = write_maildir(tmp_path / "box", [
+        message("press@example.org", f"unsubscribe {n}\n\nOrder key: {key['german']}", n)
+        for n in range(1, many + 1)])
+    out, mails = inbox(cli, journal, box, tmp_path / "out1")
+    assert journal.read_bytes() == before
+    assert [m["status"] for m in out] == ["rejected"] * many
+    assert len(to(mails, "press@example.org")) == REGISTERED_PER_DAY
+    assert len([m for m in out if "no reply" in m["reason"]]) == many - REGISTERED_PER_DAY

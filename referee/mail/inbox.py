@@ -349,13 +349,16 @@ def _keep(ledger: dict, m: Message, out: Outcome, replies: list,
     fault("applied")
     owes = False
     for address, side, o, msg in replies:
+        # An observer holds no key: anyone may write his From, so his answers count against
+        # the quota of an address registered in the game, as a stranger's do against theirs.
+        known = address_key(address) in registered or side == OBSERVER
         if o.status == "applied":
             ledger["reply_to"][side] = msg.message_id
             ledger["notes"].setdefault(side, []).extend(o.notes)
-        elif (side and not msg.oversize) or \
-                may_answer(ledger, address, address_key(address) in registered):
+        elif (side and side != OBSERVER and not msg.oversize) or \
+                may_answer(ledger, address, known):
             ledger["owed"].append(_owed(address, side, o, msg))
-        elif address_key(address) in registered:
+        elif known:
             o.reason += (f"; no reply: {REGISTERED_PER_DAY} a day at most to a "
                          f"registered address for messages not taken as his side's")
             continue
