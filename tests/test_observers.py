@@ -410,3 +410,20 @@ def test_an_observer_is_answered_within_the_days_quota_of_a_registered_address(t
     assert [m["status"] for m in out] == ["rejected"] * many
     assert len(to(mails, "press@example.org")) == REGISTERED_PER_DAY
     assert len([m for m in out if "no reply" in m["reason"]]) == many - REGISTERED_PER_DAY
+
+
+def test_an_observers_report_says_by_when_the_side_waited_on_must_answer(tmp_path, cli, clock):
+    # The public is told whom the game waits on and by when, as `status --as public` tells it
+    # (a player is told his own deadline only: tests/test_deadlines.py).
+    journal = new_game(cli, tmp_path / "g")
+    assert cli("deadline", journal, "--set", "48h").exit_code == 0
+    due = "German: Orders due by Wed 25 Nov 18:00 UTC."
+    assert due in cli("status", journal, "--as", "public").stdout
+    _, mails = inbox(cli, journal, write_maildir(tmp_path / "empty", []), tmp_path / "out0")
+    for reader in OBSERVERS:
+        [mail] = to(mails, reader)
+        now = mail.get_content().partition("\nNow\n---\n")[2]
+        assert due in " ".join(now.split()), now
+    for fmt in ("text", "markdown", "bbcode", "chat"):
+        r = cli("report", journal, "--as", "public", "--format", fmt, "--keep-place")
+        assert "Orders due by Wed 25 Nov 18:00 UTC" in " ".join(r.stdout.split()), fmt

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base.errors import JournalError
+from ..base.readers import PUBLIC
 from ..contracts.views import ReportView
 from ..engine.combat import allowed_in_hand, barred_in_hand
 from ..engine.core import and_list
@@ -40,6 +41,7 @@ from .board import board_section
 from .coming import ahead_blocks, awaited_blocks
 from .costs import carried_out_section, production_section
 from .documents import (
+    deadline_note,
     dice_note,
     players_words,
     reader_words,
@@ -427,6 +429,8 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
     else:
         blocks.append(para(Span("Waiting on ", "bold"), players_words(waiting),
                            f": {stat['prompt']}"))
+        if reader == PUBLIC:    # by when, as `status` tells it (a side: his own mail only)
+            blocks += deadline_note(stat)
         blocks += coming or []
         if stat["legal"]:
             blocks.append(para("Orders you may give at any time:"))
