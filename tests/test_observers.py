@@ -336,6 +336,8 @@ def test_a_mail_from_an_observer_applies_nothing(tmp_path, cli, data, case, send
     text = f"{reply['Subject']}\n{reply.get_content()}"
     # Nothing of his own message is echoed (case 2's subject names a record).
     assert "cannot give orders" in text and "#2" not in reply.as_string()
+    # An observer writing in may want no more of these mails: he is told whom to ask.
+    assert "ask the game's moderator to remove this address" in " ".join(text.split())
     assert not too_wide(reply), too_wide(reply)           # read on a phone, as every mail
     words = {a.name for a in data.areas.values()} | {c.title for c in data.cards.values()}
     assert not [w for w in words if re.search(rf"(?i)(?<!\w){re.escape(w)}(?!\w)", text)]

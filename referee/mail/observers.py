@@ -24,7 +24,9 @@ from .threads import thread_of
 
 OBSERVERS_NEVER_ORDER = "from an observer's address: observers cannot give orders"
 OBSERVER_REPLY = prose("This address is registered as an observer of the game: observers are "
-                        "sent the public report and cannot give orders. Nothing was done.") + "\n"
+                        "sent the public report and cannot give orders. Nothing was done. "
+                        "To stop receiving the reports, ask the game's moderator to remove "
+                        "this address.") + "\n"
 
 
 def observer_mails(table, folder: Path, watchers: list[str], refused: list,
