@@ -162,7 +162,8 @@ def test_an_address_of_a_player_cannot_be_an_observer(tmp_path, cli):
     refused(cli("players", journal, "--set", "observer=joffre@EXAMPLE.net"), journal, before,
             "cannot also be an observer")
     refused(cli("players", journal, "--set", "entente=press@example.org"), journal, before,
-            "cannot also be an observer")
+            "observer press@example.org is the entente player's address too: a player cannot "
+            "also be an observer")
 
 
 @pytest.mark.parametrize("args, words", [

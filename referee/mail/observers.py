@@ -1,5 +1,5 @@
-"""Observers' mail: the public report after each hand-off, and the answer to an observer who
-writes in (observers never order).
+"""Observers' mail: the public report whenever the game moved since the last one, and the
+answer to an observer who writes in (observers never order).
 
 An observer is an address of the roster with no side and no key (store/players.py). Each is
 sent what `report --as public` gives for the records since his last mail, whenever the journal

@@ -147,8 +147,9 @@ def observers_problem(observers, addresses: dict[str, str]) -> str | None:
                 len(address) > 254:
             return f"observer {address!r}: not an email address"
         if address_key(address) in sides:
-            return (f"observer {address}: this is the {sides[address_key(address)]} player's "
-                    f"address, and a player cannot also be an observer (observers never order)")
+            # Said the same whichever was set last: the observer or the side's address.
+            return (f"observer {address} is the {sides[address_key(address)]} player's address "
+                    f"too: a player cannot also be an observer (observers never order)")
         if address_key(address) in seen:
             return f"observer {address}: registered twice"
         seen.add(address_key(address))
