@@ -1,10 +1,11 @@
 """A message over the size limit, answered from its header by the game whose player sent it.
 
 The answer is owed in the game's ledger, in the save that notes the message handled, and
-sent by the pass with the game's other mail. The message is then known to the mailbox
-(a Maildir's file by its print, an IMAP message seen) and not read again: so the game's
-entry leaves the folder's index before that save, and a pass killed before the answer
-went out leaves the next pass to open the game and send it, not skip it as idle.
+written at once, as a claimed message's is, before the mailbox knows the message (a
+Maildir's file by its print, an IMAP message seen) and does not give it again: a pass
+killed before it was written reads the message again and writes it then, one killed after
+leaves it in the game's spool, which no pass skips as idle, whatever index a pass beside
+it saved. The game's entry leaves the folder's index before that save all the same.
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ from __future__ import annotations
 from email.parser import BytesHeaderParser
 
 from ..base.addresses import address_key
-from ..base.errors import one_line
+from ..base.errors import RefereeError, one_line
 from . import gameindex
 from . import message as mailtext
 from .claims import tagged
 from .delivery import Fetched
-from .inbox import Outcome, owed_reply
+from .inbox import Outcome, inbox, owed_reply
 from .ledger import game_lock as mail_lock
 from .ledger import handled_before, load_ledger, mail_name, may_answer, note_handled, save_ledger
 from .mailboxes import oversize_digests, too_large_refusal
@@ -25,7 +26,8 @@ from .robots import AUTOMATIC, aside, automatic_headers
 from .tickgame import Game, game_lock
 
 
-def too_large(f: Fetched, group: list[Game], *_) -> Game | None:
+def too_large(f: Fetched, group: list[Game], games_dir=None, with_map: bool = True
+              ) -> Game | None:
     """A message over the size limit, from a player's registered address, answered from its
     header (once: the ledger knows it) with what was wrong and how to send orders instead:
     the game whose player sent it; None when no game's did (it stays unread, for the
@@ -57,7 +59,8 @@ def too_large(f: Fetched, group: list[Game], *_) -> Game | None:
         gameindex.forget(x.journal)
         # No key is read in such a mail, so anyone may forge its From: the registered
         # address's daily quota bounds the answers, which go to that address as registered.
-        if robot is None and may_answer(ledger, x.addresses[side], registered=True):
+        owed = robot is None and may_answer(ledger, x.addresses[side], registered=True)
+        if owed:
             ledger["owed"].append(owed_reply(
                 mail_name("too large", digest, side), x.addresses[side], side,
                 Outcome(f.where, message_id, sender, "rejected", reason, side)))
@@ -66,6 +69,13 @@ def too_large(f: Fetched, group: list[Game], *_) -> Game | None:
         status = "rejected" if robot is None else AUTOMATIC
         note_handled(ledger, digest, "", "", status)
         save_ledger(ledger)
+    try:                                # written at once, as strays.answer writes its own
+        if owed:
+            with game_lock(x):
+                inbox(x.journal, [], x.spool, games_dir, with_map)
+    except RefereeError as exc:         # noted: written by the game's pass, or the next
+        x.read = False
+        x.fail(str(exc))
     x.log(f"{status:<8} {one_line(f.where)} ({side}): too large, {megabytes} MB, " +
           ("answered from its header" if robot is None else reason))
     x.messages.append({"where": f.where, "message_id": message_id, "from": sender,
