@@ -345,7 +345,7 @@ def test_the_reply_to_a_plan_shows_each_cost_and_the_build_points_lost(tmp_path,
     costed = [ln.strip() for ln in body.split("\n") if "# " in ln]
     # 7.6: infantry 1 BP, two cards 2 BP; 7.4: two entrenchments share one BP.
     assert [re.sub(r"\s+", " ", c) for c in costed] == [
-        "build ge infantry metz # 1 BP", "buy 2 # 2 BP", "entrench ge-1 # 1 BP",
+        "build ge infantry Metz # 1 BP", "buy 2 # 2 BP", "entrench ge-1 # 1 BP",
         "entrench ge-2 # 0 BP"]
     text = " ".join(body.split())
     assert "Spent: 4 of your 10 BP; left: 6." in text

@@ -249,7 +249,7 @@ def test_a_plan_carried_out_is_told_with_what_happened_not_with_what_is_asked(tm
     assert titles[:2] == [f"Since record {since}", "Your production plan, as carried out (7.0)"]
     assert titles[-1] == "Now" and "Build Points (7.0)" not in titles, titles
     plan = text.split("as carried out (7.0)")[1].split("Victory points")[0]
-    assert "build ge infantry metz" in plan and "Spent: 3 of your" in " ".join(plan.split())
+    assert "build ge infantry Metz" in plan and "Spent: 3 of your" in " ".join(plan.split())
 
 
 def test_the_eft_loss_prompt_says_your_choice_to_the_german_alone(tmp_path):
@@ -271,3 +271,20 @@ def test_the_eft_loss_prompt_says_your_choice_to_the_german_alone(tmp_path):
     for reader in ("entente", "public", None):
         said = pending_prompt(st, data, reader)
         assert "your" not in said and "the German player's choice" in said, said
+
+
+def test_a_sealed_plan_names_its_areas_as_the_board_does(tmp_path, cli):
+    """The German builds in the Palatinate (id pfalz): his report of the sealed plan, its
+    costs and the plan as carried out name the area as the board and the revealed plan do,
+    never by an id his mail shows nowhere else (4.1)."""
+    j = _to_production(tmp_path)
+    orders = ["build ge infantry palatinate", "buy 1", "done"]
+    assert g.submit(j, "german", orders).rejected is None
+    since = g.open_game(j).state.seq
+    text = " ".join(cli("report", j, "--as", "german", "--since", "0").stdout.split())
+    assert "pfalz" not in text
+    assert "seals a production plan (7.0): build ge infantry Palatinate; buy 1" in text
+    assert "build ge infantry Palatinate # 1 BP" in text
+    assert g.submit(j, "entente", ["buy 1", "done"]).rejected is None
+    text = " ".join(cli("report", j, "--as", "german", "--since", str(since)).stdout.split())
+    assert "pfalz" not in text and "build ge infantry Palatinate # 1 BP" in text

@@ -169,7 +169,8 @@ def test_the_siege_of_verdun(siege, cli, where, reader, fmt, ext, since):
 def test_a_sealed_plan_s_orders_are_each_kept_on_one_line(siege, cli):
     """The German's own report lists his sealed plan (7.0) with its orders: one was cut, "...
     production plan (7.0): build ge infantry verdun into" / "ge-5", so that neither line
-    read as the order he gave; each order is whole on its line, as he typed it."""
+    read as the order he gave; each order is whole on its line, its area named as the board
+    names it."""
     r = cli("report", siege["production"], "--as", "german", "--since", "16")
     assert r.exit_code == 0, r.stderr
     lines = r.stdout.splitlines()
@@ -180,7 +181,7 @@ def test_a_sealed_plan_s_orders_are_each_kept_on_one_line(siege, cli):
         elif line.startswith("  ") and items:
             items[-1].append(line)
     sealed = [item for item in items if "seals a production plan (7.0):" in item[0]]
-    orders = ["buy 2", "build ge infantry verdun into ge-5", "no orders"]
+    orders = ["buy 2", "build ge infantry Verdun into ge-5", "no orders"]
     assert [" ".join(" ".join(item).split("(7.0):")[1].split()) for item in sealed] == orders
     for item, order in zip(sealed, orders):
         assert any(line.strip().endswith(order) for line in item), item

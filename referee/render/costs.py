@@ -10,7 +10,7 @@ from ..base.plurals import counted
 from ..engine import acting
 from ..engine.production import card_limit
 from ..game.costs import PlanCosts, entrenching_cap, menu, plan_costs, worked_example
-from .phrases import opened
+from .phrases import opened, readable_orders
 from .sections import Items, Orders, Para, Section, Span, para
 
 # Imported for annotations only.
@@ -49,10 +49,12 @@ def _menu_items(rows: list[tuple[str, str, int, str]], cap: int | None) -> list[
     return items
 
 
-def _costed_lines(plan: PlanCosts) -> list[str]:
-    """The orders of a plan, each with its cost as a comment the order reader skips."""
-    width = max(len(c.text) for c in plan.orders)
-    return [f"{c.text.ljust(width)}  # {c.bp} BP" for c in plan.orders]
+def _costed_lines(plan: PlanCosts, data: GameData) -> list[str]:
+    """The orders of a plan, each with its cost as a comment the order reader skips, their
+    areas named as the board names them."""
+    texts = readable_orders([c.text for c in plan.orders], data)
+    width = max(len(t) for t in texts)
+    return [f"{t.ljust(width)}  # {c.bp} BP" for t, c in zip(texts, plan.orders)]
 
 
 def _left(plan: PlanCosts) -> list:
@@ -91,13 +93,13 @@ def _planning(state: State, data: GameData, reader: str, legal: list[str]) -> li
                     Items(_menu_items(menu(state, data, reader),
                                       entrenching_cap(state, data)))]
     if so_far.orders:
-        blocks += [para("Your plan so far:"), Orders(_costed_lines(so_far)), *_left(so_far)]
+        blocks += [para("Your plan so far:"), Orders(_costed_lines(so_far, data)), *_left(so_far)]
         return blocks
     example = worked_example(state, data, reader, legal, bp)
     if example is not None:
         blocks += [para("For example, this plan of your own orders (the costs after # are "
                         "comments the referee skips):"),
-                   Orders([*_costed_lines(example), "done"]),
+                   Orders([*_costed_lines(example, data), "done"]),
                    para(f"It costs {example.spent} of your {bp} BP and leaves {example.left}, "
                         f"which would be lost (7.0).")]
     return blocks
@@ -115,7 +117,7 @@ def production_section(state: State, data: GameData, reader: str,
         return Section("Build Points (7.0)", _planning(state, data, reader, legal))
     if prod and reader in prod.get("done", []) and not prod.get("revealed"):
         plan = plan_costs(state, data, prod["bp"][reader], list(prod["plans"][reader]), True)
-        return Section("Your production plan (7.0)", _plan_blocks(plan))
+        return Section("Your production plan (7.0)", _plan_blocks(plan, data))
     return None
 
 
@@ -128,11 +130,11 @@ def carried_out_section(state: State, data: GameData, reader: str,
         return None
     ev = mine[-1]
     plan = plan_costs(state, data, ev["spent"] + ev["lost"], list(ev["orders"]), True)
-    return Section("Your production plan, as carried out (7.0)", _plan_blocks(plan))
+    return Section("Your production plan, as carried out (7.0)", _plan_blocks(plan, data))
 
 
-def _plan_blocks(plan: PlanCosts) -> list:
+def _plan_blocks(plan: PlanCosts, data: GameData) -> list:
     if not plan.orders:
         return [para("Your plan has no orders."), *_left(plan)]
-    return [para("What each order of your plan costs:"), Orders(_costed_lines(plan)),
+    return [para("What each order of your plan costs:"), Orders(_costed_lines(plan, data)),
             *_left(plan)]

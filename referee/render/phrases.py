@@ -82,13 +82,19 @@ def opened(ev: dict, reader: str) -> dict | None:
     return None if d is None else {**ev, **d}
 
 
+def readable_orders(orders: list[str], data: GameData) -> list[str]:
+    """Orders as the plan keeps them (areas by id) with their areas named as the orders open
+    to a side name them, which read back as the same areas (4.1)."""
+    names = {a: readable_name(a, data) for a in data.areas}
+    return [readable_order(o, names) for o in orders]
+
+
 def revealed_orders(ev: dict, data: GameData, reader: str) -> str:
     """A revealed sealed plan's orders, one a line (never split when the log is wrapped), its
     areas named as the orders open to a side name them; orders on army templates the reader
     may not see are counted, not shown (1.4)."""
     e = opened(ev, reader)
-    names = {a: readable_name(a, data) for a in data.areas}
-    shown = [readable_order(o, names) for o in (ev["orders"] if e is None else e["orders"])]
+    shown = readable_orders(ev["orders"] if e is None else e["orders"], data)
     if e is None:
         shown.append(f"{counted(ev['hidden'], 'order')} on army templates (hidden, 1.4)")
     return "".join(f"\n        {o}" for o in shown) or " nothing"

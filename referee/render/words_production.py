@@ -4,7 +4,8 @@ one function per event kind."""
 from __future__ import annotations
 
 from ..base.plurals import counted
-from .phrases import area, box_owner, kind_name, opened, revealed_orders, side, unprinted
+from .phrases import (area, box_owner, kind_name, opened, readable_orders, revealed_orders, side,
+                      unprinted)
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
@@ -83,7 +84,7 @@ def _production_ordered(ev: dict, data: GameData, reader: str) -> str:
         if orders is None:
             return f"{side(ev, data)} production order (sealed): {sec['data']['order']}"
         return (f"{side(ev, data)} seals a production plan (7.0): "
-                f"{'; '.join(orders) or 'no orders'}")
+                f"{'; '.join(readable_orders(orders, data)) or 'no orders'}")
     if "orders" in (sec.get("data") or {}) or ev.get("secret", {}).get("digest"):
         return f"{side(ev, data)} seals a production plan (7.0)"
     return f"{side(ev, data)} gives a sealed production order"
