@@ -108,3 +108,23 @@ def test_a_unit_type_named_in_two_words_reads_as_its_type():
         assert parse_order(text, aac).unit == "ru:imperial_guard", text
     assert parse_order("build ge siege gun metz", ttlm).unit == "ge:siege_gun"
     assert parse_order("place ru infantry warsaw", aac).unit == "ru:infantry"
+
+
+def test_moving_the_other_sides_unit_is_refused_naming_its_player(cli, tmp_path, secret_file):
+    """2.0 II: the German who orders a Russian unit, or a unit off a Russian army, is told
+    whose it is as the mails name a side ('the Entente player'), not by the side's id in a
+    sentence ('an entente unit') nor with the wrong article ('a Entente army')."""
+    j = tmp_path / "east.jsonl"
+    assert cli("new", j, "--game", "aac", "--scenario", "1914", "--game-id", "east",
+               "--secret-file", secret_file).exit_code == 0
+    assert cli("order", j, "--as", "german", "play offensive").exit_code == 0
+    r = cli("order", j, "--as", "german", "move ru-2 allenstein", "--format", "json")
+    assert r.exit_code == 1, r.output
+    rejected = json.loads(r.stdout)["rejected"]
+    assert rejected["rule"] == "2.0 II"
+    assert rejected["error"].endswith(": ru-2 is a unit of the Entente player; a player "
+                                      "moves only his own (rule 2.0 II)"), rejected
+    r = cli("order", j, "--as", "german", "move ru-2:infantry allenstein", "--format", "json")
+    assert json.loads(r.stdout)["rejected"]["error"].endswith(
+        ": ru-2:infantry would leave ru-2, an army of the Entente player; a player moves only "
+        "his own (rule 2.0 II)"), r.stdout

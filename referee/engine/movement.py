@@ -95,8 +95,8 @@ def resolve(s: State, d: GameData, ref: str, side: str) -> Mover | Violation:
         if owner != side:
             # Before its contents are looked at: what another side's template holds may be
             # hidden from this player (option 1.4), so the answer must not depend on it.
-            return Violation("2.0 II", f"{ref} would leave {army_id}, a {d.side_name(owner)} "
-                                       f"army; a player moves only his own")
+            return Violation("2.0 II", f"{ref} would leave {army_id}, an army of "
+                                       f"{d.player_words(owner)}; a player moves only his own")
         nation, _, kind = spec.rpartition("-")
         key = piece_key(nation or a.nation, kind)
         if not a.contents.get(key):
@@ -106,7 +106,8 @@ def resolve(s: State, d: GameData, ref: str, side: str) -> Mover | Violation:
     else:
         return Violation("1.2", f"there is no unit {quoted(ref)} in play")
     if m.side != side:
-        return Violation("2.0 II", f"{ref} is an {m.side} unit; a player moves only his own")
+        return Violation("2.0 II", f"{ref} is a unit of {d.player_words(m.side)}; a player "
+                                   f"moves only his own")
     return m
 
 
