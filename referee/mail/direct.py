@@ -39,6 +39,7 @@ from .mailboxes import Mailboxes, Message, too_large_refusal
 from .observers import sent_mark, still_held
 from .prose import read_orders
 from .refusal import (
+    FULL_MOST,
     NOT_RECORDED,
     RECORDED,
     nothing_recorded,
@@ -381,10 +382,11 @@ def _report_body(table: Table, side: str, keys: dict, ledger: dict,
                  listed: tuple[int, ...] = ()) -> tuple[str, str]:
     """A player's report (subject, text): the subject the mail layer's (subjects.py), the
     text the kind's: the tests since the last report he was sent but those listed above it
-    (an answer's records), the forces whole; with his own order key (his side's only),
+    (an answer's records), at most FULL_MOST of them in full as a campaign's report mail
+    (the earlier in brief), the forces whole; with his own order key (his side's only),
     which his reply quotes."""
     since = still_held(ledger["sent"].get(side), table.records)
-    report = table.kind.mail_report(table, side, since, listed)
+    report = table.kind.mail_report(table, side, since, listed, full_most=FULL_MOST)
     subject = table_subject(table, side)
     return subject, f"{report}\nOrder key: {keys[side]}\n" if side in keys else report
 

@@ -1,7 +1,8 @@
 """The skirmish package (referee/table/skirmish/) in layers like the campaign engine's
-(test_import_graph.py): the kind on top, then the journal's life and what a mail asks, then
-decide and evolve, what the card forbids, the dice tests and the order text, then the
-state; and its rules stand apart from the campaign engine."""
+(test_import_graph.py): the kind on top, then the journal's life, what a mail asks and how
+many of its tests it tells in full, then decide and evolve, what the card forbids, the dice
+tests and the order text, then the state; and its rules stand apart from the campaign
+engine."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import referee.table.skirmish
 from graphs import find_cycle
 
 PACKAGE = Path(referee.table.skirmish.__file__).parent
-LAYERS = [("__init__", "kind"), ("life", "asking"), ("decider", "report", "loading"), ("checks",),
+LAYERS = [("__init__", "kind"), ("life", "asking", "brief"), ("decider", "report", "loading"), ("checks",),
           ("dicetests", "order_text"), ("state",)]
 
 

@@ -7,6 +7,7 @@ reader is shown the same."""
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from ..kinds import GameKind
 from . import decider as sk
 from . import life
 from .asking import asked_now, asked_text
+from .brief import bounded
 from .loading import load_skirmish
 from .order_text import KINDS
 from .report import (
@@ -331,18 +333,21 @@ class SkirmishKind(GameKind):
         return _mail_lines([x for t in tests for x in test_lines(t)], tests)
 
     def mail_report(self, table, reader: str, since: int | None = None,
-                    listed: tuple[int, ...] = ()) -> str:
+                    listed: tuple[int, ...] = (), full_most: int | None = None) -> str:
         """A player's report after a mail pass (reader: his side, or the moderator), its
         subject the mail layer's (mail/subjects.py); it opens with the first paragraph of
         what he is asked now, and ends with all of it. since: the record of the last report
         he was sent, when the journal still holds it; then only the tests since are listed
         (new_since), the forces whole. listed: the records of the tests the mail gives
-        above the report (an answer's), left out."""
+        above the report (an answer's), left out. full_most: the most tests told in full,
+        the last ones, those before them in brief, a turn a line (brief.py)."""
         game = table.game()
         doc = report_document(game.header, game.card, game.state)
         tests = doc["tests"] if since is None else \
             new_since(doc["tests"], _records(table), since)
-        doc = {**doc, "tests": [t for t in tests if t["record"] not in listed]}
+        brief, tests = bounded([t for t in tests if t["record"] not in listed], full_most,
+                               shlex.quote(Path(table.path).name))
+        doc = {**doc, "tests": tests}
         heading = _since_heading(doc, since, bool(listed))
         asked = asked_now(self, table, doc, reader)
         # Its first lines say what is asked of him now, as a phone's list of mails shows
@@ -350,7 +355,7 @@ class SkirmishKind(GameKind):
         # what the mail is.
         text = "\n".join([*wrap_lines(asked[:1], 72, hang=0), "",
                           f"Report for {reader_words(reader)}", *_mail_lines(
-                              report_text(doc, heading).splitlines(), doc["tests"])])
+                              report_text(doc, heading, brief).splitlines(), doc["tests"])])
         return text + "\n" + asked_text(asked)
 
 

@@ -184,15 +184,17 @@ def _tests_heading(doc: dict) -> str:
     return f"Tests: none{later}"
 
 
-def report_text(doc: dict, heading: str | None = None) -> str:
-    """The report as text: the turn, the tests (under heading, when given), then each
-    side's forces."""
+def report_text(doc: dict, heading: str | None = None, brief: list[str] = ()) -> str:
+    """The report as text: the turn, the tests (under heading, when given; after the lines
+    telling earlier ones in brief, when a mail bounds them: brief.py), then each side's
+    forces."""
     step = f" ({' and '.join(doc['firing'])} figures fire now)" if doc.get("firing") else ""
     waiting = players_words(doc["waiting"]) if doc["waiting"] else "nobody"
     out = [f"{doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, {doc['phase']} "
            f"phase{step}", f"Waiting on {waiting}",
            *artillery_line(doc.get("off_table_artillery")),
-           *owed_lines(doc["owed"], doc.get("claims")), "", heading or _tests_heading(doc)]
+           *owed_lines(doc["owed"], doc.get("claims")), "", heading or _tests_heading(doc),
+           *brief]
     for t in doc["tests"]:
         out += test_lines(t)
     for d in doc["disputes"]:

@@ -1,0 +1,67 @@
+"""A skirmish mail after the moderator entered many orders at the command line between two
+passes is bounded as a campaign's report mail is (mail/refusal.py FULL_MOST): the last
+FULL_MOST tests in full, those before them in brief, a turn a line, pointing at the
+moderator's `skirmish report --turn`; one pass later, with little new, the mail lists it
+all again in full."""
+
+from __future__ import annotations
+
+import json
+from email import message_from_bytes
+
+from mailboxes import write_maildir
+from test_skirmish_mail import BRITISH, GERMAN, mailed_patrol
+
+from referee.mail.refusal import FULL_MOST
+
+
+def _moves_until(cli, j, turns: int) -> int:
+    """Each side moves every figure of it, stealthily, then says done, phase after phase,
+    until turn `turns` is over: the tests made."""
+    made = 0
+    while True:
+        now = json.loads(cli("status", j, "--format", "json").stdout)
+        if now["turn"] > turns:
+            return made
+        side = now["waiting_on"][0]
+        orders = [f"move {side[0].upper()}{n} mode=stealthy command=yes"
+                  for n in range(1, 7)] if now["phase"] == "movement" else []
+        for order in [*orders, "done"]:
+            r = cli("skirmish", "order", j, "--as", side, order)
+            assert r.exit_code == 0, r.output
+        made += len(orders)
+
+
+def _latest(out, address: str) -> str:
+    mails = sorted(out.glob("*.eml"), key=lambda p: p.stat().st_mtime_ns)
+    last = [message_from_bytes(p.read_bytes()) for p in mails]
+    return [m for m in last if m["To"] == address][-1].get_payload(decode=True).decode()
+
+
+def test_a_mail_after_many_orders_tells_the_early_tests_in_brief(cli, tmp_path,
+                                                                 secret_file):
+    j, out = tmp_path / "patrol.jsonl", tmp_path / "out"
+    mailed_patrol(cli, j, secret_file, "--mail-in", str(write_maildir(tmp_path / "box", [])),
+                  "--mail-out", f"outbox:{out}")
+    assert cli("tick", j).exit_code == 0                # the opening mails
+    made = _moves_until(cli, j, 6)
+    assert made > FULL_MOST + 12
+    assert cli("tick", j).exit_code == 0
+    text = _latest(out, GERMAN)
+    lines = text.splitlines()
+    words = " ".join(text.split())
+    early = made - FULL_MOST
+    assert f"{early} tests before these in brief, a turn a line; the {FULL_MOST} after " \
+        f"them follow in full" in words
+    assert "referee skirmish report patrol.jsonl --turn N" in words
+    assert "  turn 1: 12 tests, #2 to #14" in lines
+    assert sum(line.startswith("#") for line in lines) == FULL_MOST
+    assert "#2 British: move B1" not in text          # told in brief, not in full
+    assert len(lines) < 3 * FULL_MOST + 60 and max(map(len, lines)) <= 72
+    # A few orders more: the next mail tells them in full, no brief.
+    _moves_until(cli, j, 6)
+    for order in ("move B1 mode=stealthy command=yes", "done"):
+        assert cli("skirmish", "order", j, "--as", "british", order).exit_code == 0
+    assert cli("tick", j).exit_code == 0
+    later = _latest(out, BRITISH)
+    assert "in brief" not in later and "British: move B1 mode=stealthy" in later
