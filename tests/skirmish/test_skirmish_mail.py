@@ -695,4 +695,10 @@ def test_the_moderator_is_mailed_his_key_then_only_when_a_dispute_asks_him(
                                      "command=yes")) == []
     [asked] = to_umpire((6, GERMAN, g, "dispute record=6 fact=range value=85"))
     assert "settle record=N" in asked and "range" in asked, asked
+    # What he is asked is what his mail opens with, on a phone's first screen; not whom
+    # the game waits on, with his question after the whole report.
+    first = " ".join(asked.split("\n\n")[0].split())
+    assert first == "Disputes for you to settle: record 6's range. Reply with settle " \
+        "record=N fact=KEY value=VALUE, or settle record=N uphold=yes, keeping the Order " \
+        "key line below.", asked
     assert to_umpire((7, BRITISH, b, "done")) == []

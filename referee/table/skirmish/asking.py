@@ -46,8 +46,19 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
                 f"word, the figure or section, then the facts of the table it reads that you "
                 f"declare, KEY=VALUE (the values the card knows between |):",
                 *(f"  {order_form(verb, table.game().card)}" for verb in mine)]
-    return [f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}.",
-            *_meanwhile(doc, reader, keep)]
+    waiting = f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}."
+    meanwhile = _meanwhile(doc, reader, keep)
+    if reader == MODERATOR and _open(doc):
+        # A dispute asks him: that is what his mail opens with (its first paragraph, on a
+        # phone's first screen), not whom the game waits on.
+        return [*meanwhile, waiting]
+    return [waiting, *meanwhile]
+
+
+def _open(doc: dict) -> list[str]:
+    """The disputes the moderator is to settle, as his mail names them."""
+    return [f"record {d['record']}'s {d['fact']}" for d in doc["disputes"]
+            if "ruling" not in d]
 
 
 def _meanwhile(doc: dict, reader: str, keep: str) -> list[str]:
@@ -59,8 +70,7 @@ def _meanwhile(doc: dict, reader: str, keep: str) -> list[str]:
         return ["Nothing is asked of you now. A new mail will ask you when a decision is "
                 "yours.", "Meanwhile you may dispute a fact the other side declared, within "
                 f"the challenge window: dispute record=N fact=KEY value=VALUE, {keep}."]
-    open_ = [f"record {d['record']}'s {d['fact']}" for d in doc["disputes"]
-             if "ruling" not in d]
+    open_ = _open(doc)
     if open_:
         return [f"Disputes for you to settle: {', '.join(open_)}. Reply with {settle}, "
                 f"{keep}."]
