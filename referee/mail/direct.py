@@ -36,6 +36,7 @@ from .ledger import (
 )
 from .ledger import game_lock as mail_lock
 from .mailboxes import Mailboxes, Message, too_large_refusal
+from .notmatched import KEY_HELP, NOT_YOURS
 from .observers import sent_mark, still_held
 from .prose import read_orders
 from .refusal import (
@@ -327,6 +328,9 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
         head = nothing_recorded(h.text, h.why)
     elif h.copied is not None:
         head = prose(this_is(h.reason))
+    elif h.reason == NO_KEY:        # where his key is, and what to send: as a campaign's
+        head = "\n\n".join(prose(x) for x in (f"{NOT_RECORDED}: {NO_KEY}.", KEY_HELP,
+                                                NOT_YOURS)) + "\n"
     else:
         head = prose(f"{NOT_RECORDED}: {h.reason}")
     body = head + "\n" + "".join(f"{prose(note)}\n" for note in h.notes) + rest

@@ -26,6 +26,13 @@ from .threads import thread_of
 
 SUBJECT = "referee: message not accepted"
 DEFAULT_WHY = "the sender's address and the order key must both match"
+# What a player whose mail lacked his order key does next, and what he reads if he did
+# not write it (the answer goes to his registered address, whoever wrote the From).
+KEY_HELP = ("Your order key is at the end of each report the referee sends you, after the "
+            "words 'Order key'. Send your orders again with that line: reply to this mail, "
+            "or to your last report.")
+NOT_YOURS = ("If you did not write that message, someone else wrote your address as its "
+             "sender: nothing of it was applied, and this answer went to you alone.")
 
 
 def not_matched(table, people: dict, ledger: dict, entry: dict) -> dict:
@@ -45,12 +52,8 @@ def not_matched(table, people: dict, ledger: dict, entry: dict) -> dict:
     to = str(people[sides[0]]["address"])
     one = len(sides) == 1           # an address two sides share: the game's tag alone
     body = "\n\n".join(prose(x) for x in (
-        f"Your message was not accepted: {why}. Nothing was done.",
-        "Your order key is at the end of each report the referee sends you, after the "
-        "words 'Order key'. Send your orders again with that line: reply to this mail, "
-        "or to your last report.",
-        "If you did not write that message, someone else wrote your address as its "
-        "sender: nothing of it was applied, and this answer went to you alone.")) + "\n"
+        f"Your message was not accepted: {why}. Nothing was done.", KEY_HELP,
+        NOT_YOURS)) + "\n"
     since = records[resume_from(ledger["sent"].get(sides[0]), records)]
     return {"to": to, "body": body, "thread": thread_of(game_id, to),
             "subject": table_subject(table, sides[0]) if one else

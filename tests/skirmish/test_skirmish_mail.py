@@ -195,7 +195,14 @@ def test_an_answer_carries_the_report_after_the_orders_and_its_reader_s_key(cli,
         assert other not in body
     to, body = answers["<m3@example.org>"]
     assert to == GERMAN and "the order key is missing or wrong" in body
-    assert "Order key" not in body and "Forces:" not in body and "#1" not in body, body
+    assert "Order key:" not in body and "Forces:" not in body and "#1" not in body, body
+    assert not any(key in body for key in keys.values()), body
+    # Yet it says where his key is and what to send, as a campaign's answer does, and
+    # what to make of it if he did not write that mail.
+    said = " ".join(body.split())
+    assert "Your order key is at the end of each report the referee sends you, after the " \
+        "words 'Order key'. Send your orders again with that line: reply to this mail, or " \
+        "to your last report." in said and "If you did not write that message" in said, body
 
 
 def test_forged_mails_without_the_key_get_a_bounded_number_of_answers(cli, tmp_path,
