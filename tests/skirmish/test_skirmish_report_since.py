@@ -65,6 +65,12 @@ def test_a_mailed_report_lists_the_tests_since_the_player_s_last_one(cli, tmp_pa
     for address in (BRITISH, GERMAN):               # the ruling changed #8's result
         (report,) = four[address]
         assert _listed(report) == ("Tests since your last report (#9):", [8]), report
-        assert "[settled]" in report
+        assert "[settled]" in report and "dispute of #8 by German" in report
+    # Settled and told, the dispute is not told again in each mail after it, as its test
+    # is not.
+    five = _pass(cli, j, tmp_path / "out5", mail(box, 11, BRITISH, b, "done"))
+    report = five[GERMAN][-1]
+    assert _listed(report) == ("Tests since your last report (#10): none", [])
+    assert "dispute of #8" not in report, report
     # The whole list is still there for whoever asks for it.
     assert _listed(cli("skirmish", "report", j).stdout)[1] == [1, 2, 4, 8]

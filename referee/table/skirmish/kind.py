@@ -345,6 +345,10 @@ class SkirmishKind(GameKind):
         doc = report_document(game.header, game.card, game.state)
         tests = doc["tests"] if since is None else \
             new_since(doc["tests"], _records(table), since)
+        if since is not None:       # a dispute settled is told with its test, not again
+            told = {t["record"] for t in tests} | set(listed)
+            doc["disputes"] = [d for d in doc["disputes"]
+                               if "ruling" not in d or d["record"] in told]
         brief, tests = bounded([t for t in tests if t["record"] not in listed], full_most,
                                shlex.quote(Path(table.path).name))
         doc = {**doc, "tests": tests}
