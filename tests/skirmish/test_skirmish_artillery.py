@@ -119,7 +119,7 @@ def test_the_artillery_phase_waits_on_the_side_that_has_some_alone(cli, tmp_path
     assert f"Waiting on the British player\n{line}\n" in cli("skirmish", "report", j).stdout
     r = _order(cli, j, "german", "done")
     assert r.exit_code == 1, r.output
-    assert "the german side has no off-table artillery in this scenario: its phase does " \
+    assert "the German side has no off-table artillery in this scenario: its phase does " \
            "not wait on it" in " ".join(r.stderr.split()), r.stderr
     assert _order(cli, j, "german", SPOT).exit_code == 0
     assert _order(cli, j, "british", "done").exit_code == 0

@@ -4,6 +4,7 @@ and a refusal names the line of the card it breaks."""
 from __future__ import annotations
 
 from ...contracts.skirmish import SkirmishCard
+from ...render.documents import side_name
 from .order_text import SkOrder
 from .state import FigureState, SkState
 
@@ -64,7 +65,7 @@ def own_figure(state: SkState, name: str | None, side: str) -> FigureState | Ref
     if f is None:
         return "Forces", f"no figure {name!r}"
     if f.side != side:
-        return "Forces", f"{f.id} is not a figure of the {side} side"
+        return "Forces", f"{f.id} is not a figure of the {side_name(side)} side"
     if not f.active:
         return "Forces", f"{f.id} is {'killed' if f.killed else 'surrendered'}"
     sec = state.sections.get(f.section or "")
@@ -123,8 +124,8 @@ def move_turn(state: SkState, side: str, section: str | None) -> Refusal | None:
         return None
     mine, theirs = state.moves[side], state.moves[other]
     if mine > theirs or (mine == theirs and side != state.first):
-        return "Sequence of Play", f"movement alternates units: the {other} side moves a " \
-                                   f"unit now (or says done)"
+        return "Sequence of Play", f"movement alternates units: the {side_name(other)} side " \
+                                   f"moves a unit now (or says done)"
     return None
 
 

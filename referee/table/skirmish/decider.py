@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...base.errors import IllegalOrderError
 from ...base.plurals import counted
 from ...contracts.skirmish import SkirmishCard
+from ...render.documents import side_name
 from . import dicetests as t
 from .checks import (
     LEADERS,
@@ -82,7 +83,7 @@ def _in_phase(card: SkirmishCard, state: SkState, o: SkOrder) -> Refusal | None:
 def _section(state: SkState, name: str | None, side: str):
     s = state.sections.get(name or "")
     if s is None or s.side != side:
-        return "Forces", f"no section {name!r} of the {side} side"
+        return "Forces", f"no section {name!r} of the {side_name(side)} side"
     if s.dispersed:
         return "Morale", f"section {s.id} has dispersed"
     return s
@@ -100,7 +101,8 @@ def check(card: SkirmishCard, state: SkState, o: SkOrder, side: str) -> Refusal 
         due = owed(card, state, side)
         if not due:
             return None
-        listed = f"the {side} side owes {len(due)}: {'; '.join(dict.fromkeys(due))} first"
+        listed = f"the {side_name(side)} side owes {len(due)}: " \
+            f"{'; '.join(dict.fromkeys(due))} first"
         if due[0].startswith("melee"):
             return card.melee.rule, f"figures in contact must fight, and {listed}"
         return card.morale.rule, (f"the card compels a morale test for each figure killed "
@@ -114,12 +116,12 @@ def check(card: SkirmishCard, state: SkState, o: SkOrder, side: str) -> Refusal 
 def _not_waited(card: SkirmishCard, state: SkState, side: str) -> str:
     now = firing_now(card, state)
     if side in state.passed and not now:
-        return (f"the {side} side has no off-table artillery in this scenario: its phase "
-                f"does not wait on it")
+        return (f"the {side_name(side)} side has no off-table artillery in this scenario: its "
+                f"phase does not wait on it")
     if now:
-        return (f"{' and '.join(now)} figures fire now, and the {side} side has none fit to "
-                f"fire or has said done for them")
-    return f"the {side} side is done with this phase already"
+        return (f"{' and '.join(now)} figures fire now, and the {side_name(side)} side has none "
+                f"fit to fire or has said done for them")
+    return f"the {side_name(side)} side is done with this phase already"
 
 
 def _taken_already(card: SkirmishCard, state: SkState, o: SkOrder, side: str
@@ -235,8 +237,8 @@ def _check_morale(card, state, o, side):
     if trig == "leader" and not any(
             f.side == side and f.role in LEADERS and f.killed_turn == state.turn
             and f.killed for f in state.figures.values()):
-        return mo.rule, f"no platoon commander nor squad leader of the {side} side has been " \
-                        f"killed this turn"
+        return mo.rule, f"no platoon commander nor squad leader of the {side_name(side)} side " \
+                        f"has been killed this turn"
     return None
 
 
