@@ -122,3 +122,18 @@ def test_a_correction_names_the_disputed_fact_and_a_value(cli, played, text):  #
     assert cli("order", j, "--as", "german",
                "dispute record=1 fact=mode value=rush").exit_code == 0
     assert "the disputed fact" in refused(cli, j, "moderator", text)
+
+
+def test_a_dispute_of_a_yes_or_no_fact_is_told_in_yes_and_no(cli, played):  # noqa: F811
+    """The report tells a dispute of command= in the words the orders use: 'declared yes,
+    claimed no', then 'corrected to no'; not Python's True and False."""
+    j, _ = played
+    assert cli("order", j, "--as", "german",
+               "dispute record=1 fact=command value=no").exit_code == 0
+    told = cli("skirmish", "report", j).stdout
+    assert "command declared yes, claimed no — open" in told, told
+    assert cli("order", j, "--as", "moderator",
+               "settle record=1 fact=command value=no").exit_code == 0
+    told = cli("skirmish", "report", j).stdout
+    assert "command declared yes, claimed no — corrected to no" in told, told
+    assert "True" not in told and "False" not in told, told

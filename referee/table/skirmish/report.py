@@ -200,9 +200,9 @@ def report_text(doc: dict, heading: str | None = None, brief: list[str] = ()) ->
     for d in doc["disputes"]:
         ruling = d.get("ruling")
         verdict = "open" if ruling is None else "upheld" if ruling.get("upheld") else \
-            f"corrected to {ruling.get('value')}"
+            f"corrected to {_word(ruling.get('value'))}"
         out.append(f"dispute of #{d['record']} by {side_name(d['by'])}: {d['fact']} declared "
-                   f"{d['declared']}, claimed {d['claimed']} — {verdict}")
+                   f"{_word(d['declared'])}, claimed {_word(d['claimed'])} — {verdict}")
     if doc.get("revealed"):
         out.append(f"#{doc['revealed']['record']} moderator: dice secret revealed "
                    f"({doc['revealed']['secret']}); the game is closed and every die can be "
