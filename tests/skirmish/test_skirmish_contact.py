@@ -119,3 +119,18 @@ def test_the_report_and_status_say_who_is_in_contact_and_what_is_owed():
     text = report_text(doc)
     assert "in contact: B1 with R1 (melee of turn 1)" in text
     assert "Red owes, before done (the card compels them): melee B1 attackers=R1" in text
+
+
+def test_a_figure_that_shot_this_turn_does_not_attack_in_its_melee():
+    """The card: "the figure moving into contact can't shoot". A figure that shot in the fire
+    phase did not move into contact, so it is no new attacker in the melee phase; one that
+    holds a contact of last turn fights on where it stands, and one that has not shot
+    attacks."""
+    t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1"), figure("B2")])
+    t.test("red", "unaimed R1 at=B1 range=30 command=yes", [2])
+    next_phase(t, "melee")
+    rule, why = t.refusal("red", "melee B1 attackers=R1")
+    assert rule == "Hand-to-Hand Combat"
+    assert why == "R1 fired this turn: the figure moving into contact can't shoot, so it " \
+        "did not move into contact"
+    assert t.refusal("red", "melee B1 attackers=R2") is None

@@ -281,6 +281,9 @@ def check_melee(card: SkirmishCard, state: SkState, defender: FigureState,
     for a in attackers:
         if a.id in kept:
             continue                # fighting on where it stands: no move into contact
+        if a.fired:                 # "the figure moving into contact can't shoot"
+            return m.rule, f"{a.id} fired this turn: the figure moving into contact can't " \
+                           f"shoot, so it did not move into contact"
         if a.moved and not card.movement.modes[a.moved].contact:
             return m.rule, f"{a.id} moved by {a.moved}: a figure can't {a.moved} into contact"
         if a.pins and a.quality not in m.ignore_pin:
