@@ -128,6 +128,10 @@ def test_a_patrol_by_mail_for_two_full_turns(cli, tmp_path, via):
     assert got[:2] == [("british", "applied", [15, 16]), ("german", "applied", [17])]
     assert got[2] == ("british", "refused", [])
     assert "owes 1: morale B trigger=killed first" in post.reply_to(post.n)
+    # His mail says so where it asks him, in its opening lines, not only in the report.
+    assert "Your decision: turn 1, morale phase: the tests of the phase with the facts each " \
+        "side declares, then done (Sequence of Play). Before your done, the card compels: " \
+        "morale B trigger=killed." in post.reply_to(post.n)
     assert post.send(("british", ("morale B trigger=killed", "done")),
                      ("german", ("done",))) == [
         ("british", "applied", [18, 19]), ("german", "applied", [20])]

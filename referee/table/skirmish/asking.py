@@ -41,7 +41,10 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
         return [f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}."]
     mine = kind.legal_orders(table, reader) if reader != MODERATOR else []
     if mine:
-        return [f"Your decision: {kind.prompt(table)}.",
+        due = doc.get("owed", {}).get(reader, [])      # said on the first screen, not after
+        first = f"Your decision: {kind.prompt(table)}." + (
+            f" Before your done, the card compels: {'; '.join(due)}." if due else "")
+        return [first,
                 f"Reply with one order a line, {keep}, each made as one of these: its first "
                 f"word, the figure or section, then the facts of the table it reads that you "
                 f"declare, KEY=VALUE (the values the card knows between |):",
