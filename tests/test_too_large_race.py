@@ -37,3 +37,25 @@ def test_an_index_saved_by_a_pass_beside_a_killed_one_loses_no_answer(cli, tmp_p
         assert again.returncode == 0, again.stderr
     (answer,) = _too_large_answers(tmp_path)
     assert answer.startswith(GERMAN) and "[referee alpha]" in answer
+
+
+def test_a_mail_read_again_while_its_answer_is_owed_is_answered_at_once(cli, tmp_path,
+                                                                       monkeypatch):
+    """The killed pass left the answer owed and the message unknown to the Maildir; the pass
+    beside it saved the index back. The next pass reads the message again: it writes the
+    answer then, before the Maildir keeps the message as known, and not only in the game's
+    own pass after it (here that pass is the one that never comes: killed first)."""
+    from referee.mail import tick as ticking
+
+    _games(cli, tmp_path, monkeypatch, {"alpha": GERMAN, "bravo": ELSEWHERE})
+    idle = _index_files()
+    _deliver(tmp_path, [_big("<big2@example.org>")])
+    killed = _tick_process(tmp_path, "reply")
+    assert killed.returncode == 70, killed.stderr
+    assert _too_large_answers(tmp_path) == []
+    for path, data in idle.items():
+        path.write_bytes(data)
+    monkeypatch.setattr(ticking, "_after_mail", lambda *_: None)
+    ticking.tick(tmp_path / "games", with_map=False)
+    (answer,) = _too_large_answers(tmp_path)
+    assert answer.startswith(GERMAN) and "[referee alpha]" in answer

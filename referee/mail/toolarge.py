@@ -50,35 +50,53 @@ def too_large(f: Fetched, group: list[Game], games_dir=None, with_map: bool = Tr
     megabytes = f"{f.oversize / (1 << 20):.1f}"
     robot = automatic_headers(head)     # an out-of-office quoting a mail, its map and all
     reason = too_large_refusal(f.oversize) if robot is None else aside(robot)
-    # Under the mail lock every writer of the ledger takes (inbox too), inside tick's own.
     x.claimed = True                    # this pass sends what the game owes
-    with game_lock(x), mail_lock(x.game_id, x.header_hash):
-        ledger = load_ledger(x.game_id, x.header_hash)
-        if any(handled_before(ledger, d) for d in (digest, *earlier)):
-            return x
-        gameindex.forget(x.journal)
-        # No key is read in such a mail, so anyone may forge its From: the registered
-        # address's daily quota bounds the answers, which go to that address as registered.
-        owed = robot is None and may_answer(ledger, x.addresses[side], registered=True)
-        if owed:
-            ledger["owed"].append(owed_reply(
-                mail_name("too large", digest, side), x.addresses[side], side,
-                Outcome(f.where, message_id, sender, "rejected", reason, side)))
-        elif robot is None:
-            reason += "; no reply: the day's answers to this address are given"
-        status = "rejected" if robot is None else AUTOMATIC
-        note_handled(ledger, digest, "", "", status)
-        save_ledger(ledger)
-    try:                                # written at once, as strays.answer writes its own
-        if owed:
-            with game_lock(x):
-                inbox(x.journal, [], x.spool, games_dir, with_map)
-    except RefereeError as exc:         # noted: written by the game's pass, or the next
-        x.read = False
-        x.fail(str(exc))
+    status, owed = _note(x, side, digest, earlier, robot,
+                         Outcome(f.where, message_id, sender, "rejected", reason, side))
+    if owed:
+        _write_owed(x, games_dir, with_map)
+    if status is None:                  # read again: handled by an earlier pass
+        return x
+    if status == "rejected" and not owed:
+        reason += "; no reply: the day's answers to this address are given"
     x.log(f"{status:<8} {one_line(f.where)} ({side}): too large, {megabytes} MB, " +
           ("answered from its header" if robot is None else reason))
     x.messages.append({"where": f.where, "message_id": message_id, "from": sender,
                        "status": status, "side": side, "reason": reason, "records": [],
                        "new": True})
     return x
+
+
+def _note(x: Game, side: str, digest: str, earlier: list[str], robot, outcome: Outcome
+          ) -> tuple[str | None, bool]:
+    """The message noted handled in the game's ledger, its answer owed there within the
+    address's daily quota, under the mail lock every writer of the ledger takes (inbox
+    too), inside tick's own: (its status, None when an earlier pass noted it; whether an
+    answer under its name is owed, that pass's too when it was killed before writing it)."""
+    name = mail_name("too large", digest, side)
+    with game_lock(x), mail_lock(x.game_id, x.header_hash):
+        ledger = load_ledger(x.game_id, x.header_hash)
+        if any(handled_before(ledger, d) for d in (digest, *earlier)):
+            return None, any(e.get("name") == name for e in ledger["owed"])
+        gameindex.forget(x.journal)
+        # No key is read in such a mail, so anyone may forge its From: the registered
+        # address's daily quota bounds the answers, which go to that address as registered.
+        owed = robot is None and may_answer(ledger, x.addresses[side], registered=True)
+        if owed:
+            ledger["owed"].append(owed_reply(name, x.addresses[side], side, outcome))
+        status = "rejected" if robot is None else AUTOMATIC
+        note_handled(ledger, digest, "", "", status)
+        save_ledger(ledger)
+    return status, owed
+
+
+def _write_owed(x: Game, games_dir, with_map: bool) -> None:
+    """The mails the game owes written into its spool (or its outbox) at once, as
+    strays.answer writes its own: this answer, and any report owed since a player's last
+    mail, which the game's own pass then does not write again."""
+    try:
+        with game_lock(x):
+            inbox(x.journal, [], x.spool, games_dir, with_map)
+    except RefereeError as exc:         # noted: written by the game's pass, or the next
+        x.read = False
+        x.fail(str(exc))
