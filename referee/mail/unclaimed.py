@@ -133,8 +133,9 @@ def taken_now(held: dict[str, tuple[list, dict]], taken: list[tuple],
     """What the games took, to remember: the files held before that are still there, and
     those taken in this pass, each game's with its journal's mark after its mail was
     handled (taken under its lock: a journal put back later does not hold it). A mail too
-    large to read changed no journal (its answer is in the ledger): the journal as the
-    pass found it will do. A file whose game's mark is not known is not remembered."""
+    large to read changed no journal (its answer is written before this, toolarge.py): the
+    journal as the pass found it will do. A file whose game's mark is not known is not
+    remembered."""
     out = {tag: {"mark": mark, "files": {p: v for p, v in files.items() if p in there}}
            for tag, (mark, files) in held.items()}
     for f, x in taken:

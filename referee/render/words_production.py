@@ -4,8 +4,16 @@ one function per event kind."""
 from __future__ import annotations
 
 from ..base.plurals import counted
-from .phrases import (area, box_owner, kind_name, opened, readable_orders, revealed_orders, side,
-                      unprinted)
+from .phrases import (
+    area,
+    box_owner,
+    kind_name,
+    opened,
+    readable_orders,
+    revealed_orders,
+    side,
+    unprinted,
+)
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False

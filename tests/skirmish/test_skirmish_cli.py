@@ -156,7 +156,7 @@ def test_a_dispute_after_the_challenge_window_is_refused(cli, game):
             order(cli, game, side, "done")
     r = order(cli, game, "german", "dispute record=1 fact=mode value=rush")
     assert r.exit_code != 0 and "challenge window" in r.stderr
-    assert "german has made 6 records since it" in r.stderr
+    assert "the German side has made 6 records since it" in r.stderr
 
 
 def test_the_declaring_side_s_run_of_orders_cannot_close_the_window(cli, game):

@@ -15,8 +15,8 @@ import referee.table.skirmish
 from graphs import find_cycle
 
 PACKAGE = Path(referee.table.skirmish.__file__).parent
-LAYERS = [("__init__", "kind"), ("life", "asking", "brief"), ("decider", "report", "loading"), ("checks",),
-          ("dicetests", "order_text"), ("state",)]
+LAYERS = [("__init__", "kind"), ("life", "asking", "brief"), ("decider", "report", "loading"),
+          ("checks",), ("dicetests", "order_text"), ("state",)]
 
 
 def _imports() -> dict[str, list[tuple[str, int, bool]]]:

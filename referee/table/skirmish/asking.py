@@ -53,7 +53,7 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
     meanwhile = _meanwhile(doc, reader, keep)
     if reader == MODERATOR and _open(doc):
         # A dispute asks him: that is what his mail opens with (its first paragraph, on a
-        # phone's first screen), not whom the game waits on.
+        # phone's first screen), not whom the game waits on; his report says it first too.
         return [*meanwhile, waiting]
     return [waiting, *meanwhile]
 

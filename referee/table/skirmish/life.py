@@ -31,6 +31,7 @@ from ...contracts.skirmish import (
     SkirmishScenario,
 )
 from ...contracts.validation import engine, validator
+from ...render.documents import side_name
 from ...store import dice as dicemod
 from ...store import signing
 from ...store.anydice import AnyDice
@@ -470,9 +471,9 @@ def dispute(card, state, records, o, side) -> dict:
     since = sum(1 for r in records if r["seq"] > rec["seq"] and r.get("actor") == side)
     if since >= window:
         raise IllegalOrderError(o.text, "Disputes", f"record {rec['seq']} is past the "
-                                f"challenge window: {side} has made {since} records since it "
-                                f"(a fact is disputed within {window} of one's own records "
-                                f"after its test)")
+                                f"challenge window: the {side_name(side)} side has made "
+                                f"{since} records since it (a fact is disputed within "
+                                f"{window} of one's own records after its test)")
     if fact not in rec["test"]["facts"] or "value" not in o.facts:
         raise IllegalOrderError(o.text, "Disputes", f"name a fact record {rec['seq']} "
                                 f"declared and the value claimed: fact=KEY value=VALUE")
