@@ -137,3 +137,33 @@ def test_a_dispute_of_a_yes_or_no_fact_is_told_in_yes_and_no(cli, played):  # no
     told = cli("skirmish", "report", j).stdout
     assert "command declared yes, claimed no — corrected to no" in told, told
     assert "True" not in told and "False" not in told, told
+
+
+def test_a_correction_settles_its_own_fact_and_keeps_the_earlier_one(cli, played):  # noqa: F811
+    """Two facts of one test disputed: the moderator's correction of one settles that one,
+    not the other too ('command ... corrected to rush' read the second); the other he
+    settles next, on the test as the first correction left it; an uphold closes all."""
+    j, _ = played
+    for text in ("dispute record=1 fact=mode value=rush",
+                 "dispute record=1 fact=command value=no"):
+        assert cli("order", j, "--as", "german", text).exit_code == 0
+    assert cli("order", j, "--as", "moderator",
+               "settle record=1 fact=mode value=rush").exit_code == 0
+    doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
+    open_ = [d["fact"] for d in doc["disputes"] if "ruling" not in d]
+    assert open_ == ["command"], doc["disputes"]
+    told = " ".join(cli("skirmish", "report", j).stdout.split())
+    assert "mode declared manoeuvre, claimed rush — corrected to rush" in told, told
+    assert "command declared yes, claimed no — open" in told, told
+    r = cli("order", j, "--as", "moderator", "settle record=1 fact=command value=no",
+            "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    ruling = json.loads(r.stdout)["records"][0]["body"]["settle"]
+    assert ruling["test"]["facts"]["mode"] == "rush"          # the first correction stands
+    assert ruling["test"]["facts"]["command"] is False
+    for text in ("dispute record=1 fact=mode value=stealthy",
+                 "dispute record=1 fact=command value=yes"):
+        assert cli("order", j, "--as", "german", text).exit_code == 0
+    assert cli("order", j, "--as", "moderator", "settle record=1 uphold=yes").exit_code == 0
+    doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
+    assert all("ruling" in d for d in doc["disputes"]), doc["disputes"]

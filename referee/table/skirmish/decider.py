@@ -478,9 +478,11 @@ def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:
 
 def settle(state: SkState, ruling: dict, card: SkirmishCard | None = None) -> None:
     """A moderator's ruling on a dispute: a corrected test replaces the effects of the
-    disputed one (and, for a melee, who fought it and who stays in contact)."""
+    disputed one (and, for a melee, who fought it and who stays in contact). A correction
+    settles the dispute of its fact; an uphold, every open one of the test."""
     for d in state.disputes:
-        if d["record"] == ruling["record"] and "ruling" not in d:
+        if d["record"] == ruling["record"] and "ruling" not in d and \
+                ruling.get("fact", d["fact"]) == d["fact"]:
             d["ruling"] = ruling
     if ruling.get("test") is None:
         return

@@ -511,7 +511,9 @@ def settle(card, records, o, side, dice) -> dict:
         raise IllegalOrderError(o.text, "Disputes", f"a correction names the disputed fact "
                                 f"of record {n} and its value: fact="
                                 f"{'|'.join(disputed)} value=VALUE, or uphold=yes")
-    facts = dict(rec["test"]["facts"])
+    # On the test as an earlier ruling on another of its facts left it, if one did.
+    now = next((t for t in state.tests if t["record"] == n), rec["test"])
+    facts = dict((now.get("settled") or rec["test"])["facts"])
     facts[fact] = _as_declared(facts.get(fact), value, o.text, fact, card, state.figures)
     if "state" in o.facts and "state" not in facts:     # a fact the correction calls for
         facts["state"] = o.facts["state"]
