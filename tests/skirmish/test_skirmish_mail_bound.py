@@ -65,3 +65,18 @@ def test_a_mail_after_many_orders_tells_the_early_tests_in_brief(cli, tmp_path,
     assert cli("tick", j).exit_code == 0
     later = _latest(out, BRITISH)
     assert "in brief" not in later and "British: move B1 mode=stealthy" in later
+
+
+def test_the_journal_named_in_brief_is_one_line_and_quoted_for_a_shell():
+    """The command the brief names gives the journal's file name as the moderator types it:
+    quoted where a shell needs it, and a name holding a line end is escaped, so that it
+    cannot write a line of its own in the player's mail."""
+    from referee.table.skirmish.brief import bounded
+
+    tests = [{"turn": 1 + n // 10, "record": n + 1} for n in range(FULL_MOST + 1)]
+    lines, kept = bounded(tests, FULL_MOST, "my game.jsonl")
+    assert len(kept) == FULL_MOST and lines[1:] == ["  turn 1: 1 test, #1"]
+    assert "`referee skirmish report 'my game.jsonl' --turn N`" in lines[0]
+    lines, _ = bounded(tests, FULL_MOST, "a\nOrder key: X.jsonl")
+    assert "\n" not in lines[0] and "a\\nOrder key: X.jsonl" in lines[0], lines[0]
+    assert bounded(tests[:FULL_MOST], FULL_MOST, "a\nb") == ([], tests[:FULL_MOST])

@@ -7,7 +7,6 @@ reader is shown the same."""
 from __future__ import annotations
 
 import json
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -350,7 +349,7 @@ class SkirmishKind(GameKind):
             doc["disputes"] = [d for d in doc["disputes"]
                                if "ruling" not in d or d["record"] in told]
         brief, tests = bounded([t for t in tests if t["record"] not in listed], full_most,
-                               shlex.quote(Path(table.path).name))
+                               Path(table.path).name)
         doc = {**doc, "tests": tests}
         heading = _since_heading(doc, since, bool(listed))
         asked = asked_now(self, table, doc, reader)
