@@ -36,6 +36,10 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
     gives."""
     keep = KEY_BELOW if key_below else KEY_OF_MAIL
     if not kind.waiting_on(table):
+        if reader == MODERATOR and _open(doc) and not doc.get("revealed"):
+            # A dispute of the test that ended it: his ruling may undo the end.
+            return [*_meanwhile(doc, reader, keep), "A side has no figure left fighting: the "
+                    "game is over, unless your ruling changes that."]
         return ["The game is over: no side has an order to give."]
     if reader == PUBLIC:
         return [f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}."]

@@ -299,12 +299,16 @@ class SkirmishKind(GameKind):
         that record is judged stale (mail/direct.py): a side, the turn, the phase and its
         fire step, and whether he was still to say done (the other side's tests and done in
         it change nothing: both sides play a phase, and fire a step, at once); the
-        moderator, the disputes open; nobody anything once the game is closed."""
+        moderator, the disputes open, also once a side has no figure left (a ruling on the
+        test that ended the game may undo its end); nobody anything once the game is closed
+        by its secret, or a side over."""
         state = table.game(upto=seq).state
-        if _closed(state):
+        if state.revealed is not None:
             return ()
         if reader == MODERATOR:
             return tuple(d["seq"] for d in state.disputes if "ruling" not in d)
+        if _closed(state):
+            return ()
         return state.turn, state.phase, state.fire_step, reader in sk.waiting(state)
 
     def stopped_mail(self, table, side: str, lines: list[str], seqs: list[int]
