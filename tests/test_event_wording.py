@@ -80,3 +80,25 @@ def test_a_plan_opened_names_its_sides_as_the_other_events_do():
                      "sides": ["german", "entente"]}, data, "public")
     assert one.startswith("German gives sealed discards over the card limit (2.0 V.3)"), one
     assert both.startswith("German and Entente give sealed reinforcement placements"), both
+
+
+def test_a_unit_lost_from_an_army_is_named_once_as_the_board_names_it():
+    """5.3.1: a hit paid with a unit of an army's template names the army the board shows
+    ('ge-8 [3I+1C]') and the kind once, not 'ge-8:infantry (infantry)'; a stand-alone
+    piece keeps its id and kind, as the board prints it; so for the EFT box (2.0 V.4)."""
+    import gamecalls as g
+
+    data = g.game_data("ttlm")
+    loss = {"type": "LossTaken", "side": "german", "how": "unit", "hits": 1}
+    army = describe(dict(loss, unit="ge-8:infantry", nation="ge", kind="infantry"),
+                    data, "public")
+    foreign = describe(dict(loss, side="entente", unit="fr-8:us-infantry", nation="us",
+                            kind="infantry"), data, "public")
+    alone = describe(dict(loss, unit="ge-i-03", nation="ge", kind="siege_gun"), data, "public")
+    assert army == "German loses an infantry unit from army ge-8 (5.3.1)", army
+    assert foreign == ("Entente loses an infantry unit (United States) from army fr-8 "
+                       "(5.3.1)"), foreign
+    assert alone == "German loses ge-i-03 (siege gun) (5.3.1)", alone
+    eft = describe({"type": "EftUnitLost", "secret": {"to": "german", "data": {
+        "unit": "ge-7:artillery", "kind": "artillery"}}}, data, "german")
+    assert eft == "German loses an artillery unit from army ge-7 in the EFT box (2.0 V.4)", eft

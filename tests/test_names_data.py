@@ -303,7 +303,7 @@ def test_the_eft_box_is_the_data_s_box_whatever_its_id(tmp_path, transit, cli):
     state = g.open_game(j, games_dir=games).state
     assert sum(1 for p in state.pieces.values() if p.area == "transit") == 4
     log = cli("--games", games, "log", j).stdout
-    assert f"German {loose.split()[1]} (infantry) lost in the EFT box" in log
+    assert f"German loses {loose.split()[1]} (infantry) in the EFT box" in log
 
 
 def test_a_second_off_map_box_is_reported(tmp_path):

@@ -64,6 +64,22 @@ def kind_name(kind: str) -> str:
     return kind.replace("_", " ")
 
 
+def unit_named(ref: str, kind: str, data: GameData) -> str:
+    """A lost unit as the board names it: a stand-alone piece by its id and kind
+    ('ge-i-01 (infantry)'), a unit of an army's template by its kind and the army, which
+    the board shows as its id and contents ('an infantry unit from army ge-8'). A unit of
+    another nation on the template names its nation (8.1: US infantry in any army)."""
+    army, sep, spec = ref.partition(":")
+    if not sep:
+        return f"{ref} ({kind_name(kind)})"
+    what = kind_name(kind)
+    article = "an" if what[:1] in "aeiou" else "a"
+    foreign, _, _ = spec.rpartition("-")
+    nation = data.units.nations.get(foreign)
+    whose = f" ({nation.name})" if nation else ""
+    return f"{article} {what} unit{whose} from army {army}"
+
+
 def secret_data(ev: dict, reader: str) -> dict | None:
     """The event's secret payload if reader may see it (its owner or the moderator)."""
     sec = ev.get("secret")

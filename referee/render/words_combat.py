@@ -4,7 +4,7 @@ phase and how each hit was paid (2.0 II.3-II.4, 5.x, 8.3, 9.x), one function per
 from __future__ import annotations
 
 from ..base.plurals import counted
-from .phrases import PHASE, area, card_name, kind_name, opened, side, unprinted
+from .phrases import PHASE, area, card_name, kind_name, opened, side, unit_named, unprinted
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
@@ -120,7 +120,7 @@ def _loss_taken(ev: dict, data: GameData, reader: str) -> str:
                 f"{data.cards[ev['card']].title} as Ersatz{waste} (5.3.2)")
     if ev["how"] == "fort":
         return f"{side(ev, data)} fort {ev['unit']} loses a step (5.3.1)"
-    return f"{side(ev, data)} loses {ev['unit']} ({kind_name(ev['kind'])}) (5.3.1)"
+    return f"{side(ev, data)} loses {unit_named(ev['unit'], ev['kind'], data)} (5.3.1)"
 
 
 def _hits_lost(ev: dict, data: GameData, reader: str) -> str:

@@ -12,6 +12,7 @@ from .phrases import (
     readable_orders,
     revealed_orders,
     side,
+    unit_named,
     unprinted,
 )
 
@@ -150,8 +151,8 @@ def _eft_unit_lost(ev: dict, data: GameData, reader: str) -> str:
     if e is None:
         return (f"{box_owner(data)} loses a unit of an army in the EFT box (2.0 V.4; hidden, "
                 f"1.4)")
-    return (f"{box_owner(data)} {e['unit']} ({kind_name(e['kind'])}) lost in the EFT box "
-            f"(2.0 V.4)")
+    return (f"{box_owner(data)} loses {unit_named(e['unit'], e['kind'], data)} in the EFT "
+            f"box (2.0 V.4)")
 
 
 WORDING: dict[str, Wording] = {
