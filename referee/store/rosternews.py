@@ -1,6 +1,8 @@
 """What a roster record (`register players`, the moderator's) changed, in words every
 reader of the journal may read: which side's address or order key the moderator changed,
-how many observers joined or left. Never an address: an address is private to its owner
+how many observers joined or left; and what a mail route record (`set mail route`) changed:
+whether the referee reads or sends the game's mail another way, or its mails come from
+another address. Never an address, a mailbox or a server: they are private to their owner
 and the moderator (the record's part holding them is sealed to the moderator)."""
 
 from __future__ import annotations
@@ -8,6 +10,9 @@ from __future__ import annotations
 from ..base.addresses import address_key
 from ..base.readers import MODERATOR
 from .players import REGISTER
+
+# Each part of a mail route record (store/mailroute.py) as a reader is told it changed.
+_ROUTE_WORDS = {"source": "reads", "target": "sends"}
 
 
 class RosterNews:
@@ -17,10 +22,13 @@ class RosterNews:
     def __init__(self) -> None:
         self.players: dict[str, dict] = {}
         self.observers: list[str] = []
+        self.route: dict | None = None
 
     def read(self, rec: dict, name=lambda side: side) -> list[str]:
-        """The news of rec, a roster record, in words ([] for any other record; name(side)
-        gives a side's name); the roster is then as rec registers it."""
+        """The news of rec, a roster or mail route record, in words ([] for any other
+        record; name(side) gives a side's name); the roster is then as rec registers it."""
+        if "mail_route" in rec:             # a mail route record's part (store/mailroute.py)
+            return self._route_news(rec)
         part = rec.get("players") if rec.get("order") == REGISTER else None
         data = part.get("data") if isinstance(part, dict) else None
         if not isinstance(data, dict):
@@ -33,6 +41,29 @@ class RosterNews:
             [_first_words(observers)]
         self.players, self.observers = players, observers
         return news or ["the moderator registered the players again, as they were"]
+
+    def _route_news(self, rec: dict) -> list[str]:
+        """What a mail route record changed: how the referee reads or sends the game's mail,
+        the address its mails come from (a player answers to it); never where or which."""
+        # start-up: the addresses' reader only where the journal holds a route record
+        from .mailroute import ROUTE, ROUTE_PARTS
+
+        part = rec.get("mail_route") if rec.get("order") == ROUTE else None
+        data = part.get("data") if isinstance(part, dict) else None
+        if not isinstance(data, dict):
+            return []
+        route = {k: data.get(k) for k in ROUTE_PARTS}
+        before, self.route = self.route, route
+        if before is None:
+            return ["the moderator set how the referee reads and sends the game's mail"] + \
+                (["the referee's mails come from an address of its own"]
+                 if route["sender"] else [])
+        how = [w for k, w in _ROUTE_WORDS.items() if before[k] != route[k]]
+        news = [f"the moderator changed how the referee {' and '.join(how)} the game's "
+                f"mail"] if how else []
+        if before["sender"] != route["sender"]:
+            news.append("the moderator changed the address the referee's mails come from")
+        return news or ["the moderator set the game's mail route again, as it was"]
 
 
 def _first_words(observers: list[str]) -> str:
