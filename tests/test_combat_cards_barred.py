@@ -65,3 +65,18 @@ def test_once_poison_gas_is_allowed_he_reads_that_his_hand_holds_it(tmp_path, cl
     said = " ".join(r.stdout.split())
     assert "not allowed now" not in said
     assert "Of these cards your hand holds Poison Gas!." in said, r.stdout
+
+
+
+def test_the_defenders_prompt_says_bad_weather_names_no_area(tmp_path):
+    """9.5, 2.0 II.3b: Bad Weather, the defender's, names no battle area: it affects every
+    battle. The prompt read "play combat cards (Poison Gas!, Bad Weather), naming their
+    battle areas"; it names the area only for the cards that take one."""
+    j = _asked_for_cards(tmp_path, turn=4)
+    assert g.submit(j, "german", ["done"]).rejected is None
+    game = g.open_game(j)
+    assert game.state.pending.kind == "defender_cards"
+    said = pending_prompt(game.state, game.data)
+    assert said == ("as defender, play combat cards (Poison Gas!), naming its battle area, "
+                    "or Bad Weather, which names no battle area: it affects every battle "
+                    "(9.5); then 'done' (2.0 II.3b)"), said

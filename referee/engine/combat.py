@@ -223,15 +223,23 @@ def _bonus_check(s: State, d: GameData, o: Bonus, side: str) -> Violation | None
 def _cards_prompt(s: State, d: GameData) -> str:
     """The combat cards the side asked may play now: the deck's for his part, but none the
     date forbids to everyone (9.3-9.5); which of his own hand are not allowed, and why, his
-    own report tells (barred_in_hand), never the prompt, which the opponent reads too."""
+    own report tells (barred_in_hand), never the prompt, which the opponent reads too. A card
+    played in a battle area names it; Bad Weather names none, it affects every battle
+    (9.5), and the prompt says so."""
     who = "attacker" if s.pending.kind == "attacker_cards" else "defender"
     keys = combat_cards_of(d, who == "attacker")
-    names = [d.card_title(k) for k in keys if _card_dates(s, d, k) is None]
+    allowed = [k for k in keys if _card_dates(s, d, k) is None]
+    names = [d.card_title(k) for k in allowed if k not in DEFENDER_ONLY]
     if who == "attacker" and d.card_bonus:
         names.append("the special offensive's battle areas")
-    what = ", ".join(names) or ("none allowed now" if keys else "none in this deck")
-    return (f"as {who}, play combat cards ({what}), naming their battle areas; then "
-            f"'done' (2.0 II.3b)")
+    whole = [f"{d.card_title(k)}, which names no battle area: it affects every battle "
+             f"({d.card_types[k].rule})" for k in allowed if k in DEFENDER_ONLY]
+    if not names and not whole:
+        what = "none allowed now" if keys else "none in this deck"
+        return f"as {who}, play combat cards ({what}); then 'done' (2.0 II.3b)"
+    areas = "their battle areas" if len(names) > 1 else "its battle area"
+    said = [f"combat cards ({', '.join(names)}), naming {areas}"] if names else []
+    return f"as {who}, play {', or '.join(said + whole)}; then 'done' (2.0 II.3b)"
 
 
 def _cards_candidates(s: State, d: GameData, side: str):
