@@ -128,6 +128,26 @@ def decode(data: bytes) -> Image.Image:
     return image
 
 
+@pytest.mark.parametrize("which", ["ttlm", "aac"])
+def test_the_keys_colours_are_drawn_exactly_in_the_png(pictures, which):
+    """The key under the map tells each control's colour (German, Entente, Disputed,
+    Neutral; games/<game>/units.yaml side_colours) with a swatch: in the PNG a phone shows,
+    each swatch is its own colour, though no area on the map has it now. AAC's 1914 map has
+    no Disputed or Neutral area, and its key showed them in the Russian counters' khaki and
+    the Austro-Hungarian light blue, the palette's nearest."""
+    from referee.render.png import to_png
+
+    svg = pictures[which][0]
+    root = ET.fromstring(svg)
+    legend = next(el for el in root.iter(f"{NS}g") if el.get("id") == "legend")
+    swatches = [(float(c.get("cx")), float(c.get("cy")), c.get("fill"))
+                for c in legend.iter(f"{NS}circle") if c.get("fill", "").startswith("#")]
+    assert len(swatches) == 4, swatches
+    image = decode(to_png(svg)).convert("RGB")
+    for x, y, fill in swatches:
+        assert "#%02x%02x%02x" % image.getpixel((round(x), round(y))) == fill, (x, y, fill)
+
+
 def test_map_format_png_prints_the_picture_and_o_writes_it(pictures, cli, tmp_path):
     """`map --format png` prints a PNG as wide and high as the SVG `map --format svg`
     prints, which holds every area with its control; `-o FILE.png` writes the same."""

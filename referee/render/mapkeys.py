@@ -158,6 +158,9 @@ def _circle(parent: ET.Element, x: float, y: float, r: float, fill: str, stroke:
              "stroke": stroke, "stroke-width": f"{width:g}"}
     if dash:
         attrs["stroke-dasharray"] = dash
+    # A swatch of the key: its colours are drawn exactly in the PNG (png.py KEEP), a colour
+    # no area on the map has now (Disputed, Neutral) as much as the others.
+    attrs["class"] = "swatch"
     ET.SubElement(parent, "circle", attrs)
 
 
