@@ -174,6 +174,8 @@ class StatusView(Document):
     # the game's words, when not TTLM's (AAC: impulse)
     terms: dict[str, str] | None | UnsetType = UNSET
     deadlines: Deadlines | None | UnsetType = UNSET      # a game with deadlines: each owing side's
+    # the side whose armistice proposal waits for the other's answer (3.2), while one does
+    armistice: str | UnsetType = UNSET
     # a side's own standing orders in force, each as its phrase (the sides only)
     standing: list[str] | UnsetType = UNSET
     # mailed orders held for the moderator's dice (the moderator only, when there are any)

@@ -107,10 +107,29 @@ def _verbs_open(state: State, data: GameData, side: str, typed: str,
                 verbs: dict[str, str]) -> str:
     """The verbs open now, after the decision this side waits on when it is another's: a
     side not asked has only the few open at any time (3.2, 9.8), and the list alone would
-    not tell him why his move or his battle is not among them."""
+    not tell him why his move or his battle is not among them. An armistice the other side
+    proposed is his to answer (3.2): that is said first, never that nothing is his."""
     listed = ", ".join(sorted(set(verbs.values())))
     waiting = None if acting(state, side) else unanswered(state, data, (), side, typed)
+    offer = _armistice_offered(state, data, side)
+    if offer and waiting is not None and state.pending is not None:
+        return f"; {offer}; otherwise the referee is waiting on the " \
+            f"{data.side_name(state.pending.side)} player (rule {waiting.rule}); the " \
+            f"orders open to the {data.side_name(side)} player now start with one of: {listed}"
+    said = f"; {offer}" if offer else ""
     if waiting is None:
-        return f"; the orders open now start with one of: {listed}"
+        return f"{said}; the orders open now start with one of: {listed}"
     return f"; {waiting.reason} (rule {waiting.rule}); the orders open to the " \
         f"{data.side_name(side)} player now start with one of: {listed}"
+
+
+def _armistice_offered(state: State, data: GameData, side: str) -> str | None:
+    """An armistice the other side proposed, which waits for side's answer (3.2); None when
+    there is none for him to answer."""
+    proposer = state.armistice
+    if proposer is None or proposer == side or side not in data.sides or \
+            state.phase == "over":
+        return None
+    return (f"the {data.side_name(proposer)} player proposes an armistice, which waits for "
+            f"the {data.side_name(side)} player's answer: 'accept armistice' or 'refuse "
+            f"armistice' (rule 3.2)")

@@ -163,6 +163,25 @@ def situation(view: dict[str, Any]) -> Para:
                 f": {view['prompt']}")
 
 
+def armistice_para(proposer: str, other: str | None, reader: str, paused: bool,
+                   level: str | None = None) -> Para:
+    """An armistice proposed and not yet answered (3.2), as its reader reads it: to the side
+    that may answer it, what each answer does and that it is his at any time (once the game
+    resumes, paused); to the proposer, that it waits; to anyone else, that it is not
+    answered yet. level: the level the game would end at (the report's VP), if known."""
+    if reader not in (proposer, "public", "moderator"):
+        return para(
+            Span(f"The {side_name(proposer)} player proposes an armistice (3.2): ", "bold"),
+            f"'accept armistice' ends the game{'' if paused else ' now'}"
+            f"{f', as a {level}' if level else ''}; 'refuse armistice' plays on. You may "
+            f"answer it {'once the game resumes' if paused else 'at any time'}.")
+    whom = f"the {side_name(other)} player" if other else "the other player"
+    if reader == proposer:
+        return para(f"Your armistice proposal waits for {whom}'s answer (3.2).")
+    return para(f"The {side_name(proposer)} player has proposed an armistice; {whom} has not "
+                f"answered it yet (3.2).")
+
+
 def vp_section(vp: dict, result: dict | None = None) -> Section:
     """The VP total, its level and its breakdown (3.1); the total heads the breakdown, so that
     a chat post does not end on it. result: how a game over ended, told beside the total
@@ -273,6 +292,13 @@ def status_document(view: dict[str, Any], aids: dict | None = None,
     head = Section("Situation", [
         para(f"{view['label']} (turn {view['turn']}), {phase_words(view)}"),
         situation(view), *dice_note(view), *deadline_note(view)])
+    if view.get("armistice") and not view["game_over"]:
+        # An armistice proposed waits for the other side's answer, whatever he is asked (3.2):
+        # told him first, as his report does, and to anyone else after the decision now.
+        paused = bool((view.get("deadlines") or {}).get("paused"))
+        told = armistice_para(view["armistice"], None, view["reader"], paused)
+        answers = view["reader"] not in (view["armistice"], "public", "moderator")
+        head.blocks.insert(1 if answers else len(head.blocks), told)
     doc = Document(_title(view, "status"), [head])
     if view["game_over"]:
         return doc

@@ -41,6 +41,7 @@ from .board import board_section
 from .coming import ahead_blocks, awaited_blocks
 from .costs import carried_out_section, production_section
 from .documents import (
+    armistice_para,
     deadline_note,
     dice_note,
     players_words,
@@ -354,20 +355,9 @@ def _tell_armistice(now: Section, state, data, reader: str, stat: dict, level: s
         return
     other = next((s for s in data.sides if s != proposer), None)
     # Paused, no orders are taken (the refusal above his report says so): not "now".
-    paused = (stat.get("deadlines") or {}).get("paused")
-    if reader == other:
-        now.blocks.insert(0, para(
-            Span(f"The {side_name(proposer)} player proposes an armistice (3.2): ", "bold"),
-            f"'accept armistice' ends the game{'' if paused else ' now'}, as a {level}; "
-            f"'refuse armistice' plays on. You may answer it "
-            f"{'once the game resumes' if paused else 'at any time'}."))
-    elif reader == proposer:
-        now.blocks.insert(1, para(f"Your armistice proposal waits for the {side_name(other)} "
-                                  f"player's answer (3.2)."))
-    else:
-        now.blocks.insert(1, para(f"The {side_name(proposer)} player has proposed an armistice; "
-                                  f"the {side_name(other)} player has not answered it yet "
-                                  f"(3.2)."))
+    paused = bool((stat.get("deadlines") or {}).get("paused"))
+    now.blocks.insert(0 if reader == other else 1,
+                      armistice_para(proposer, other, reader, paused, level))
 
 
 def _coming(journal: Path, mine: dict, state, data, reader: str, stat: dict,
