@@ -145,7 +145,8 @@ def test_the_keys_colours_are_drawn_exactly_in_the_png(pictures, which):
     assert len(swatches) == 4, swatches
     image = decode(to_png(svg)).convert("RGB")
     for x, y, fill in swatches:
-        assert "#%02x%02x%02x" % image.getpixel((round(x), round(y))) == fill, (x, y, fill)
+        r, g, b = image.getpixel((round(x), round(y)))
+        assert f"#{r:02x}{g:02x}{b:02x}" == fill, (x, y, fill)
 
 
 def test_map_format_png_prints_the_picture_and_o_writes_it(pictures, cli, tmp_path):
