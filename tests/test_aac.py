@@ -59,13 +59,19 @@ def test_an_aac_game_through_the_cli(cli, tmp_path, secret_file):
     assert r.exit_code == 0 and "Łódź" in r.stdout and "Kielce" in r.stdout
 
 
-def test_a_sea_move_in_aac_is_refused_in_plain_words(cli, tmp_path, secret_file):
-    """4.6: AAC's data has no sea movement (no UK, no ENGLAND): a sea order is refused by
-    saying so, not by naming the nations that may use it (none)."""
+def _offensive_played(cli, tmp_path, secret_file):
+    """An AAC 1914 game whose German has played an Offensive: his movement is asked."""
     j = tmp_path / "east.jsonl"
     assert cli("new", j, "--game", "aac", "--scenario", "1914", "--game-id", "east",
                "--secret-file", secret_file).exit_code == 0
     assert cli("order", j, "--as", "german", "play offensive").exit_code == 0
+    return j
+
+
+def test_a_sea_move_in_aac_is_refused_in_plain_words(cli, tmp_path, secret_file):
+    """4.6: AAC's data has no sea movement (no UK, no ENGLAND): a sea order is refused by
+    saying so, not by naming the nations that may use it (none)."""
+    j = _offensive_played(cli, tmp_path, secret_file)
     r = cli("order", j, "--as", "german", "sea ge-8 danzig", "--format", "json")
     assert r.exit_code == 1, r.output
     rejected = json.loads(r.stdout)["rejected"]
@@ -114,10 +120,7 @@ def test_moving_the_other_sides_unit_is_refused_naming_its_player(cli, tmp_path,
     """2.0 II: the German who orders a Russian unit, or a unit off a Russian army, is told
     whose it is as the mails name a side ('the Entente player'), not by the side's id in a
     sentence ('an entente unit') nor with the wrong article ('a Entente army')."""
-    j = tmp_path / "east.jsonl"
-    assert cli("new", j, "--game", "aac", "--scenario", "1914", "--game-id", "east",
-               "--secret-file", secret_file).exit_code == 0
-    assert cli("order", j, "--as", "german", "play offensive").exit_code == 0
+    j = _offensive_played(cli, tmp_path, secret_file)
     r = cli("order", j, "--as", "german", "move ru-2 allenstein", "--format", "json")
     assert r.exit_code == 1, r.output
     rejected = json.loads(r.stdout)["rejected"]
