@@ -149,6 +149,25 @@ def test_the_keys_colours_are_drawn_exactly_in_the_png(pictures, which):
         assert f"#{r:02x}{g:02x}{b:02x}" == fill, (x, y, fill)
 
 
+@pytest.mark.parametrize("which", ["ttlm", "aac", "mid"])
+def test_a_never_entered_box_keeps_its_colour_in_the_png(pictures, which):
+    """A sea (4.2) and a neutral country (4.1) are boxes of their own colours, light blue
+    and light grey, told in the key's 'Never entered'. With the key's swatches kept exact,
+    TTLM's seas took the Neutral control's grey, the palette's nearest entry: a sea read
+    as a Neutral area. Each box is drawn in its own colour."""
+    from referee.render.png import to_png
+
+    svg = pictures[which][0]
+    root = ET.fromstring(svg)
+    boxes = [(float(r.get("x")), float(r.get("y")), float(r.get("height")), r.get("fill"))
+             for r in root.iter(f"{NS}rect") if r.get("class") == "region"]
+    assert boxes
+    image = decode(to_png(svg)).convert("RGB")
+    for x, y, h, fill in boxes:
+        r, g, b = image.getpixel((round(x + 4), round(y + h / 2)))
+        assert f"#{r:02x}{g:02x}{b:02x}" == fill, (x, y, fill)
+
+
 def test_map_format_png_prints_the_picture_and_o_writes_it(pictures, cli, tmp_path):
     """`map --format png` prints a PNG as wide and high as the SVG `map --format svg`
     prints, which holds every area with its control; `-o FILE.png` writes the same."""

@@ -32,9 +32,10 @@ FAMILY = "DejaVu Sans"          # the family of the files in fonts/ (the condens
 NS = "{http://www.w3.org/2000/svg}"
 COLOURS = 24                    # the palette of a picture ...
 LIGHT = 150 * 1024              # a picture over this is deflated harder (a mail's PNG)
-# ... and the classes whose colours it keeps exactly: control, nations, rings, markers and
-# the key's swatches (a colour no area has now, told in the key, is still its own)
-KEEP = ("shape", "counter-box", "battle", "decision", "tag", "swatch")
+# ... and the classes whose colours it keeps exactly: control, nations, rings, markers, the
+# key's swatches (a colour no area has now, told in the key, is still its own) and the boxes
+# of seas and neutral countries (else they take the nearest kept colour: a control's)
+KEEP = ("shape", "counter-box", "battle", "decision", "tag", "swatch", "region")
 NEAR_COLOUR = 30 ** 2            # how far (squared, in RGB) an entry may be to become exact
 FINE = 2                        # the base and the circles are drawn this much finer, then halved
 BASES = 6                       # the bases of the whole map kept (one for each level) ...
