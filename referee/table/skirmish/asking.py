@@ -45,9 +45,9 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
         return [f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}."]
     mine = kind.legal_orders(table, reader) if reader != MODERATOR else []
     if mine:
-        due = doc.get("owed", {}).get(reader, [])      # said on the first screen, not after
-        first = f"Your decision: {kind.prompt(table)}." + (
-            f" Before your done, the card compels: {'; '.join(due)}." if due else "")
+        # What the card compels is said on the first screen, not only in the report after.
+        first = f"Your decision: {kind.prompt(table)}." + \
+            compelled(doc.get("owed", {}).get(reader, []))
         return [first,
                 f"Reply with one order a line, {keep}, each made as one of these: its first "
                 f"word, the figure or section, then the facts of the table it reads that you "
@@ -60,6 +60,13 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
         # phone's first screen), not whom the game waits on; his report says it first too.
         return [*meanwhile, waiting]
     return [waiting, *meanwhile]
+
+
+def compelled(due: list[str]) -> str:
+    """The tests the card compels before a side's done, each once (a morale test is owed
+    for each figure killed, the same test each time), as his mail's opening says them."""
+    return f" Before your done, the card compels: {'; '.join(dict.fromkeys(due))}." \
+        if due else ""
 
 
 def _open(doc: dict) -> list[str]:
