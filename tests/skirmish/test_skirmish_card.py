@@ -438,7 +438,33 @@ def test_the_leader_trigger_needs_a_leader_killed_this_turn():
 
 
 def test_a_dispersed_section_takes_no_more_tests():
+    """Red keeps a platoon commander outside the section, so the game goes on."""
+    from referee.table.skirmish.state import FigureState
+
     t = Table(red=[figure("R1")], blue=[figure("B1")], phase="morale")
+    t.state.figures["RC"] = FigureState("RC", "red", None, "regular", "pistol",
+                                        "platoon_commander", False, False)
     t.state.sections["R"].failures = 2
     t.test("red", "morale R trigger=tank", [1])
     assert t.refusal("red", "unpin R1 command=yes")[0] == "Morale"
+
+
+def test_a_game_over_takes_no_more_tests():
+    """Red's only section dispersed, red has no figure left fighting: the skirmish is over,
+    and neither side's order is taken any more (its `done` neither)."""
+    t = Table(red=[figure("R1")], blue=[figure("B1")], phase="morale")
+    t.state.sections["R"].failures = 2
+    t.test("red", "morale R trigger=tank", [1])
+    for side, order in (("red", "unpin R1 command=yes"), ("blue", "done"), ("red", "done")):
+        assert t.refusal(side, order) == ("Sequence of Play", "the game is over: a side has "
+                                                              "no figure left fighting"), order
+
+
+def test_the_opening_names_each_compelled_test_once():
+    """Two figures of section B killed this turn owe the same morale test twice over: the
+    mail's opening names it once, as the refusal of a done lists it."""
+    from referee.table.skirmish.asking import compelled
+
+    assert compelled(["morale B trigger=killed", "morale B trigger=killed"]) == \
+        " Before your done, the card compels: morale B trigger=killed."
+    assert compelled([]) == ""

@@ -93,6 +93,8 @@ def check(card: SkirmishCard, state: SkState, o: SkOrder, side: str) -> Refusal 
     """The line of the card an order breaks now, or None when it is legal."""
     if side not in state.sides:
         return FLOW, f"{side} is no side of this game"
+    if state.over():        # a dispute of its last test, and its ruling, are taken still
+        return FLOW, "the game is over: a side has no figure left fighting"
     if o.kind == "done":
         if o.subject is not None or o.facts:
             return FLOW, "done ends the side's part of the phase: it names no figure and no fact"

@@ -247,11 +247,8 @@ def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
 
 
 def _over(state: sk.SkState) -> bool:
-    """A skirmish is over when a side has no figure left fighting: each killed, surrendered
-    or in a dispersed section."""
-    fighting = {f.side for f in state.figures.values() if f.active and
-                (f.section is None or not state.sections[f.section].dispersed)}
-    return len(fighting) < 2
+    """A skirmish is over when a side has no figure left fighting (SkState.over)."""
+    return state.over()
 
 
 def reveal_skirmish(path: Path | str, force: bool = False) -> dict:

@@ -81,6 +81,13 @@ class SkState:
     def opponent(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
 
+    def over(self) -> bool:
+        """A skirmish is over when a side has no figure left fighting: each killed,
+        surrendered or in a dispersed section."""
+        fighting = {f.side for f in self.figures.values() if f.active and
+                    (f.section is None or not self.sections[f.section].dispersed)}
+        return len(fighting) < 2
+
 
 def _figure(f, side: str, section: str | None, quality: str) -> FigureState:
     return FigureState(f.id, side, section, f.quality or quality, f.weapon, f.role,
