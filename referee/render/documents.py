@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..base.plurals import counted, plain_plurals
+from ..base.readers import MODERATOR, PUBLIC
 from .grouped import grouped_blocks
 from .sections import Document, Items, Orders, Para, Section, Span, Table, para
 
@@ -163,13 +164,18 @@ def situation(view: dict[str, Any]) -> Para:
                 f": {view['prompt']}")
 
 
+def answers_armistice(reader: str, proposer: str) -> bool:
+    """Whether the reader is the side an armistice proposed waits on (3.2)."""
+    return reader not in (proposer, PUBLIC, MODERATOR)
+
+
 def armistice_para(proposer: str, other: str | None, reader: str, paused: bool,
                    level: str | None = None) -> Para:
     """An armistice proposed and not yet answered (3.2), as its reader reads it: to the side
     that may answer it, what each answer does and that it is his at any time (once the game
     resumes, paused); to the proposer, that it waits; to anyone else, that it is not
     answered yet. level: the level the game would end at (the report's VP), if known."""
-    if reader not in (proposer, "public", "moderator"):
+    if answers_armistice(reader, proposer):
         return para(
             Span(f"The {side_name(proposer)} player proposes an armistice (3.2): ", "bold"),
             f"'accept armistice' ends the game{'' if paused else ' now'}"
@@ -297,7 +303,7 @@ def status_document(view: dict[str, Any], aids: dict | None = None,
         # told him first, as his report does, and to anyone else after the decision now.
         paused = bool((view.get("deadlines") or {}).get("paused"))
         told = armistice_para(view["armistice"], None, view["reader"], paused)
-        answers = view["reader"] not in (view["armistice"], "public", "moderator")
+        answers = answers_armistice(view["reader"], view["armistice"])
         head.blocks.insert(1 if answers else len(head.blocks), told)
     doc = Document(_title(view, "status"), [head])
     if view["game_over"]:
