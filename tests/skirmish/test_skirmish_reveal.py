@@ -14,7 +14,7 @@ from test_skirmish_mail import BRITISH, mail, mailed_patrol
 
 from referee.contracts.schemas import schema
 from referee.store.journal import line_of
-from referee.table.skirmish.life import _over, open_skirmish
+from referee.table.skirmish.life import open_skirmish
 
 
 @pytest.fixture
@@ -155,16 +155,16 @@ def test_a_mailed_order_after_the_reveal_is_refused(cli, tmp_path, secret_file):
 
 def test_a_side_with_no_figure_fighting_ends_the_game_so_reveal_needs_no_force(cli, game):
     state = open_skirmish(game).state
-    assert not _over(state)
+    assert not state.over()
     german = [f for f in state.figures.values() if f.side == "german"]
     for f in german:                    # the commander killed, every section dispersed
         if f.section is None:
             f.killed = True
         else:
             state.sections[f.section].dispersed = True
-    assert _over(state)
+    assert state.over()
     state.sections[german[-1].section].dispersed = False
-    assert not _over(state)
+    assert not state.over()
 
 
 def test_no_moderator_s_command_writes_after_a_skirmish_s_reveal(cli, game, tmp_path):

@@ -8,6 +8,7 @@ from ...base.readers import MODERATOR, PUBLIC
 from ...render.documents import players_words
 from ...render.record_text import wrap_lines
 from .order_text import order_form
+from .state import open_disputes
 
 
 def asked_text(asked: list[str], key: str | None = None) -> str:
@@ -71,8 +72,7 @@ def compelled(due: list[str]) -> str:
 
 def _open(doc: dict) -> list[str]:
     """The disputes the moderator is to settle, as his mail names them."""
-    return [f"record {d['record']}'s {d['fact']}" for d in doc["disputes"]
-            if "ruling" not in d]
+    return [f"record {d['record']}'s {d['fact']}" for d in open_disputes(doc["disputes"])]
 
 
 def _meanwhile(doc: dict, reader: str, keep: str) -> list[str]:

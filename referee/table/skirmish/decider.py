@@ -29,10 +29,10 @@ from .checks import (
     too_many,
 )
 from .order_text import SkOrder, parse_order
-from .state import SkState, initial_state
+from .state import SkState, initial_state, open_disputes
 
 __all__ = ["check", "decide", "evolve", "firing_now", "initial_state", "moving_next",
-           "parse_order", "phase_of", "waiting", "SkOrder", "SkState"]
+           "open_disputes", "parse_order", "phase_of", "waiting", "SkOrder", "SkState"]
 
 FLOW = "Sequence of Play"
 
@@ -482,9 +482,8 @@ def settle(state: SkState, ruling: dict, card: SkirmishCard | None = None) -> No
     """A moderator's ruling on a dispute: a corrected test replaces the effects of the
     disputed one (and, for a melee, who fought it and who stays in contact). A correction
     settles the dispute of its fact; an uphold, every open one of the test."""
-    for d in state.disputes:
-        if d["record"] == ruling["record"] and "ruling" not in d and \
-                ruling.get("fact", d["fact"]) == d["fact"]:
+    for d in open_disputes(state.disputes, ruling["record"]):
+        if ruling.get("fact", d["fact"]) == d["fact"]:
             d["ruling"] = ruling
     if ruling.get("test") is None:
         return

@@ -157,7 +157,7 @@ class SkirmishKind(GameKind):
             firing=sk.firing_now(game.card, state), waiting_on=waiting,
             tests=_open_tests(game), owed=owed_by_side(game.card, state),
             claims=claims_by_side(game.card, state), **artillery_of(state),
-            prompt=self.prompt(table), game_over=life._over(state),
+            prompt=self.prompt(table), game_over=state.over(),
             revealed=state.revealed is not None)
 
     def status_document(self, view: dict, aids: Any, every: bool) -> Document:
@@ -306,7 +306,7 @@ class SkirmishKind(GameKind):
         if state.revealed is not None:
             return ()
         if reader == MODERATOR:
-            return tuple(d["seq"] for d in state.disputes if "ruling" not in d)
+            return tuple(d["seq"] for d in sk.open_disputes(state.disputes))
         if _closed(state):
             return ()
         return state.turn, state.phase, state.fire_step, reader in sk.waiting(state)
@@ -350,8 +350,8 @@ class SkirmishKind(GameKind):
             new_since(doc["tests"], _records(table), since)
         if since is not None:       # a dispute settled is told with its test, not again
             told = {t["record"] for t in tests} | set(listed)
-            doc["disputes"] = [d for d in doc["disputes"]
-                               if "ruling" not in d or d["record"] in told]
+            still = sk.open_disputes(doc["disputes"])
+            doc["disputes"] = [d for d in doc["disputes"] if d in still or d["record"] in told]
         brief, tests = bounded([t for t in tests if t["record"] not in listed], full_most,
                                Path(table.path).name)
         doc = {**doc, "tests": tests}
@@ -434,7 +434,7 @@ def _reader(table, reader: str) -> None:
 
 
 def _closed(state) -> bool:
-    return state.revealed is not None or life._over(state)
+    return state.revealed is not None or state.over()
 
 
 def _open_tests(game) -> list[str]:

@@ -246,11 +246,6 @@ def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
     return Skirmish(Journal(path, keep_contract), records[0], data.card, sk.initial_state(sc))
 
 
-def _over(state: sk.SkState) -> bool:
-    """A skirmish is over when a side has no figure left fighting (SkState.over)."""
-    return state.over()
-
-
 def reveal_skirmish(path: Path | str, force: bool = False) -> dict:
     """Append the moderator's record holding the dice secret, so anyone can verify every
     die; it closes the game."""
@@ -261,7 +256,7 @@ def reveal_skirmish(path: Path | str, force: bool = False) -> dict:
         card, state = replay(records)
         if state.revealed is not None:
             raise UsageError("the secret is already revealed in this journal")
-        if not _over(state) and not force:
+        if not state.over() and not force:
             raise UsageError("the game is not over (both sides still have a figure "
                              "fighting): revealing the secret now makes every future die "
                              "predictable; use --force to reveal anyway and close the game")
@@ -474,8 +469,7 @@ def dispute(card, state, records, o, side) -> dict:
     if fact not in rec["test"]["facts"] or "value" not in o.facts:
         raise IllegalOrderError(o.text, "Disputes", f"name a fact record {rec['seq']} "
                                 f"declared and the value claimed: fact=KEY value=VALUE")
-    if any(d["record"] == rec["seq"] and d["fact"] == fact and "ruling" not in d
-           for d in state.disputes):
+    if any(d["fact"] == fact for d in sk.open_disputes(state.disputes, rec["seq"])):
         raise IllegalOrderError(o.text, "Disputes", f"record {rec['seq']}'s {fact} is disputed "
                                                     f"already; the moderator settles it")
     # A value the fact may take (a figure of the game, a word of the card, a number...).
@@ -495,7 +489,7 @@ def settle(card, records, o, side, dice) -> dict:
     n = o.facts.get("record")
     rec = _disputed(records, n, o.text)
     _, state = replay(records)
-    if not any(d["record"] == n and "ruling" not in d for d in state.disputes):
+    if not sk.open_disputes(state.disputes, n):
         raise IllegalOrderError(o.text, "Disputes", f"record {n} has no open dispute")
     ruling = {"record": n}
     if o.facts.get("uphold"):
@@ -503,7 +497,7 @@ def settle(card, records, o, side, dice) -> dict:
         return {"actor": side, "order": o.text, "turn": state.turn,
                 "phase": sk.phase_of(card, state).phase, "settle": ruling}
     fact, value = o.facts.get("fact"), o.facts.get("value")
-    disputed = [d["fact"] for d in state.disputes if d["record"] == n and "ruling" not in d]
+    disputed = [d["fact"] for d in sk.open_disputes(state.disputes, n)]
     if fact not in disputed or value is None:
         raise IllegalOrderError(o.text, "Disputes", f"a correction names the disputed fact "
                                 f"of record {n} and its value: fact="

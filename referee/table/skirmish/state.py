@@ -89,6 +89,12 @@ class SkState:
         return len(fighting) < 2
 
 
+def open_disputes(disputes: list[dict], record: int | None = None) -> list[dict]:
+    """The disputes the moderator has not settled (of one record's test, when named): the
+    state's, or a report's, which lists them alike."""
+    return [d for d in disputes if "ruling" not in d and record in (None, d["record"])]
+
+
 def _figure(f, side: str, section: str | None, quality: str) -> FigureState:
     return FigureState(f.id, side, section, f.quality or quality, f.weapon, f.role,
                        f.body_armour, f.gas_mask, f.name)
