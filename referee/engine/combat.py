@@ -350,9 +350,11 @@ def after_cards(ctx: Ctx) -> None:
     the declared battles, then fight them (9.5).
 
     Our reading where the downgrade meets battles already compulsory: an
-    Offensive become Limited keeps one battle of the attacker's choice; a
-    Limited Offensive become a pass fights none. The other areas stay
-    Disputed with no battle this turn.
+    Offensive become Limited keeps one battle of the attacker's choice among
+    the compulsory ones (a newly Disputed area must have its round of combat,
+    5.1.1), any declared one when none is compulsory, and is not asked when
+    that leaves one; a Limited Offensive become a pass fights none. The other
+    areas stay Disputed with no battle this turn.
     """
     s = ctx.state
     mode = s.turn_state.mode
@@ -365,25 +367,44 @@ def after_cards(ctx: Ctx) -> None:
                                                     f"into a pass (9.5)"))
         end_combat(ctx)
     elif mode == "limited" and len(declared) > 1:
-        prompt(ctx, "keep_battle", s.turn_state.side)
+        keepable = _keepable(s)
+        if len(keepable) == 1:
+            _cancel_all_but(ctx, keepable[0])
+        else:
+            prompt(ctx, "keep_battle", s.turn_state.side)
     else:
         next_battle(ctx)
 
 
+def _keepable(s: State) -> list[str]:
+    """The battles a Limited Offensive may keep: the compulsory ones when there are any
+    (5.1.1: a newly Disputed area must have its round of combat), else any declared."""
+    declared = list(s.combat["declared"])
+    return [a for a in declared if a in s.combat.get("compulsory", [])] or declared
+
+
 def _keep_candidates(s: State, d: GameData, side: str):
-    for a in s.combat["declared"]:
+    for a in _keepable(s):
         yield Keep(area=a)
 
 
 def _keep_check(s: State, d: GameData, o: Keep, side: str) -> Violation | None:
     if o.area not in s.combat["declared"]:
         return Violation("9.5", f"no battle is declared in {d.areas.get(o.area, o.area)}")
+    if o.area not in _keepable(s):
+        return Violation("5.1.1", f"{d.areas[o.area].name} was Disputed before this turn; "
+                                  f"the battle kept must be one in a newly Disputed area "
+                                  f"({', '.join(d.areas[a].name for a in _keepable(s))})")
     return None
 
 
 def _keep_apply(ctx: Ctx, o: Keep, side: str) -> None:
+    _cancel_all_but(ctx, o.area)
+
+
+def _cancel_all_but(ctx: Ctx, kept: str) -> None:
     for a in list(ctx.state.combat["declared"]):
-        if a != o.area:
+        if a != kept:
             d = ctx.data
             ctx.emit(BattleCancelled(area=a, reason=f"{d.card_title('bad_weather')} turned the "
                                                     f"{d.card_title('offensive')} into a "
