@@ -276,9 +276,13 @@ def decide_plan(state: State, data: GameData, orders: list[tuple[str, Ord]], sid
         # A unit into or out of an army within its area (8.1) may follow the last arrival
         # placed: the plan closes with the mail, as the player was asked to give it whole.
         if done or (complete and order.kind != "move"):
-            v = Violation(rule, "the plan is closed by 'done'; no order may follow it in the "
-                                "same plan" if done else "the plan is complete: nothing is "
-                                "left to decide, so no order may follow it")
+            # An arrival the plan can no longer place: say why (the stacking limit, 1.2.2),
+            # not only that the plan is complete (the unit stays in the force pool).
+            v = check(ctx.state, data, order, side) if complete and order.kind == "place" \
+                else None
+            v = v or Violation(rule, "the plan is closed by 'done'; no order may follow it in "
+                                     "the same plan" if done else "the plan is complete: "
+                                     "nothing is left to decide, so no order may follow it")
         else:
             v = check(ctx.state, data, order, side)
         if v is None and order.kind == "armistice":
