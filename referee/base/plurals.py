@@ -20,6 +20,11 @@ IRREGULAR = {"die": "dice", "army": "armies"}
 _WRITTEN = re.compile(r"\b([0-9]{1,9}) ((?:[a-z-]+ )?)([a-z]+)\(s\)")
 
 
+def a_or_an(words: str) -> str:
+    """words with the article its first sound takes: 'an impulse', 'a player turn'."""
+    return f"{'an' if words[:1].lower() in 'aeiou' else 'a'} {words}"
+
+
 def counted(n: int, singular: str, plural: str | None = None) -> str:
     """'1 card', '5 cards', '0 cards'; an irregular noun names its plural: 1 army, 2 armies."""
     return f"{n} {noun(n, singular, plural)}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..base.plurals import a_or_an
 from ..data.datacheck import army_limits_problems
 from ..data.gamedata import GameData
 from .core import Violation
@@ -46,7 +47,8 @@ def join_violation(s: State, d: GameData, side: str, area: str, army: str, units
     """
     t = s.armies.get(army)
     if t is None or t.status != "map" or t.area != area or d.nation_side[t.nation] != side:
-        return Violation(rule, f"{army} is not a {d.side_name(side)} army in {d.areas[area].name}")
+        return Violation(rule, f"{army} is not {a_or_an(d.side_name(side))} army in "
+                                     f"{d.areas[area].name}")
     if marked(s, d, army):
         return Violation("AAC 1.2.3", f"army {army} in {d.areas[area].name} carries an Out of "
                                       f"Supply marker: it receives no {what} until a Check "

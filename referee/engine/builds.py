@@ -7,6 +7,7 @@ out of armies (8.1), and against the Build Points it leaves.
 
 from __future__ import annotations
 
+from ..base.plurals import a_or_an
 from ..contracts.orders import Build, Buy, Entrench, Move, Ord, Rebuild, Upgrade
 from ..data.gamedata import GameData
 from . import sealed
@@ -177,6 +178,13 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
                                 f"{d.areas[o.area].name} is not one")
     count = s.stack_count(o.area, side, d) + _new_stack(s, d, orders, o.area)
     if o.into is not None:
+        if any(isinstance(x, Rebuild) and x.army == o.into for x in orders):
+            # Our reading of 7.2's "rebuilt armies are treated differently": a unit built
+            # goes into an army on the map, not into one rebuilt, empty (8.1), beside it.
+            return Violation("7.2", f"army {o.into} is rebuilt in this plan and comes back "
+                                    f"empty (8.1); a unit built now is not placed in a "
+                                    f"rebuilt army: build it on its own in "
+                                    f"{d.areas[o.area].name}")
         planned = [x.unit for x in orders if isinstance(x, Build) and x.into == o.into]
         v = join_violation(s, d, side, o.area, o.into, [*planned, o.unit], "7.2",
                            "newly built unit")
@@ -252,7 +260,8 @@ def _entrench_violation(s: State, d: GameData, o: Entrench, side: str) -> Violat
     else:
         ok, already = False, False
     if not ok:
-        return Violation("7.4", f"{ref} is not a {d.side_name(side)} army or infantry unit on "
+        return Violation("7.4", f"{ref} is not {a_or_an(d.side_name(side))} army or infantry "
+                                f"unit on "
                                 f"the map (Stoßtruppen and auxiliaries never entrench, 8.2.2)")
     if already:
         return Violation("7.4", f"{ref} is already entrenched")
@@ -307,7 +316,8 @@ def _upgraded_unit_violation(s: State, d: GameData, o: Upgrade, side: str) -> Vi
     else:
         ok = False
     if not ok:
-        return Violation("7.5", f"{o.unit} is not a {d.side_name(side)} infantry unit on the "
+        return Violation("7.5", f"{o.unit} is not {a_or_an(d.side_name(side))} infantry unit "
+                                f"on the "
                                 f"map")
     return None
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from ..base.plurals import a_or_an
 from ..contracts.events_turn import CardsDrawn, DeckShuffled
 from ..data.gamedata import GameData
-from .core import Ctx, Violation, a_or_an
+from .core import Ctx, Violation
 from .state import State
 
 

@@ -122,11 +122,6 @@ def open_kinds(s: State, d: GameData, side: str | None = None) -> set[str]:
     return {o.kind for o in spec.candidates(s, d, who) if spec.check(s, d, o, who) is None}
 
 
-def a_or_an(words: str) -> str:
-    """words with the article its first sound takes: 'an impulse', 'a player turn'."""
-    return f"{'an' if words[:1].lower() in 'aeiou' else 'a'} {words}"
-
-
 def and_list(names: list[str]) -> str:
     """Names joined for a message, 'A, B and C' (no rule: how every message lists names)."""
     return " and ".join(x for x in (", ".join(names[:-1]), names[-1] if names else "") if x)

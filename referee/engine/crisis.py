@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..base.plurals import noun
+from ..base.plurals import a_or_an, noun
 from ..contracts.events_map import CrisisDeclared, CrisisEnded, CrisisUnitRemoved
 from ..contracts.events_turn import CardPlayed, CardRemoved
 from ..contracts.orders import CrisisRefuse, CrisisRemove, Ord, PlayCard
@@ -53,7 +53,8 @@ def crisis_play_violation(s: State, d: GameData, side: str, o: PlayCard) -> Viol
         return crisis_entry(s, d, side, o.card)
     if s.phase != "player_turn" or s.player != side:
         return Violation(ct.rule, f"a Military Crisis! card is played in its owner's own "
-                                  f"{d.term('player_turn')}; this is not a {d.side_name(side)} "
+                                  f"{d.term('player_turn')}; this is not "
+                                  f"{a_or_an(d.side_name(side))} "
                                   f"{d.term('player_turn')}")
     if s.crisis is not None:
         return Violation(ct.rule, "a Military Crisis! is being answered; no other is played "

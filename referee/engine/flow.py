@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 
+from ..base.plurals import a_or_an
 from ..contracts.events_combat import UnitRetreated
 from ..contracts.events_map import ArmyEliminated
 from ..contracts.events_turn import (
@@ -44,7 +45,7 @@ from ..contracts.scenariomodels import Scenario
 from ..data.gamedata import GameData
 from . import combat, movement, movement_modes, production, reinforce, setup, supply
 from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
-from .core import Ctx, DecisionSpec, Violation, a_or_an, prompt, register
+from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .order_text import format_order
 from .state import State, other
 from .suppress import apply_suppress, suppress_candidates, suppress_violation

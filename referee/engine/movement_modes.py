@@ -7,7 +7,7 @@ combined with other movement: the counter has then moved for the turn.
 
 from __future__ import annotations
 
-from ..base.plurals import counted, noun
+from ..base.plurals import a_or_an, counted, noun
 from ..contracts.events_map import UnitMoved
 from ..contracts.orders import Eft, Evacuate, Rail, Reserves, Sea, Strategic
 from ..data.gamedata import GameData
@@ -283,7 +283,8 @@ def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
         where = s.pieces[unit].area
         inside = where == box.id
     else:
-        return Violation("2.0 V.4", f"{unit} is not a {d.side_name(side)} army or stand-alone "
+        return Violation("2.0 V.4", f"{unit} is not {a_or_an(d.side_name(side))} army or "
+                                    f"stand-alone "
                                     f"unit")
     if where is None:
         return Violation("2.0 V.4", f"{unit} is not in play")

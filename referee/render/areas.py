@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base.errors import OrderError, UsageError, quoted
+from ..base.plurals import a_or_an
 from ..base.readers import PUBLIC, check_reader
 from ..contracts.outputs import AreaList, AreaView
 from ..data.gamedata import GameData
@@ -101,7 +102,8 @@ def _supply(a: dict[str, Any]) -> str:
     if a["supply_source"]:
         return f"{side_name(a['supply_source'])} supply source (6.1)"
     if a["conditional_supply_source"]:
-        return f"none (a {side_name(a['conditional_supply_source'])} one only in special cases)"
+        owner = side_name(a["conditional_supply_source"])
+        return f"none ({a_or_an(owner)} one only in special cases)"
     return "none; always in supply" if a["always_supplied"] else "none"
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ...base.errors import UsageError, quoted
-from ...base.plurals import counted
+from ...base.plurals import a_or_an, counted
 from ...base.readers import MODERATOR, check_reader
 from ...contracts.skirmish import (
     SkirmishDice,
@@ -134,7 +134,8 @@ class SkirmishKind(GameKind):
         firing = sk.firing_now(game.card, game.state)
         step = f" ({' and '.join(firing)} figures fire now)" if firing else ""
         mover = sk.moving_next(game.state) if phase == "movement" else None
-        step += f" (units move in turn: a {side_name(mover)} unit next)" if mover else ""
+        if mover:
+            step += f" (units move in turn: {a_or_an(side_name(mover))} unit next)"
         return (f"turn {game.state.turn}, {phase} phase{step}: the tests of the phase with "
                 f"the facts each side declares, then done ({FLOW})")
 
