@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gamecalls as g
 from casebook import new_game, position
 from referee.game import batch
+from referee.game.planexample import plan_example
 
 
 def test_an_arrival_left_without_room_is_refused_with_the_stacking_limit(tmp_path):
@@ -20,3 +22,21 @@ def test_an_arrival_left_without_room_is_refused_with_the_stacking_limit(tmp_pat
     v = r.rejected[2]
     assert v.rule == "1.2.2", v
     assert "stacking limit" in v.reason, v
+
+
+def test_the_mails_example_plan_places_every_arrival_it_has_room_for(tmp_path):
+    # The same arrivals: the example a mail gives puts the infantry and the artillery into
+    # the army placed first, where they add nothing to ENGLAND's stack (8.1, 1.2.2), so no
+    # arrival of the example goes back to the force pool for want of room.
+    sc = position("1916", turn=9, add_units=["uk-i-01 uk infantry england",
+                                             "uk-a-01 uk artillery england"])
+    journal = new_game(tmp_path, sc)
+    opened = g.open_game(journal)
+    orders, short = plan_example(opened.state, opened.data, "entente", "place uk-5 england")
+    assert not short
+    assert "place uk infantry england into uk-5" in orders, orders
+    assert "place uk artillery england into uk-5" in orders, orders
+    r = batch.submit(journal, "entente", orders)
+    assert r.rejected is None, r.rejected
+    assert sorted(g.open_game(journal).state.armies["uk-5"].contents) == \
+        ["uk:artillery", "uk:infantry"]

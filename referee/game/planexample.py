@@ -10,7 +10,7 @@ complete or 'done' may close it."""
 from __future__ import annotations
 
 from ..base.errors import OrderError
-from ..contracts.orders import Done, Ord
+from ..contracts.orders import Done, Ord, Place
 from ..data.gamedata import GameData
 from ..engine import completes_plan, decide_plan, legal_orders
 from ..engine.order_text import format_order
@@ -63,5 +63,9 @@ def _next_order(state: State, data: GameData, side: str,
         _, after = decide_plan(state, data, orders, side, DryDice(state.game_id, state.seq + 1))
     except (DryStop, OrderError):
         return None
-    return next((format_order(o) for o in legal_orders(after, data, side)
-                 if o.kind not in _NOT_EXAMPLES), None)
+    shown = [o for o in legal_orders(after, data, side) if o.kind not in _NOT_EXAMPLES]
+    # An arrival put into an army counts toward the stacking limit only if the army was
+    # empty (8.1, 1.2.2); one placed on its own may leave a later arrival no room, and the
+    # example would send that unit back to the force pool.
+    into = [o for o in shown if isinstance(o, Place) and o.into is not None]
+    return next((format_order(o) for o in into or shown), None)
