@@ -123,7 +123,7 @@ def _prompt(s: State, d: GameData, own: bool = False) -> str:
     area = d.areas[s.battle["area"]].name
     what = {"battle": "", "dogfight": " (Biplanes only, 8.3.4)",
             "pursuit": " (from the units that retreated, 8.3.1)"}[pay["target"]]
-    siege = f", {pay['siege']} of them Siege Gun hits on the fort (8.3.3)" if pay["siege"] else ""
+    siege = _siege_words(pay["siege"], pay["hits"] + pay["siege"])
     kinds = open_kinds(s, d)
     ersatz = ("ersatz" in kinds) if own else bool(s.hands.get(s.pending.side))
     ways = ["lose a unit of the strongest"] * ("lose" in kinds) + \
@@ -131,6 +131,17 @@ def _prompt(s: State, d: GameData, own: bool = False) -> str:
         ["annihilate"] * ("annihilate" in kinds)
     said = " or ".join(ways) if len(ways) < 3 else ", ".join(ways[:-1]) + ", or " + ways[-1]
     return f"pay {counted(pay['hits'] + pay['siege'], 'hit')} in {area}{what}{siege}: {said} (5.3)"
+
+
+def _siege_words(siege: int, hits: int) -> str:
+    """Which of the hits to pay are Siege Gun hits on the fort (8.3.3), as one reads it."""
+    if not siege:
+        return ""
+    if siege == hits:
+        said = "a Siege Gun hit" if hits == 1 else "all of them Siege Gun hits"
+    else:
+        said = f"{siege} of them {'a Siege Gun hit' if siege == 1 else 'Siege Gun hits'}"
+    return f", {said} on the fort (8.3.3)"
 
 
 def _candidates(s: State, d: GameData, side: str):
