@@ -373,3 +373,30 @@ def test_every_kind_a_command_can_print_is_documented_with_its_exit_code():
     for cls in _every_error_class():
         assert rows.get(cls.kind) == cls.exit_code, \
             f"docs/scripting.md: {cls.kind} ({cls.__module__}.{cls.__name__})"
+
+
+@pytest.mark.parametrize("json_errors", [False, True])
+def test_an_interrupt_before_the_boundary_is_told_as_at_it(json_errors, capsys, monkeypatch,
+                                                             tmp_path):
+    """Ctrl-C while the console script still imports the referee (a third of a second of a
+    cold start) is the same line or error object and exit 130, never a traceback."""
+    from referee.cli import entry, start
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(entry, "console", interrupted)
+    argv = ["referee", "dice", str(tmp_path / "war.jsonl")]
+    monkeypatch.setattr(sys, "argv", argv + (["--format", "json"] if json_errors else []))
+    monkeypatch.setattr(sys, "stdout", sys.stdout)
+    monkeypatch.setattr(sys, "stderr", sys.stderr)
+    try:
+        with pytest.raises(SystemExit) as stop:
+            start.console()
+    except KeyboardInterrupt:
+        pytest.fail("the interrupt left the console script as a traceback")
+    assert stop.value.code == errors.EXIT_INTERRUPTED
+    err = capsys.readouterr().err
+    if json_errors:
+        assert error_object(err, stop.value.code)["kind"] == "interrupted"
+    else:
+        assert err == "referee: interrupted (Ctrl-C or SIGINT) before the command was done\n"

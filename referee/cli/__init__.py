@@ -3,3 +3,14 @@
 # The reads: short processes that leave almost no cyclic garbage, run with the garbage
 # collector paused (start.py, entry.run).
 READS = ("status", "show")
+
+
+def wants_json(argv: list[str]) -> bool:
+    """Whether the command line asks for JSON (`--format json`), read from the words
+    themselves: an error in parsing them comes before any option has a value."""
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--format=json" or (word == "--format" and argv[i + 1:i + 2] == ["json"]):
+            return True
+    return False

@@ -21,7 +21,7 @@ import typer
 
 from .. import __version__, load_msgspec
 from ..base.errors import GameDataError
-from . import audit, deadlinecmd, mailcmd, play, sheetcmd, skirmishcmd, tools
+from . import audit, deadlinecmd, mailcmd, play, sheetcmd, skirmishcmd, tools, wants_json
 from .commands import error_line, guard
 from .helptext import HELP_OPTIONS, Command, Group, epilog
 from .params import GAMES
@@ -66,17 +66,6 @@ def _arguments(args: tuple, kwargs: dict) -> list[str]:
     """The command line click is parsing: given to main, or the process's own."""
     given = args[0] if args else kwargs.get("args")
     return [str(a) for a in (sys.argv[1:] if given is None else given)]
-
-
-def wants_json(argv: list[str]) -> bool:
-    """Whether the command line asks for JSON (`--format json`), read from the words
-    themselves: an error in parsing them comes before any option has a value."""
-    for i, word in enumerate(argv):
-        if word == "--":
-            break
-        if word == "--format=json" or (word == "--format" and argv[i + 1:i + 2] == ["json"]):
-            return True
-    return False
 
 
 app = typer.Typer(

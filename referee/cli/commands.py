@@ -27,6 +27,7 @@ from ..base.errors import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_REJECTED,
+    INTERRUPTED,
     UNREADABLE,
     GameDataError,
     JournalError,
@@ -77,9 +78,8 @@ def guard(fn: Callable[[], int | None], json_errors: bool = False) -> int:
             sys.stderr.write(f"referee: {line}\n")
         return exc.exit_code
     except KeyboardInterrupt:
-        message = "interrupted (Ctrl-C or SIGINT) before the command was done"
-        sys.stderr.write((error_line(message, "interrupted", None, EXIT_INTERRUPTED)
-                          if json_errors else f"referee: {message}") + "\n")
+        sys.stderr.write((error_line(INTERRUPTED, "interrupted", None, EXIT_INTERRUPTED)
+                          if json_errors else f"referee: {INTERRUPTED}") + "\n")
         return EXIT_INTERRUPTED
     except BrokenPipeError:               # output piped into `head` and the like
         try:
