@@ -11,6 +11,7 @@ UTC with `--deadline 48h`: 19:00 CET in Paris (UTC+1 in winter).
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 from mailkinds import first_line
 from test_deadlines import ADDRESSES, DUE, mails, new_game, text_of
@@ -82,8 +83,22 @@ def test_a_missed_deadline_under_wait_names_the_side_in_words_to_the_moderator(
     journal = new_game(tmp_path, cli, "--deadline", "48h")
     check_deadlines(journal, tmp_path / "out", DUE + timedelta(hours=1))
     [notice] = [m for m in mails(tmp_path / "out") if m["To"] == ADDRESSES["moderator"]]
-    assert first_line(notice).startswith("The German player's orders were due by Wed 25 Nov"
-                                         ), first_line(notice)
+    # His first line says what the mail wants of him: the game waits on him.
+    assert first_line(notice).startswith("The game waits on you: the German player's orders "
+                                         "were due by"), first_line(notice)
+
+
+def test_the_moderator_s_commands_name_the_journal_wherever_he_types_them(
+        tmp_path, cli, clock, monkeypatch):
+    """`tick .`, run from cron in the games' folder, names each journal by a path relative
+    to that folder: the commands mailed to the moderator name it whole, for he types them
+    wherever he reads his mail."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    monkeypatch.chdir(tmp_path)
+    check_deadlines(Path(journal.name), tmp_path / "out", DUE + timedelta(hours=1))
+    [notice] = [m for m in mails(tmp_path / "out") if m["To"] == ADDRESSES["moderator"]]
+    lines = text_of(notice).splitlines()
+    assert f"  referee extend {journal} german 24h" in lines, lines
 
 
 def paused_by_a_missed_deadline(tmp_path, cli) -> tuple:

@@ -92,7 +92,8 @@ def test_the_moderator_s_notice_goes_to_his_address(cli, tmp_path, monkeypatch):
     assert (notice["To"], notice["From"], notice["Reply-To"]) == (
         ADDRESSES["moderator"], REFEREE, REFEREE)
     assert notice["Subject"] == "[referee papa] moderator, SUMMER 1914"
-    assert first_line(notice).startswith("The German player's orders were due by")
+    assert first_line(notice).startswith("The game waits on you: the German player's orders "
+                                         "were due by")
     said = notice.get_body(("plain",)).get_content().split("\n")
     assert f"  referee extend {journal} german 24h" in said and "JOURNAL" not in str(said)
     assert f"  referee deadline {journal} --pause" in said, said

@@ -161,7 +161,8 @@ def test_the_end_of_a_turn_by_mail_with_an_outage_a_silence_and_ordinary_mail(
     told = ref.tick(due + H + 48 * H + 15 * MINUTE, ok=False)
     [notice] = [m for m in told if str(m["To"]) == ADDRESSES["moderator"]]
     assert str(notice["From"]) == REFEREE and \
-        first_line(notice).startswith("The Entente player's orders were due by")
+        first_line(notice).startswith("The game waits on you: the Entente player's orders "
+                                      "were due by")
     r = cli("tick", journal, "--no-map")
     assert r.exit_code != 0 and "waits on the moderator" in r.stderr
     # Nothing the referee sent was read back as a player's mail or answered to itself.

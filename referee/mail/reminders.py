@@ -336,8 +336,8 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
     if policy == "wait":
         reason = "" if tl.settings.missed == "wait" else (
             f" The game's policy is default, but {why}, so the game waits.")
-        body = prose(f"{_whose(tl, MODERATOR, d.side, True)} orders were due by {due} "
-                     f"and none came (the decision: "
+        body = prose(f"The game waits on you: {_whose(tl, MODERATOR, d.side)} orders were "
+                     f"due by {due} and none came (the decision: "
                      f"{owed_words(tl.state, tl.data, d.side, d.decision)}).{reason}") + \
             "\n\n" + _waiting_choices(post.journal, d.side)
         told = _tell_each(tl, d, post, "missed", lambda reader: body if reader == MODERATOR

@@ -27,8 +27,9 @@ OWN_MAIL = ("a mail the referee wrote (its Message-ID is the one the referee mar
 
 def typed_journal(journal: Path) -> str:
     """A journal as a command mailed to the moderator names it, to be copied as it stands:
-    one line, quoted for a shell where it needs it."""
-    return shlex.quote(one_line(str(journal)))
+    its whole path (he types it wherever he reads his mail, not in the folder a pass of
+    `tick .` ran in), one line, quoted for a shell where it needs it."""
+    return shlex.quote(one_line(str(Path(journal).absolute())))
 
 
 def moderator_mail(journal: Path) -> str:
