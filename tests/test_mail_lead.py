@@ -89,6 +89,21 @@ def test_a_paused_game_leads_with_the_decision_once_it_resumes(tmp_path, cli, cl
     assert "due" not in said[at]
 
 
+def test_in_a_paused_game_the_side_not_asked_reads_first_that_it_is_paused(tmp_path, cli,
+                                                                          clock):
+    """The moderator pauses the game: the Entente, whom it does not wait on, reads in his
+    first line that it is paused, not only that it waits on the German as ever."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    _reports(tmp_path, journal)
+    clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+    assert cli("deadline", journal, "--pause").exit_code == 0
+    entente = _reports(tmp_path, journal, 1)["entente"]
+    lead = _paragraphs(entente)[0]
+    assert lead == _last_part_opening(entente, "Now"), lead
+    assert lead.startswith("Waiting on the German player once the game resumes: play an "
+                           "Offensive-type card"), lead
+
+
 def test_after_a_surrender_both_lead_with_how_the_game_ended(tmp_path, cli, clock):
     """The German surrenders at Stalemate (VP 12, 3.1): the level counts one worse for him,
     a Marginal Entente Victory (3.3, its own example)."""

@@ -408,7 +408,7 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
     if (stat.get("deadlines") or {}).get("paused"):   # no orders are taken: none offered
         asked = para(Span("Your decision once the game resumes: ", "bold"), stat["prompt"]) \
             if reader in waiting else para(Span("Waiting on ", "bold"), players_words(waiting),
-                                           f": {stat['prompt']}")
+                                           f" once the game resumes: {stat['prompt']}")
         return Section("Now", [asked, para(PAUSED_NOW)])
     if reader in waiting:
         blocks.append(para(Span("Your decision: ", "bold"), stat["prompt"]))
