@@ -405,7 +405,7 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
         s: p["address"] for s, p in people.items() if s != MODERATOR}, keys)
     if side is None:
         out.status = "rejected"
-        out.why = unmatched(m, people)
+        out.why = unmatched(m, people, table.records)
         out.reason = f"not from a registered player with his order key: {out.why}"
         if m.problem:
             out.reason += f" ({m.problem})"
