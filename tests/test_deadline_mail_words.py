@@ -101,6 +101,19 @@ def test_the_moderator_s_commands_name_the_journal_wherever_he_types_them(
     assert f"  referee extend {journal} german 24h" in lines, lines
 
 
+def test_the_late_side_s_wait_mail_says_he_may_still_ask_for_more_time(tmp_path, cli,
+                                                                        clock):
+    """Under --missed wait his deadline has passed, but an extension runs from it: 'extend
+    24h' mailed now is granted and the game waits on the moderator no more. His mail says
+    so, as every other mail with his deadline does; the other side's says nothing of it."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    check_deadlines(journal, tmp_path / "out", DUE + timedelta(hours=1))
+    told = by_reader(tmp_path / "out")
+    assert ("More time: a line 'extend 24h' alone in a mail (2 extensions left of the 2 "
+            "this game allows).") in told["german"], told["german"]
+    assert "extend 24h" not in told["entente"], told["entente"]
+
+
 def paused_by_a_missed_deadline(tmp_path, cli) -> tuple:
     """A game paused by the German's missed deadline (policy pause): its journal, and the
     mails of the pause."""

@@ -373,7 +373,7 @@ def _waiting_mail(tl: Timeline, d: Due, reader: str, due: str) -> str:
     the side's orders (the side's own player asked for them again), the moderator told."""
     mine = reader == d.side
     ask = (f" Send them now: {owed_words(tl.state, tl.data, d.side, d.decision)}."
-           if mine else "")
+           f"{more_time(tl, d.side)}" if mine else "")
     return (f"{_whose(tl, reader, d.side, True)} orders were due by {due} and none came: "
             f"the game waits for them.{ask} The moderator is told; he may extend the "
             f"deadline or give an order for {'you' if mine else 'that side'}.\n")
