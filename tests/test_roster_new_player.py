@@ -1,32 +1,52 @@
-"""`players --set SIDE=ADDRESS` hands a side to a new address and keeps its order key: the
-key goes in every mail, so the player of the old address still holds it, and an order
-needs only that key and a From anyone can write. When the side changes hands, the
-moderator is told, on the command's own output, to give it a new key too."""
+"""`players --set SIDE=ADDRESS` hands a side to a new address, and with it a new order key:
+the old key went in every mail to the old address, and an order needs only that key and a
+From anyone can write, so the player who had the side must not keep its orders in hand."""
 
 from __future__ import annotations
 
-from test_deadlines import ADDRESSES, mails, new_game, player_mail, text_of
+from mailboxes import write_maildir
+from test_deadlines import ADDRESSES, KEYS, mails, new_game, player_mail, text_of
 
 from referee.mail.inbox import inbox as mail_inbox
+from referee.mail.inbox import players as roster_of
 
 
-def test_a_side_given_a_new_address_is_told_its_key_is_kept(tmp_path, cli):
+def _keys(journal) -> dict[str, str]:
+    listed, _, _ = roster_of(journal, [], [], True)
+    return {p["side"]: p["key"] for p in listed if "key" in p}
+
+
+def _forged(tmp_path, sender: str, key: str):
+    """A Maildir with one 'pass' from sender, carrying key."""
+    raw = (f"From: {sender}\nTo: {ADDRESSES['moderator']}\nSubject: orders\n"
+           f"Date: Tue, 24 Nov 2026 10:05:00 +0000\nMessage-ID: <forged@example.org>\n"
+           f"\npass\n\nOrder key: {key}\n").encode()
+    return write_maildir(tmp_path / "forged", [raw])
+
+
+def test_a_side_handed_to_a_new_address_takes_a_new_key(tmp_path, cli):
     journal = new_game(tmp_path, cli, "via_cli")
+    assert _keys(journal)["german"] == KEYS["german"]
     r = cli("players", journal, "--set", "german=newcomer@example.org")
     assert r.exit_code == 0, r.output
-    [told] = [line for line in r.stdout.splitlines() if line.startswith("german: ")]
-    assert "order key is still the one sent to the old address" in told, told
-    assert f"`referee players {journal} --new-key german`" in told, told
+    keys = _keys(journal)
+    assert keys["german"] != KEYS["german"] and keys["entente"] == KEYS["entente"], keys
+    # The old key with the new address in a From anyone can write: refused, nothing applied.
+    before = journal.read_bytes()
+    outcomes, _ = mail_inbox(journal, [_forged(tmp_path, "newcomer@example.org",
+                                               KEYS["german"])], None, with_map=False)
+    assert [o.status for o in outcomes] == ["rejected"], outcomes
+    assert journal.read_bytes() == before
 
 
-def test_nothing_is_told_when_the_key_changes_too_or_for_the_moderator(tmp_path, cli):
+def test_no_key_changes_for_the_moderator_an_observer_or_the_same_address(tmp_path, cli):
     journal = new_game(tmp_path, cli, "via_cli")
-    for given in (("--set", "german=newcomer@example.org", "--new-key", "german"),
-                  ("--set", "moderator=umpire@example.org"),
-                  ("--set", "observer=press@example.org")):
+    for given in (("--set", "moderator=umpire@example.org"),
+                  ("--set", "observer=press@example.org"),
+                  ("--set", f"german={ADDRESSES['german'].upper()}")):
         r = cli("players", journal, *given)
         assert r.exit_code == 0, r.output
-        assert "--new-key" not in r.stdout, r.stdout
+        assert _keys(journal) == {s: KEYS[s] for s in ("german", "entente")}, given
 
 
 def test_the_old_address_is_told_it_is_no_longer_registered(tmp_path, cli, clock):

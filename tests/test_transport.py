@@ -456,7 +456,10 @@ def test_a_player_whose_mail_is_refused_for_good_stops_nobody_and_the_moderator_
     text = email.message_from_bytes(entente, policy=email.policy.default).get_body(
         ("plain",)).get_content()
     assert f"game lima, records 1–{records(journal)[-1]['seq']}" in " ".join(text.split()), text
-    assert f"Order key: {keys['entente']}" in text
+    # His key changed with his address (twice): the report carries the one that works now.
+    r = cli("players", journal, "--keys", "--format", "json")
+    now = {p["side"]: p["key"] for p in json.loads(r.stdout)["players"] if p.get("key")}
+    assert now["entente"] != keys["entente"] and f"Order key: {now['entente']}" in text
 
 
 # ---------------------------------------------------------------- routes and passwords

@@ -302,22 +302,6 @@ def players(
         typer.echo(f"{p['side']:<10} {p['address']}{key}")
     for address in watchers:
         typer.echo(f"{'observer':<10} {address}")
-    for side in _key_kept(set_ or [], same, new_key or [], listed):
-        typer.echo(f"{side}: the order key is still the one sent to the old address; if "
-                   f"another player now plays {side}, give the side a new key too "
-                   f"(`referee players {journal} --new-key {side}`): whoever holds the old "
-                   f"key can still give {side}'s orders with it")
-
-
-def _key_kept(set_: list[str], same: dict[str, str], new_keys: list[str],
-              listed: list[dict]) -> list[str]:
-    """The sides given a new address by --set that keep their order key (no --new-key for
-    them): the key goes in every mail, so the player who had the old address still holds it,
-    and an order needs the key and a From anyone can write."""
-    playing = {p["side"] for p in listed if p["side"] != "moderator"}
-    given = [item.partition("=")[0].strip().casefold() for item in set_]
-    return [side for side in dict.fromkeys(given) if side in playing and side not in same
-            and side not in {k.strip().casefold() for k in new_keys}]
 
 
 def _already(same: dict[str, str], listed: list[dict]) -> list[str]:

@@ -160,12 +160,16 @@ def roster_body(secret: bytes, game_id: str, addresses: dict[str, str],
                 previous: dict[str, dict] | None, new_keys: tuple[str, ...], dice,
                 observers: list[str] | None = None) -> dict:
     """The record that registers (or re-registers) the players and the observers: a
-    moderator-only part (no observers: no `observers` key, as before there were any)."""
+    moderator-only part (no observers: no `observers` key, as before there were any). A side
+    gets a new order key when asked (new_keys), and when its registered address changes: the
+    old key went in every mail to the old address, and whoever reads it must not keep the
+    side's orders in his hands (addresses: only those that change)."""
     previous = previous or {}
     entries = []
     for side in sorted(set(addresses) | set(previous)):
         old = previous.get(side, {})
-        number = (old.get("key_no") or 0) + (1 if side in new_keys else 0)
+        renewed = side in new_keys or (side in addresses and "address" in old)
+        number = (old.get("key_no") or 0) + renewed
         address = addresses.get(side, old.get("address"))
         entry = {"side": side, "address": address}
         if side != "moderator":
