@@ -65,3 +65,23 @@ def test_the_old_address_is_told_it_is_no_longer_registered(tmp_path, cli, clock
     said = " ".join(text_of(answer).split())
     assert "no longer registered" in said and "register the new one" not in said, said
     assert "newcomer" not in said, said
+
+
+def test_the_new_address_is_told_it_plays_the_side_and_the_game_from_its_start(
+        tmp_path, cli, clock):
+    """Mid-game, the German side handed to a new address: its first mail says so above all
+    else and tells the game from its first record, not from the last one mailed to the
+    address before; the Entente's next mail does not."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    mail_inbox(journal, [player_mail(tmp_path, "german", ["pass"], 1)], tmp_path / "out",
+               with_map=False)
+    assert cli("players", journal, "--set", "german=newcomer@example.org").exit_code == 0
+    mail_inbox(journal, [], tmp_path / "later", with_map=False)
+    [first] = [text_of(m) for m in mails(tmp_path / "later")
+               if str(m["To"]) == "newcomer@example.org"]
+    said = " ".join(first.split())
+    assert said.startswith("You now play the German side: the moderator registered this "
+                           "address for it at record #"), said
+    assert "records 1–" in said and "From the start of the game" in first, said
+    for m in mails(tmp_path / "later"):
+        assert "You now play" not in text_of(m) or str(m["To"]) == "newcomer@example.org"

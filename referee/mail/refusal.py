@@ -10,14 +10,16 @@ from __future__ import annotations
 import re
 import textwrap
 
+from ..base.addresses import address_key
 from ..base.errors import OrderError, OrderSyntaxError, clipped, quoted
 from ..base.glyphs import visible
 from ..render import reports
-from ..render.documents import reader_words
+from ..render.documents import reader_words, side_name
 from ..render.formats import render
 from ..render.record_text import wrap_lines
 from ..render.sections import Block, Document, Orders, Section, Span, para
 from ..render.unbroken import bound, unbound
+from ..store.players import roster
 from .copies import this_is
 
 # A report mail tells at most FULL_MOST records in full, the last ones; those before them
@@ -264,6 +266,11 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     long game id). The views the report shows are not kept: the journal moves on with the
     next message. held: his mailed orders wait for the moderator's dice (holds.py), so his
     decision is told without the orders open to him, and `due` says why."""
+    joined = newcomer(table.records, side, since)
+    if joined is not None:          # a new reader: the story from its start, and why
+        since, notes = 0, [f"You now play the {side_name(side)} side: the moderator registered "
+                           f"this address for it at record #{joined}, in place of the one "
+                           f"before. This report tells the game from its start.", *notes]
     doc, meta = table.report(side, since, keep_views=False, held=held, full_most=FULL_MOST)
     text = reports.render_report(doc, meta, "text")
     report, _, receipt = text.rstrip("\n").rpartition("\n\n")
@@ -278,6 +285,20 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     return head + lead + title + "\n\n" + rest + \
         (f"\n\n{due}" if due else "") + (f"\n\n{prose(map_note)}" if map_note else "") + \
         f"\n\nOrder key: {key}\n{receipt}\n"
+
+
+def newcomer(records: list[dict], side: str, since: int) -> int | None:
+    """The record that registered the side's address in place of the one its last mail went
+    to (since: the record that mail ended at), whose reader may have seen nothing of the
+    game; None when the address is the one mailed before (its letters' case aside)."""
+    before = roster(records[:since + 1]).get(side, {}).get("address") if since > 0 else None
+    if before is None:
+        return None
+    for rec in records[since + 1:]:
+        now = roster([rec]).get(side, {}).get("address")
+        if now is not None and address_key(now) != address_key(before):
+            return rec["seq"]
+    return None
 
 
 def lead_lines(doc: Document, due: str | None = None) -> str:
