@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..base.plurals import counted, plain_plurals
+from ..base.plurals import a_or_an, counted, plain_plurals
 from ..base.readers import MODERATOR, PUBLIC
 from .grouped import grouped_blocks
 from .sections import Document, Items, Orders, Para, Section, Span, Table, para
@@ -179,7 +179,7 @@ def armistice_para(proposer: str, other: str | None, reader: str, paused: bool,
         return para(
             Span(f"The {side_name(proposer)} player proposes an armistice (3.2): ", "bold"),
             f"'accept armistice' ends the game{'' if paused else ' now'}"
-            f"{f', as a {level}' if level else ''}; 'refuse armistice' plays on. You may "
+            f"{f', as {a_or_an(level)}' if level else ''}; 'refuse armistice' plays on. You may "
             f"answer it {'once the game resumes' if paused else 'at any time'}.")
     whom = f"the {side_name(other)} player" if other else "the other player"
     if reader == proposer:
