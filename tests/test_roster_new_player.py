@@ -4,9 +4,12 @@ From anyone can write, so the player who had the side must not keep its orders i
 
 from __future__ import annotations
 
+import pytest
 from mailboxes import write_maildir
 from test_deadlines import ADDRESSES, KEYS, mails, new_game, player_mail, text_of
 
+import referee.mail.inbox as inbox_module
+from referee.base.errors import StorageError
 from referee.mail.inbox import inbox as mail_inbox
 from referee.mail.inbox import players as roster_of
 
@@ -85,3 +88,30 @@ def test_the_new_address_is_told_it_plays_the_side_and_the_game_from_its_start(
     assert "records 1–" in said and "From the start of the game" in first, said
     for m in mails(tmp_path / "later"):
         assert "You now play" not in text_of(m) or str(m["To"]) == "newcomer@example.org"
+
+
+def test_a_reply_still_owed_to_the_old_address_carries_no_key(tmp_path, cli, clock,
+                                                              monkeypatch):
+    """A refused German mail whose reply was still owed (the run stopped before writing
+    it) when the side was handed to a new player: the reply goes to the address the mail
+    came from, which is no longer the side's, so it says so and carries neither the
+    side's report nor its key, which now goes to the new address alone."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    box = player_mail(tmp_path, "german", ["play no_such_card"], 1)
+    written = inbox_module.write_outbox
+
+    def stopped(*args, **kwargs):
+        raise StorageError("--outbox: a mail could not be written")
+
+    monkeypatch.setattr(inbox_module, "write_outbox", stopped)
+    with pytest.raises(StorageError):
+        mail_inbox(journal, [box], tmp_path / "out", with_map=False)
+    monkeypatch.setattr(inbox_module, "write_outbox", written)
+    assert cli("players", journal, "--set", "german=newcomer@example.org").exit_code == 0
+    new_key = _keys(journal)["german"]
+    mail_inbox(journal, [box], tmp_path / "out", with_map=False)
+    sent = {str(m["To"]).casefold(): text_of(m) for m in mails(tmp_path / "out")}
+    old = sent[ADDRESSES["german"].casefold()]
+    assert "Order key" not in old and new_key not in old and "newcomer" not in old, old
+    assert "no longer registered" in " ".join(old.split()), old
+    assert f"Order key: {new_key}" in sent["newcomer@example.org"]

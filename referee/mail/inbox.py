@@ -67,7 +67,7 @@ from .ledger import (
     save_ledger,
 )
 from .mailboxes import Mailboxes, Message, too_large_refusal
-from .notmatched import not_matched
+from .notmatched import as_owed_now, not_matched
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, sent_mark, told_apart
 from .outcome import Outcome, outcome_of, owed_reply
 from .pictures import MailPictures
@@ -495,6 +495,7 @@ class _Outbox:
         """The reply to a message not applied: to a stranger, that it was not matched; to a
         side, why, with his report, or (reported: the record his report of this run ends
         at, and its mail) pointing to that report, and sent after it."""
+        entry = as_owed_now(entry, self.people)     # the side's address still, else no key
         side, address, game = entry["side"], entry["to"], self.game
         if side == OBSERVER:
             return                          # observers.py answers them

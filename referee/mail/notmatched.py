@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from ..base.addresses import address_key
 from ..base.readers import MODERATOR
+from ..store.players import OBSERVER
 from .observers import resume_from
 from .refusal import prose
+from .senders import FORMER
 from .subjects import table_subject
 from .threads import thread_of
 
@@ -33,6 +35,19 @@ KEY_HELP = ("Your order key is at the end of each report the referee sends you, 
             "or to your last report.")
 NOT_YOURS = ("If you did not write that message, someone else wrote your address as its "
              "sender: nothing of it was applied, and this answer went to you alone.")
+
+
+def as_owed_now(entry: dict, people: dict) -> dict:
+    """An owed reply (to a side's message not applied) as the roster now has it answered:
+    the side's, with its report and order key, while the address it goes to is still the
+    side's; else (`players --set` gave the side another since the message was handled,
+    and with it a new key) as a former player's, with neither: the key goes to the side's
+    new address alone."""
+    side = entry.get("side")
+    if not side or side == OBSERVER or address_key(str(
+            people.get(side, {}).get("address", ""))) == address_key(entry["to"]):
+        return entry
+    return {**entry, "side": "", "why": FORMER}
 
 
 def not_matched(table, people: dict, ledger: dict, entry: dict) -> dict:

@@ -88,6 +88,11 @@ def _to(m: Message) -> list[str]:
         return []
 
 
+# Why a mail from an address a side had before the moderator registered another is refused.
+FORMER = ("its sender's address was a player's, and is no longer registered: the moderator "
+          "registered another address in its place (if that is wrong, ask him)")
+
+
 def unmatched(m: Message, people: dict, records=()) -> str:
     """Which check a message matched to no player failed, in words its sender may read
     (the reply goes to the address it came from: a forged From's answer reaches the real
@@ -97,9 +102,7 @@ def unmatched(m: Message, people: dict, records=()) -> str:
     owners = [s for s, p in people.items()
               if m.sender and address_key(p["address"]) == m.sender]
     if not owners and m.sender and m.sender in _former_players(records):
-        return ("its sender's address was a player's, and is no longer registered: the "
-                "moderator registered another address in its place (if that is wrong, ask "
-                "him)")
+        return FORMER
     if not owners:
         return ("its sender's address is not one a player of this game registered (a "
                 "player who has a new address writes from the one the moderator has, or asks "
