@@ -9,7 +9,10 @@ Stoßtruppen of an infantry in the EFT box, 7.5, which no stored game gave, so e
 played again to the same records under the new header; rules 6: a record says when a side
 is not asked to retreat after combat (AAC 5.4.2), which unit types fire no die in a fire
 phase (8.3.1), and that the supply check found nothing out of supply (2.0 V.1), played
-again to the same orders with those events added). Whatever moves in the engine without a
+again to the same orders with those events added; rules 7: a Limited Offensive made by
+Bad Weather keeps a compulsory battle, 5.1.1, and a unit may be built into an army rebuilt
+earlier in the same plan, 7.2, 8.1, played again from the same seeds, the 1914 game to new
+plans from record 117 on, the others to their new ends). Whatever moves in the engine without a
 change of rules, every one of their records must still be decided again from its order to
 exactly the recorded events, and every die and shuffle must come again from the secret.
 What is allowed to differ is only what verify never compares: the header's timestamps,

@@ -7,11 +7,15 @@ out of armies (8.1), and against the Build Points it leaves.
 
 from __future__ import annotations
 
+from collections import Counter
+
+import msgspec
+
 from ..base.plurals import a_or_an
 from ..contracts.orders import Build, Buy, Entrench, Move, Ord, Rebuild, Upgrade
 from ..data.gamedata import GameData
 from . import sealed
-from .armies import join_violation
+from .armies import join_violation, template_violation
 from .core import Ctx, Violation, and_list
 from .movement import apply_reorganise, reorganise_violation
 from .state import State
@@ -178,19 +182,15 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
                                 f"{d.areas[o.area].name} is not one")
     count = s.stack_count(o.area, side, d) + _new_stack(s, d, orders, o.area)
     if o.into is not None:
-        if any(isinstance(x, Rebuild) and x.army == o.into for x in orders):
-            # Our reading of 7.2's "rebuilt armies are treated differently": a unit built
-            # goes into an army on the map, not into one rebuilt, empty (8.1), beside it.
-            return Violation("7.2", f"army {o.into} is rebuilt in this plan and comes back "
-                                    f"empty (8.1); a unit built now is not placed in a "
-                                    f"rebuilt army: build it on its own in "
-                                    f"{d.areas[o.area].name}")
         planned = [x.unit for x in orders if isinstance(x, Build) and x.into == o.into]
+        again = next((x for x in orders if isinstance(x, Rebuild) and x.army == o.into), None)
         v = join_violation(s, d, side, o.area, o.into, [*planned, o.unit], "7.2",
-                           "newly built unit")
+                           "newly built unit") if again is None else \
+            _into_rebuilt(s, d, o, again, planned)
         if v:
             return v
-        count += 0 if s.armies[o.into].strength or planned else 1   # an empty army fills
+        full = again is None and s.armies[o.into].strength
+        count += 0 if full or planned else 1        # an empty army fills
     else:
         count += 1
     if count > d.units.stacking_limit:
@@ -198,6 +198,19 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
                                   f"{d.side_name(side)} units; the stacking limit is "
                                   f"{d.units.stacking_limit}")
     return unpaid(s, d, side, o)
+
+
+def _into_rebuilt(s: State, d: GameData, o: Build, rebuild: Rebuild, planned: list[str]
+                  ) -> Violation | None:
+    """A unit built into an army rebuilt earlier in the same plan: units built go into any
+    army (7.2), a rebuilt army comes back empty (8.1) and army contents may be altered
+    during Production (8.1); so it takes them in the area it is rebuilt in, within its
+    template (1.4)."""
+    if rebuild.area != o.area:
+        return Violation("7.2", f"army {o.into} is rebuilt in {d.areas[rebuild.area].name} "
+                                f"in this plan, not in {d.areas[o.area].name}")
+    army = msgspec.structs.replace(s.armies[o.into], status="map", area=o.area, contents={})
+    return template_violation(s, d, army, dict(Counter([*planned, o.unit])))
 
 
 def _new_stack(s: State, d: GameData, orders: list[Ord], area: str) -> int:

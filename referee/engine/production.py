@@ -78,6 +78,7 @@ def production_candidates(s: State, d: GameData, side: str):
     supplied = supplied_areas(s, d, side)
     areas = [a for a in d.areas if a in supplied and s.status(a, side, d) in
              ("friendly", "disputed")]
+    rebuilt = [x for x in plan(s, d, side) if isinstance(x, Rebuild)]   # empty, 8.1
     for nation in d.units.sides[side]:
         for kind in sorted(d.units.mix.get(nation, {})):
             if kind in ("army", "fort"):
@@ -89,6 +90,9 @@ def production_candidates(s: State, d: GameData, side: str):
                 yield Build(unit=unit, area=a)
                 for army in s.armies_in(a, side, d):
                     yield Build(unit=unit, area=a, into=army.id)
+                for x in rebuilt:
+                    if x.area == a:
+                        yield Build(unit=unit, area=a, into=x.army)
     for army in sorted(s.armies.values(), key=lambda a: a.id):
         if army.status in ("eliminated", "suppressed") and d.nation_side[army.nation] == side:
             for a in areas:
