@@ -545,6 +545,30 @@ def test_a_mail_with_a_wrong_link_gets_one_reply_naming_the_link_due(tmp_path, c
     assert path.read_bytes() == before
 
 
+def test_a_refused_mail_that_showed_a_link_tells_the_player_to_give_the_next(tmp_path, cli):
+    # The moderator has read the link of a mail that was not applied: his reply, not only
+    # the player's guide, says to give the link after it, which is then taken.
+    path, _, keys = _mail_game(tmp_path, sheets_for=("german",))
+    before = path.read_bytes()
+    raw = _mail("german", [*OPENING_MAIL[:-1], "move ge-1 paris", f"Link: {GERMAN[1]}"],
+                keys["german"], 1)
+    out, written = _inbox(cli, path, tmp_path, [raw], "box1")
+    assert out[0]["status"] == "rejected" and path.read_bytes() == before
+    reply = " ".join(next(p for p in written if "not applied" in p.read_text())
+                     .read_text().replace("=\n", "").split())
+    assert "this mail showed link 1 (line 2 of the sheet file)" in reply
+    assert "give link 2 (line 3)" in reply
+    raw = _mail("german", [*OPENING_MAIL, f"Link: {GERMAN[2]}"], keys["german"], 2)
+    out, _ = _inbox(cli, path, tmp_path, [raw], "box2")
+    assert out[0]["status"] == "applied", out
+    assert [r["link"]["no"] for r in records(path) if "link" in r] == [2]
+    # A link that is none of the sheet's, or one used, shows nothing new: no such word.
+    raw = _mail("german", ["done", f"Link: {GERMAN[2]}"], keys["german"], 3)
+    out, written = _inbox(cli, path, tmp_path, [raw], "box3")
+    assert out[0]["status"] == "rejected"
+    assert all("this mail showed" not in p.read_text() for p in written)
+
+
 # ---------------------------------------------------------------- what verify catches
 
 def _played(tmp_path):

@@ -9,7 +9,7 @@ from ..game.batch import AlreadyApplied
 from ..game.forced import closer, rule_of
 from ..game.suggest import amend
 from ..game.timeline import NoOrdersTaken, taking_orders
-from ..store.sheets import sheets_in
+from ..store.sheets import sheets_in, steps_down
 from ..table import Table
 from . import message as mailtext
 from .answered import stale_reply
@@ -41,6 +41,31 @@ def handle(table: Table, m: Message, side: str, key: str, answered: Answered | N
     read = _read(table, m, key, out)
     if read is None:
         return
+    _handle(table, m, side, answered, out, manual, read)
+    if read[1] is not None and out.status in ("rejected", "stale"):
+        out.notes += link_shown(table, side, read[1])
+
+
+def link_shown(table: Table, side: str, link: str) -> list[str]:
+    """What a player whose mail was not applied must know of the link it gave, when that
+    is a later link of his sheet (store/sheets.py): nothing recorded it, but the moderator,
+    who holds the secret, has read it, so his next mail carries the link after it (his
+    report still names the one due, which the referee takes too, and then the moderator
+    could know its dice before that mail comes)."""
+    pos = sheets_in(table.raw).get(side)
+    ahead = steps_down(link.strip().lower(), pos.value) if pos is not None else None
+    if ahead is None:
+        return []
+    shown = pos.no + ahead
+    return [f"Your dice sheet: this mail showed link {shown} (line {shown + 1} of the sheet "
+            f"file) to the moderator, though nothing used it: give link {shown + 1} (line "
+            f"{shown + 2}) with your next orders that roll dice, not link {shown} again, "
+            f"so that nobody knows their dice before you send them."]
+
+
+def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
+            manual: bool, read: tuple) -> None:
+    """handle, once the message is read: its order lines, link and tip."""
     lines, link, tip = read
     if any(EXTEND_LINE.match(t) for _, t in lines):         # more time asked (reminders.py)
         out.status, out.reason, out.records, out.notes = extend_by_mail(
