@@ -8,7 +8,8 @@ Each claim of that table is a test here:
   without sheets, a record a mail starts (test_without_sheets_a_mails_dice_mix_in_...);
   he can foresee card draws from a shuffled deck, whose order is in his part of the journal
   (test_the_deck_order_after_a_shuffle_is_the_moderators_to_read); he cannot choose: the
-  secret is committed (test_dice_depend_on_the_secret_the_links_and_the_record); he can hide
+  secret is committed (test_dice_depend_on_the_secret_the_links_and_the_record), but for a
+  tip he registers once a mail has come (test_a_tip_registered_after_a_mail_came_...); he can hide
   a mail, which a link number skipped shows (test_a_later_link_is_taken_and_the_skip_shows);
 - one player alone cannot foresee (the secret is in the derivation: test_dice_depend_...),
   nor choose (a wrong, replayed or missing link is refused:
@@ -266,6 +267,29 @@ def test_the_secret_alone_cannot_compute_a_record_whose_link_is_not_revealed(tmp
     mix = sheets.mix_text(rec["dice_from"])
     assert rec["link"]["value"] not in " ".join(tries) and rec["link"]["value"] in mix
     assert [dm.die(SECRET, GAME, n, i, mix) for i in range(count)] == rec["dice"]
+
+
+def test_a_tip_registered_after_a_mail_came_changes_its_dice_and_shows(tmp_path):
+    """The one way the moderator alone chooses among outcomes (the guide's table says it):
+    the other side's tip counts until his first link, so a tip of the moderator's choice
+    registered for him once a link is read changes that batch's dice. The journal names the
+    moderator as its registrar, and the other player's next link is refused."""
+    path, _ = _to_first_roll(tmp_path)
+    chosen = sheets.hashed("the moderator's choice")
+    g.register_sheets(path, [f"entente={chosen}"])
+    g.submit(path, "german", ["done"], link=GERMAN[1])
+    rec = rolled(records(path))[-1]
+    mixed = {x["side"]: x["value"] for x in rec["dice_from"]["links"]}
+    assert mixed == {"entente": chosen, "german": GERMAN[1]}
+    before = f"entente={ENTENTE[0]};german={GERMAN[1]}"         # the player's own tip
+    assert rec["dice"] != [dm.die(SECRET, GAME, rec["seq"], i, before)
+                           for i in range(len(rec["dice"]))]
+    assert [r["actor"] for r in records(path) if "sheet" in r][-1] == "moderator"
+    with pytest.raises(SheetError, match="not a link of the Entente player's dice sheet"):
+        g.submit(path, "entente", ["lose be-i-01"], link=ENTENTE[1])
+    table = (ROOT / "docs" / "player.md").read_text(encoding="utf-8")
+    row = next(t for t in table.splitlines() if t.startswith("| the moderator alone"))
+    assert "**choose**: no" in row and "but for a new tip" in row
 
 
 # ---------------------------------------------------------------- links refused
