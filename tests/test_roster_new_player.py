@@ -12,6 +12,7 @@ import referee.mail.inbox as inbox_module
 from referee.base.errors import StorageError
 from referee.mail.inbox import inbox as mail_inbox
 from referee.mail.inbox import players as roster_of
+from referee.store.players import roster_body
 
 
 def _keys(journal) -> dict[str, str]:
@@ -34,6 +35,7 @@ def test_a_side_handed_to_a_new_address_takes_a_new_key(tmp_path, cli):
     assert r.exit_code == 0, r.output
     keys = _keys(journal)
     assert keys["german"] != KEYS["german"] and keys["entente"] == KEYS["entente"], keys
+    assert "german: a new order key goes with the new address" in r.stdout, r.stdout
     # The old key with the new address in a From anyone can write: refused, nothing applied.
     before = journal.read_bytes()
     outcomes, _ = mail_inbox(journal, [_forged(tmp_path, "newcomer@example.org",
@@ -50,6 +52,20 @@ def test_no_key_changes_for_the_moderator_an_observer_or_the_same_address(tmp_pa
         r = cli("players", journal, *given)
         assert r.exit_code == 0, r.output
         assert _keys(journal) == {s: KEYS[s] for s in ("german", "entente")}, given
+        assert "new order key" not in r.stdout, r.stdout
+
+
+def test_a_roster_record_renews_no_key_of_an_address_given_again():
+    """roster_body alone: an address passed as it stands (its letters' case aside) keeps its
+    side's key; another address renews it."""
+    class Salt:
+        def salt(self):
+            return "00"
+    previous = {"german": {"side": "german", "address": "hans@example.org", "key_no": 0}}
+    for given, number in (("Hans@Example.org", 0), ("newcomer@example.org", 1)):
+        body = roster_body(b"s" * 32, "g", {"german": given}, previous, (), Salt())
+        [entry] = body["players"]["data"]["players"]
+        assert entry["key_no"] == number, (given, entry)
 
 
 def test_the_old_address_is_told_it_is_no_longer_registered(tmp_path, cli, clock):

@@ -302,6 +302,17 @@ def players(
         typer.echo(f"{p['side']:<10} {p['address']}{key}")
     for address in watchers:
         typer.echo(f"{'observer':<10} {address}")
+    for side in _rekeyed(set_ or [], same, listed):
+        typer.echo(f"{side}: a new order key goes with the new address (the old one no longer "
+                   f"counts); the next mail to it carries the key")
+
+
+def _rekeyed(set_: list[str], same: dict[str, str], listed: list[dict]) -> list[str]:
+    """The sides --set gave another address, and so a new order key (store/players.py
+    roster_body): the moderator who passes keys on by hand must know the old one is dead."""
+    playing = {p["side"] for p in listed if p["side"] != "moderator"}
+    given = dict.fromkeys(item.partition("=")[0].strip().casefold() for item in set_)
+    return [side for side in given if side in playing and side not in same]
 
 
 def _already(same: dict[str, str], listed: list[dict]) -> list[str]:

@@ -163,12 +163,13 @@ def roster_body(secret: bytes, game_id: str, addresses: dict[str, str],
     moderator-only part (no observers: no `observers` key, as before there were any). A side
     gets a new order key when asked (new_keys), and when its registered address changes: the
     old key went in every mail to the old address, and whoever reads it must not keep the
-    side's orders in his hands (addresses: only those that change)."""
+    side's orders in his hands (its letters' case aside: one mailbox)."""
     previous = previous or {}
     entries = []
     for side in sorted(set(addresses) | set(previous)):
         old = previous.get(side, {})
-        renewed = side in new_keys or (side in addresses and "address" in old)
+        renewed = side in new_keys or ("address" in old and side in addresses and
+                                       address_key(addresses[side]) != address_key(old["address"]))
         number = (old.get("key_no") or 0) + renewed
         address = addresses.get(side, old.get("address"))
         entry = {"side": side, "address": address}
