@@ -14,7 +14,7 @@ from ..base.errors import one_line
 from ..base.gameids import other_game
 from ..base.readers import MODERATOR
 from ..store.mailroute import referee_address
-from ..store.players import ALPHABET, REGISTER
+from ..store.players import ALPHABET, former_addresses
 from . import message as mailtext
 from .mailboxes import Message
 from .msgids import sent_to
@@ -93,7 +93,7 @@ FORMER = ("its sender's address was a player's, and is no longer registered: the
           "registered another address in its place (if that is wrong, ask him)")
 
 
-def unmatched(m: Message, people: dict, records=()) -> str:
+def unmatched(m: Message, people: dict, records: list[dict] = ()) -> str:
     """Which check a message matched to no player failed, in words its sender may read
     (the reply goes to the address it came from: a forged From's answer reaches the real
     owner of the address, never the forger), saying nothing of the game. An address a
@@ -101,7 +101,7 @@ def unmatched(m: Message, people: dict, records=()) -> str:
     so: its owner played the side, and is not to ask for his address to be registered."""
     owners = [s for s, p in people.items()
               if m.sender and address_key(p["address"]) == m.sender]
-    if not owners and m.sender and m.sender in _former_players(records):
+    if not owners and m.sender and m.sender in former_addresses(records):
         return FORMER
     if not owners:
         return ("its sender's address is not one a player of this game registered (a "
@@ -110,15 +110,6 @@ def unmatched(m: Message, people: dict, records=()) -> str:
     if key_shaped(body_or_empty(m)):
         return "the order key in it is not the one for its sender's address"
     return "it carries no order key (a player's mail carries the key his reports end with)"
-
-
-def _former_players(records) -> set[str]:
-    """The addresses (address_key) any roster record of records gave a side."""
-    return {address_key(str(p.get("address", ""))) for r in records
-            if r.get("order") == REGISTER and isinstance(r.get("players"), dict)
-            and isinstance(r["players"].get("data"), dict)
-            for p in r["players"]["data"].get("players", [])
-            if isinstance(p, dict) and p.get("side") != MODERATOR}
 
 
 def key_shaped(body: str) -> bool:

@@ -214,6 +214,21 @@ def roster(records) -> dict[str, dict]:
     return found
 
 
+def former_addresses(records) -> set[str]:
+    """Every address (address_key) a roster record of records gave a side, the present
+    ones too: whose mail may come from someone who played a side."""
+    return {address_key(str(p.get("address", ""))) for rec in records
+            for p in _registered(rec) if p.get("side") != "moderator"}
+
+
+def _registered(rec: dict) -> list:
+    """The players a roster record registers ([] for any other record)."""
+    part = rec.get("players") if rec.get("order") == REGISTER else None
+    data = part.get("data") if isinstance(part, dict) else None
+    found = data.get("players", []) if isinstance(data, dict) else []
+    return [p for p in found if isinstance(p, dict)] if isinstance(found, list) else []
+
+
 def same_roster(records, players: dict[str, dict], observers: list[str], name: str) -> None:
     """Refuse (UsageError) to register players over a roster other than the one read and
     checked: the records under an append's lock (a roster record written meanwhile, or
