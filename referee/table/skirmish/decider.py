@@ -29,10 +29,10 @@ from .checks import (
     too_many,
 )
 from .order_text import SkOrder, parse_order
-from .state import SkState, initial_state, open_disputes
+from .state import SkState, initial_state, is_open, open_disputes
 
 __all__ = ["check", "decide", "evolve", "firing_now", "initial_state", "moving_next",
-           "open_disputes", "parse_order", "phase_of", "waiting", "SkOrder", "SkState"]
+           "is_open", "open_disputes", "parse_order", "phase_of", "waiting", "SkOrder", "SkState"]
 
 FLOW = "Sequence of Play"
 

@@ -351,8 +351,8 @@ class SkirmishKind(GameKind):
             new_since(doc["tests"], _records(table), since)
         if since is not None:       # a dispute settled is told with its test, not again
             told = {t["record"] for t in tests} | set(listed)
-            still = sk.open_disputes(doc["disputes"])
-            doc["disputes"] = [d for d in doc["disputes"] if d in still or d["record"] in told]
+            doc["disputes"] = [d for d in doc["disputes"]
+                               if sk.is_open(d) or d["record"] in told]
         brief, tests = bounded([t for t in tests if t["record"] not in listed], full_most,
                                Path(table.path).name)
         doc = {**doc, "tests": tests}

@@ -89,10 +89,15 @@ class SkState:
         return len(fighting) < 2
 
 
+def is_open(dispute: dict) -> bool:
+    """Whether the moderator has not settled a dispute yet: the state's, or a report's,
+    which lists them alike."""
+    return "ruling" not in dispute
+
+
 def open_disputes(disputes: list[dict], record: int | None = None) -> list[dict]:
-    """The disputes the moderator has not settled (of one record's test, when named): the
-    state's, or a report's, which lists them alike."""
-    return [d for d in disputes if "ruling" not in d and record in (None, d["record"])]
+    """The disputes not settled (of one record's test, when named)."""
+    return [d for d in disputes if is_open(d) and record in (None, d["record"])]
 
 
 def _figure(f, side: str, section: str | None, quality: str) -> FigureState:
