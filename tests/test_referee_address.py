@@ -70,8 +70,8 @@ def test_mails_come_from_the_referee_and_thread_and_the_moderator_is_answered_ap
     assert umpire["From"] == REFEREE and umpire["In-Reply-To"] == "<u1@example.com>"
     body = umpire.get_body(("plain",)).get_content()
     assert "moderator's address" in body and "referee order" in body
-    # The command names his journal, ready to copy.
-    assert f"`referee order {journal} --as SIDE ...`" in " ".join(body.split()), body
+    # The command names his journal, alone on its line, ready to copy whole.
+    assert f"\n  referee order {journal} --as SIDE ...\n" in body.replace("\r\n", "\n"), body
     assert "Order key" not in body and keys["german"] not in body
 
 

@@ -22,7 +22,7 @@ from ..base.readers import MODERATOR
 from ..store.players import OBSERVER
 from .observers import resume_from
 from .refusal import prose
-from .senders import FORMER
+from .senders import FORMER, MODERATOR_MAIL, moderator_command
 from .subjects import table_subject
 from .threads import thread_of
 
@@ -60,9 +60,11 @@ def not_matched(table, people: dict, ledger: dict, entry: dict) -> dict:
     sides = [s for s, p in people.items() if s != MODERATOR and
              address_key(str(p.get("address", ""))) == address_key(entry["to"])]
     if not sides:
+        command = f"\n{moderator_command(table.path)}\n" if why == MODERATOR_MAIL else ""
         return {"to": entry["to"], "subject": SUBJECT, "body": prose(
-            f"This message could not be matched to a player of this game: {why}. Nothing "
-            f"was done.") + "\n"}
+            f"This message could not be matched to a player of this game: {why}"
+            f"{':' if command else '.'}") + f"\n{command}\n" + prose("Nothing was done.") +
+            "\n"}
     records, game_id = table.records, table.records[0]["game_id"]
     to = str(people[sides[0]]["address"])
     one = len(sides) == 1           # an address two sides share: the game's tag alone

@@ -32,12 +32,20 @@ def typed_journal(journal: Path) -> str:
     return shlex.quote(one_line(str(Path(journal).absolute())))
 
 
+MODERATOR_MAIL = ("it comes from the moderator's address, and the referee takes no orders by "
+                  "mail from the moderator: give them with the command below")
+
+
 def moderator_mail(journal: Path) -> str:
     """Why a message from the moderator's address is not read, for his answer: his orders
-    are given by command (journal: the game's, as the commands he types name it)."""
-    return (f"it comes from the moderator's address, and the referee takes no orders by mail "
-            f"from the moderator: give them with `referee order {typed_journal(journal)} "
-            f"--as SIDE ...`")
+    are given by command, which his answer gives alone on a line (moderator_command)."""
+    return MODERATOR_MAIL
+
+
+def moderator_command(journal: Path) -> str:
+    """The command the moderator gives orders with, as his answer shows it: alone on an
+    indented line, to be copied whole (wrapped with the prose, a long path cut it in two)."""
+    return f"  referee order {typed_journal(journal)} --as SIDE ..."
 
 
 def _from_only(m: Message, address: str, people: dict) -> bool:
