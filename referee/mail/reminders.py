@@ -54,7 +54,7 @@ MOST_TOLD = 64
 MOST_NAMED = 5
 # A deadline is ruled missed no sooner than this after it, and only by a pass that read the
 # game's mailbox in full: a mail sent just before it and slowed on its way is in time.
-GRACE = timedelta(minutes=15)
+GRACE, DAY = timedelta(minutes=15), timedelta(hours=24)
 # What a side whose mailed orders are held for the moderator's dice reads in place of his
 # deadline, in every mail of his while they are (waiting.py, holds.py).
 HELD_LINE = ("Your mailed orders for this decision are held: they need dice, and the "
@@ -143,16 +143,18 @@ def _due_line(tl: Timeline, d: Due) -> str:
     return f"{d.words}.{more_time(tl, d.side)}"
 
 
-def more_time(tl: Timeline, side: str) -> str:
+def more_time(tl: Timeline, side: str, passed: Due | None = None) -> str:
     """What a side owing orders reads of the extensions it may still ask for by mail (none in
-    a game that allows none)."""
+    a game that allows none); after its deadline `passed`, until when 24h gives him."""
     allowed = tl.settings.extensions
     if not allowed:
         return ""
     if allowed - tl.used.get(side, 0) <= 0:
         return (f" You have asked for the {counted(allowed, 'extension')} this game allows; "
                 f"only the moderator can give more time now.")
-    return f" More time: a line 'extend 24h' alone in a mail ({_left(tl, side)})."
+    until = "" if passed is None else ", sent before " + for_players(
+        passed.due + DAY, passed.zone) + ": it counts from the deadline that passed"
+    return f" More time: a line 'extend 24h' alone in a mail ({_left(tl, side)}){until}."
 
 
 def _left(tl: Timeline, side: str) -> str:
@@ -373,7 +375,7 @@ def _waiting_mail(tl: Timeline, d: Due, reader: str, due: str) -> str:
     the side's orders (the side's own player asked for them again), the moderator told."""
     mine = reader == d.side
     ask = (f" Send them now: {owed_words(tl.state, tl.data, d.side, d.decision)}."
-           f"{more_time(tl, d.side)}" if mine else "")
+           f"{more_time(tl, d.side, d)}" if mine else "")
     return (f"{_whose(tl, reader, d.side, True)} orders were due by {due} and none came: "
             f"the game waits for them.{ask} The moderator is told; he may extend the "
             f"deadline or give an order for {'you' if mine else 'that side'}.\n")
