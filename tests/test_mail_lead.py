@@ -100,7 +100,7 @@ def test_in_a_paused_game_the_side_not_asked_reads_first_that_it_is_paused(tmp_p
     entente = _reports(tmp_path, journal, 1)["entente"]
     lead = _paragraphs(entente)[0]
     assert lead == _last_part_opening(entente, "Now"), lead
-    assert lead.startswith("Waiting on the German player once the game resumes: play an "
+    assert lead.startswith("Paused; once it resumes, waiting on the German player: play an "
                            "Offensive-type card"), lead
 
 

@@ -407,8 +407,8 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
     blocks: list = []
     if (stat.get("deadlines") or {}).get("paused"):   # no orders are taken: none offered
         asked = para(Span("Your decision once the game resumes: ", "bold"), stat["prompt"]) \
-            if reader in waiting else para(Span("Waiting on ", "bold"), players_words(waiting),
-                                           f" once the game resumes: {stat['prompt']}")
+            if reader in waiting else para(Span("Paused; once it resumes, waiting on ", "bold"),
+                                           players_words(waiting), f": {stat['prompt']}")
         return Section("Now", [asked, para(PAUSED_NOW)])
     if reader in waiting:
         blocks.append(para(Span("Your decision: ", "bold"), stat["prompt"]))
