@@ -124,7 +124,7 @@ class SheetPos:
         return self.no + 1
 
 
-LINK_HOW = "order --link LINK, or a line 'Link: LINK' in the mail"
+LINK_HOW = "a line 'Link: LINK' in a mail; by command, order --link LINK"
 
 
 def check_link(known: dict[str, SheetPos], side: str, text: str, owner: str) -> dict:
