@@ -94,6 +94,7 @@ def test_the_new_address_is_told_it_plays_the_side_and_the_game_from_its_start(
     journal = new_game(tmp_path, cli, "--deadline", "48h")
     mail_inbox(journal, [player_mail(tmp_path, "german", ["pass"], 1)], tmp_path / "out",
                with_map=False)
+    assert cli("standing", journal, "--as", "german", "--add", "no combat cards").exit_code == 0
     assert cli("players", journal, "--set", "german=newcomer@example.org").exit_code == 0
     mail_inbox(journal, [], tmp_path / "later", with_map=False)
     [first] = [text_of(m) for m in mails(tmp_path / "later")
@@ -102,6 +103,8 @@ def test_the_new_address_is_told_it_plays_the_side_and_the_game_from_its_start(
     assert said.startswith("You now play the German side: the moderator registered this "
                            "address for it at record #"), said
     assert "records 1–" in said and "From the start of the game" in first, said
+    # The orders the referee gives for the side, sealed by the one who had it, are his now.
+    assert "The side's standing orders in force: no combat cards." in said, said
     for m in mails(tmp_path / "later"):
         assert "You now play" not in text_of(m) or str(m["To"]) == "newcomer@example.org"
 

@@ -17,9 +17,17 @@ from .holds import decision_of
 from .mailboxes import Message
 from .msgids import Answered
 from .prose import read_orders
-from .refusal import NAMED_LENGTH, applied_note, left_over, sentence, unquoted, why_refused
+from .refusal import (
+    NAMED_LENGTH,
+    applied_note,
+    left_over,
+    sentence,
+    standing_now,
+    unquoted,
+    why_refused,
+)
 from .reminders import EXTEND_LINE, extend_by_mail
-from .standing_lines import STANDING_LINE, keep_standing_only, standing_change, standing_now
+from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
 from .waiting import held_orders
 
 # The lines of a mail that are the mail's own, not orders of the game: read wherever they

@@ -13,6 +13,7 @@ import textwrap
 from ..base.addresses import address_key
 from ..base.errors import OrderError, OrderSyntaxError, clipped, quoted
 from ..base.glyphs import visible
+from ..game import standing
 from ..render import reports
 from ..render.documents import reader_words, side_name
 from ..render.formats import render
@@ -268,9 +269,12 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     decision is told without the orders open to him, and `due` says why."""
     joined = newcomer(table.records, side, since)
     if joined is not None:          # a new reader: the story from its start, and why
+        standing_orders = standing_now(table, side)
         since, notes = 0, [f"You now play the {side_name(side)} side: the moderator registered "
                            f"this address for it at record #{joined}, in place of the one "
-                           f"before. This report tells the game from its start.", *notes]
+                           f"before. This report tells the game from its start." + (
+                               "" if standing_orders == "none" else f" The side's standing "
+                               f"orders in force: {standing_orders}."), *notes]
     doc, meta = table.report(side, since, keep_views=False, held=held, full_most=FULL_MOST)
     text = reports.render_report(doc, meta, "text")
     report, _, receipt = text.rstrip("\n").rpartition("\n\n")
@@ -285,6 +289,14 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     return head + lead + title + "\n\n" + rest + \
         (f"\n\n{due}" if due else "") + (f"\n\n{prose(map_note)}" if map_note else "") + \
         f"\n\nOrder key: {key}\n{receipt}\n"
+
+
+def standing_now(table, side: str) -> str:
+    """Side's standing orders in force now, as his reply names them (his own: only his
+    report may carry them, never the opponent's)."""
+    sets = standing.load(table.path, table.records[0]["hash"], table.raw)
+    mine = standing.current(sets, side, table.game().state.turn)
+    return ", ".join(e["text"] for e in mine) or "none"
 
 
 def newcomer(records: list[dict], side: str, since: int) -> int | None:

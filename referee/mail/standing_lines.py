@@ -43,14 +43,6 @@ def standing_change(table: Table, side: str, lines: list[tuple[int, str]]
     return add, withdraw
 
 
-def standing_now(table: Table, side: str) -> str:
-    """Side's standing orders in force now, as his reply names them (his own: only his
-    report may carry them, never the opponent's)."""
-    sets = standing.load(table.path, table.records[0]["hash"], table.raw)
-    mine = standing.current(sets, side, table.game().state.turn)
-    return ", ".join(e["text"] for e in mine) or "none"
-
-
 def keep_standing_only(table: Table, side: str, lines: list[tuple[int, str]], mail: str
                        ) -> list[dict]:
     """Keep the standing-order change of a message (whose digest is `mail`) that holds no
