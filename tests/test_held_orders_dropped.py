@@ -227,3 +227,17 @@ def test_orders_held_then_dropped_after_the_side_changed_hands_are_told_to_nobod
         said = " ".join(_text(p).split()).casefold()
         assert "held" not in said and "not entered" not in said, (p.name, said)
 
+
+
+def test_a_newcomer_to_a_side_whose_orders_are_held_is_told_whose_they_are(tmp_path, cli):
+    """The Entente side handed to a new address while its mailed orders wait for the
+    moderator's dice: the hold stands (they were the side's, mailed by its player then),
+    and the first mail to the new address says they came from the address before, not
+    only that 'your' orders are held."""
+    j, out, before = _held_then_told(tmp_path, cli)
+    assert cli("players", j, "--set", "entente=new@example.org").exit_code == 0
+    cli("tick", j, "--no-map")
+    [first] = [_text(p) for p in set(out.glob("*.eml")) - before if _to(p) == "new@example.org"]
+    said = " ".join(first.split())
+    assert said.startswith("You now play the Entente side"), said
+    assert "held for the moderator's dice, were mailed from the address before" in said, said

@@ -269,12 +269,7 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     decision is told without the orders open to him, and `due` says why."""
     joined = newcomer(table.records, side, since)
     if joined is not None:          # a new reader: the story from its start, and why
-        standing_orders = standing_now(table, side)
-        since, notes = 0, [f"You now play the {side_name(side)} side: the moderator registered "
-                           f"this address for it at record #{joined}, in place of the one "
-                           f"before. This report tells the game from its start." + (
-                               "" if standing_orders == "none" else f" The side's standing "
-                               f"orders in force: {standing_orders}."), *notes]
+        since, notes = 0, [_newcomer_note(table, side, joined, held), *notes]
     doc, meta = table.report(side, since, keep_views=False, held=held, full_most=FULL_MOST)
     text = reports.render_report(doc, meta, "text")
     report, _, receipt = text.rstrip("\n").rpartition("\n\n")
@@ -297,6 +292,20 @@ def standing_now(table, side: str) -> str:
     sets = standing.load(table.path, table.records[0]["hash"], table.raw)
     mine = standing.current(sets, side, table.game().state.turn)
     return ", ".join(e["text"] for e in mine) or "none"
+
+
+def _newcomer_note(table, side: str, joined: int, held: bool) -> str:
+    """What the first mail to a side's new address says first: that he plays the side now,
+    from its start, and what the one before left standing for it (its standing orders, the
+    orders mailed before that wait for the moderator's dice)."""
+    standing_orders = standing_now(table, side)
+    return (f"You now play the {side_name(side)} side: the moderator registered this address "
+            f"for it at record #{joined}, in place of the one before. This report tells the "
+            f"game from its start." +
+            ("" if standing_orders == "none" else
+             f" The side's standing orders in force: {standing_orders}.") +
+            (" The orders the report calls yours, held for the moderator's dice, were mailed "
+             "from the address before; they stand as the side's." if held else ""))
 
 
 def newcomer(records: list[dict], side: str, since: int) -> int | None:
