@@ -55,6 +55,16 @@ def test_no_key_changes_for_the_moderator_an_observer_or_the_same_address(tmp_pa
         assert "new order key" not in r.stdout, r.stdout
 
 
+def test_a_side_given_its_first_address_is_told_of_no_key_changed(tmp_path, cli,
+                                                                    secret_file):
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914", "--secret-file", secret_file,
+               "--player", "german=hans@example.org").exit_code == 0
+    r = cli("players", journal, "--set", "entente=joffre@example.net")
+    assert r.exit_code == 0 and "joffre@example.net" in r.stdout, r.output
+    assert "new order key" not in r.stdout, r.stdout
+
+
 def test_a_roster_record_renews_no_key_of_an_address_given_again():
     """roster_body alone: an address passed as it stands (its letters' case aside) keeps its
     side's key; another address renews it."""
@@ -134,3 +144,17 @@ def test_a_reply_still_owed_to_the_old_address_carries_no_key(tmp_path, cli, clo
     assert "Order key" not in old and new_key not in old and "newcomer" not in old, old
     assert "no longer registered" in " ".join(old.split()), old
     assert f"Order key: {new_key}" in sent["newcomer@example.org"]
+
+
+def test_an_address_set_away_and_back_between_two_mails_is_no_newcomer(tmp_path, cli, clock):
+    """German: set to another address and back before any mail went out: the next mail to
+    the German's address is an ordinary report, not a welcome starting from record 1."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    mail_inbox(journal, [player_mail(tmp_path, "german", ["pass"], 1)], tmp_path / "out",
+               with_map=False)
+    for address in ("newcomer@example.org", ADDRESSES["german"]):
+        assert cli("players", journal, "--set", f"german={address}").exit_code == 0
+    mail_inbox(journal, [], tmp_path / "later", with_map=False)
+    said = [text_of(m) for m in mails(tmp_path / "later")
+            if str(m["To"]).casefold() == ADDRESSES["german"].casefold()]
+    assert said and not any("You now play" in t for t in said), said

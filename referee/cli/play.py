@@ -275,6 +275,7 @@ def players(
     if set_ or new_key or drop_observer or sheet:
         commands.check_ours(journal)
     sheets = table.register_sheets(sheet) if sheet else []
+    before = table.kind.players(table) if "roster" in table.kind.features and set_ else {}
     same: dict[str, str] = {}
     if "roster" in table.kind.features:
         listed, watchers, same = mail.players(journal, set_ or [], new_key or [], keys,
@@ -302,17 +303,17 @@ def players(
         typer.echo(f"{p['side']:<10} {p['address']}{key}")
     for address in watchers:
         typer.echo(f"{'observer':<10} {address}")
-    for side in _rekeyed(set_ or [], same, listed):
+    for side in _rekeyed(before, listed):
         typer.echo(f"{side}: a new order key goes with the new address (the old one no longer "
                    f"counts); the next mail to it carries the key")
 
 
-def _rekeyed(set_: list[str], same: dict[str, str], listed: list[dict]) -> list[str]:
-    """The sides --set gave another address, and so a new order key (store/players.py
-    roster_body): the moderator who passes keys on by hand must know the old one is dead."""
-    playing = {p["side"] for p in listed if p["side"] != "moderator"}
-    given = dict.fromkeys(item.partition("=")[0].strip().casefold() for item in set_)
-    return [side for side in given if side in playing and side not in same]
+def _rekeyed(before: dict[str, str], listed: list[dict]) -> list[str]:
+    """The sides whose address --set changed to another mailbox, and so whose order key is
+    new (store/players.py roster_body): the moderator who passes keys on by hand must know
+    the old one is dead. A side given its first address had no key out."""
+    return [p["side"] for p in listed if p["side"] != "moderator" and p["side"] in before
+            and address_key(p["address"]) != address_key(before[p["side"]])]
 
 
 def _already(same: dict[str, str], listed: list[dict]) -> list[str]:

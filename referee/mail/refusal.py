@@ -313,13 +313,15 @@ def newcomer(records: list[dict], side: str, since: int) -> int | None:
     to (since: the record that mail ended at), whose reader may have seen nothing of the
     game; None when the address is the one mailed before (its letters' case aside)."""
     before = roster(records[:since + 1]).get(side, {}).get("address") if since > 0 else None
-    if before is None:
-        return None
-    for rec in records[since + 1:]:
-        now = roster([rec]).get(side, {}).get("address")
-        if now is not None and address_key(now) != address_key(before):
-            return rec["seq"]
-    return None
+    now = roster(records).get(side, {}).get("address")
+    if before is None or now is None or address_key(now) == address_key(before):
+        return None             # the same mailbox, even if set away and back meanwhile
+    joined, was = None, address_key(before)
+    for rec in records[since + 1:]:             # the last change of address, to this one
+        address = roster([rec]).get(side, {}).get("address")
+        if address is not None and address_key(address) != was:
+            joined, was = rec["seq"], address_key(address)
+    return joined
 
 
 def lead_lines(doc: Document, due: str | None = None) -> str:
