@@ -61,6 +61,9 @@ def test_mails_come_from_the_referee_and_thread_and_the_moderator_is_answered_ap
     assert status == {"<g1@example.org>": "applied", "<r1@club.example>": "skipped",
                       "<u1@example.com>": "rejected"}
     assert [r["actor"] for r in records(journal)[before:]] == ["german"]
+    # The pass's own account of the moderator's mail names the command too.
+    [why] = [m["reason"] for m in doc["messages"] if m["message_id"] == "<u1@example.com>"]
+    assert f"referee order {journal} --as SIDE ..." in why, why
     by_to = {tos[0]: m for tos, m in sent(net)}
     assert set(by_to) == {ADDRESSES["german"], ADDRESSES["entente"], ADDRESSES["moderator"]}
     german = by_to[ADDRESSES["german"]]

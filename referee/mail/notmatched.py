@@ -60,7 +60,10 @@ def not_matched(table, people: dict, ledger: dict, entry: dict) -> dict:
     sides = [s for s, p in people.items() if s != MODERATOR and
              address_key(str(p.get("address", ""))) == address_key(entry["to"])]
     if not sides:
-        command = f"\n{moderator_command(table.path)}\n" if why == MODERATOR_MAIL else ""
+        # The moderator's own mail: its command alone on a line, to be copied whole.
+        command = f"\n{moderator_command(table.path)}\n" if why.startswith(MODERATOR_MAIL) \
+            else ""
+        why = f"{MODERATOR_MAIL}: give them with the command below" if command else why
         return {"to": entry["to"], "subject": SUBJECT, "body": prose(
             f"This message could not be matched to a player of this game: {why}"
             f"{':' if command else '.'}") + f"\n{command}\n" + prose("Nothing was done.") +

@@ -33,13 +33,13 @@ def typed_journal(journal: Path) -> str:
 
 
 MODERATOR_MAIL = ("it comes from the moderator's address, and the referee takes no orders by "
-                  "mail from the moderator: give them with the command below")
+                  "mail from the moderator")
 
 
 def moderator_mail(journal: Path) -> str:
-    """Why a message from the moderator's address is not read, for his answer: his orders
-    are given by command, which his answer gives alone on a line (moderator_command)."""
-    return MODERATOR_MAIL
+    """Why a message from the moderator's address is not read, with the command he gives
+    orders with (his answer shows that command alone on a line: notmatched.py)."""
+    return f"{MODERATOR_MAIL}: give them with `{moderator_command(journal).strip()}`"
 
 
 def moderator_command(journal: Path) -> str:
