@@ -111,7 +111,8 @@ def test_the_late_side_s_wait_mail_says_he_may_still_ask_for_more_time(tmp_path,
     told = by_reader(tmp_path / "out")
     # Due Wed 25 Nov 18:00 UTC: 24h from it is the last moment an 'extend 24h' is granted.
     assert ("More time: a line 'extend 24h' alone in a mail (2 extensions left of the 2 "
-            "this game allows), sent before Thu 26 Nov 18:00 UTC: it counts from the "
+            "this game allows), read by the referee before Thu 26 Nov 18:00 UTC: it counts "
+            "from the "
             "deadline that passed.") in told["german"], told["german"]
     assert "extend 24h" not in told["entente"], told["entente"]
 

@@ -152,7 +152,7 @@ def more_time(tl: Timeline, side: str, passed: Due | None = None) -> str:
     if allowed - tl.used.get(side, 0) <= 0:
         return (f" You have asked for the {counted(allowed, 'extension')} this game allows; "
                 f"only the moderator can give more time now.")
-    until = "" if passed is None else ", sent before " + for_players(
+    until = "" if passed is None else ", read by the referee before " + for_players(
         passed.due + DAY, passed.zone) + ": it counts from the deadline that passed"
     return f" More time: a line 'extend 24h' alone in a mail ({_left(tl, side)}){until}."
 
