@@ -582,6 +582,8 @@ def test_a_refused_mail_that_showed_a_link_tells_the_player_to_give_the_next(tmp
                      .read_text().replace("=\n", "").split())
     assert "this mail showed link 1 (line 2 of the sheet file)" in reply
     assert "give link 2 (line 3)" in reply
+    # The report inside the reply names link 1 as due: the note says to skip it anyway.
+    assert "Your reports still name link 1 as due" in reply and "skip to link 2" in reply
     raw = _mail("german", [*OPENING_MAIL, f"Link: {GERMAN[2]}"], keys["german"], 2)
     out, _ = _inbox(cli, path, tmp_path, [raw], "box2")
     assert out[0]["status"] == "applied", out

@@ -68,7 +68,9 @@ def link_shown(table: Table, side: str, link: str) -> list[str]:
     return [f"Your dice sheet: this mail showed link {shown} (line {shown + 1} of the sheet "
             f"file) to the moderator, though nothing used it: give link {shown + 1} (line "
             f"{shown + 2}) with your next orders that roll dice, not link {shown} again, "
-            f"so that nobody knows their dice before you send them."]
+            f"so that nobody knows their dice before you send them. Your reports still "
+            f"name link {pos.due()} as due, the first one not yet used: a later one is "
+            f"taken, so skip to link {shown + 1} all the same."]
 
 
 def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
