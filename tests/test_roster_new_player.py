@@ -158,3 +158,30 @@ def test_an_address_set_away_and_back_between_two_mails_is_no_newcomer(tmp_path,
     said = [text_of(m) for m in mails(tmp_path / "later")
             if str(m["To"]).casefold() == ADDRESSES["german"].casefold()]
     assert said and not any("You now play" in t for t in said), said
+
+
+def test_a_reply_still_owed_after_the_sides_swap_addresses_says_so(tmp_path, cli, clock,
+                                                                   monkeypatch):
+    """As above, but the moderator swaps the two sides' addresses: the German's old address
+    now plays the Entente. The reply owed to the German's mail says that address no longer
+    plays the side it wrote for, outside the Entente's thread, with no report and no key;
+    the Entente's own mail to it is the ordinary one."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    box = player_mail(tmp_path, "german", ["play no_such_card"], 1)
+    written = inbox_module.write_outbox
+
+    def stopped(*args, **kwargs):
+        raise StorageError("--outbox: a mail could not be written")
+
+    monkeypatch.setattr(inbox_module, "write_outbox", stopped)
+    with pytest.raises(StorageError):
+        mail_inbox(journal, [box], tmp_path / "out", with_map=False)
+    monkeypatch.setattr(inbox_module, "write_outbox", written)
+    assert cli("players", journal, "--set", f"german={ADDRESSES['entente']}", "--set",
+               f"entente={ADDRESSES['german']}").exit_code == 0
+    mail_inbox(journal, [box], tmp_path / "out", with_map=False)
+    to_old = [" ".join(text_of(m).split()) for m in mails(tmp_path / "out")
+              if str(m["To"]).casefold() == ADDRESSES["german"].casefold()]
+    [answer] = [t for t in to_old if "could not be matched" in t]
+    assert "no longer plays the side it was sent for" in answer, answer
+    assert "Order key" not in answer and "no longer registered" not in answer, answer

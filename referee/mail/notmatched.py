@@ -22,7 +22,7 @@ from ..base.readers import MODERATOR
 from ..store.players import OBSERVER
 from .observers import resume_from
 from .refusal import prose
-from .senders import FORMER, MODERATOR_MAIL, moderator_command
+from .senders import FORMER, MODERATOR_MAIL, MOVED, moderator_command
 from .subjects import table_subject
 from .threads import thread_of
 
@@ -47,7 +47,9 @@ def as_owed_now(entry: dict, people: dict) -> dict:
     if not side or side == OBSERVER or address_key(str(
             people.get(side, {}).get("address", ""))) == address_key(entry["to"]):
         return entry
-    return {**entry, "side": "", "why": FORMER}
+    other = any(address_key(str(p.get("address", ""))) == address_key(entry["to"])
+                for s, p in people.items() if s != MODERATOR)       # it plays another side
+    return {**entry, "side": "", "why": MOVED if other else FORMER}
 
 
 def not_matched(table, people: dict, ledger: dict, entry: dict) -> dict:
@@ -59,7 +61,7 @@ def not_matched(table, people: dict, ledger: dict, entry: dict) -> dict:
     why = entry.get("why") or DEFAULT_WHY
     sides = [s for s, p in people.items() if s != MODERATOR and
              address_key(str(p.get("address", ""))) == address_key(entry["to"])]
-    if not sides:
+    if not sides or why in (FORMER, MOVED):     # sent for a side it plays no more
         # The moderator's own mail: its command alone on a line, to be copied whole.
         command = f"\n{moderator_command(table.path)}\n" if why.startswith(MODERATOR_MAIL) \
             else ""

@@ -97,6 +97,8 @@ def _to(m: Message) -> list[str]:
 
 
 # Why a mail from an address a side had before the moderator registered another is refused.
+MOVED = ("its sender's address no longer plays the side it was sent for: the moderator "
+         "registered another address for that side (if that is wrong, ask him)")
 FORMER = ("its sender's address was a player's, and is no longer registered: the moderator "
           "registered another address in its place (if that is wrong, ask him)")
 
