@@ -8,8 +8,10 @@ Each claim of that table is a test here:
   without sheets, a record a mail starts (test_without_sheets_a_mails_dice_mix_in_...);
   he can foresee card draws from a shuffled deck, whose order is in his part of the journal
   (test_the_deck_order_after_a_shuffle_is_the_moderators_to_read); he cannot choose: the
-  secret is committed (test_dice_depend_on_the_secret_the_links_and_the_record), but for a
-  tip he registers once a mail has come (test_a_tip_registered_after_a_mail_came_...); he can hide
+  secret is committed (test_dice_depend_on_the_secret_the_links_and_the_record), and a tip
+  mixes in nothing (test_a_tip_registered_after_a_mail_came_..., test_a_sheet_replaced_...),
+  but a record he writes before a mail gives it another number
+  (test_a_record_written_before_a_mail_changes_its_dice_and_shows); he can hide
   a mail, which a link number skipped shows (test_a_later_link_is_taken_and_the_skip_shows);
 - one player alone cannot foresee (the secret is in the derivation: test_dice_depend_...),
   nor choose (a wrong, replayed or missing link is refused:
@@ -36,7 +38,7 @@ from mailboxes import write_maildir
 from test_verify import _rechain as rechain
 
 import gamecalls as g
-from referee.base.errors import JournalError, SheetError
+from referee.base.errors import EXIT_OLDER_RULES, JournalError, SheetError
 from referee.cli.demo import DEMO_OPENING, _demo_choice
 from referee.engine import legal_orders
 from referee.engine.order_text import format_order
@@ -183,12 +185,12 @@ def test_a_game_with_two_sheets_mixes_both_links_into_every_die_and_verifies(tmp
                          for k in range(1, len(shown) + 1)]
     used = rolled(recs)
     assert len(used) >= 3
-    latest = {s: (0, chain[0]) for s, chain in SHEETS.items()}
+    latest: dict[str, tuple[int, str]] = {}      # a tip is never mixed in, only links
     for rec in recs[1:]:
         if "link" in rec:
             latest[rec["link"]["side"]] = (rec["link"]["no"], rec["link"]["value"])
         if rec in used and rec["seq"] > 1:
-            # Both sides' latest links, the actor's revealed by his own batch.
+            # Each side's latest revealed link, the actor's revealed by his own batch.
             assert rec["dice_from"] == {"links": [
                 {"side": s, "no": latest[s][0], "value": latest[s][1]}
                 for s in sorted(latest)]}
@@ -269,27 +271,94 @@ def test_the_secret_alone_cannot_compute_a_record_whose_link_is_not_revealed(tmp
     assert [dm.die(SECRET, GAME, n, i, mix) for i in range(count)] == rec["dice"]
 
 
-def test_a_tip_registered_after_a_mail_came_changes_its_dice_and_shows(tmp_path):
-    """The one way the moderator alone chooses among outcomes (the guide's table says it):
-    the other side's tip counts until his first link, so a tip of the moderator's choice
-    registered for him once a link is read changes that batch's dice. The journal names the
-    moderator as its registrar, and the other player's next link is refused."""
-    path, _ = _to_first_roll(tmp_path)
+def test_a_tip_registered_after_a_mail_came_leaves_its_dice_as_they_were(tmp_path):
+    """A tip mixes in nothing: the moderator who has read the German's link and registers a
+    tip of his choosing for the Entente gets the very dice the player's own tip gives, so
+    no registration chooses them. The journal names the registrar, and the Entente's next
+    link is refused under a tip not his."""
     chosen = sheets.hashed("the moderator's choice")
-    g.register_sheets(path, [f"entente={chosen}"])
-    g.submit(path, "german", ["done"], link=GERMAN[1])
-    rec = rolled(records(path))[-1]
-    mixed = {x["side"]: x["value"] for x in rec["dice_from"]["links"]}
-    assert mixed == {"entente": chosen, "german": GERMAN[1]}
-    before = f"entente={ENTENTE[0]};german={GERMAN[1]}"         # the player's own tip
-    assert rec["dice"] != [dm.die(SECRET, GAME, rec["seq"], i, before)
-                           for i in range(len(rec["dice"]))]
-    assert [r["actor"] for r in records(path) if "sheet" in r][-1] == "moderator"
+    dice = {}
+    for tip in (ENTENTE[0], chosen):
+        (tmp_path / tip).mkdir()
+        path, secret = _to_first_roll(tmp_path / tip)
+        g.register_sheets(path, [f"entente={tip}"])
+        g.submit(path, "german", ["done"], link=GERMAN[1])
+        rec = rolled(records(path))[-1]
+        assert rec["dice_from"] == {"links": [{"side": "german", "no": 1, "value": GERMAN[1]}]}
+        dice[tip] = (rec["seq"], rec["dice"])
+        assert [r["actor"] for r in records(path) if "sheet" in r][-1] == "moderator"
+        assert g.verify(path, secret).lines[-1].startswith("dice sheets: 2 registered")
+    assert dice[ENTENTE[0]] == dice[chosen] and dice[chosen][1]
     with pytest.raises(SheetError, match="not a link of the Entente player's dice sheet"):
         g.submit(path, "entente", ["lose be-i-01"], link=ENTENTE[1])
     table = (ROOT / "docs" / "player.md").read_text(encoding="utf-8")
     row = next(t for t in table.splitlines() if t.startswith("| the moderator alone"))
-    assert "**choose**: no" in row and "but for a new tip" in row
+    assert "but for a new tip" not in row and "a tip mixes in nothing" in row
+
+
+def test_a_sheet_replaced_keeps_its_sides_last_link_in_the_mix_until_a_new_one(tmp_path):
+    """A lost sheet replaced mid-game: until the side reveals a link of the new one, the dice
+    mix in its latest link of the old one, never the new tip."""
+    path, secret = new_game(tmp_path)
+    play_opening(path, SHEETS, steps=5)          # the Entente's link 1 revealed last
+    assert [r["link"]["side"] for r in records(path) if "link" in r][-1] == "entente"
+    new = sheets.make_sheet(30, "e3" * 32)
+    g.register_sheets(path, [f"entente={new[0]}"])
+    st = g.open_game(path).state
+    assert st.pending.side == "german"
+    order = _demo_choice([format_order(o) for o in legal_orders(st, g.game_data("ttlm"),
+                                                                "german")])
+    g.submit(path, "german", [order], link=GERMAN[2])
+    rec = rolled(records(path))[-1]
+    assert rec["actor"] == "german" and rec["dice"]
+    assert rec["dice_from"] == {"links": [{"side": "entente", "no": 1, "value": ENTENTE[1]},
+                                          {"side": "german", "no": 2, "value": GERMAN[2]}]}
+    assert g.verify(path, secret).lines[-1].startswith("dice sheets: 2 registered")
+
+
+def test_a_record_written_before_a_mail_changes_its_dice_and_shows(tmp_path):
+    """What the moderator alone still chooses (the guide's table says it): a record's dice
+    derive from its number, so a record of his own written once a mail has come (here the
+    player's own tip registered again) gives the mail's batch the next number and other
+    dice. The journal shows that record, its registrar and the number it took."""
+    dice = []
+    for again in (False, True):
+        (tmp_path / str(again)).mkdir()
+        path, _ = _to_first_roll(tmp_path / str(again))
+        if again:
+            g.register_sheets(path, [f"entente={ENTENTE[0]}"])
+        g.submit(path, "german", ["done"], link=GERMAN[1])
+        rec = rolled(records(path))[-1]
+        dice.append((rec["seq"], rec["dice_from"], rec["dice"]))
+    assert dice[1][0] == dice[0][0] + 1 and dice[1][1] == dice[0][1]
+    assert dice[1][2] != dice[0][2]
+    assert records(path)[dice[1][0] - 1]["actor"] == "moderator"
+    table = (ROOT / "docs" / "player.md").read_text(encoding="utf-8")
+    row = next(t for t in table.splitlines() if t.startswith("| the moderator alone"))
+    assert "derives from its record's number" in row
+
+
+OLD = ROOT / "tests" / "fixtures" / "rules6-sheets-1914.jsonl"
+
+
+def test_a_journal_of_older_rules_verifies_with_the_tips_it_mixed_in(tmp_path, cli):
+    """tests/fixtures/rules6-sheets-1914.jsonl was played under rules 6, which mixed a side's
+    tip until its first link (record 10, the German's first roll, mixes in the Entente's),
+    and ends with the Entente's sheet replaced. verify replays its records with the mix
+    each names, and recomputes every die from it."""
+    path = tmp_path / "old.jsonl"
+    secret = path.with_name(path.name + ".secret")
+    shutil.copyfile(OLD, path)
+    shutil.copyfile(OLD.with_name(OLD.name + ".secret"), secret)
+    for p in (path, secret):
+        p.chmod(0o600)
+    recs = records(path)
+    assert recs[0]["rules_version"] == 6 and recs[-1]["order"] == sheets.SHEET
+    assert {"side": "entente", "no": 0, "value": ENTENTE[0]} in recs[10]["dice_from"]["links"]
+    r = cli("verify", path, "--secret", secret)
+    assert r.exit_code == EXIT_OLDER_RULES, r.stderr + r.stdout
+    assert "dice: every die and shuffle recomputed from the secret" in r.stdout
+    assert "records 4-16 made under rules 6: not re-decided" in r.stdout
 
 
 # ---------------------------------------------------------------- links refused

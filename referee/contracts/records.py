@@ -133,8 +133,8 @@ class SheetLink(Contract):
 
 class DiceSource(Contract):
     """What a record's dice and draws mix in besides the secret: the latest revealed link of
-    every side holding a sheet, and the SHA-256 of the order lines of the mail it came in
-    (a side without a sheet)."""
+    every side that has revealed one (older rules: a tip too), and the SHA-256 of the order
+    lines of the mail it came in (a side without a sheet)."""
 
     links: list[SheetLink] = []
     mail: Hex64 | None = None

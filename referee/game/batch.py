@@ -233,7 +233,7 @@ class Batch:
             if not sheets.is_value(tip):
                 raise SheetError(f"{quoted(q.sheet, 20)} is not a dice sheet's tip (64 hex "
                                  f"digits, the first line of the sheet)")
-            self.sheets[q.side] = sheets.SheetPos(tip, 0, None, self.seq + 1)
+            sheets.register(self.sheets, q.side, tip, self.seq + 1)
         if q.link is not None:
             self.link = sheets.check_link(self.sheets, q.side, q.link, self.owner())
             self.fresh = True
@@ -297,16 +297,15 @@ class Batch:
         self.decide_sets = self.own_only if hide else self.sets
 
     def next_dice(self) -> Dice:
-        """The dice of the next record: the secret's stream, mixing in the latest link of
-        each side's dice sheet and, for a side without one, the digest of the mail's order
-        lines; the batch's link is revealed by its first record (store/sheets.py)."""
+        """The dice of the next record: the secret's stream, mixing in each side's latest
+        revealed link (never a tip) and, for a side without a sheet, the digest of the mail's
+        order lines; the batch's link is revealed by its first record (store/sheets.py)."""
         if self.q.dry_run and self.q.count_with is not None:
             return CountingDice(self.header["game_id"], self.seq + 1, self.q.count_with)
         if self.q.dry_run:
             return DryDice(self.header["game_id"], self.seq + 1)
         side = self.q.side
-        source: dict = {"links": [{"side": s, "no": p.no, "value": p.value}
-                                  for s, p in sorted(self.sheets.items())]}
+        source: dict = {"links": sheets.mixed_links(self.sheets)}
         if self.q.mail is not None and side not in self.sheets:
             source["mail"] = sheets.lines_digest(
                 [t for j, t in enumerate(self.q.texts[:self.upto]) if j not in self.hidden])

@@ -9,8 +9,9 @@ game), every die and shuffle recomputed from the committed stream.
 Players' dice sheets (store/sheets.py) are checked without the secret: a sheet is
 registered by its side or the moderator; every link a record reveals is its actor's, a
 later link of his sheet than the last one revealed; every record that used the stream
-mixes in exactly the latest link of each side holding a sheet, and when its actor holds
-one, a link his own batch revealed (the run of his records it belongs to); and
+mixes in exactly the latest revealed link of each side that has revealed one (never a tip;
+records of older rules keep the mix they name), and when its actor holds one, a link his
+own batch revealed (the run of his records it belongs to); and
 since a roster record that says so (`mail_entropy`), a record made from the mail of a
 side without a sheet mixes in the mail's digest (which only the player can check against
 his mail).
@@ -47,7 +48,7 @@ from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
-from ..store.sheets import SHEET, SheetPos, mix_text, steps_down
+from ..store.sheets import SHEET, SheetPos, mix_text, mixed_links, register, steps_down
 from ..store.signing import shown
 from .clockwalk import fact_problem
 from .forced import closed_wrongly
@@ -346,7 +347,7 @@ class _Proof:
     def register_sheet(self, rec: dict) -> None:
         check_sheet(rec, self.name, self.era.data.sides, self.manual)
         part = rec["sheet"]
-        self.sheets[part["side"]] = SheetPos(part["tip"], 0, None, rec["seq"])
+        register(self.sheets, part["side"], part["tip"], rec["seq"])
         self.state.seq = self.replayed.seq = rec["seq"]
 
     def follow_link(self, rec: dict) -> dict | None:
@@ -371,12 +372,13 @@ class _Proof:
         return dict(link)
 
     def source_for(self, rec: dict) -> dict:
-        """What the referee mixes into this record's dice: the latest link of every sheet, and
-        the digest the record names for the mail it came in (a side without a sheet)."""
+        """What the referee mixes into this record's dice: each side's latest revealed link
+        (never a tip), and the digest the record names for the mail it came in (a side
+        without a sheet). Only records of today's rules are made so and checked here: one of
+        older rules is replayed with the mix it names (replay_older), a tip included."""
         source: dict = {}
-        if self.sheets:
-            source["links"] = [{"side": s, "no": p.no, "value": p.value}
-                               for s, p in sorted(self.sheets.items())]
+        if mixed_links(self.sheets):
+            source["links"] = mixed_links(self.sheets)
         claimed = rec.get("dice_from")
         mail = claimed.get("mail") if isinstance(claimed, dict) else None
         if mail is not None and "mail" in rec and rec["actor"] not in self.sheets:

@@ -22,14 +22,18 @@ What a record's dice and draws mix in besides the secret (`dice_from`, `mix_text
 dice.py) -- the reading of "records started by the other side or by the referee use the
 latest revealed links of both sides":
 
-- every record that rolls or draws mixes in the latest revealed link of every side that
-  holds a sheet, as the journal stands when the record is made (its own batch's link
-  included); a side that has revealed none yet counts with its tip, link 0: public, so it
-  adds nothing secret, but the rule stays one rule and no side's material is left out;
+- every record that rolls or draws mixes in the latest revealed link (link 1 or later) of
+  every side that has revealed one, of any sheet it has had, as the journal stands when
+  the record is made (its own batch's link included); a tip is never mixed in: a side
+  that has revealed none counts with nothing, and a new sheet replacing a lost one leaves
+  the old sheet's latest link in the mix until its own first link. So registering a tip
+  (by the moderator, or a player's `Sheet:` mail, in whatever order beside other mails)
+  changes no record's dice; records made under rules 6 and before mixed in a side's tip
+  until its first link, and are replayed with the mix they name;
 - a record started by a side that holds a sheet must have a link his own batch revealed
   (the moderator has read every older one): without it the orders are refused, no die
   used; with it, the other side's latest link is mixed in beside his;
-- a record started by a side without a sheet takes the other side's latest link, and,
+- a record started by a side without a sheet takes the other side's latest link, if any, and,
   when it came in a mail, the SHA-256 of the mail's order lines as the player wrote them
   (`printf '%s\n' LINE... | sha256sum`; lines the opponent may not read -- a sealed plan,
   a move between hidden templates (1.4), standing orders -- are left out, since their
@@ -40,6 +44,10 @@ latest revealed links of both sides":
   order's link or digest; it keeps no deadlines, so nothing is ever played by default for
   a side that did not answer. The set-up (record 1) comes before any sheet: its deck order
   is the secret's alone.
+
+A die still derives from its record's number: a record the moderator writes before he
+applies a mail gives the mail's batch the next number, and so other dice. The journal
+shows each such record and who wrote it (docs/player.md, the trust table).
 """
 
 from __future__ import annotations
@@ -112,12 +120,16 @@ def steps_back(link: str, latest: str, no: int) -> int | None:
 
 class SheetPos:
     """Where one side's sheet stands: its tip, the number and value of the last link
-    revealed (0 and the tip before any), and the record that revealed it."""
+    revealed (0 and the tip before any), and the record that revealed it; `shown`, the
+    side's latest revealed link of any sheet it has had, (no, value), None before its
+    first: what the dice mix in for the side."""
 
-    __slots__ = ("tip", "no", "value", "seq")
+    __slots__ = ("tip", "no", "value", "seq", "shown")
 
-    def __init__(self, tip: str, no: int = 0, value: str | None = None, seq: int = 0):
+    def __init__(self, tip: str, no: int = 0, value: str | None = None, seq: int = 0,
+                 shown: tuple[int, str] | None = None):
         self.tip, self.no, self.value, self.seq = tip, no, value or tip, seq
+        self.shown = (no, value) if isinstance(no, int) and no > 0 and value else shown
 
     def due(self) -> int:
         """The number of the link its side reveals next."""
@@ -154,12 +166,27 @@ def check_link(known: dict[str, SheetPos], side: str, text: str, owner: str) -> 
     return {"side": side, "no": pos.no + ahead, "value": value}
 
 
+def register(sheets: dict[str, SheetPos], side: str, tip: str, seq: int) -> None:
+    """A new tip for the side, registered by record `seq`: its links count from 1 again,
+    and the side's latest revealed link of an earlier sheet stays what its dice mix in
+    until the first link of this one (a tip mixes in nothing)."""
+    before = sheets.get(side)
+    sheets[side] = SheetPos(tip, 0, None, seq, before.shown if before else None)
+
+
+def mixed_links(sheets: dict[str, SheetPos]) -> list[dict]:
+    """What a record's dice mix in for the sides' sheets ({side, no, value}, in side
+    order): the latest revealed link of each side that has revealed one, never a tip."""
+    return [{"side": s, "no": p.shown[0], "value": p.shown[1]}
+            for s, p in sorted(sheets.items()) if p.shown is not None]
+
+
 def follow(sheets: dict[str, SheetPos], rec: dict) -> None:
     """Move the sheets on by one record: a tip registered, or a link revealed (as written:
     verify checks each one)."""
     tip = rec.get("sheet")
     if isinstance(tip, dict) and isinstance(tip.get("side"), str):
-        sheets[tip["side"]] = SheetPos(tip.get("tip"), 0, None, rec.get("seq", 0))
+        register(sheets, tip["side"], tip.get("tip"), rec.get("seq", 0))
     link = rec.get("link")
     if isinstance(link, dict) and link.get("side") in sheets:
         sheets[link["side"]] = SheetPos(sheets[link["side"]].tip, link.get("no"),
