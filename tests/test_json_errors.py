@@ -339,7 +339,7 @@ def test_an_interrupted_command_says_so_with_its_documented_code(json_errors, ca
     if json_errors:
         assert error_object(err, code)["kind"] == "interrupted"
     else:
-        assert err == "referee: interrupted (Ctrl-C or SIGINT) before the command was done\n"
+        assert err == f"referee: {errors.INTERRUPTED}\n"
     table = _section((ROOT / "docs" / "scripting.md").read_text(encoding="utf-8"),
                      "## Exit codes and errors")
     assert re.search(rf"^\| {code} \| interrupted", table, re.M)
@@ -399,4 +399,4 @@ def test_an_interrupt_before_the_boundary_is_told_as_at_it(json_errors, capsys, 
     if json_errors:
         assert error_object(err, stop.value.code)["kind"] == "interrupted"
     else:
-        assert err == "referee: interrupted (Ctrl-C or SIGINT) before the command was done\n"
+        assert err == f"referee: {errors.INTERRUPTED}\n"

@@ -22,7 +22,8 @@ EXIT_INTEGRITY = 3
 EXIT_INTERNAL = 4       # a bug: anything the referee did not expect
 EXIT_OLDER_RULES = 5    # verify: intact, but records made under older rules were not re-decided
 EXIT_INTERRUPTED = 130  # Ctrl-C or SIGINT stopped the command (128 + the signal's number)
-INTERRUPTED = "interrupted (Ctrl-C or SIGINT) before the command was done"
+INTERRUPTED = ("interrupted (Ctrl-C or SIGINT); a record it had written stands, whole "
+               "(`referee status` shows the game as it is)")
 # What a message, a log line or a reply echoes of what someone typed or mailed: longer than
 # any order the rules allow, so a real order is always shown whole, and a line of a megabyte
 # is not sent back. The longest is a discard down to the card limit after buying cards (7.1):
