@@ -208,9 +208,9 @@ def roster(records) -> dict[str, dict]:
     """The players as the last roster record in records registers them ({} if none)."""
     found: dict[str, dict] = {}
     for rec in records:
-        part = rec.get("players") if rec.get("order") == REGISTER else None
-        if isinstance(part, dict) and isinstance(part.get("data"), dict):
-            found = {p["side"]: dict(p) for p in part["data"].get("players", [])}
+        players = _registered(rec)
+        if players is not None:
+            found = {p["side"]: dict(p) for p in players}
     return found
 
 
@@ -218,14 +218,16 @@ def former_addresses(records) -> set[str]:
     """Every address (address_key) a roster record of records gave a side, the present
     ones too: whose mail may come from someone who played a side."""
     return {address_key(str(p.get("address", ""))) for rec in records
-            for p in _registered(rec) if p.get("side") != "moderator"}
+            for p in _registered(rec) or () if p.get("side") != "moderator"}
 
 
-def _registered(rec: dict) -> list:
-    """The players a roster record registers ([] for any other record)."""
+def _registered(rec: dict) -> list | None:
+    """The players a roster record registers (None for any other record)."""
     part = rec.get("players") if rec.get("order") == REGISTER else None
     data = part.get("data") if isinstance(part, dict) else None
-    found = data.get("players", []) if isinstance(data, dict) else []
+    if not isinstance(data, dict):
+        return None
+    found = data.get("players", [])
     return [p for p in found if isinstance(p, dict)] if isinstance(found, list) else []
 
 
