@@ -4,6 +4,8 @@ From anyone can write, so the player who had the side must not keep its orders i
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from mailboxes import write_maildir
 from test_deadlines import ADDRESSES, KEYS, mails, new_game, player_mail, text_of
@@ -42,6 +44,9 @@ def test_a_side_handed_to_a_new_address_takes_a_new_key(tmp_path, cli):
                                                KEYS["german"])], None, with_map=False)
     assert [o.status for o in outcomes] == ["rejected"], outcomes
     assert journal.read_bytes() == before
+    # A script reads it too: the sides whose key is new, and only those.
+    r = cli("players", journal, "--set", "entente=foch@example.net", "--format", "json")
+    assert json.loads(r.stdout)["new_key"] == ["entente"], r.stdout
 
 
 def test_no_key_changes_for_the_moderator_an_observer_or_the_same_address(tmp_path, cli):

@@ -282,11 +282,13 @@ def players(
                                               GAMES["dir"], drop_observer or [])
     else:
         listed, watchers = _fixed_players(table, keys), []
+    rekeyed = _rekeyed(before, listed)
     if format == Fmt.json:
         typer.echo(commands.dump(PlayersView.of(
             players=listed, observers=watchers,
             sheets=[{"side": r["sheet"]["side"], "tip": r["sheet"]["tip"], "seq": r["seq"]}
-                    for r in sheets], **({"unchanged": sorted(same)} if same else {}))))
+                    for r in sheets], **({"unchanged": sorted(same)} if same else {}),
+            **({"new_key": rekeyed} if rekeyed else {}))))
         return
     for line in _already(same, listed):
         typer.echo(line)
@@ -303,7 +305,7 @@ def players(
         typer.echo(f"{p['side']:<10} {p['address']}{key}")
     for address in watchers:
         typer.echo(f"{'observer':<10} {address}")
-    for side in _rekeyed(before, listed):
+    for side in rekeyed:
         typer.echo(f"{side}: a new order key goes with the new address (the old one no longer "
                    f"counts); the next mail to it carries the key")
 

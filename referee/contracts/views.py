@@ -197,15 +197,17 @@ class SheetRegistered(Document):
 class PlayersView(Document):
     """What `players --format json` prints (keys only with --keys), the observers'
     addresses (sent the public report; they never order), and `sheets`: the dice sheets
-    --sheet registered, each with its record, and `unchanged`: the sides whose --set address
+    --sheet registered, each with its record, `unchanged`: the sides whose --set address
     was registered for them already (the same mailbox, however its letters are cased), for
-    which nothing was written."""
+    which nothing was written, and `new_key`: the sides whose --set address is another
+    mailbox, and so whose order key is new (the old one no longer counts)."""
 
     schema_version: int
     players: list[PlayerEntry]
     observers: list[str] | UnsetType = UNSET
     sheets: list[SheetRegistered] | UnsetType = UNSET
     unchanged: list[str] | UnsetType = UNSET
+    new_key: list[str] | UnsetType = UNSET
 
 
 class Rejection(Document):
