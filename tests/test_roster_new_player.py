@@ -124,12 +124,9 @@ def test_the_new_address_is_told_it_plays_the_side_and_the_game_from_its_start(
         assert "You now play" not in text_of(m) or str(m["To"]) == "newcomer@example.org"
 
 
-def test_a_reply_still_owed_to_the_old_address_carries_no_key(tmp_path, cli, clock,
-                                                              monkeypatch):
-    """A refused German mail whose reply was still owed (the run stopped before writing
-    it) when the side was handed to a new player: the reply goes to the address the mail
-    came from, which is no longer the side's, so it says so and carries neither the
-    side's report nor its key, which now goes to the new address alone."""
+def _reply_left_owed(tmp_path, cli, monkeypatch):
+    """A game whose German mail was refused by a run stopped before writing its reply:
+    the journal and the mailbox holding that mail (its reply owed in the ledger)."""
     journal = new_game(tmp_path, cli, "--deadline", "48h")
     box = player_mail(tmp_path, "german", ["play no_such_card"], 1)
     written = inbox_module.write_outbox
@@ -141,6 +138,16 @@ def test_a_reply_still_owed_to_the_old_address_carries_no_key(tmp_path, cli, clo
     with pytest.raises(StorageError):
         mail_inbox(journal, [box], tmp_path / "out", with_map=False)
     monkeypatch.setattr(inbox_module, "write_outbox", written)
+    return journal, box
+
+
+def test_a_reply_still_owed_to_the_old_address_carries_no_key(tmp_path, cli, clock,
+                                                              monkeypatch):
+    """A refused German mail whose reply was still owed (the run stopped before writing
+    it) when the side was handed to a new player: the reply goes to the address the mail
+    came from, which is no longer the side's, so it says so and carries neither the
+    side's report nor its key, which now goes to the new address alone."""
+    journal, box = _reply_left_owed(tmp_path, cli, monkeypatch)
     assert cli("players", journal, "--set", "german=newcomer@example.org").exit_code == 0
     new_key = _keys(journal)["german"]
     mail_inbox(journal, [box], tmp_path / "out", with_map=False)
@@ -171,17 +178,7 @@ def test_a_reply_still_owed_after_the_sides_swap_addresses_says_so(tmp_path, cli
     now plays the Entente. The reply owed to the German's mail says that address no longer
     plays the side it wrote for, outside the Entente's thread, with no report and no key;
     the Entente's own mail to it is the ordinary one."""
-    journal = new_game(tmp_path, cli, "--deadline", "48h")
-    box = player_mail(tmp_path, "german", ["play no_such_card"], 1)
-    written = inbox_module.write_outbox
-
-    def stopped(*args, **kwargs):
-        raise StorageError("--outbox: a mail could not be written")
-
-    monkeypatch.setattr(inbox_module, "write_outbox", stopped)
-    with pytest.raises(StorageError):
-        mail_inbox(journal, [box], tmp_path / "out", with_map=False)
-    monkeypatch.setattr(inbox_module, "write_outbox", written)
+    journal, box = _reply_left_owed(tmp_path, cli, monkeypatch)
     assert cli("players", journal, "--set", f"german={ADDRESSES['entente']}", "--set",
                f"entente={ADDRESSES['german']}").exit_code == 0
     mail_inbox(journal, [box], tmp_path / "out", with_map=False)
