@@ -316,6 +316,29 @@ def test_a_sheet_replaced_keeps_its_sides_last_link_in_the_mix_until_a_new_one(t
     assert g.verify(path, secret).lines[-1].startswith("dice sheets: 2 registered")
 
 
+@pytest.mark.parametrize("again", ["the tip", "a value below it"])
+def test_a_tip_on_a_chain_already_shown_is_refused_and_a_verify_finds_one(tmp_path, again):
+    """The Entente's link 1 is public: his own tip registered again (or its SHA-256, below
+    it) would take that link again as one of its own, and the moderator know its dice
+    before the mail came. Either is refused, the journal unchanged; one forged into the
+    journal is found by verify."""
+    path, secret = new_game(tmp_path)
+    play_opening(path, SHEETS, steps=5)          # the Entente's link 1 revealed last
+    tip = ENTENTE[0] if again == "the tip" else sheets.hashed(ENTENTE[0])
+    before = path.read_bytes()
+    with pytest.raises(SheetError, match="a chain this game has shown already"):
+        g.register_sheets(path, [f"entente={tip}"])
+    assert path.read_bytes() == before
+    # The same record written by a forger holding the game's key: verify names it.
+    recs = records(path)
+    [first] = [r for r in recs if r.get("sheet", {}).get("side") == "entente"]
+    recs.append({**first, "seq": recs[-1]["seq"] + 1, "at": recs[-1]["at"],
+                 "sheet": {"side": "entente", "tip": tip}})
+    rewrite(path, recs)
+    with pytest.raises(JournalError, match="its tip lies on a chain the game had shown"):
+        g.verify(path, secret)
+
+
 def test_a_record_written_before_a_mail_changes_its_dice_and_shows(tmp_path):
     """What the moderator alone still chooses (the guide's table says it): a record's dice
     derive from its number, so a record of his own written once a mail has come (here the

@@ -229,10 +229,7 @@ class Batch:
                 raise SheetError("a dice sheet mixes the players' entropy into committed "
                                  "dice; in this --dice manual game the players roll the dice "
                                  "themselves")
-            tip = q.sheet.strip().lower()
-            if not sheets.is_value(tip):
-                raise SheetError(f"{quoted(q.sheet, 20)} is not a dice sheet's tip (64 hex "
-                                 f"digits, the first line of the sheet)")
+            tip = sheets.check_tip(q.sheet, raw, "Sheet:")
             sheets.register(self.sheets, q.side, tip, self.seq + 1)
         if q.link is not None:
             self.link = sheets.check_link(self.sheets, q.side, q.link, self.owner())

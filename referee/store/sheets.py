@@ -107,6 +107,56 @@ def steps_down(link: str, latest: str) -> int | None:
     return None
 
 
+def on_a_shown_chain(tip: str, shown) -> bool:
+    """Whether a tip lies 1 to MAX_SKIP + 1 steps of SHA-256 below a value the game has
+    shown (a tip registered, a link revealed; each value below one is known to anyone):
+    registered, the links of its sheet down to it would be known, and a link shown before
+    would check again as one of its own, its dice known to the moderator before the mail
+    came. A shown value itself is no danger as a tip (the links above it are as secret as
+    ever); one further below takes none of the player's own links, whose refusal shows it."""
+    for value in shown:
+        for _ in range(MAX_SKIP + 1):
+            value = hashed(value)
+            if value == tip:
+                return True
+    return False
+
+
+# The first rules version whose records may not register a tip on a chain already shown.
+SHOWN_TIPS_REFUSED_FROM = 7
+
+
+def check_tip(text: str, raw: bytes, what: str) -> str:
+    """A new sheet's tip as given (SheetError otherwise): 64 hex digits, on no chain the
+    game's bytes have shown (on_a_shown_chain)."""
+    tip = text.strip().lower()
+    if not is_value(tip):
+        raise SheetError(f"{what} {quoted(text, 20)} is not a dice sheet's tip (64 hex digits, "
+                         f"the first line of the sheet)")
+    if on_a_shown_chain(tip, shown_values(raw)):
+        raise SheetError(f"{what}: this tip lies on a chain this game has shown already (a tip "
+                         f"or a link, or a value below one), so links of it are known: make a "
+                         f"new sheet (referee sheet new) and give its tip")
+    return tip
+
+
+def shown_tip(tip: str, shown, rules: int) -> bool:
+    """Whether a record made under `rules` registers a tip on a chain already shown, which
+    rules 7 and later refuse (on_a_shown_chain)."""
+    return rules >= SHOWN_TIPS_REFUSED_FROM and on_a_shown_chain(tip, shown)
+
+
+def shown_values(raw: bytes) -> set[str]:
+    """Every tip registered and link revealed in the journal's bytes."""
+    shown: set[str] = set()
+    for rec in _sheet_lines(raw):
+        for key, field in (("sheet", "tip"), ("link", "value")):
+            part = rec.get(key)
+            if isinstance(part, dict) and is_value(part.get(field)):
+                shown.add(part[field])
+    return shown
+
+
 def steps_back(link: str, latest: str, no: int) -> int | None:
     """Which link already revealed (0 the tip) the given one is, when it is one of them,
     going back from `latest` (link `no`); else None."""
@@ -198,14 +248,21 @@ def sheets_in(raw: bytes) -> dict[str, SheetPos]:
     that can hold a tip or a link are read: no other line names those keys, which the
     canonical form writes unescaped."""
     sheets: dict[str, SheetPos] = {}
+    for rec in _sheet_lines(raw):
+        follow(sheets, rec)
+    return sheets
+
+
+def _sheet_lines(raw: bytes):
+    """The records of the journal's bytes that can hold a tip or a link (dicts)."""
     if b'"sheet":{' not in raw:
-        return sheets
+        return
     start = 0
     while True:
         at = min((i for i in (raw.find(b'"sheet":{', start), raw.find(b'"link":{', start))
                   if i >= 0), default=-1)
         if at < 0:
-            return sheets
+            return
         begin = raw.rfind(b"\n", 0, at) + 1
         end = raw.find(b"\n", at)
         end = len(raw) if end < 0 else end
@@ -214,7 +271,7 @@ def sheets_in(raw: bytes) -> dict[str, SheetPos]:
         except ValueError:
             rec = None
         if isinstance(rec, dict):
-            follow(sheets, rec)
+            yield rec
         start = end + 1
 
 
