@@ -825,3 +825,20 @@ def test_manual_dice_are_said_in_every_view_and_take_no_sheet(tmp_path, cli):
     assert cli("new", plain, "--scenario", "1914").exit_code == 0
     assert json.loads(cli("show", plain, "--format", "json").stdout)["dice"] == "committed"
     assert "Dice are manual" not in cli("status", plain).stdout
+
+
+def test_the_shown_chain_check_is_bounded_by_the_sides_own_links(monkeypatch):
+    """A tip is checked against the side's own sheet alone (its latest link, and its latest
+    of an earlier sheet), never against every value a journal holds: a hostile journal
+    of many registrations cannot make each one cost more than its side's links."""
+    calls = []
+    real = sheets.hashed
+    monkeypatch.setattr(sheets, "hashed", lambda v: calls.append(v) or real(v))
+    pos = sheets.SheetPos(ENTENTE[0], 2, ENTENTE[2], 9)
+    assert not sheets.on_a_shown_chain(sheets.hashed("unrelated"), pos)
+    calls.clear()
+    assert not sheets.on_a_shown_chain(real("another"), pos)
+    assert len(calls) == 2 + sheets.MAX_SKIP + 1
+    assert sheets.on_a_shown_chain(ENTENTE[0], pos)            # the side's own tip again
+    assert not sheets.on_a_shown_chain(ENTENTE[2], pos)        # its latest link: no danger
+    assert not sheets.on_a_shown_chain(ENTENTE[0], None)

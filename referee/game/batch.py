@@ -229,7 +229,7 @@ class Batch:
                 raise SheetError("a dice sheet mixes the players' entropy into committed "
                                  "dice; in this --dice manual game the players roll the dice "
                                  "themselves")
-            tip = sheets.check_tip(q.sheet, raw, "Sheet:")
+            tip = sheets.check_tip(q.sheet, self.sheets.get(q.side), "Sheet:")
             sheets.register(self.sheets, q.side, tip, self.seq + 1)
         if q.link is not None:
             self.link = sheets.check_link(self.sheets, q.side, q.link, self.owner())

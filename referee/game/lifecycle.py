@@ -34,7 +34,7 @@ from ..store.players import (
     roster_body,
 )
 from ..store.secrets import create_with_secret, load_secret, secret_for_new
-from ..store.sheets import check_tip, parse_tips, sheet_body
+from ..store.sheets import check_tip, parse_tips, sheet_body, sheets_in
 from .records import keep_contract
 from .replay import REVEAL, UPGRADE, Game, body, position
 from .timeline import settings_body
@@ -122,7 +122,8 @@ def register_sheets(path: Path | str, items: list[str],
         if pos.header["dice"]["mode"] == "manual":
             raise UsageError("--sheet: dice sheets mix the players' entropy into committed "
                              "dice; in this --dice manual game the players roll the dice")
-        tips = {side: check_tip(tip, raw, f"--sheet {side}")
+        known = sheets_in(raw)
+        tips = {side: check_tip(tip, known.get(side), f"--sheet {side}")
                 for side, tip in parse_tips(items, pos.data.sides).items()}
         return pos.seq, pos.hash, [sheet_body("moderator", side, tip, now())
                                    for side, tip in tips.items()]

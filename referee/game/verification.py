@@ -289,7 +289,6 @@ class _Proof:
         self.era = Era(header, data, games_dir, name)
         self.older: list[tuple[int, int]] = []
         self.sheets: dict[str, SheetPos] = {}
-        self.shown: set[str] = set()        # every tip and link the journal has shown
         self.run: tuple[str, int] = ("", 0)     # the actor of the records in a row, and where
         self.links = 0
         self.mail_entropy = False   # a roster record says mail records mix their digest
@@ -348,11 +347,10 @@ class _Proof:
     def register_sheet(self, rec: dict) -> None:
         check_sheet(rec, self.name, self.era.data.sides, self.manual)
         part = rec["sheet"]
-        if shown_tip(part["tip"], self.shown, self.era.rules):
+        if shown_tip(part["tip"], self.sheets.get(part["side"]), self.era.rules):
             raise _fail(self.name, rec["seq"], "its tip lies on a chain the game had shown "
                                                "(a link shown before would check again)")
         register(self.sheets, part["side"], part["tip"], rec["seq"])
-        self.shown.add(part["tip"])
         self.state.seq = self.replayed.seq = rec["seq"]
 
     def follow_link(self, rec: dict) -> dict | None:
@@ -373,7 +371,6 @@ class _Proof:
                                       f"later link of the sheet than link {pos.no} (record "
                                       f"{pos.seq}): its SHA-256 chain does not lead there")
         self.sheets[side] = SheetPos(pos.tip, link["no"], link["value"], n)
-        self.shown.add(link["value"])
         self.links += 1
         return dict(link)
 

@@ -107,15 +107,22 @@ def steps_down(link: str, latest: str) -> int | None:
     return None
 
 
-def on_a_shown_chain(tip: str, shown) -> bool:
-    """Whether a tip lies 1 to MAX_SKIP + 1 steps of SHA-256 below a value the game has
-    shown (a tip registered, a link revealed; each value below one is known to anyone):
-    registered, the links of its sheet down to it would be known, and a link shown before
-    would check again as one of its own, its dice known to the moderator before the mail
-    came. A shown value itself is no danger as a tip (the links above it are as secret as
+def on_a_shown_chain(tip: str, pos: SheetPos | None) -> bool:
+    """Whether a new tip for a side lies 1 to MAX_SKIP + 1 steps of SHA-256 below what its
+    sheets have shown (pos: where its sheet stands; each value below a shown one is known to
+    anyone): registered, a link shown before would check again as one of its own, and the
+    moderator know its dice before the mail came. The side's latest revealed link (or its
+    tip) is hashed down past its tip, and its latest link of an earlier sheet past that
+    one's; so the work is bounded by the links the side has revealed, whatever a journal
+    holds. A shown value itself is no danger as a tip (the links above it are as secret as
     ever); one further below takes none of the player's own links, whose refusal shows it."""
-    for value in shown:
-        for _ in range(MAX_SKIP + 1):
+    if pos is None:
+        return False
+    starts = [(pos.value, pos.no + MAX_SKIP + 1)]
+    if pos.shown is not None and pos.shown[1] != pos.value:
+        starts.append((pos.shown[1], pos.shown[0] + MAX_SKIP + 1))
+    for value, steps in starts:
+        for _ in range(steps):
             value = hashed(value)
             if value == tip:
                 return True
@@ -126,35 +133,24 @@ def on_a_shown_chain(tip: str, shown) -> bool:
 SHOWN_TIPS_REFUSED_FROM = 7
 
 
-def check_tip(text: str, raw: bytes, what: str) -> str:
+def check_tip(text: str, pos: SheetPos | None, what: str) -> str:
     """A new sheet's tip as given (SheetError otherwise): 64 hex digits, on no chain the
-    game's bytes have shown (on_a_shown_chain)."""
+    side's sheet (pos) has shown (on_a_shown_chain)."""
     tip = text.strip().lower()
     if not is_value(tip):
         raise SheetError(f"{what} {quoted(text, 20)} is not a dice sheet's tip (64 hex digits, "
                          f"the first line of the sheet)")
-    if on_a_shown_chain(tip, shown_values(raw)):
+    if on_a_shown_chain(tip, pos):
         raise SheetError(f"{what}: this tip lies on a chain this game has shown already (a tip "
                          f"or a link, or a value below one), so links of it are known: make a "
                          f"new sheet (referee sheet new) and give its tip")
     return tip
 
 
-def shown_tip(tip: str, shown, rules: int) -> bool:
+def shown_tip(tip: str, pos: SheetPos | None, rules: int) -> bool:
     """Whether a record made under `rules` registers a tip on a chain already shown, which
     rules 7 and later refuse (on_a_shown_chain)."""
-    return rules >= SHOWN_TIPS_REFUSED_FROM and on_a_shown_chain(tip, shown)
-
-
-def shown_values(raw: bytes) -> set[str]:
-    """Every tip registered and link revealed in the journal's bytes."""
-    shown: set[str] = set()
-    for rec in _sheet_lines(raw):
-        for key, field in (("sheet", "tip"), ("link", "value")):
-            part = rec.get(key)
-            if isinstance(part, dict) and is_value(part.get(field)):
-                shown.add(part[field])
-    return shown
+    return rules >= SHOWN_TIPS_REFUSED_FROM and on_a_shown_chain(tip, pos)
 
 
 def steps_back(link: str, latest: str, no: int) -> int | None:
