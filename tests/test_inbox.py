@@ -378,17 +378,18 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     assert "Your latest mail is your report of record #10, sent with this one: reply to " \
         "that one." in " ".join(body.split())
 
-    # ---- run 4, the mbox and one .eml file (4 August): one illegal order among legal ones
+    # ---- run 4, the mbox and one .eml file (4 August): an illegal retreat, then a legal order
     eml = tmp_path / "10-entente-illegal.eml"
     eml.write_bytes(illegal)
     before = journal.read_bytes()
     by_id, written = inbox(cli, journal, mbox, eml, outbox=tmp_path / "out4")
     o = only(by_id, ILLEGAL_ID)
     n = line_of(illegal, "retreat be-i-01 paris")
-    assert n == 4
+    assert n == 3
     assert o["status"] == "rejected" and o["records"] == []
-    assert f"line {n} ('retreat be-i-01 paris')" in o["reason"] and "(rule " in o["reason"]
-    assert journal.read_bytes() == before                 # 'lose fort-liege' not applied either
+    assert f"line {n} ('retreat be-i-01 paris')" in o["reason"] and "(rule 5.4)" in \
+        o["reason"], o["reason"]
+    assert journal.read_bytes() == before                 # 'done' not applied either
     reports, replies = sort_mails(written)
     assert list(replies) == [ILLEGAL_ID]
     # One mail answers it: why, and his decision once more (no second 'nothing new' report).

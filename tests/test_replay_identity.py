@@ -12,9 +12,12 @@ phase (8.3.1), and that the supply check found nothing out of supply (2.0 V.1), 
 again to the same orders with those events added; rules 7: a Limited Offensive made by
 Bad Weather keeps a compulsory battle, 5.1.1, and a unit may be built into an army rebuilt
 earlier in the same plan, 7.2, 8.1, played again from the same seeds, the 1914 game to new
-plans from record 117 on, the others to their new ends). Whatever moves in the engine without a
-change of rules, every one of their records must still be decided again from its order to
-exactly the recorded events, and every die and shuffle must come again from the secret.
+plans from record 117 on, the others to their new ends; rules 8: a record's dice mix in its
+own side's material alone, keyed by its side's count of such records, which no stored game
+has, so each was played again to the same records under the new header). Whatever moves
+in the engine without a change of rules, every one of their records must still be decided
+again from its order to exactly the recorded events, and every die and shuffle must come
+again from the secret.
 What is allowed to differ is only what verify never compares: the header's timestamps,
 engine version and data digest.
 

@@ -8,17 +8,18 @@ Each claim of that table is a test here:
   without sheets, a record a mail starts (test_without_sheets_a_mails_dice_mix_in_...);
   he can foresee card draws from a shuffled deck, whose order is in his part of the journal
   (test_the_deck_order_after_a_shuffle_is_the_moderators_to_read); he cannot choose: the
-  secret is committed (test_dice_depend_on_the_secret_the_links_and_the_record), and a tip
+  secret is committed (test_dice_depend_on_the_secret_the_links_and_the_stream), a tip
   mixes in nothing (test_a_tip_registered_after_a_mail_came_..., test_a_sheet_replaced_...),
-  but a record he writes before a mail gives it another number
-  (test_a_record_written_before_a_mail_changes_its_dice_and_shows); he can hide
+  nor does the other side's link, and a record he writes before a mail moves none of its
+  dice, which are keyed by the side's own count of rolls
+  (test_no_record_the_moderator_writes_before_a_mail_changes_its_dice); he can hide
   a mail, which a link number skipped shows (test_a_later_link_is_taken_and_the_skip_shows);
 - one player alone cannot foresee (the secret is in the derivation: test_dice_depend_...),
   nor choose (a wrong, replayed or missing link is refused:
   test_a_wrong_or_replayed_link_is_refused_..., test_a_missing_link_is_refused_...);
 - verify catches a link that does not chain, a record of a sheet holder without a link of
-  his own batch, links that are not the latest, a mail's record without its digest, and
-  dice that are not the derivation (test_verify_catches_...);
+  his own batch, a mix or a stream the referee does not write, a mail's record without its
+  digest, and dice that are not the derivation (test_verify_catches_...);
 - manual dice are said in every view, and take no sheet (test_manual_dice_...).
 """
 
@@ -44,7 +45,7 @@ from referee.engine import legal_orders
 from referee.engine.order_text import format_order
 from referee.game import audit as g_audit
 from referee.store import dice as dm
-from referee.store import sheets
+from referee.store import sheets, signing
 from referee.store.journal import canonical
 from referee.store.players import order_key
 
@@ -170,7 +171,28 @@ def test_the_guide_recipe_with_sha256sum_makes_a_sheet_the_referee_accepts(tmp_p
 
 # ---------------------------------------------------------------- a game with two sheets
 
-def test_a_game_with_two_sheets_mixes_both_links_into_every_die_and_verifies(tmp_path):
+def own_streams(recs: list[dict]) -> dict[int, tuple[str, str]]:
+    """Each record that rolled with material of its side's own: (the stream that keys its
+    dice, the mix), worked out as docs/design.md says: the side's latest revealed link (no
+    other side's, never a tip), or its mail's digest, and "SIDE.K" for the side's Kth such
+    record."""
+    latest: dict[str, str] = {}
+    count: dict[str, int] = {}
+    out = {}
+    for rec in recs[1:]:
+        if "link" in rec:
+            latest[rec["link"]["side"]] = rec["link"]["value"]
+        if "dice_from" in rec:
+            side = rec["actor"]
+            count[side] = count.get(side, 0) + 1
+            mix = f"{side}={latest[side]}" if side in latest else \
+                f"mail={rec['dice_from']['mail']}"
+            out[rec["seq"]] = (f"{side}.{count[side]}", mix)
+    return out
+
+
+def test_a_game_with_two_sheets_mixes_each_sides_own_link_into_its_dice_and_verifies(
+        tmp_path):
     path, secret = new_game(tmp_path)
     refused = play_opening(path, SHEETS)
     recs = records(path)
@@ -184,58 +206,57 @@ def test_a_game_with_two_sheets_mixes_both_links_into_every_die_and_verifies(tmp
         assert shown == [{"side": side, "no": k, "value": chain[k]}
                          for k in range(1, len(shown) + 1)]
     used = rolled(recs)
-    assert len(used) >= 3
-    latest: dict[str, tuple[int, str]] = {}      # a tip is never mixed in, only links
+    assert len(used) >= 3 and {r["actor"] for r in used[1:]} == {"german", "entente"}
+    streams = own_streams(recs)
+    latest: dict[str, dict] = {}
     for rec in recs[1:]:
         if "link" in rec:
-            latest[rec["link"]["side"]] = (rec["link"]["no"], rec["link"]["value"])
+            latest[rec["link"]["side"]] = rec["link"]
         if rec in used and rec["seq"] > 1:
-            # Each side's latest revealed link, the actor's revealed by his own batch.
-            assert rec["dice_from"] == {"links": [
-                {"side": s, "no": latest[s][0], "value": latest[s][1]}
-                for s in sorted(latest)]}
-            assert latest[rec["actor"]][0] >= 1
-            mix = ";".join(f"{s}={latest[s][1]}" for s in sorted(latest))
+            # The actor's own latest link, revealed by his own batch, and his count of rolls.
+            stream, mix = streams[rec["seq"]]
+            assert rec["dice_from"] == {"links": [latest[rec["actor"]]], "stream": stream}
             count = len(rec.get("dice", []))
-            assert rec.get("dice") == [dm.die(SECRET, GAME, rec["seq"], i, mix)
+            assert rec.get("dice") == [dm.die(SECRET, GAME, stream, i, mix)
                                        for i in range(count)]
+    assert max(int(s.split(".")[1]) for s, _ in streams.values()) >= 2
     result = g.verify(path, secret)
     assert "every die and shuffle recomputed from the secret" in " ".join(result.lines)
     assert "dice sheets: 2 registered (entente, german)" in result.lines[-1]
     assert "dice sheets: 2 registered" in g.verify(path).lines[-1]      # without the secret
     # An outsider with the journal recomputes every die once the secret is revealed;
-    # explain shows each die's HMAC message, the links in it, and how the die came out.
+    # explain shows each die's HMAC message, the stream and link in it, and how it came out.
     g.reveal(path, force=True)
     assert "every die and shuffle recomputed" in " ".join(g.verify(path).lines)
     rec = max(used, key=lambda r: len(r.get("dice", [])))
     doc, _ = g_audit.explain_facts(path, str(rec["seq"]))
-    mix = sheets.mix_text(rec["dice_from"])
-    assert [r["hmac_input"].split("/", 3)[3] for r in doc["dice"]["rolls"]] == \
-        [mix] * len(rec["dice"])
+    stream, mix = streams[rec["seq"]]
+    assert [r["hmac_input"] for r in doc["dice"]["rolls"]] == \
+        [f"{GAME}/{stream}/{i}/{mix}" for i in range(len(rec["dice"]))]
     assert all(r["derived"]["matches"] for r in doc["dice"]["rolls"])
     doc, _ = g_audit.explain_facts(path, "2")
     assert doc["checks"][0].startswith("a dice sheet registered for german")
 
 
-def test_dice_depend_on_the_secret_the_links_and_the_record():
-    """Changing one link, the secret or the record changes the dice and the shuffles."""
-    mix = f"entente={ENTENTE[1]};german={GERMAN[2]}"
-    other = f"entente={ENTENTE[1]};german={GERMAN[3]}"
-    base = [dm.die(SECRET, GAME, 12, i, mix) for i in range(40)]
-    assert base != [dm.die(SECRET, GAME, 12, i, other) for i in range(40)]
-    assert base != [dm.die(bytes(32), GAME, 12, i, mix) for i in range(40)]
-    assert base != [dm.die(SECRET, GAME, 13, i, mix) for i in range(40)]
-    assert base != [dm.die(SECRET, GAME, 12, i) for i in range(40)]       # no links at all
-    want = hmac.new(SECRET, f"{GAME}/12/0/{mix}".encode(), hashlib.sha256).digest()
+def test_dice_depend_on_the_secret_the_links_and_the_stream():
+    """Changing the link, the secret or the stream changes the dice and the shuffles."""
+    mix, other = f"german={GERMAN[2]}", f"german={GERMAN[3]}"
+    base = [dm.die(SECRET, GAME, "german.2", i, mix) for i in range(40)]
+    assert base != [dm.die(SECRET, GAME, "german.2", i, other) for i in range(40)]
+    assert base != [dm.die(bytes(32), GAME, "german.2", i, mix) for i in range(40)]
+    assert base != [dm.die(SECRET, GAME, "german.3", i, mix) for i in range(40)]
+    assert base != [dm.die(SECRET, GAME, 12, i, mix) for i in range(40)]   # keyed by a number
+    assert base != [dm.die(SECRET, GAME, "german.2", i) for i in range(40)]   # no link
+    want = hmac.new(SECRET, f"{GAME}/german.2/0/{mix}".encode(), hashlib.sha256).digest()
     assert base[0] == next(b for b in want if b < 252) % 6 + 1
     cards = [f"c{i}" for i in range(55)]
 
-    def shuffled(links: list[dict]) -> list[str]:
-        return dm.Dice(GAME, 12, SECRET, source={"links": links}).shuffle(cards)[0]
+    def shuffled(link: dict) -> list[str]:
+        return dm.Dice(GAME, 12, SECRET, source={"links": [link], "stream": "german.2"}
+                       ).shuffle(cards)[0]
 
-    one = [{"side": "entente", "no": 1, "value": ENTENTE[1]},
-           {"side": "german", "no": 2, "value": GERMAN[2]}]
-    two = [one[0], {"side": "german", "no": 3, "value": GERMAN[3]}]
+    one = {"side": "german", "no": 2, "value": GERMAN[2]}
+    two = {"side": "german", "no": 3, "value": GERMAN[3]}
     assert shuffled(one) == shuffled(one) and shuffled(one) != shuffled(two)
 
 
@@ -261,14 +282,20 @@ def test_the_secret_alone_cannot_compute_a_record_whose_link_is_not_revealed(tmp
             known.setdefault(r["link"]["side"], []).append(r["link"]["value"])
     other = "entente" if side == "german" else "german"
     known[other] = list(SHEETS[other])      # the other player's sheet, all of it
-    n, count = rec["seq"], len(rec["dice"])
-    tries = [""] + [f"entente={e};german={d}" for e in known["entente"]
-                    for d in known["german"]]
-    for mix in tries:
-        assert [dm.die(SECRET, GAME, n, i, mix) for i in range(count)] != rec["dice"], mix
+    n, count, stream = rec["seq"], len(rec["dice"]), rec["dice_from"]["stream"]
+    keys = [n, *(f"{s}.{k}" for s in ("german", "entente") for k in range(1, 9))]
+    assert stream in keys
+    mixes = [""] + [f"{s}={v}" for s in known for v in known[s]] + \
+        [f"entente={e};german={d}" for e in known["entente"] for d in known["german"]]
     mix = sheets.mix_text(rec["dice_from"])
-    assert rec["link"]["value"] not in " ".join(tries) and rec["link"]["value"] in mix
-    assert [dm.die(SECRET, GAME, n, i, mix) for i in range(count)] == rec["dice"]
+    assert rec["link"]["value"] not in " ".join(mixes) and mix == f"{side}={rec['link']['value']}"
+    # The record's stream, 24 dice long (its own dice first): no derivation gives it, which
+    # a few dice alone might match by chance among so many.
+    true = [dm.die(SECRET, GAME, stream, i, mix) for i in range(24)]
+    assert true[:count] == rec["dice"]
+    for key in keys:
+        for guess in mixes:
+            assert [dm.die(SECRET, GAME, key, i, guess) for i in range(24)] != true, (key, guess)
 
 
 def test_a_tip_registered_after_a_mail_came_leaves_its_dice_as_they_were(tmp_path):
@@ -284,7 +311,8 @@ def test_a_tip_registered_after_a_mail_came_leaves_its_dice_as_they_were(tmp_pat
         g.register_sheets(path, [f"entente={tip}"])
         g.submit(path, "german", ["done"], link=GERMAN[1])
         rec = rolled(records(path))[-1]
-        assert rec["dice_from"] == {"links": [{"side": "german", "no": 1, "value": GERMAN[1]}]}
+        assert rec["dice_from"] == {"links": [{"side": "german", "no": 1, "value": GERMAN[1]}],
+                                    "stream": "german.1"}
         dice[tip] = (rec["seq"], rec["dice"])
         assert [r["actor"] for r in records(path) if "sheet" in r][-1] == "moderator"
         assert g.verify(path, secret).lines[-1].startswith("dice sheets: 2 registered")
@@ -296,23 +324,33 @@ def test_a_tip_registered_after_a_mail_came_leaves_its_dice_as_they_were(tmp_pat
     assert "but for a new tip" not in row and "a tip mixes in nothing" in row
 
 
-def test_a_sheet_replaced_keeps_its_sides_last_link_in_the_mix_until_a_new_one(tmp_path):
-    """A lost sheet replaced mid-game: until the side reveals a link of the new one, the dice
-    mix in its latest link of the old one, never the new tip."""
+def test_a_sheet_replaced_changes_nothing_of_the_other_sides_dice_and_takes_its_own_links(
+        tmp_path):
+    """A lost sheet replaced mid-game: the other side's dice mix in his own link alone, as
+    before; the side's next batch must reveal link 1 of the new sheet (the old sheet's next
+    link is refused)."""
     path, secret = new_game(tmp_path)
     play_opening(path, SHEETS, steps=5)          # the Entente's link 1 revealed last
     assert [r["link"]["side"] for r in records(path) if "link" in r][-1] == "entente"
     new = sheets.make_sheet(30, "e3" * 32)
     g.register_sheets(path, [f"entente={new[0]}"])
+    data = g.game_data("ttlm")
     st = g.open_game(path).state
     assert st.pending.side == "german"
-    order = _demo_choice([format_order(o) for o in legal_orders(st, g.game_data("ttlm"),
-                                                                "german")])
+    order = _demo_choice([format_order(o) for o in legal_orders(st, data, "german")])
     g.submit(path, "german", [order], link=GERMAN[2])
     rec = rolled(records(path))[-1]
     assert rec["actor"] == "german" and rec["dice"]
-    assert rec["dice_from"] == {"links": [{"side": "entente", "no": 1, "value": ENTENTE[1]},
-                                          {"side": "german", "no": 2, "value": GERMAN[2]}]}
+    assert rec["dice_from"] == {"links": [{"side": "german", "no": 2, "value": GERMAN[2]}],
+                                "stream": own_streams(records(path))[rec["seq"]][0]}
+    while (st := g.open_game(path).state).pending.side != "entente":
+        g.submit(path, "german", [_demo_choice([format_order(o) for o in legal_orders(
+            st, data, "german")])], link=GERMAN[3])
+    order = _demo_choice([format_order(o) for o in legal_orders(st, data, "entente")])
+    with pytest.raises(SheetError, match="not a link of the Entente player's dice sheet"):
+        g.submit(path, "entente", [order], link=ENTENTE[2])
+    g.submit(path, "entente", [order], link=new[1])
+    assert records(path)[-1]["link"] == {"side": "entente", "no": 1, "value": new[1]}
     assert g.verify(path, secret).lines[-1].startswith("dice sheets: 2 registered")
 
 
@@ -339,26 +377,33 @@ def test_a_tip_on_a_chain_already_shown_is_refused_and_a_verify_finds_one(tmp_pa
         g.verify(path, secret)
 
 
-def test_a_record_written_before_a_mail_changes_its_dice_and_shows(tmp_path):
-    """What the moderator alone still chooses (the guide's table says it): a record's dice
-    derive from its number, so a record of his own written once a mail has come (here the
-    player's own tip registered again) gives the mail's batch the next number and other
-    dice. The journal shows that record, its registrar and the number it took."""
+@pytest.mark.parametrize("between", ["the other side's tip again", "a new sheet for the other "
+                                     "side", "a new address for the other side"])
+def test_no_record_the_moderator_writes_before_a_mail_changes_its_dice(tmp_path, cli,
+                                                                         between):
+    """The moderator who has read the German's mail and link writes a record of his own
+    before applying it: the mail's batch takes the next record number, but its dice are
+    keyed by the German's own count of rolls and mix in his link alone, so they come out
+    the same. The journal shows the record, its registrar and the number it took."""
     dice = []
     for again in (False, True):
         (tmp_path / str(again)).mkdir()
         path, _ = _to_first_roll(tmp_path / str(again))
-        if again:
+        if again and between == "the other side's tip again":
             g.register_sheets(path, [f"entente={ENTENTE[0]}"])
+        elif again and between.startswith("a new sheet"):
+            g.register_sheets(path, [f"entente={sheets.make_sheet(3, 'e4' * 32)[0]}"])
+        elif again:
+            r = cli("players", path, "--set", "entente=joffre@example.net")
+            assert r.exit_code == 0, r.output
         g.submit(path, "german", ["done"], link=GERMAN[1])
         rec = rolled(records(path))[-1]
         dice.append((rec["seq"], rec["dice_from"], rec["dice"]))
-    assert dice[1][0] == dice[0][0] + 1 and dice[1][1] == dice[0][1]
-    assert dice[1][2] != dice[0][2]
+    assert dice[1][0] == dice[0][0] + 1 and dice[1][1:] == dice[0][1:] and dice[0][2]
     assert records(path)[dice[1][0] - 1]["actor"] == "moderator"
     table = (ROOT / "docs" / "player.md").read_text(encoding="utf-8")
     row = next(t for t in table.splitlines() if t.startswith("| the moderator alone"))
-    assert "derives from its record's number" in row
+    assert "derives from its record's number" not in row and "moves no die" in row
 
 
 OLD = ROOT / "tests" / "fixtures" / "rules6-sheets-1914.jsonl"
@@ -382,6 +427,63 @@ def test_a_journal_of_older_rules_verifies_with_the_tips_it_mixed_in(tmp_path, c
     assert r.exit_code == EXIT_OLDER_RULES, r.stderr + r.stdout
     assert "dice: every die and shuffle recomputed from the secret" in r.stdout
     assert "records 4-16 made under rules 6: not re-decided" in r.stdout
+
+
+R7 = ROOT / "tests" / "fixtures" / "rules7-sheets-1914"
+
+
+def test_a_rules_7_game_verifies_with_both_links_then_goes_on_under_its_own_count(tmp_path,
+                                                                                 cli):
+    """tests/fixtures/rules7-sheets-1914.jsonl was played under rules 7 (the code before
+    rules 8), whose records mixed in every side's latest link and were keyed by their
+    numbers (record 12, the Entente's roll, mixes in the German's link 1 beside his own).
+    verify recomputes each die so; once upgraded, the game goes on, and a new record's
+    stream counts its side's earlier records with material, those of rules 7 included.
+    The fixture's signing key (.key) is put in this test's referee home, as the moderator
+    who made the game has it in his."""
+    path = tmp_path / "old.jsonl"
+    secret = path.with_name(path.name + ".secret")
+    shutil.copyfile(R7.with_suffix(".jsonl"), path)
+    shutil.copyfile(R7.with_suffix(".jsonl.secret"), secret)
+    recs = records(path)
+    key = signing.key_file(recs[0]["signing"]["fingerprint"].replace("-", ""))
+    key.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(R7.with_suffix(".key"), key)
+    for p in (path, secret, key):
+        p.chmod(0o600)
+    assert recs[0]["rules_version"] == 7
+    both = recs[12]["dice_from"]["links"]
+    assert [x["side"] for x in both] == ["entente", "german"] and "stream" not in \
+        recs[12]["dice_from"]
+    mix = sheets.mix_text(recs[12]["dice_from"])
+    assert recs[12]["dice"] == [dm.die(SECRET, GAME, 12, i, mix)
+                                for i in range(len(recs[12]["dice"]))]
+    r = cli("verify", path, "--secret", secret)
+    assert r.exit_code == EXIT_OLDER_RULES, r.stderr + r.stdout
+    assert "dice: every die and shuffle recomputed from the secret" in r.stdout
+    r = cli("upgrade", path)
+    assert r.exit_code == 0, r.stderr + r.stdout
+    earlier = {s: sum(1 for r in recs[1:] if r["actor"] == s and "dice_from" in r)
+               for s in SHEETS}
+    assert earlier == {"german": 2, "entente": 1}
+    nxt = {s: 1 + max(r["link"]["no"] for r in recs if r.get("link", {}).get("side") == s)
+           for s in SHEETS}
+    data = g.game_data("ttlm")
+    while len(rolled(records(path))) == len(rolled(recs)):
+        st = g.open_game(path).state
+        side = st.pending.side
+        g.submit(path, side, [_demo_choice([format_order(o) for o in legal_orders(
+            st, data, side)])], link=SHEETS[side][nxt[side]])
+        nxt[side] += 1
+    rec = rolled(records(path))[-1]
+    side = rec["actor"]
+    assert rec["dice_from"] == {"links": [rec["link"]], "stream": f"{side}.{earlier[side] + 1}"}
+    assert rec["dice"] == [dm.die(SECRET, GAME, f"{side}.{earlier[side] + 1}", i,
+                                  sheets.mix_text(rec["dice_from"]))
+                           for i in range(len(rec["dice"]))]
+    r = cli("verify", path, "--secret", secret)
+    assert r.exit_code == EXIT_OLDER_RULES, r.stderr + r.stdout
+    assert "dice: every die and shuffle recomputed from the secret" in r.stdout
 
 
 # ---------------------------------------------------------------- links refused
@@ -519,18 +621,21 @@ def test_a_link_from_a_side_without_a_sheet_is_refused(tmp_path, cli):
     assert path.read_bytes() == before
 
 
-def test_one_side_with_a_sheet_the_other_side_mixes_in_its_latest_link(tmp_path):
-    """A record the side without a sheet starts takes the latest link of the side with one."""
+def test_one_side_with_a_sheet_the_other_sides_orders_by_hand_mix_in_nothing(tmp_path):
+    """The side without a sheet, ordering by hand, mixes in none of the other side's links
+    (public before his orders, they would keep nobody from foreseeing): its records keep
+    the secret's own dice, keyed by their numbers; the sheet holder's mix his links."""
     path, secret = new_game(tmp_path, sides=("german",))
     play_opening(path, {"german": GERMAN})
-    recs = records(path)
-    entente = [r for r in rolled(recs) if r["actor"] == "entente"]
-    assert entente
+    used = rolled(records(path))
+    entente = [r for r in used if r["actor"] == "entente"]
+    assert entente and all("dice_from" not in r for r in entente)
     for rec in entente:
-        links = rec["dice_from"]["links"]
-        assert [x["side"] for x in links] == ["german"] and "mail" not in rec["dice_from"]
-        last = [r["link"] for r in recs[:rec["seq"]] if "link" in r][-1]
-        assert links[0] == last
+        count = len(rec.get("dice", []))
+        assert rec.get("dice", []) == [dm.die(SECRET, GAME, rec["seq"], i)
+                                       for i in range(count)]
+    assert all(r["dice_from"]["links"][0]["side"] == "german" for r in used
+               if r["actor"] == "german" and r["seq"] > 1)
     assert g.verify(path, secret).lines
 
 
@@ -585,18 +690,18 @@ def test_without_sheets_a_mails_dice_mix_in_the_digest_of_its_public_order_lines
     public = [t for t in OPENING_MAIL if t not in private]
     # What a player computes from his sent mail: printf '%s\n' LINE... | sha256sum
     digest = hashlib.sha256("".join(t + "\n" for t in public).encode()).hexdigest()
-    assert rec["dice_from"] == {"mail": digest}
+    assert rec["dice_from"] == {"mail": digest, "stream": "german.1"}
     assert digest != hashlib.sha256("".join(t + "\n" for t in OPENING_MAIL).encode()
                                     ).hexdigest()            # the hidden move is left out
     # The secret alone (the derivation before the mail) gives other dice.
     count = len(rec["dice"])
-    assert [dm.die(SECRET, GAME, rec["seq"], i) for i in range(count)] != rec["dice"]
-    assert [dm.die(SECRET, GAME, rec["seq"], i, f"mail={digest}")
+    assert [dm.die(SECRET, GAME, "german.1", i) for i in range(count)] != rec["dice"]
+    assert [dm.die(SECRET, GAME, "german.1", i, f"mail={digest}")
             for i in range(count)] == rec["dice"]
     # Another wording of the same orders is another digest, so other dice: which, only the
     # secret tells.
     worded = hashlib.sha256("".join(t.upper() + "\n" for t in public).encode()).hexdigest()
-    assert [dm.die(SECRET, GAME, rec["seq"], i, f"mail={worded}")
+    assert [dm.die(SECRET, GAME, "german.1", i, f"mail={worded}")
             for i in range(count)] != rec["dice"]
     r = cli("log", path, "--as", "entente", "--since", str(rec["seq"]))
     assert digest in "".join(r.stdout.split()) and "ge-4:cavalry" not in r.stdout
@@ -630,7 +735,7 @@ def test_a_mail_registers_a_sheet_and_its_link_rolls_the_dice(tmp_path, cli):
     second = recs[out[0]["records"][1]]
     assert second["link"] == {"side": "german", "no": 1, "value": GERMAN[1]}
     rec = rolled(recs)[-1]
-    assert rec["dice_from"] == {"links": [second["link"]]}       # no mail digest with a sheet
+    assert rec["dice_from"] == {"links": [second["link"]], "stream": "german.1"}   # no digest
     assert "verify: OK" in cli("verify", path, "--secret", secret).stdout
     # Run again: nothing is applied twice.
     again, _ = _inbox(cli, path, tmp_path, [raw], "box2")
@@ -733,11 +838,23 @@ def test_verify_catches_a_roll_without_a_link_of_the_actors_own_batch(tmp_path):
         str(e.value)
 
 
-def test_verify_catches_links_that_are_not_the_latest(tmp_path):
+@pytest.mark.parametrize("forged", ["an older link of his", "the other side's link too",
+                                    "another stream", "the record's number"])
+def test_verify_catches_a_mix_or_stream_that_is_not_the_referees(tmp_path, forged):
+    """A record rewritten to mix in another link than its side's latest, the other side's
+    beside it, or to key its dice by another stream or by its number (as rules 7 did): the
+    referee writes none of these, and verify names the record, with the secret or not."""
     path, secret, recs = _played(tmp_path)
-    rec = [r for r in rolled(recs) if r["actor"] == "entente"][0]
-    other = next(x for x in rec["dice_from"]["links"] if x["side"] == "german")
-    other.update({"no": 0, "value": GERMAN[0]})             # an older German link than his
+    rec = [r for r in rolled(recs) if r["actor"] == "entente"][-1]
+    mix = rec["dice_from"]
+    if forged == "an older link of his":
+        mix["links"][0].update({"no": 0, "value": ENTENTE[0]})
+    elif forged == "the other side's link too":
+        mix["links"].append({"side": "german", "no": 1, "value": GERMAN[1]})
+    elif forged == "another stream":
+        mix["stream"] = "entente.9"
+    else:
+        del mix["stream"]
     rewrite(path, recs)
     _fails(path, secret, f"record {rec['seq']}", "dice_from")
 
@@ -745,11 +862,11 @@ def test_verify_catches_links_that_are_not_the_latest(tmp_path):
 def test_verify_catches_dice_that_are_not_the_derivation(tmp_path):
     path, secret, recs = _played(tmp_path)
     rec = max(rolled(recs), key=lambda r: len(r.get("dice", [])))
-    n = len(rec["dice"])
+    n, stream = len(rec["dice"]), rec["dice_from"]["stream"]
     mix = sheets.mix_text(rec["dice_from"])
     plain = [dm.die(SECRET, GAME, rec["seq"], i) for i in range(n)]   # the secret alone
     assert plain != rec["dice"]
-    assert [dm.die(SECRET, GAME, rec["seq"], i, mix) for i in range(n)] == rec["dice"]
+    assert [dm.die(SECRET, GAME, stream, i, mix) for i in range(n)] == rec["dice"]
     del rec["dice_from"]                     # claims the old derivation
     rewrite(path, recs)
     _fails(path, secret, f"record {rec['seq']}")

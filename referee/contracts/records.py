@@ -131,13 +131,21 @@ class SheetLink(Contract):
     value: Hex64
 
 
+# A record's dice stream under rules 8 and later: its side, and the side's count of records
+# that mixed in material of their own, this one included.
+Stream = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}\.[1-9][0-9]{0,8}\Z")]
+
+
 class DiceSource(Contract):
-    """What a record's dice and draws mix in besides the secret: the latest revealed link of
-    every side that has revealed one (older rules: a tip too), and the SHA-256 of the order
-    lines of the mail it came in (a side without a sheet)."""
+    """What a record's dice and draws mix in besides the secret, and what keys them: its
+    side's latest revealed link, or the SHA-256 of the order lines of the mail it came in (a
+    side without a sheet), and the stream ("german.4") that keys its dice in place of its
+    number (rules 8 on). Rules 7 mixed in the latest link of every side, older rules a tip
+    too, and kept the record's number."""
 
     links: list[SheetLink] = []
     mail: Hex64 | None = None
+    stream: Stream | None = None
 
 
 class Player(Contract):

@@ -27,7 +27,7 @@ from ..engine.core import DECISIONS
 from ..engine.order_text import format_order
 from ..engine.reading import parse_order
 from ..engine.versions import RULES_VERSION
-from ..store.dice import ReplayDice, die_steps, hmac_base
+from ..store.dice import ReplayDice, die_steps, hmac_base, stream_of
 from ..store.journal import Journal, parse, redact
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
@@ -372,15 +372,15 @@ def _dice(rec: dict, header: dict, trace, secret: bytes | None) -> dict[str, Any
     rolled = rec.get("dice") or []
     mode = header["dice"]["mode"]
     game_id = header["game_id"]
-    mix = mix_text(rec.get("dice_from"))
+    mix, key = mix_text(rec.get("dice_from")), stream_of(rec["seq"], rec.get("dice_from"))
     out: dict[str, Any] = {"mode": mode, "revealed": secret is not None, "rolls": []}
     for k, value in enumerate(rolled):
         index, purpose = (trace[k][0], trace[k][1]) if trace and k < len(trace) else (None, None)
         roll: dict[str, Any] = {"die": k + 1, "value": value, "purpose": purpose}
         if mode == "committed" and index is not None:
-            roll["hmac_input"] = hmac_base(game_id, rec["seq"], index, mix)
+            roll["hmac_input"] = hmac_base(game_id, key, index, mix)
             if secret is not None:
-                k, digest, at, byte, got = die_steps(secret, game_id, rec["seq"], index, mix)
+                k, digest, at, byte, got = die_steps(secret, game_id, key, index, mix)
                 message = roll["hmac_input"] + (f"/{k}" if k else "")
                 roll["derived"] = {"message": message, "digest": digest.hex(), "byte_at": at,
                                    "byte": byte, "value": got, "matches": got == value}

@@ -221,6 +221,7 @@ class Batch:
         its link checked (SheetError: nothing is written, no die is used)."""
         q = self.q
         self.sheets = sheets.sheets_in(raw)
+        self.rolls_before = sheets.rolls_before(raw, q.side)   # the side's, with material
         self.hidden: set[int] = set()        # orders whose text the opponent may not see
         self.link: dict | None = None
         self.fresh = False
@@ -294,20 +295,17 @@ class Batch:
         self.decide_sets = self.own_only if hide else self.sets
 
     def next_dice(self) -> Dice:
-        """The dice of the next record: the secret's stream, mixing in each side's latest
-        revealed link (never a tip) and, for a side without a sheet, the digest of the mail's
-        order lines; the batch's link is revealed by its first record (store/sheets.py)."""
+        """The dice of the next record: the secret's stream, mixing in the side's own link
+        (its batch's) or, without a sheet, the digest of the mail's order lines, keyed by
+        the side's count of such records (store/sheets.py)."""
         if self.q.dry_run and self.q.count_with is not None:
             return CountingDice(self.header["game_id"], self.seq + 1, self.q.count_with)
         if self.q.dry_run:
             return DryDice(self.header["game_id"], self.seq + 1)
         side = self.q.side
-        source: dict = {"links": sheets.mixed_links(self.sheets)}
-        if self.q.mail is not None and side not in self.sheets:
-            source["mail"] = sheets.lines_digest(
-                [t for j, t in enumerate(self.q.texts[:self.upto]) if j not in self.hidden])
-        if not source["links"]:
-            del source["links"]
+        digest = None if self.q.mail is None else sheets.lines_digest(
+            [t for j, t in enumerate(self.q.texts[:self.upto]) if j not in self.hidden])
+        source = sheets.own_source(self.sheets, side, digest, self.rolls_before)
         need = None
         if side in self.sheets and not self.fresh:
             owner = self.owner()
@@ -501,6 +499,7 @@ class Batch:
                    "referee" if self.q.closing else "hand")
         if self.q.clock is not None and not self.bodies:
             rec["clock"] = dict(self.q.clock)
+        self.rolls_before += "dice_from" in rec
         self.bodies.append(rec)
         self.states.append(new_state)
         self.result.applied.append(Applied(text, rec))

@@ -8,13 +8,11 @@ game), every die and shuffle recomputed from the committed stream.
 
 Players' dice sheets (store/sheets.py) are checked without the secret: a sheet is
 registered by its side or the moderator; every link a record reveals is its actor's, a
-later link of his sheet than the last one revealed; every record that used the stream
-mixes in exactly the latest revealed link of each side that has revealed one (never a tip;
-records of older rules keep the mix they name), and when its actor holds one, a link his
-own batch revealed (the run of his records it belongs to); and
-since a roster record that says so (`mail_entropy`), a record made from the mail of a
-side without a sheet mixes in the mail's digest (which only the player can check against
-his mail).
+later link of his sheet than the last one revealed; a record of today's rules that used
+the stream mixes in its actor's own material alone, keyed by his count of such records
+(older records keep the mix and key they name): a link his own batch revealed when he
+holds a sheet, else, since a roster record says so (`mail_entropy`), the digest of the
+mail it came in (which only the player can check against his mail).
 
 A journal with any secret part replaced by its digest is a redacted export
 and cannot be decided again. It never passes as a full journal: `verify`
@@ -48,7 +46,7 @@ from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
-from ..store.sheets import SHEET, SheetPos, mix_text, mixed_links, register, shown_tip, steps_down
+from ..store.sheets import SHEET, SheetPos, mix_text, own_source, register, shown_tip, steps_down
 from ..store.signing import shown
 from .clockwalk import fact_problem
 from .forced import closed_wrongly
@@ -292,6 +290,7 @@ class _Proof:
         self.run: tuple[str, int] = ("", 0)     # the actor of the records in a row, and where
         self.links = 0
         self.mail_entropy = False   # a roster record says mail records mix their digest
+        self.rolls: dict[str, int] = {}     # each side's records that mixed in material
 
     def check(self, rec: dict) -> None:
         """One record: its place, its kind, then the ruling it holds."""
@@ -375,18 +374,20 @@ class _Proof:
         return dict(link)
 
     def source_for(self, rec: dict) -> dict:
-        """What the referee mixes into this record's dice: each side's latest revealed link
-        (never a tip), and the digest the record names for the mail it came in (a side
-        without a sheet). Only records of today's rules are made so and checked here: one of
-        older rules is replayed with the mix it names (replay_older), a tip included."""
-        source: dict = {}
-        if mixed_links(self.sheets):
-            source["links"] = mixed_links(self.sheets)
+        """What the referee mixes into this record's dice: its actor's latest revealed link
+        (never a tip), or the digest the record names for the mail it came in (a side
+        without a sheet), keyed by the actor's count of such records. Only records of
+        today's rules are made so and checked here: one of older rules is replayed with the
+        mix it names (replay_older)."""
         claimed = rec.get("dice_from")
-        mail = claimed.get("mail") if isinstance(claimed, dict) else None
-        if mail is not None and "mail" in rec and rec["actor"] not in self.sheets:
-            source["mail"] = mail
-        return source
+        mail = claimed.get("mail") if isinstance(claimed, dict) and "mail" in rec else None
+        actor = rec["actor"]
+        return own_source(self.sheets, actor, mail, self.rolls.get(actor, 0))
+
+    def count_roll(self, rec: dict) -> None:
+        """A record that mixed material into its dice moves its actor's count on."""
+        if "dice_from" in rec:
+            self.rolls[rec["actor"]] = self.rolls.get(rec["actor"], 0) + 1
 
     def check_entropy(self, rec: dict, dice: Dice) -> None:
         """A record that used the stream mixed in its actor's own fresh link (a sheet), or
@@ -422,6 +423,7 @@ class _Proof:
         apply_record(self.replayed, rec, data, self.name, rules)
         apply_record(self.state, rec, data, self.name, rules)
         self.older.append((rec["seq"], rules))
+        self.count_roll(rec)
 
     def dice_for(self, rec: dict) -> Dice:
         link = self.follow_link(rec)
@@ -447,6 +449,7 @@ class _Proof:
                         ) from None
         _compare(rec, name, _rewritten(rec, text, events, dice, private), dice)
         self.check_entropy(rec, dice)
+        self.count_roll(rec)
         try:
             for ev in typed.events:
                 evolve(self.replayed, ev, data)
@@ -474,8 +477,8 @@ class _Proof:
         if self.sheets:
             lines.append(f"dice sheets: {len(self.sheets)} registered ("
                          f"{', '.join(sorted(self.sheets))}); {self.links} links revealed, each "
-                         f"the next of its sheet, and every record's dice mix in the latest "
-                         f"ones")
+                         f"the next of its sheet, and each record of a side holding one mixes its "
+                         f"own latest link into its dice")
         return Verification(count, lines, len(older))
 
 
@@ -570,8 +573,9 @@ def _check_dice(rec: dict, name: str, game_id: str, secret: bytes) -> None:
             not all(type(b) is int and 0 <= b < 55 for b in blocks):
         raise _fail(name, n, "its dice or shuffles are malformed")
     total = len(rolled) + sum(blocks)
-    mix = mix_text(rec.get("dice_from") if isinstance(rec.get("dice_from"), dict) else None)
-    stream = [dicemod.die(secret, game_id, n, i, mix) for i in range(total)]
+    source = rec.get("dice_from") if isinstance(rec.get("dice_from"), dict) else None
+    mix, key = mix_text(source), dicemod.stream_of(n, source)
+    stream = [dicemod.die(secret, game_id, key, i, mix) for i in range(total)]
     tried: set[tuple[int, int]] = set()
 
     def fits(at: int, block: int) -> bool:

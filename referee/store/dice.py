@@ -13,11 +13,13 @@ If a whole digest is rejected (odds below 1e-57 for a die) the message
 "<game id>/<n>/<i>/<k>" for k = 1, 2, ... extends it. Dice and shuffle draws
 of one record share the index i, counted in the order the events use them.
 
-Players' entropy: a record whose `dice_from` names links of the players' dice sheets,
-or the digest of the mail it came in (sheets.py), has "/<mix>" after "<i>" in every
-message, <mix> being "side=link;...;mail=digest" (sheets.mix_text). Nobody computes
-those dice without both the secret and the mix: the moderator has no link before the
-player's mail reveals it. A record without `dice_from` keeps the message above.
+Players' entropy: a record whose `dice_from` names a link of a player's dice sheet, or
+the digest of the mail it came in (sheets.py), has "/<mix>" after "<i>" in every message,
+<mix> being "side=link" or "mail=digest" (sheets.mix_text); under rules 8 and later its
+`stream` ("german.4": the side, and its count of such records) stands in place of <n>.
+Nobody computes those dice without both the secret and the mix: the moderator has no link
+before the player's mail reveals it, and nothing he writes moves the stream. A record
+without `dice_from` keeps the message above.
 
 Manual mode: the order carries the dice (`--dice 3,1,6`) rolled with real dice
 or a dice server; shuffles still come from the secret, so hands stay secret.
@@ -79,12 +81,19 @@ def read_secret(path: Path | str) -> bytes:
     return secret
 
 
-def hmac_base(game_id: str, n: int, i: int, mix: str = "") -> str:
-    """The HMAC message of value i of record n (before any extension)."""
+def hmac_base(game_id: str, n: int | str, i: int, mix: str = "") -> str:
+    """The HMAC message of value i of record n, or of stream n ("german.4"), before any
+    extension."""
     return f"{game_id}/{n}/{i}/{mix}" if mix else f"{game_id}/{n}/{i}"
 
 
-def _digests(secret: bytes, game_id: str, n: int, i: int, mix: str = ""):
+def stream_of(seq: int, source: object) -> int | str:
+    """What keys a record's dice: its `dice_from`'s stream (rules 8 on), else its number."""
+    stream = source.get("stream") if isinstance(source, dict) else None
+    return stream if isinstance(stream, str) else seq
+
+
+def _digests(secret: bytes, game_id: str, n: int | str, i: int, mix: str = ""):
     base = hmac_base(game_id, n, i, mix)
     yield hmac.new(secret, base.encode(), hashlib.sha256).digest()
     k = 1
@@ -93,12 +102,12 @@ def _digests(secret: bytes, game_id: str, n: int, i: int, mix: str = ""):
         k += 1
 
 
-def die(secret: bytes, game_id: str, n: int, i: int, mix: str = "") -> int:
+def die(secret: bytes, game_id: str, n: int | str, i: int, mix: str = "") -> int:
     """Die i of record n: a value 1-6 by rejection sampling of HMAC bytes."""
     return die_steps(secret, game_id, n, i, mix)[4]
 
 
-def die_steps(secret: bytes, game_id: str, n: int, i: int,
+def die_steps(secret: bytes, game_id: str, n: int | str, i: int,
               mix: str = "") -> tuple[int, bytes, int, int, int]:
     """How die i of record n is derived: (which HMAC of the record's die i, 0 for the first,
     its digest, the position of the byte taken in it, that byte, the die = byte % 6 + 1),
@@ -110,7 +119,7 @@ def die_steps(secret: bytes, game_id: str, n: int, i: int,
     raise AssertionError("unreachable")
 
 
-def below(secret: bytes, game_id: str, n: int, i: int, m: int, mix: str = "") -> int:
+def below(secret: bytes, game_id: str, n: int | str, i: int, m: int, mix: str = "") -> int:
     """Draw i of record n: a uniform integer in [0, m) by rejection sampling."""
     if m <= 0:
         raise ValueError("m must be positive")
@@ -177,6 +186,7 @@ class Dice:
         self.rolls: list[int] = []
         self.source = source or None    # what the dice mix in: players' links, a mail digest
         self.mix = sheets.mix_text(self.source)
+        self.stream = stream_of(record, self.source)    # what keys its dice (rules 8 on)
         self.link = link        # the link of a dice sheet this record reveals
         self.need = need        # why the stream may not be used: a link is due (SheetError)
 
@@ -237,7 +247,7 @@ class Dice:
         self._may_stream(f"the dice of {purpose}")
         if self.secret is None:
             raise _no_secret("rolling committed dice")
-        out = [die(self.secret, self.game_id, self.record, self.index + k, self.mix)
+        out = [die(self.secret, self.game_id, self.stream, self.index + k, self.mix)
                for k in range(count)]
         self.index += count
         return out
@@ -247,7 +257,7 @@ class Dice:
         self._may_stream("the shuffle of the deck")
         if self.secret is None:
             raise _no_secret("shuffling")
-        v = below(self.secret, self.game_id, self.record, self.index, m, self.mix)
+        v = below(self.secret, self.game_id, self.stream, self.index, m, self.mix)
         self.index += 1
         self.draws += 1
         return v

@@ -18,36 +18,39 @@ last one revealed): a mail the referee refuses has shown its link to the moderat
 without using it, so the player's next mail should carry the link after it. An earlier
 link, or the last one again, never checks.
 
-What a record's dice and draws mix in besides the secret (`dice_from`, `mix_text`,
-dice.py) -- the reading of "records started by the other side or by the referee use the
-latest revealed links of both sides":
+What a record's dice and draws mix in besides the secret, and what keys them (`dice_from`,
+`own_source`, `mix_text`, dice.py): under rules 8 and later, a record mixes in its own
+side's material alone, and the side's count of such records keys its dice in place of the
+record's number, so that nothing but the side's own mail moves them:
 
-- every record that rolls or draws mixes in the latest revealed link (link 1 or later) of
-  every side that has revealed one, of any sheet it has had, as the journal stands when
-  the record is made (its own batch's link included); a tip is never mixed in: a side
-  that has revealed none counts with nothing, and a new sheet replacing a lost one leaves
-  the old sheet's latest link in the mix until its own first link. So registering a tip
-  (by the moderator, or a player's `Sheet:` mail, in whatever order beside other mails)
-  changes no record's dice; records made under rules 6 and before mixed in a side's tip
-  until its first link, and are replayed with the mix they name;
 - a record started by a side that holds a sheet must have a link his own batch revealed
   (the moderator has read every older one): without it the orders are refused, no die
-  used; with it, the other side's latest link is mixed in beside his;
-- a record started by a side without a sheet takes the other side's latest link, if any, and,
-  when it came in a mail, the SHA-256 of the mail's order lines as the player wrote them
-  (`printf '%s\n' LINE... | sha256sum`; lines the opponent may not read -- a sealed plan,
-  a move between hidden templates (1.4), standing orders -- are left out, since their
-  digest would let him try guesses);
+  used; its dice mix in that link;
+- a record started by a side without a sheet, when it came in a mail, mixes in the SHA-256
+  of the mail's order lines as the player wrote them (`printf '%s\n' LINE... | sha256sum`;
+  lines the opponent may not read -- a sealed plan, a move between hidden templates (1.4),
+  standing orders -- are left out, since their digest would let him try guesses);
+- either way its `stream` is "SIDE.K", K being one more than the side's records before it
+  that mixed in material (of any rules): the key of its dice instead of the record's
+  number. A record the moderator writes before he applies a mail (a registration, a roster
+  change, the other side's mail applied first) leaves both the mail's material and its
+  side's count as they were, so it changes none of the mail's dice; only records of the
+  side itself move the count, and each of those shows in the side's own report;
+- a record with no material of its own (orders by hand without a sheet, a default at a
+  missed deadline, the set-up) mixes in nothing and keeps the record's number: whoever
+  holds the secret foresees those dice, as he does the orders;
+- a tip is never mixed in (a registration changes no die); neither is the other side's
+  link: it was public before the mail came, so it kept nobody from foreseeing, and the
+  order in which two mails were applied would have chosen among dice;
 - the referee makes no record of its own that rolls after the set-up: the automatic steps
   (the turn's end and its reshuffle, a decision nobody is asked, the other side's standing
   orders) are decided inside the record of the order that led to them, so they take that
-  order's link or digest; it keeps no deadlines, so nothing is ever played by default for
-  a side that did not answer. The set-up (record 1) comes before any sheet: its deck order
+  order's material and key. The set-up (record 1) comes before any sheet: its deck order
   is the secret's alone.
 
-A die still derives from its record's number: a record the moderator writes before he
-applies a mail gives the mail's batch the next number, and so other dice. The journal
-shows each such record and who wrote it (docs/player.md, the trust table).
+Records of older rules keep the mix they name and their record's number: rules 7 mixed in
+the latest revealed link of every side, rules 6 and before a side's tip until its first
+link; verify replays each with its own.
 """
 
 from __future__ import annotations
@@ -220,11 +223,39 @@ def register(sheets: dict[str, SheetPos], side: str, tip: str, seq: int) -> None
     sheets[side] = SheetPos(tip, 0, None, seq, before.shown if before else None)
 
 
-def mixed_links(sheets: dict[str, SheetPos]) -> list[dict]:
-    """What a record's dice mix in for the sides' sheets ({side, no, value}, in side
-    order): the latest revealed link of each side that has revealed one, never a tip."""
-    return [{"side": s, "no": p.shown[0], "value": p.shown[1]}
-            for s, p in sorted(sheets.items()) if p.shown is not None]
+def own_source(sheets: dict[str, SheetPos], side: str, mail: str | None,
+               before: int) -> dict:
+    """What a record of `side` mixes in under rules 8 and later (its `dice_from`): its
+    latest revealed link when it holds a sheet (its own batch's: a batch without one is
+    refused), else `mail`, the digest of the order lines of the mail it came in; with
+    either, its `stream` "SIDE.K", K being one more than `before`, the side's records
+    that mixed in material earlier (rolls_before). {} for none."""
+    pos = sheets.get(side)
+    if pos is not None and pos.shown is not None:
+        source: dict = {"links": [{"side": side, "no": pos.shown[0], "value": pos.shown[1]}]}
+    elif pos is None and mail:
+        source = {"mail": mail}
+    else:
+        return {}
+    source["stream"] = f"{side}.{before + 1}"
+    return source
+
+
+def rolls_before(raw: bytes, side: str) -> int:
+    """How many records of the journal's bytes, made by `side`, mixed material into their
+    dice (carry `dice_from`). Only the lines naming that key are looked at: no other line
+    names it, which the canonical form writes unescaped, and a record's first key is its
+    actor."""
+    mark, head = b'"dice_from":{', b'{"actor":' + json.dumps(side).encode() + b","
+    count, at = 0, raw.find(mark)
+    while at >= 0:
+        begin = raw.rfind(b"\n", 0, at) + 1
+        count += raw.startswith(head, begin)
+        end = raw.find(b"\n", at)
+        if end < 0:
+            break
+        at = raw.find(mark, end)
+    return count
 
 
 def follow(sheets: dict[str, SheetPos], rec: dict) -> None:
