@@ -1,6 +1,7 @@
 """Dice of any number of faces (a D6, a D20) from a game's committed secret, or given by hand:
-value i of record n is 1 + a uniform draw below the faces (dice.below), so nobody can
-choose it and anyone holding the revealed secret can check it."""
+value i of record n is 1 + a uniform draw below the faces (dice.below): fixed by the
+secret committed at `new` and the record, so anyone holding the revealed secret can check
+it; whoever holds the secret before then can foresee it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The dice tests of the card, each from declared facts and dice nobody can choose: the dice
-rolled, every modifier applied with the line of the card it comes from, the result, and
-its effects on the forces (deltas, so that a settled dispute can take them back)."""
+"""The dice tests of the card, each from declared facts and dice from the committed secret:
+the dice rolled, every modifier applied with the line of the card it comes from, the result,
+and its effects on the forces (deltas, so that a settled dispute can take them back)."""
 
 from __future__ import annotations
 
