@@ -374,19 +374,19 @@ class _Proof:
         return dict(link)
 
     def source_for(self, rec: dict) -> dict:
-        """What the referee mixes into this record's dice: its actor's latest revealed link
-        (never a tip), or the digest the record names for the mail it came in (a side
-        without a sheet), keyed by the actor's count of such records. Only records of
-        today's rules are made so and checked here: one of older rules is replayed with the
-        mix it names (replay_older)."""
+        """What the referee mixes into this record's dice (own_source): checked here for
+        records of today's rules; one of older rules keeps the mix it names (replay_older)."""
         claimed = rec.get("dice_from")
         mail = claimed.get("mail") if isinstance(claimed, dict) and "mail" in rec else None
         actor = rec["actor"]
         return own_source(self.sheets, actor, mail, self.rolls.get(actor, 0))
 
-    def count_roll(self, rec: dict) -> None:
-        """A record that mixed material into its dice moves its actor's count on."""
-        if "dice_from" in rec:
+    def count_roll(self, rec: dict, older: bool = False) -> None:
+        """A `dice_from` naming material moves its actor's count on (as rolls_before)."""
+        if older and isinstance(source := rec.get("dice_from"), dict) and "stream" in source:
+            raise _fail(self.name, rec["seq"], "its dice_from names a stream: rules 7 and "
+                                               "before keyed a record's dice by its number")
+        if isinstance(rec.get("dice_from"), dict):
             self.rolls[rec["actor"]] = self.rolls.get(rec["actor"], 0) + 1
 
     def check_entropy(self, rec: dict, dice: Dice) -> None:
@@ -418,12 +418,12 @@ class _Proof:
         # checked, its dice too with the secret; its events are replayed as recorded.
         data, rules = self.era.data, self.era.rules
         self.follow_link(rec)
+        self.count_roll(rec, older=True)
         if self.secret is not None and not self.manual:
             _check_dice(rec, self.name, self.header["game_id"], self.secret)
         apply_record(self.replayed, rec, data, self.name, rules)
         apply_record(self.state, rec, data, self.name, rules)
         self.older.append((rec["seq"], rules))
-        self.count_roll(rec)
 
     def dice_for(self, rec: dict) -> Dice:
         link = self.follow_link(rec)

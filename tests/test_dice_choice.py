@@ -1,0 +1,82 @@
+"""Who can choose a die: forged records that name a stream or a mix the referee never writes
+for their rules, and the count of a side's records with material as the referee and verify
+each keep it (store/sheets.py rolls_before, game/verification.py count_roll)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from test_sheets import GAME, R7, SECRET, SHEETS, records, rewrite
+
+import gamecalls as g
+from referee.base.errors import EXIT_OLDER_RULES
+from referee.cli.demo import _demo_choice
+from referee.engine import legal_orders
+from referee.engine.order_text import format_order
+from referee.store import dice as dm
+from referee.store import sheets, signing
+
+
+def _rules7(tmp_path):
+    """The rules-7 fixture in tmp_path, its key in the test's home (test_sheets)."""
+    path = tmp_path / "old.jsonl"
+    secret = path.with_name(path.name + ".secret")
+    shutil.copyfile(R7.with_suffix(".jsonl"), path)
+    shutil.copyfile(R7.with_suffix(".jsonl.secret"), secret)
+    recs = records(path)
+    key = signing.key_file(recs[0]["signing"]["fingerprint"].replace("-", ""))
+    key.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(R7.with_suffix(".key"), key)
+    for p in (path, secret, key):
+        p.chmod(0o600)
+    return path, secret, recs
+
+
+def test_a_record_of_older_rules_naming_a_stream_is_refused(tmp_path, cli):
+    """Rules 7 keyed a record's dice by its number: a forger holding the game's key and its
+    secret who writes a stream into a rules-7 record could try stream after stream
+    ("german.1", "german.2", ...) until its dice suit him. verify refuses any stream there."""
+    path, secret, recs = _rules7(tmp_path)
+    rec = recs[12]
+    rec["dice_from"]["stream"] = "entente.7"
+    mix = sheets.mix_text(rec["dice_from"])
+    rec["dice"] = [dm.die(SECRET, GAME, "entente.7", i, mix) for i in range(len(rec["dice"]))]
+    rewrite(path, recs)
+    r = cli("verify", path, "--secret", secret)
+    assert r.exit_code == 3, r.stdout + r.stderr
+    assert "record 12" in r.stderr and "stream" in r.stderr
+
+
+def test_a_null_dice_from_in_an_older_record_leaves_the_counts_alike(tmp_path, cli):
+    """verify counted a rules-7 record whose `dice_from` is null as one with material, the
+    referee (rolls_before, on the journal's bytes) not: after an upgrade the two counts
+    parted, and the side's next roll, made by the referee, failed verify."""
+    path, secret, recs = _rules7(tmp_path)
+    rec = next(r for r in recs[1:] if r["actor"] == "german" and "dice_from" not in r
+               and r["order"] != sheets.SHEET and "link" not in r)
+    rec["dice_from"] = None
+    rewrite(path, recs)
+    assert cli("upgrade", path).exit_code == 0
+    data = g.game_data("ttlm")
+    nxt = {s: 1 + max(r["link"]["no"] for r in recs if r.get("link", {}).get("side") == s)
+           for s in SHEETS}
+    while not any(r.get("actor") == "german" and "stream" in (r.get("dice_from") or {})
+                  for r in records(path)[1:]):
+        st = g.open_game(path).state
+        side = st.pending.side
+        g.submit(path, side, [_demo_choice([format_order(o) for o in legal_orders(
+            st, data, side)])], link=SHEETS[side][nxt[side]])
+        nxt[side] += 1
+    r = cli("verify", path, "--secret", secret)
+    assert r.exit_code == EXIT_OLDER_RULES, r.stderr
+
+
+def test_rolls_before_reads_only_a_side_s_own_lines(tmp_path):
+    lines = [{"actor": "ger", "dice_from": {"mail": "ab" * 32, "stream": "ger.1"}},
+             {"actor": "german", "dice_from": {"mail": "ab" * 32, "stream": "german.1"}},
+             {"actor": "german", "order": 'x "dice_from":{'},
+             {"actor": "german"}]
+    raw = b"".join(json.dumps(x, separators=(",", ":")).encode() + b"\n" for x in lines)
+    assert sheets.rolls_before(raw, "german") == 1
+    assert sheets.rolls_before(raw, "ger") == 1
