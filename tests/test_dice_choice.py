@@ -6,16 +6,23 @@ from __future__ import annotations
 
 import json
 import shutil
+from datetime import UTC, datetime, timedelta
 
+import pytest
 from test_sheets import GAME, R7, SECRET, SHEETS, records, rewrite
 
 import gamecalls as g
 from referee.base.errors import EXIT_OLDER_RULES
-from referee.cli.demo import _demo_choice
+from referee.base.clock import NOW_VARIABLE
+from referee.cli.demo import DEMO_OPENING, _demo_choice
 from referee.engine import legal_orders
 from referee.engine.order_text import format_order
 from referee.store import dice as dm
+from referee.game.timeline import settings_fact
+from referee.mail.reminders import check_deadlines
 from referee.store import sheets, signing
+
+START = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)          # a Monday
 
 
 def _rules7(tmp_path):
@@ -80,3 +87,35 @@ def test_rolls_before_reads_only_a_side_s_own_lines(tmp_path):
     raw = b"".join(json.dumps(x, separators=(",", ":")).encode() + b"\n" for x in lines)
     assert sheets.rolls_before(raw, "german") == 1
     assert sheets.rolls_before(raw, "ger") == 1
+
+
+@pytest.mark.parametrize("between", ["nothing", "a sheet for the other side",
+                                     "the deadlines set anew"])
+def test_a_default_at_a_missed_deadline_rolls_dice_no_record_of_the_moderators_moves(
+        tmp_path, monkeypatch, cli, between):
+    """The referee answers for a German silent past his deadline, and the answer rolls (his
+    artillery's fire, 5.2.1). It has no material of his, so whoever holds the secret
+    foresees its dice; but they are keyed by the German's own count ("german.1": his
+    orders by hand mixed in nothing), so a record the moderator writes before the deadline
+    passes (a registration, new deadline settings) leaves them as they were."""
+    monkeypatch.setenv(NOW_VARIABLE, START.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    secret = tmp_path / "s.secret"
+    dm.write_secret(secret, SECRET)
+    path = tmp_path / "g.jsonl"
+    settings = settings_fact("48h", "24h,2h", "default", 2, False)
+    g.create_game(path, "1914", game_id=GAME, secret_file=secret, clock=settings,
+                  players=["german=kaiser@example.org", "entente=joffre@example.net"])
+    g.submit(path, "german", DEMO_OPENING + ["done", "done"])
+    seq = g.open_game(path).state.seq
+    if between == "a sheet for the other side":
+        g.register_sheets(path, [f"entente={SHEETS['entente'][0]}"])
+    elif between == "the deadlines set anew":
+        r = cli("deadline", path, "--set", "48h", "--missed", "default")
+        assert r.exit_code == 0, r.output
+    check_deadlines(path, tmp_path / "out", START + timedelta(hours=49))
+    recs = records(path)
+    answer = next(r for r in recs[seq + 1:] if r.get("by") == "deadline" and r.get("dice"))
+    assert answer["actor"] == "german" and answer["dice_from"] == {"stream": "german.1"}
+    assert answer["dice"] == [dm.die(SECRET, GAME, "german.1", i)
+                              for i in range(len(answer["dice"]))]
+    assert g.verify(path, secret).lines

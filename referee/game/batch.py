@@ -297,7 +297,8 @@ class Batch:
     def next_dice(self) -> Dice:
         """The dice of the next record: the secret's stream, mixing in the side's own link
         (its batch's) or, without a sheet, the digest of the mail's order lines, keyed by
-        the side's count of such records (store/sheets.py)."""
+        the side's count of such records, as the referee's own answer for it is
+        (store/sheets.py)."""
         if self.q.dry_run and self.q.count_with is not None:
             return CountingDice(self.header["game_id"], self.seq + 1, self.q.count_with)
         if self.q.dry_run:
@@ -305,7 +306,8 @@ class Batch:
         side = self.q.side
         digest = None if self.q.mail is None else sheets.lines_digest(
             [t for j, t in enumerate(self.q.texts[:self.upto]) if j not in self.hidden])
-        source = sheets.own_source(self.sheets, side, digest, self.rolls_before)
+        source = sheets.own_source(self.sheets, side, digest, self.rolls_before,
+                                   self.q.clock is not None or bool(self.q.closing))
         need = None
         if side in self.sheets and not self.fresh:
             owner = self.owner()

@@ -379,7 +379,8 @@ class _Proof:
         claimed = rec.get("dice_from")
         mail = claimed.get("mail") if isinstance(claimed, dict) and "mail" in rec else None
         actor = rec["actor"]
-        return own_source(self.sheets, actor, mail, self.rolls.get(actor, 0))
+        referees = rec.get("by") in ("deadline", "referee") and "mail" not in rec
+        return own_source(self.sheets, actor, mail, self.rolls.get(actor, 0), referees)
 
     def count_roll(self, rec: dict, older: bool = False) -> None:
         """A `dice_from` naming material moves its actor's count on (as rolls_before)."""

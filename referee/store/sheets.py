@@ -36,9 +36,11 @@ record's number, so that nothing but the side's own mail moves them:
   change, the other side's mail applied first) leaves both the mail's material and its
   side's count as they were, so it changes none of the mail's dice; only records of the
   side itself move the count, and each of those shows in the side's own report;
-- a record with no material of its own (orders by hand without a sheet, a default at a
-  missed deadline, the set-up) mixes in nothing and keeps the record's number: whoever
-  holds the secret foresees those dice, as he does the orders;
+- the referee's own answer for a side (a default at a missed deadline, a decision closed
+  for it) has no material, but is keyed by the side's count all the same, so that no
+  record of the moderator's written before the deadline passes moves its dice; orders by
+  hand without a sheet, and the set-up, mix in nothing and keep the record's number:
+  whoever holds the secret foresees those dice, as he does the orders;
 - a tip is never mixed in (a registration changes no die); neither is the other side's
   link: it was public before the mail came, so it kept nobody from foreseeing, and the
   order in which two mails were applied would have chosen among dice;
@@ -224,17 +226,21 @@ def register(sheets: dict[str, SheetPos], side: str, tip: str, seq: int) -> None
 
 
 def own_source(sheets: dict[str, SheetPos], side: str, mail: str | None,
-               before: int) -> dict:
+               before: int, referees: bool = False) -> dict:
     """What a record of `side` mixes in under rules 8 and later (its `dice_from`): its
     latest revealed link when it holds a sheet (its own batch's: a batch without one is
     refused), else `mail`, the digest of the order lines of the mail it came in; with
-    either, its `stream` "SIDE.K", K being one more than `before`, the side's records
-    that mixed in material earlier (rolls_before). {} for none."""
+    either, or for the referee's own answer for the side (`referees`: a default at a
+    missed deadline, a decision closed for it), its `stream` "SIDE.K", K being one more
+    than `before`, the side's records with a `dice_from` earlier (rolls_before). {} for
+    none: orders by hand, keyed by the record's number."""
     pos = sheets.get(side)
     if pos is not None and pos.shown is not None:
         source: dict = {"links": [{"side": side, "no": pos.shown[0], "value": pos.shown[1]}]}
     elif pos is None and mail:
         source = {"mail": mail}
+    elif referees:
+        source = {}
     else:
         return {}
     source["stream"] = f"{side}.{before + 1}"
