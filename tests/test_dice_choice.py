@@ -9,17 +9,17 @@ import shutil
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from test_sheets import GAME, R7, SECRET, SHEETS, records, rewrite
+from test_sheets import GAME, R7, SECRET, SHEETS, new_game, play_opening, records, rewrite
 
 import gamecalls as g
-from referee.base.errors import EXIT_OLDER_RULES
 from referee.base.clock import NOW_VARIABLE
+from referee.base.errors import EXIT_OLDER_RULES
 from referee.cli.demo import DEMO_OPENING, _demo_choice
 from referee.engine import legal_orders
 from referee.engine.order_text import format_order
-from referee.store import dice as dm
 from referee.game.timeline import settings_fact
 from referee.mail.reminders import check_deadlines
+from referee.store import dice as dm
 from referee.store import sheets, signing
 
 START = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)          # a Monday
@@ -119,3 +119,24 @@ def test_a_default_at_a_missed_deadline_rolls_dice_no_record_of_the_moderators_m
     assert answer["dice"] == [dm.die(SECRET, GAME, "german.1", i)
                               for i in range(len(answer["dice"]))]
     assert g.verify(path, secret).lines
+
+
+def test_verify_of_an_export_refuses_a_stream_that_is_not_its_sides_count(tmp_path, cli):
+    """A player checks his side's export (verify --export): a record whose dice are keyed by
+    another stream than its side's count is refused there too, secret or not."""
+    path, secret = new_game(tmp_path)
+    play_opening(path, SHEETS)
+    r = cli("log", path, "--as", "german", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    export = tmp_path / "german.jsonl"
+    export.write_text(r.stdout)
+    assert cli("verify", export, "--export", "german").exit_code == 0
+    recs = records(export)
+    rec = [r for r in recs if isinstance(r.get("dice_from"), dict)][-1]
+    rec["dice_from"]["stream"] = f"{rec['actor']}.1"
+    assert rec["dice_from"]["stream"] != [r for r in records(path) if r["seq"] == rec["seq"]
+                                          ][0]["dice_from"]["stream"]
+    rewrite(export, recs)
+    r = cli("verify", export, "--export", "german")
+    assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr and "keyed" in r.stderr, \
+        r.stderr + r.stdout

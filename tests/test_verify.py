@@ -164,7 +164,7 @@ def _stream(secret: bytes, n: int, count: int) -> list[int]:
 
 def test_an_exports_dice_are_found_around_its_shuffles():
     """Dice before and after a shuffle's draws, as the committed stream gives them (1.3)."""
-    from referee.game.verification import _check_dice
+    from referee.game.dicecheck import check_dice as _check_dice
 
     secret = bytes(range(32))
     s = _stream(secret, 7, 12)
@@ -179,7 +179,7 @@ def test_an_exports_dice_are_found_around_its_shuffles():
 def test_a_forged_export_cannot_make_the_dice_check_hang():
     import time
 
-    from referee.game.verification import _check_dice
+    from referee.game.dicecheck import check_dice as _check_dice
 
     secret = bytes(range(32))
     s = _stream(secret, 3, 40)

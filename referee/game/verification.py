@@ -46,9 +46,10 @@ from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
-from ..store.sheets import SHEET, SheetPos, mix_text, own_source, register, shown_tip, steps_down
+from ..store.sheets import SHEET, SheetPos, own_source, register, shown_tip, steps_down
 from ..store.signing import shown
 from .clockwalk import fact_problem
+from .dicecheck import check_dice, check_stream
 from .forced import closed_wrongly
 from .moderated import (
     check_clock,
@@ -421,7 +422,7 @@ class _Proof:
         self.follow_link(rec)
         self.count_roll(rec, older=True)
         if self.secret is not None and not self.manual:
-            _check_dice(rec, self.name, self.header["game_id"], self.secret)
+            check_dice(rec, self.name, self.header["game_id"], self.secret)
         apply_record(self.replayed, rec, data, self.name, rules)
         apply_record(self.state, rec, data, self.name, rules)
         self.older.append((rec["seq"], rules))
@@ -478,8 +479,8 @@ class _Proof:
         if self.sheets:
             lines.append(f"dice sheets: {len(self.sheets)} registered ("
                          f"{', '.join(sorted(self.sheets))}); {self.links} links revealed, each "
-                         f"the next of its sheet, and each record of a side holding one mixes its "
-                         f"own latest link into its dice")
+                         f"the next of its sheet, and every record's dice mix in the links its "
+                         f"rules name")
         return Verification(count, lines, len(older))
 
 
@@ -540,10 +541,11 @@ def _dice_line(secret: bytes | None, manual: bool, full: bool) -> str:
 def _verify_export(records, name: str, header: dict, reader: str, secret: bytes | None,
                    manual: bool) -> Verification:
     """Chain, redactions and (with the secret) dice of an export made for reader."""
-    count, digests = 1, 0
+    count, digests, counts = 1, 0, {}
     for rec in records:
         n = rec["seq"]
         count += 1
+        check_stream(rec, counts, name)
         for part in _parts(rec, []):
             to = part["to"]
             if is_redacted_part(part):
@@ -555,46 +557,9 @@ def _verify_export(records, name: str, header: dict, reader: str, secret: bytes 
                 raise _fail(name, n, f"shows a secret part of {to!r}: not an export for "
                                      f"{reader}")
         if secret is not None and not manual:
-            _check_dice(rec, name, header["game_id"], secret)
+            check_dice(rec, name, header["game_id"], secret)
     lines = [f"chain: {count} records, every hash and link checks",
              f"chain only: a redacted export for {reader} ({digests} secret parts are digests, "
              f"each one {reader} may not see); its rulings cannot be decided again"]
     lines.append(_dice_line(secret, manual, full=False))
     return Verification(count, lines)
-
-
-def _check_dice(rec: dict, name: str, game_id: str, secret: bytes) -> None:
-    """The dice of one record are the committed stream, around its public shuffle draws."""
-    n = rec["seq"]
-    rolled = rec.get("dice", [])
-    blocks = [e.get("draws", 0) for e in rec.get("events", [])
-              if isinstance(e, dict) and e.get("type") == "DeckShuffled"]
-    # A shuffle of the 55 cards draws fewer than 55 values (1.3).
-    if not isinstance(rolled, list) or len(blocks) > 55 or \
-            not all(type(b) is int and 0 <= b < 55 for b in blocks):
-        raise _fail(name, n, "its dice or shuffles are malformed")
-    total = len(rolled) + sum(blocks)
-    source = rec.get("dice_from") if isinstance(rec.get("dice_from"), dict) else None
-    mix, key = mix_text(source), dicemod.stream_of(n, source)
-    stream = [dicemod.die(secret, game_id, key, i, mix) for i in range(total)]
-    tried: set[tuple[int, int]] = set()
-
-    def fits(at: int, block: int) -> bool:
-        """Whether the dice from stream position at, with shuffles block... placed somewhere
-        after it, are the rolled ones (each position and block is tried once)."""
-        if (at, block) in tried:
-            return False
-        tried.add((at, block))
-        taken = at - sum(blocks[:block])          # dice used before position at
-        if block == len(blocks):
-            return stream[at:] == rolled[taken:]
-        for start in range(at, total - blocks[block] + 1):
-            if stream[start - 1:start] != rolled[taken + start - at - 1:taken + start - at] \
-                    and start > at:
-                return False                      # the dice before this start differ
-            if fits(start + blocks[block], block + 1):
-                return True
-        return False
-
-    if not fits(0, 0):
-        raise _fail(name, n, "its dice are not the ones the committed secret gives")
