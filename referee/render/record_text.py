@@ -88,7 +88,8 @@ def record_lines(rec: dict, data: GameData, reader: str,
 
 def sheet_lines(rec: dict, data: GameData, in_words: bool = False) -> list[str]:
     """A dice sheet registered, a link revealed, and what the record's dice mix in besides
-    the secret (store/sheets.py): each value in full, for a player to hold against his own;
+    the secret and the stream that keys them (store/sheets.py): each value in full, for a
+    player to hold against his own and to check a die by hand;
     in_words (a report, read in a mail): the mail's digest told by what it lets a player
     check, in short, the whole digest left to `explain` and the dice to `verify`."""
     out = []
@@ -107,8 +108,12 @@ def sheet_lines(rec: dict, data: GameData, in_words: bool = False) -> list[str]:
             out.append(f"    {mail_mix_words(rec, mix['mail'], data)}")
         elif mix.get("mail"):
             parts.append(f"the digest of the mail's order lines {mix['mail']}")
+        keyed = f"keyed {mix['stream']}" if mix.get("stream") else ""
         if parts:
-            out.append(f"    its dice mix in {' and '.join(parts)}")
+            out.append(f"    its dice mix in {' and '.join(parts)}" +
+                       (f", {keyed}" if keyed else ""))
+        elif keyed:
+            out.append(f"    its dice are {keyed}")
     return out
 
 
