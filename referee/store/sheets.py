@@ -44,11 +44,13 @@ record's number, so that nothing but the side's own mail moves them:
 - a tip is never mixed in (a registration changes no die); neither is the other side's
   link: it was public before the mail came, so it kept nobody from foreseeing, and the
   order in which two mails were applied would have chosen among dice;
-- the referee makes no record of its own that rolls after the set-up: the automatic steps
-  (the turn's end and its reshuffle, a decision nobody is asked, the other side's standing
-  orders) are decided inside the record of the order that led to them, so they take that
-  order's material and key. The set-up (record 1) comes before any sheet: its deck order
-  is the secret's alone.
+- the automatic steps (the turn's end and its reshuffle, a decision nobody is asked, the
+  other side's standing orders) are decided inside the record of the order that led to
+  them, so they take that order's material and key. Where both sides give sealed plans at
+  once (7.0), the plan applied last closes the phase and so its side's material keys what
+  follows: whoever applies the two mails picks which (two outcomes, the order shown in the
+  journal). The set-up (record 1) comes before any sheet: its deck order is the secret's
+  alone.
 
 Records of older rules keep the mix they name and their record's number: rules 7 mixed in
 the latest revealed link of every side, rules 6 and before a side's tip until its first
