@@ -7,20 +7,22 @@ from __future__ import annotations
 import json
 import shutil
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from test_sheets import GAME, R7, SECRET, SHEETS, new_game, play_opening, records, rewrite
 
+import casebook
 import gamecalls as g
 from referee.base.clock import NOW_VARIABLE
-from referee.base.errors import EXIT_OLDER_RULES
+from referee.base.errors import EXIT_OLDER_RULES, SheetError
 from referee.cli.demo import DEMO_OPENING, _demo_choice
 from referee.engine import legal_orders
 from referee.engine.order_text import format_order
 from referee.game.timeline import settings_fact
 from referee.mail.reminders import check_deadlines
 from referee.store import dice as dm
-from referee.store import sheets, signing
+from referee.store import home, sheets, signing
 
 START = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)          # a Monday
 
@@ -140,3 +142,66 @@ def test_verify_of_an_export_refuses_a_stream_that_is_not_its_sides_count(tmp_pa
     r = cli("verify", export, "--export", "german")
     assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr and "keyed" in r.stderr, \
         r.stderr + r.stdout
+
+
+def _at_production(tmp_path: Path) -> tuple[Path, Path, dict[str, int]]:
+    """A 1914 game from WINTER 1914-15 (casebook), both sides on the sheets of test_sheets,
+    played by passes to the production phase (7.0), where both give sealed plans at once;
+    after WINTER the turn's end reshuffles the deck (1.3, 2.0 VI). The links used so far."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    journal = casebook.new_game(tmp_path, casebook.position("1914", turn=3, player="german"))
+    secret = tmp_path / "case.fixed-secret"
+    secret.chmod(0o600)
+    g.register_sheets(journal, [f"{s}={SHEETS[s][0]}" for s in SHEETS])
+    data, nxt = g.game_data("ttlm"), {"german": 1, "entente": 1}
+    for _ in range(8):
+        st = g.open_game(journal).state
+        if st.phase == "production":
+            return journal, secret, nxt
+        side = st.pending.side
+        opts = [format_order(o) for o in legal_orders(st, data, side)]
+        pick = "pass" if "pass" in opts else "end turn"
+        try:
+            r = g.submit(journal, side, [pick])
+        except SheetError:
+            r = g.submit(journal, side, [pick], link=SHEETS[side][nxt[side]])
+            nxt[side] += 1
+        assert r.rejected is None, r.rejected
+    raise AssertionError("no production phase")
+
+
+def test_two_sealed_plans_give_the_same_dice_whichever_the_moderator_applies_last(
+        tmp_path, monkeypatch, referee_home):
+    """Both sides' production plans (7.0) are in: the plan applied last closes the phase,
+    and its record reshuffles the deck after WINTER (1.3). Its draws mix in both sides'
+    plan links and are keyed by the phase, so the moderator gets the same deck whichever
+    plan he applies first. (Two games alike, each in a referee home of its own.)"""
+    last = {}
+    for first, second in (("german", "entente"), ("entente", "german")):
+        monkeypatch.setenv("REFEREE_HOME", str(tmp_path / f"home-{first}"))
+        home._KEY.clear()
+        journal, secret, nxt = _at_production(tmp_path / first)
+        for side in (first, second):
+            g.submit(journal, side, ["done"], link=SHEETS[side][nxt[side]])
+        rec = records(journal)[-1]
+        assert rec["actor"] == second
+        shuffled = [e for e in rec["events"] if e["type"] == "DeckShuffled"]
+        assert shuffled and shuffled[0]["draws"] > 0
+        last[first] = (rec["dice_from"], rec.get("dice"), shuffled[0]["secret"]["data"])
+        assert "every die and shuffle recomputed" in " ".join(g.verify(journal, secret).lines)
+    assert last["german"] == last["entente"]
+    assert last["german"][0] == {"stream": "plans-production.3", "links": [
+        {"side": s, "no": 1, "value": SHEETS[s][1]} for s in ("entente", "german")]}
+
+
+def test_a_sealed_plan_given_at_once_without_its_link_is_refused(tmp_path):
+    """The plan that comes first rolls nothing, but it must carry its side's link, which the
+    record closing the phase mixes in beside the other's: without it, nothing is written."""
+    journal, _, nxt = _at_production(tmp_path / "g")
+    before = journal.read_bytes()
+    with pytest.raises(SheetError, match="a sealed plan given at once with the other side's "
+                                         "carries the next link"):
+        g.submit(journal, "german", ["done"])
+    assert journal.read_bytes() == before
+    g.submit(journal, "german", ["done"], link=SHEETS["german"][nxt["german"]])
+    assert records(journal)[-1]["link"]["side"] == "german"

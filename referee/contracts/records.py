@@ -132,16 +132,17 @@ class SheetLink(Contract):
 
 
 # A record's dice stream under rules 8 and later: its side, and the side's count of records
-# that mixed in material of their own, this one included.
-Stream = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}\.[1-9][0-9]{0,8}\Z")]
+# with a dice_from, this one included; or a phase of sealed plans given at once, and its turn.
+Stream = Annotated[str, Meta(pattern=r"^(plans-)?[a-z][a-z0-9_]{0,31}\.[1-9][0-9]{0,8}\Z")]
 
 
 class DiceSource(Contract):
     """What a record's dice and draws mix in besides the secret, and what keys them: its
     side's latest revealed link, or the SHA-256 of the order lines of the mail it came in (a
     side without a sheet), and the stream ("german.4") that keys its dice in place of its
-    number (rules 8 on). Rules 7 mixed in the latest link of every side, older rules a tip
-    too, and kept the record's number."""
+    number (rules 8 on); a record of sealed plans given at once, each side's plan link,
+    keyed by the phase ("plans-production.5"). Rules 7 mixed in the latest link of every
+    side, older rules a tip too, and kept the record's number."""
 
     links: list[SheetLink] = []
     mail: Hex64 | None = None

@@ -38,7 +38,8 @@ from ..store.secrets import load_secret
 from . import standing
 from .clockwalk import Walk, walked_on
 from .decisionwords import decision_words
-from .drydice import CountingDice, DryDice, DryStop
+from .dicesource import batch_dice, plan_takes_a_link
+from .drydice import DryDice, DryStop
 from .records import keep_contract
 from .refused import refusal
 from .replay import body, check_current, kept_walk, position
@@ -295,32 +296,15 @@ class Batch:
         self.decide_sets = self.own_only if hide else self.sets
 
     def next_dice(self) -> Dice:
-        """The dice of the next record: the secret's stream, mixing in the side's own link
-        (its batch's) or, without a sheet, the digest of the mail's order lines, keyed by
-        the side's count of such records, as the referee's own answer for it is
-        (store/sheets.py)."""
-        if self.q.dry_run and self.q.count_with is not None:
-            return CountingDice(self.header["game_id"], self.seq + 1, self.q.count_with)
-        if self.q.dry_run:
-            return DryDice(self.header["game_id"], self.seq + 1)
-        side = self.q.side
-        digest = None if self.q.mail is None else sheets.lines_digest(
-            [t for j, t in enumerate(self.q.texts[:self.upto]) if j not in self.hidden])
-        source = sheets.own_source(self.sheets, side, digest, self.rolls_before,
-                                   self.q.clock is not None or bool(self.q.closing))
-        need = None
-        if side in self.sheets and not self.fresh:
-            owner = self.owner()
-            need = (f"the next link of {owner}'s dice sheet, which none of these orders "
-                    f"gives: link {self.sheets[side].due()} of {owner}'s dice sheet is due "
-                    f"({sheets.LINK_HOW})")
-        return Dice(self.header["game_id"], self.seq + 1, self.secret, self.manual,
-                    source=source, link=self.link, need=need)
+        """The dice of the next record (dicesource.batch_dice)."""
+        return batch_dice(self)
 
     def step(self, i: int) -> int:
         """Decide the order (or sealed plan) at i, seal its record; the index after it."""
         run, step, moot = self.plan_at(i)
         self.note_hidden(i, run)
+        if run:
+            plan_takes_a_link(self, i)
         dice = self.next_dice()
         events, new_state, text, private = self.decide_at(i, run, step, dice)
         if self.q.dry_run and any(e.type == "CardsDrawn" for e in events):
@@ -501,7 +485,8 @@ class Batch:
                    "referee" if self.q.closing else "hand")
         if self.q.clock is not None and not self.bodies:
             rec["clock"] = dict(self.q.clock)
-        self.rolls_before += "dice_from" in rec
+        self.rolls_before += "dice_from" in rec and not rec["dice_from"].get(
+            "stream", "").startswith(sheets.PLANS)
         self.bodies.append(rec)
         self.states.append(new_state)
         self.result.applied.append(Applied(text, rec))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..base.errors import JournalError
 from ..store import dice as dicemod
-from ..store.sheets import mix_text
+from ..store.sheets import PLANS, mix_text
 
 
 def fail(name: str, n: int, what: str) -> JournalError:
@@ -14,10 +14,11 @@ def fail(name: str, n: int, what: str) -> JournalError:
 
 
 def check_stream(rec: dict, counts: dict[str, int], name: str) -> None:
-    """A record's `dice_from` moves its actor's count on; a stream it names must be that
-    count ("german.4" for his fourth such record), as the referee keys it."""
+    """A record's `dice_from` moves its actor's count on, but one keyed by a phase of sealed
+    plans; a stream it names must be that count ("german.4" for his fourth such record), as
+    the referee keys it."""
     source = rec.get("dice_from")
-    if not isinstance(source, dict):
+    if not isinstance(source, dict) or str(source.get("stream", "")).startswith(PLANS):
         return
     actor = rec.get("actor")
     counts[actor] = counts.get(actor, 0) + 1

@@ -46,10 +46,11 @@ from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
-from ..store.sheets import SHEET, SheetPos, own_source, register, shown_tip, steps_down
+from ..store.sheets import PLANS, SHEET, SheetPos, register, shown_tip, steps_down
 from ..store.signing import shown
 from .clockwalk import fact_problem
 from .dicecheck import check_dice, check_stream
+from .dicesource import plans_stream, record_source
 from .forced import closed_wrongly
 from .moderated import (
     check_clock,
@@ -375,34 +376,41 @@ class _Proof:
         return dict(link)
 
     def source_for(self, rec: dict) -> dict:
-        """What the referee mixes into this record's dice (own_source): checked here for
+        """What the referee mixes into this record's dice (record_source): checked here for
         records of today's rules; one of older rules keeps the mix it names (replay_older)."""
         claimed = rec.get("dice_from")
         mail = claimed.get("mail") if isinstance(claimed, dict) and "mail" in rec else None
         actor = rec["actor"]
         referees = rec.get("by") in ("deadline", "referee") and "mail" not in rec
-        return own_source(self.sheets, actor, mail, self.rolls.get(actor, 0), referees)
+        return record_source(self.sheets, self.state, actor, mail, self.rolls.get(actor, 0),
+                             referees)
 
     def count_roll(self, rec: dict, older: bool = False) -> None:
         """A `dice_from` naming material moves its actor's count on (as rolls_before)."""
         if older and isinstance(source := rec.get("dice_from"), dict) and "stream" in source:
             raise _fail(self.name, rec["seq"], "its dice_from names a stream: rules 7 and "
                                                "before keyed a record's dice by its number")
-        if isinstance(rec.get("dice_from"), dict):
+        source = rec.get("dice_from")
+        if isinstance(source, dict) and not str(source.get("stream", "")).startswith(PLANS):
             self.rolls[rec["actor"]] = self.rolls.get(rec["actor"], 0) + 1
 
-    def check_entropy(self, rec: dict, dice: Dice) -> None:
+    def check_entropy(self, rec: dict, dice: Dice, phase: bool) -> None:
         """A record that used the stream mixed in its actor's own fresh link (a sheet), or
-        the digest of the mail it came in (a game made to mix it in)."""
-        if not dice.used():
-            return
+        the digest of the mail it came in (a game made to mix it in); a sheet holder's
+        sealed plan given at once with the other side's (phase) reveals a link, rolling or
+        not."""
         n, actor = rec["seq"], rec["actor"]
         pos = self.sheets.get(actor)
+        if phase and pos is not None and (pos.no == 0 or pos.seq < self.run[1]):
+            raise _fail(self.name, n, f"its sealed plan, given at once with the other side's, "
+                                      f"reveals no link of {actor}'s dice sheet")
+        if not dice.used():
+            return
         if pos is not None and (pos.no == 0 or pos.seq < self.run[1]):
             raise _fail(self.name, n, f"it rolls dice or shuffles for {actor}, who holds a dice "
                                       f"sheet, with no link revealed by his own orders (the "
                                       f"last, link {pos.no}, in record {pos.seq})")
-        if pos is None and "mail" in rec and self.mail_entropy and \
+        if pos is None and "mail" in rec and self.mail_entropy and not phase and \
                 not (dice.source or {}).get("mail"):
             raise _fail(self.name, n, f"it came in {actor}'s mail, but its dice do not mix in "
                                       f"the digest of the mail's order lines")
@@ -442,6 +450,7 @@ class _Proof:
         if closed:
             raise _fail(name, n, closed)
         dice = self.dice_for(rec)
+        phase = plans_stream(self.state, rec["actor"]) is not None   # before deciding it
         try:
             events, new, text, private = redecide(self.state, data, rec, typed, self.sc, dice)
         except (OrderError, UsageError) as exc:
@@ -450,7 +459,7 @@ class _Proof:
             raise _fail(name, n, f"deciding it again fails ({type(exc).__name__}: {exc})"
                         ) from None
         _compare(rec, name, _rewritten(rec, text, events, dice, private), dice)
-        self.check_entropy(rec, dice)
+        self.check_entropy(rec, dice, phase)
         self.count_roll(rec)
         try:
             for ev in typed.events:

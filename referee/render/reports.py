@@ -378,14 +378,15 @@ def _coming(journal: Path, mine: dict, state, data, reader: str, stat: dict,
 
 
 def _link_due(raw: bytes, reader: str) -> list[Para]:
-    """Which link of the reader's dice sheet his next orders that roll dice carry, if he
-    holds one (store/sheets.py)."""
+    """Which link of the reader's dice sheet his next orders that roll dice, or his sealed
+    plan given at once with the other side's, carry, if he holds one (store/sheets.py)."""
     sheet = sheets_in(raw).get(reader)
     if sheet is None:
         return []
     return [para(f"Your dice sheet: link {sheet.due()} (line {sheet.due() + 1} of the sheet "
-                 f"file) is due with your next orders that roll dice or shuffle the deck, in "
-                 f"a line 'Link: LINK'.")]
+                 f"file) is due with your next orders that roll dice or shuffle the deck, and "
+                 f"with a sealed plan you give at once with the other side's, in a line "
+                 f"'Link: LINK'.")]
 
 
 PAUSED_NOW = "The game is paused: no orders are taken until the moderator resumes it."

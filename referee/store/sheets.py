@@ -46,11 +46,14 @@ record's number, so that nothing but the side's own mail moves them:
   order in which two mails were applied would have chosen among dice;
 - the automatic steps (the turn's end and its reshuffle, a decision nobody is asked, the
   other side's standing orders) are decided inside the record of the order that led to
-  them, so they take that order's material and key. Where both sides give sealed plans at
-  once (7.0), the plan applied last closes the phase and so its side's material keys what
-  follows: whoever applies the two mails picks which (two outcomes, the order shown in the
-  journal). The set-up (record 1) comes before any sheet: its deck order is the secret's
-  alone.
+  them, so they take that order's material and key. The set-up (record 1) comes before
+  any sheet: its deck order is the secret's alone;
+- where several sides give sealed plans at once (7.0, 2.0 I, 2.0 V.3), whichever plan is
+  applied last closes the phase, and its record rolls for all (the turn's end, a
+  reshuffle): so every such plan of a sheet holder carries his next link, rolling or not,
+  and the records of the phase mix in each side's latest link and are keyed by the phase
+  ("plans-production.5", plans_source), the same whatever the order of the mails; they
+  count in no side's count.
 
 Records of older rules keep the mix they name and their record's number: rules 7 mixed in
 the latest revealed link of every side, rules 6 and before a side's tip until its first
@@ -249,17 +252,32 @@ def own_source(sheets: dict[str, SheetPos], side: str, mail: str | None,
     return source
 
 
+def plans_source(sheets: dict[str, SheetPos], sides: list[str], stream: str) -> dict:
+    """What a record of sealed plans given at once mixes in (7.0, 2.0 I, 2.0 V.3): the
+    latest link of each of those sides that holds a sheet (revealed with its plan: a plan
+    without one is refused), keyed by the phase (`stream`, "plans-KIND.TURN"), so that
+    whichever plan the moderator applies last, the record closing the phase rolls the
+    same dice."""
+    links = [{"side": s, "no": sheets[s].shown[0], "value": sheets[s].shown[1]}
+             for s in sorted(sides) if s in sheets and sheets[s].shown is not None]
+    return {**({"links": links} if links else {}), "stream": stream}
+
+
+PLANS = "plans-"        # how the stream of a phase of sealed plans begins
+
+
 def rolls_before(raw: bytes, side: str) -> int:
-    """How many records of the journal's bytes, made by `side`, mixed material into their
-    dice (carry `dice_from`). Only the lines naming that key are looked at: no other line
+    """How many records of the journal's bytes, made by `side`, carry a `dice_from` keyed
+    by no phase of sealed plans. Only the lines naming that key are looked at: no other line
     names it, which the canonical form writes unescaped, and a record's first key is its
     actor."""
     mark, head = b'"dice_from":{', b'{"actor":' + json.dumps(side).encode() + b","
+    phase = b'"stream":"' + PLANS.encode()
     count, at = 0, raw.find(mark)
     while at >= 0:
         begin = raw.rfind(b"\n", 0, at) + 1
-        count += raw.startswith(head, begin)
         end = raw.find(b"\n", at)
+        count += raw.startswith(head, begin) and raw.find(phase, at, end) < 0
         if end < 0:
             break
         at = raw.find(mark, end)
