@@ -205,3 +205,25 @@ def test_a_sealed_plan_given_at_once_without_its_link_is_refused(tmp_path):
     assert journal.read_bytes() == before
     g.submit(journal, "german", ["done"], link=SHEETS["german"][nxt["german"]])
     assert records(journal)[-1]["link"]["side"] == "german"
+
+
+def test_the_log_says_what_the_dice_of_the_referees_answer_come_from(tmp_path, monkeypatch,
+                                                                      cli):
+    """The log says what a record's dice mix in and what keys them; the referee's answer for
+    a silent side mixes in nothing, yet is keyed by the side's own count ("german.1"), which
+    a player checking a die by hand must use in place of the record's number."""
+    monkeypatch.setenv(NOW_VARIABLE, START.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    secret = tmp_path / "s.secret"
+    dm.write_secret(secret, SECRET)
+    path = tmp_path / "g.jsonl"
+    settings = settings_fact("48h", "24h,2h", "default", 2, False)
+    g.create_game(path, "1914", game_id=GAME, secret_file=secret, clock=settings,
+                  players=["german=kaiser@example.org", "entente=joffre@example.net"])
+    g.submit(path, "german", DEMO_OPENING + ["done", "done"])
+    check_deadlines(path, tmp_path / "out", START + timedelta(hours=49))
+    answer = next(r for r in records(path) if r.get("by") == "deadline" and r.get("dice"))
+    for reader in ("german", "entente"):
+        out = cli("log", path, "--as", reader)
+        assert out.exit_code == 0, out.output
+        said = " ".join(out.output.split(f"#{answer['seq']} ", 1)[1].split("\n#", 1)[0].split())
+        assert "its dice are keyed german.1" in said
