@@ -18,8 +18,10 @@ the digest of the mail it came in (sheets.py), has "/<mix>" after "<i>" in every
 <mix> being "side=link" or "mail=digest" (sheets.mix_text); under rules 8 and later its
 `stream` ("german.4": the side, and its count of such records) stands in place of <n>.
 Nobody computes those dice without both the secret and the mix: the moderator has no link
-before the player's mail reveals it, and nothing he writes moves the stream. A record
-without `dice_from` keeps the message above.
+before the player's mail reveals it, and nothing he writes moves the stream. The
+referee's own answer for a side has a `dice_from` with its stream alone: no "/<mix>", the
+stream in place of <n>, counted as such a record. A record without `dice_from` keeps the
+message above.
 
 Manual mode: the order carries the dice (`--dice 3,1,6`) rolled with real dice
 or a dice server; shuffles still come from the secret, so hands stay secret.
