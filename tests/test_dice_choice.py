@@ -227,3 +227,17 @@ def test_the_log_says_what_the_dice_of_the_referees_answer_come_from(tmp_path, m
         assert out.exit_code == 0, out.output
         said = " ".join(out.output.split(f"#{answer['seq']} ", 1)[1].split("\n#", 1)[0].split())
         assert "its dice are keyed german.1" in said
+
+
+def test_a_mails_dice_are_not_said_to_be_beyond_anyone_s_choice():
+    """A report says what a mail's dice come from; it must not claim more than the guide's
+    table: the moderator and a player together can choose them (docs/player.md, Who can
+    foresee a die), so the words say neither could alone."""
+    from referee.data.dataload import load_game
+    from referee.data.paths import default_games_dir
+    from referee.render.record_text import mail_mix_words
+
+    data = load_game(default_games_dir() / "ttlm")
+    said = mail_mix_words({"actor": "entente", "seq": 14}, "f" * 64, data)
+    assert "neither the moderator nor a player could choose them alone" in said
+    assert "nobody could choose" not in said

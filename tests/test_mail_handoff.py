@@ -143,10 +143,11 @@ def test_a_report_tells_what_a_mail_s_digest_in_the_dice_lets_a_player_check(
         tmp_path, cli, reader):
     """A record whose dice mix in its mail's order lines (store/sheets.py) is told in a
     report, the player's mail, by what that lets him check: the dice come from the secret
-    and his lines as written, so nobody chose them; the digest in short, for his own
-    SHA-256 of those lines, and where an audit finds the whole (`explain`) and checks the
-    dice (`verify`). It read 'its dice mix in the digest of the mail's order lines' and the 64
-    hex digits on a line of their own; `log`, read by those who audit, keeps them whole."""
+    and his lines as written, so neither the moderator nor a player alone chose them; the
+    digest in short, for his own SHA-256 of those lines, and where an audit finds the whole
+    (`explain`) and checks the dice (`verify`). It read 'its dice mix in the digest of the
+    mail's order lines' and the 64 hex digits on a line of their own; `log`, read by those
+    who audit, keeps them whole."""
     j = _artois(tmp_path / "artois", "no combat cards", "stand and fight")
     r = g.submit(j, "german", ["end movement", "done", "pass"], atomic=True,
                  handoff_ends=True, mail=MAIL)
@@ -155,8 +156,9 @@ def test_a_report_tells_what_a_mail_s_digest_in_the_dice_lets_a_player_check(
     assert rec["dice_from"]["mail"] == digest
     report = cli("report", j, "--as", reader, "--since", str(rec["seq"] - 1)).stdout
     said = " ".join(report.split())
-    assert "the order lines of the German player's mail as written, so nobody could " \
-        f"choose them. The lines' SHA-256 begins {digest[:12]}; the journal holds it whole " \
+    assert "the order lines of the German player's mail as written, so neither the " \
+        "moderator nor a player could choose them alone. " \
+        f"The lines' SHA-256 begins {digest[:12]}; the journal holds it whole " \
         f"for those who audit it (explain, record {rec['seq']}; verify checks every die)." \
         in said
     assert digest not in report and "mix in the digest" not in report
