@@ -10,7 +10,21 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from test_sheets import GAME, R7, SECRET, SHEETS, new_game, play_opening, records, rewrite
+from test_sheets import (
+    GAME,
+    OPENING_MAIL,
+    R7,
+    SECRET,
+    SHEETS,
+    _inbox,
+    _mail,
+    _mail_game,
+    new_game,
+    play_opening,
+    records,
+    rewrite,
+    rolled,
+)
 
 import casebook
 import gamecalls as g
@@ -241,3 +255,23 @@ def test_a_mails_dice_are_not_said_to_be_beyond_anyone_s_choice():
     said = mail_mix_words({"actor": "entente", "seq": 14}, "f" * 64, data)
     assert "neither the moderator nor a player could choose them alone" in said
     assert "nobody could choose" not in said
+
+
+def test_an_export_s_log_gives_each_die_s_hmac_input(tmp_path, cli):
+    """A player holds his export, which `explain` cannot replay; its `log` names the stream
+    that keys a mail's dice ("german.1") beside what they mix in, so that with the game id
+    and the revealed secret he makes each die's HMAC input from the log alone."""
+    path, secret, keys = _mail_game(tmp_path)
+    raw = _mail("german", OPENING_MAIL, keys["german"], 1)
+    out, _ = _inbox(cli, path, tmp_path, [raw], "box1")
+    assert out[0]["status"] == "applied", out
+    rec = rolled(records(path))[-1]
+    export = tmp_path / "entente.jsonl"
+    r = cli("log", path, "--as", "entente", "--format", "json")
+    export.write_text(r.stdout, encoding="utf-8")
+    export.chmod(0o600)
+    said = " ".join(cli("log", export).stdout.split())
+    mix = rec["dice_from"]["mail"]
+    assert f"its dice mix in the digest of the mail's order lines {mix}, keyed german.1" in \
+        said
+    assert rec["dice"][0] == dm.die(SECRET, GAME, "german.1", 0, f"mail={mix}")
