@@ -107,3 +107,21 @@ def test_a_game_revealed_while_a_standing_order_is_kept_refuses_it_in_the_player
                            "0" * 64)
     said = str(refused.value)
     assert "so the game is closed" in said and journal.name not in said, said
+
+
+def test_a_report_of_a_game_closed_by_the_reveal_asks_no_link_and_says_how_to_check_it(
+        tmp_path, cli):
+    """No orders are taken once the secret is revealed, so no link of a dice sheet is due;
+    what each reader does then is what he does after the end: ask for his export and check
+    every die with it (docs/player.md, Receipts)."""
+    from test_sheets import _mail_game
+
+    journal, _, _ = _mail_game(tmp_path, sheets_for=("german",))
+    due = " ".join(cli("report", journal, "--as", "german").stdout.split())
+    assert "Your dice sheet: link 1" in due
+    assert cli("reveal", journal, "--force").exit_code == 0
+    said = " ".join(cli("report", journal, "--as", "german").stdout.split())
+    assert "Your dice sheet" not in said and "is due with your next orders" not in said
+    assert "referee verify german.jsonl --export german" in said
+    told = " ".join(cli("report", journal, "--as", "moderator").stdout.split())
+    assert "--as SIDE --format json" in told

@@ -184,7 +184,8 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     sections.append(board_section(board))
     now = _now_sections(journal, mine, state, data, reader, stat)
     _tell_armistice(now[0], state, data, reader, stat, level.name)
-    now[0].blocks += _link_due(whole.raw, reader)
+    if not stat["game_over"] and not state.revealed:      # no orders after either
+        now[0].blocks += _link_due(whole.raw, reader)
     sections += now
     receipt = receipt_line(game_id, last["seq"], last["hash"])
     span = (f"record {last['seq']}" if since + 1 == last["seq"] else
@@ -280,9 +281,11 @@ def _now_sections(journal: Path, mine: dict, state, data, reader: str,
                   stat: dict) -> list[Section]:
     """The decision now with what follows it, then his Build Points while he plans his
     production or once his plan is in (7.0); only that the game is closed once its secret
-    is revealed before its end (`reveal --force`: no order is taken after it)."""
+    is revealed before its end (`reveal --force`: no order is taken after it), and how each
+    reader checks it then, as after its end."""
     if state.revealed and not stat["game_over"]:
-        return [Section("Now", [para(CLOSED_NOW)])]
+        return [Section("Now", [para(CLOSED_NOW), *_after_the_end(
+            reader, True, data, shlex.quote(journal.name))])]
     costs = shown(production_section, state.seq, journal, state, data, reader,
                   list(stat["legal"]))
     now = _decision_section(stat, reader, data, _coming(journal, mine, state, data, reader,
