@@ -156,7 +156,7 @@ def test_a_report_tells_what_a_mail_s_digest_in_the_dice_lets_a_player_check(
     assert rec["dice_from"]["mail"] == digest
     report = cli("report", j, "--as", reader, "--since", str(rec["seq"] - 1)).stdout
     said = " ".join(report.split())
-    assert "the order lines of the German player's mail as written, so neither the " \
+    assert "the order lines of the German player's mail as the referee read them, so neither the " \
         "moderator nor a player could choose them alone. " \
         f"The lines' SHA-256 begins {digest[:12]}; the journal holds it whole " \
         f"for those who audit it (explain, record {rec['seq']}; verify checks every die)." \

@@ -119,16 +119,17 @@ def sheet_lines(rec: dict, data: GameData, in_words: bool = False) -> list[str]:
 
 def mail_mix_words(rec: dict, digest: str, data: GameData) -> str:
     """What a record's dice mixing in its mail's order lines means to a player (sheets.py):
-    they come from the game's secret and the lines as written, so neither the moderator nor
-    a player alone chose them (together they could: docs/player.md); the
-    digest's first 12 digits, for him to hold against his own lines' SHA-256, and where an
-    audit finds it whole (a mail names no command: its reader may run none)."""
+    they come from the game's secret and the lines as the referee read them (each trimmed,
+    without list markers, comments, greetings), so neither the moderator nor a player alone
+    chose them (together they could: docs/player.md); the digest's first 12 digits, for him
+    to hold against his own lines' SHA-256, and where an audit finds it whole (a mail names
+    no command: its reader may run none)."""
     who = data.side_name(str(rec.get("actor")))
     return (f"This record's dice come from the game's secret and the order lines of the "
-            f"{who} player's mail as written, so neither the moderator nor a player could "
-            f"choose them alone. The lines' "
-            f"SHA-256 begins {digest[:12]}; the journal holds it whole for those who audit "
-            f"it (explain, record {rec.get('seq')}; verify checks every die).")
+            f"{who} player's mail as the referee read them, so neither the moderator nor a "
+            f"player could choose them alone. The lines' SHA-256 begins {digest[:12]}; the "
+            f"journal holds it whole for those who audit it (explain, record "
+            f"{rec.get('seq')}; verify checks every die).")
 
 
 def wrap_lines(lines: list[str], width: int = 72, hang: int = 4) -> list[str]:
