@@ -275,3 +275,53 @@ def test_an_export_s_log_gives_each_die_s_hmac_input(tmp_path, cli):
     assert f"its dice mix in the digest of the mail's order lines {mix}, keyed german.1" in \
         said
     assert rec["dice"][0] == dm.die(SECRET, GAME, "german.1", 0, f"mail={mix}")
+
+
+def _export(cli, journal: Path, side: str, tmp_path: Path) -> Path:
+    r = cli("log", journal, "--as", side, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    export = tmp_path / f"{side}.jsonl"
+    export.write_text(r.stdout, encoding="utf-8")
+    export.chmod(0o600)
+    return export
+
+
+def test_verify_of_an_export_refuses_a_phase_stream_on_a_side_s_record(tmp_path, cli):
+    """A forger holding the game's key rekeys a side's roll by a phase of sealed plans
+    ("plans-production.1"), which counts in no side's count: he may try phase after phase
+    until its dice suit him. An export's public events tell no such phase was open there."""
+    path, secret = new_game(tmp_path)
+    play_opening(path, SHEETS)
+    export = _export(cli, path, "german", tmp_path)
+    recs = records(export)
+    rec = [r for r in recs if isinstance(r.get("dice_from"), dict) and r.get("dice")][-1]
+    rec["dice_from"]["stream"] = "plans-production.1"
+    mix = sheets.mix_text(rec["dice_from"])
+    rec["dice"] = [dm.die(SECRET, GAME, "plans-production.1", i, mix)
+                   for i in range(len(rec["dice"]))]
+    rewrite(export, recs)
+    r = cli("verify", export, "--export", "german", "--secret", secret)
+    assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr and "keyed" in r.stderr, \
+        r.stderr + r.stdout
+
+
+@pytest.mark.parametrize("stream", ["entente.1", "plans-production.4", "plans-reinforce.3"])
+def test_verify_of_an_export_refuses_a_plan_record_keyed_other_than_by_its_phase(
+        tmp_path, cli, stream):
+    """The record closing the production phase (7.0) of WINTER 1914-15 is keyed by that
+    phase; a forger who keys it by the side's own count, another turn or another phase
+    would choose among its draws. An export's public events (the decision pending, the
+    season) tell its phase, and verify refuses any other key."""
+    journal, secret, nxt = _at_production(tmp_path / "g")
+    for side in ("german", "entente"):
+        g.submit(journal, side, ["done"], link=SHEETS[side][nxt[side]])
+    export = _export(cli, journal, "german", tmp_path)
+    assert cli("verify", export, "--export", "german").exit_code == 0
+    recs = records(export)
+    rec = recs[-1]
+    assert rec["dice_from"]["stream"] == "plans-production.3"
+    rec["dice_from"]["stream"] = stream
+    rewrite(export, recs)
+    r = cli("verify", export, "--export", "german")
+    assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr and "keyed" in r.stderr, \
+        r.stderr + r.stdout

@@ -13,17 +13,54 @@ def fail(name: str, n: int, what: str) -> JournalError:
     return JournalError(f"{name}: record {n}: {what}", record=n)
 
 
-def check_stream(rec: dict, counts: dict[str, int], name: str) -> None:
+class Streams:
+    """What keys the dice of each record of an export, as far as its public records tell
+    (store/sheets.py): each side's count of records with material, and the phase of sealed
+    plans given at once a record answers ("plans-production.3"): the decision pending
+    (DecisionPending), the sides asked at once (PlansOpened; production asks every side,
+    7.0) and the turn (the scenario's start, then SeasonAdvanced)."""
+
+    def __init__(self, header: dict):
+        start = (header.get("scenario_data") or {}).get("start") or {}
+        self.turn = start.get("turn") if isinstance(start, dict) else None
+        self.kind: str | None = None
+        self.opened: tuple[str | None, int] = (None, 0)
+        self.counts: dict[str, int] = {}
+
+    def phase(self) -> str | None:
+        """The stream of the phase of sealed plans given at once now open, if one is."""
+        if self.kind != "production" and (self.opened[0] != self.kind or self.opened[1] < 2):
+            return None
+        return f"{PLANS}{self.kind}.{self.turn}"
+
+    def follow(self, rec: dict) -> None:
+        for ev in rec.get("events") or []:
+            kind = ev.get("type") if isinstance(ev, dict) else None
+            if kind == "DecisionPending":
+                self.kind = ev.get("kind")
+            elif kind == "PlansOpened":
+                self.opened = (ev.get("kind"), len(ev.get("sides") or ()))
+            elif kind == "SeasonAdvanced":
+                self.turn = ev.get("turn")
+
+
+def check_stream(rec: dict, streams: Streams, name: str) -> None:
     """A record's `dice_from` moves its actor's count on, but one keyed by a phase of sealed
-    plans; a stream it names must be that count ("german.4" for his fourth such record), as
-    the referee keys it."""
-    source = rec.get("dice_from")
-    if not isinstance(source, dict) or str(source.get("stream", "")).startswith(PLANS):
+    plans given at once; a stream it names must be that count ("german.4" for his fourth
+    such record), or in such a phase the phase's, as the referee keys it."""
+    source, phase = rec.get("dice_from"), streams.phase()
+    streams.follow(rec)
+    if not isinstance(source, dict):
         return
-    actor = rec.get("actor")
+    stream, actor, counts = source.get("stream"), rec.get("actor"), streams.counts
+    if phase is not None and stream is not None:
+        if stream != phase:
+            raise fail(name, rec["seq"], f"its dice are keyed {stream!r}, not {phase}, the "
+                                         f"phase of sealed plans given at once it answers")
+        return
     counts[actor] = counts.get(actor, 0) + 1
-    if "stream" in source and source["stream"] != f"{actor}.{counts[actor]}":
-        raise fail(name, rec["seq"], f"its dice are keyed {source['stream']!r}, not "
+    if stream is not None and stream != f"{actor}.{counts[actor]}":
+        raise fail(name, rec["seq"], f"its dice are keyed {stream!r}, not "
                                      f"{actor}.{counts[actor]}, its side's count of records "
                                      f"with dice of their own")
 

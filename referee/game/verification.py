@@ -49,7 +49,7 @@ from ..store.players import REGISTER
 from ..store.sheets import PLANS, SHEET, SheetPos, register, shown_tip, steps_down
 from ..store.signing import shown
 from .clockwalk import fact_problem
-from .dicecheck import check_dice, check_stream
+from .dicecheck import Streams, check_dice, check_stream
 from .dicesource import plans_stream, record_source
 from .forced import closed_wrongly
 from .moderated import (
@@ -550,11 +550,11 @@ def _dice_line(secret: bytes | None, manual: bool, full: bool) -> str:
 def _verify_export(records, name: str, header: dict, reader: str, secret: bytes | None,
                    manual: bool) -> Verification:
     """Chain, redactions and (with the secret) dice of an export made for reader."""
-    count, digests, counts = 1, 0, {}
+    count, digests, streams = 1, 0, Streams(header)
     for rec in records:
         n = rec["seq"]
         count += 1
-        check_stream(rec, counts, name)
+        check_stream(rec, streams, name)
         for part in _parts(rec, []):
             to = part["to"]
             if is_redacted_part(part):
