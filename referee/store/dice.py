@@ -15,8 +15,10 @@ of one record share the index i, counted in the order the events use them.
 
 Players' entropy: a record whose `dice_from` names a link of a player's dice sheet, or
 the digest of the mail it came in (sheets.py), has "/<mix>" after "<i>" in every message,
-<mix> being "side=link" or "mail=digest" (sheets.mix_text); under rules 8 and later its
-`stream` ("german.4": the side, and its count of such records) stands in place of <n>.
+<mix> being "side=link" or "mail=digest" (sheets.mix_text; several links, in side order,
+joined by ";"); under rules 8 and later its `stream` ("german.4": the side, and its count
+of such records; "plans-production.5" for a phase of sealed plans given at once) stands in
+place of <n>.
 Nobody computes those dice without both the secret and the mix: the moderator has no link
 before the player's mail reveals it, and nothing he writes moves the stream. The
 referee's own answer for a side has a `dice_from` with its stream alone: no "/<mix>", the

@@ -51,7 +51,8 @@ record's number, so that nothing but the side's own mail moves them:
 - where several sides give sealed plans at once (7.0, 2.0 I, 2.0 V.3), whichever plan is
   applied last closes the phase, and its record rolls for all (the turn's end, a
   reshuffle): so every such plan of a sheet holder carries his next link, rolling or not,
-  and the records of the phase mix in each side's latest link and are keyed by the phase
+  and the records of the phase mix in the latest link of each side with a sheet (never a
+  mail's digest: without sheets, nothing) and are keyed by the phase
   ("plans-production.5", plans_source), the same whatever the order of the mails; they
   count in no side's count.
 
