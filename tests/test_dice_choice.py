@@ -325,3 +325,26 @@ def test_verify_of_an_export_refuses_a_plan_record_keyed_other_than_by_its_phase
     r = cli("verify", export, "--export", "german")
     assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr and "keyed" in r.stderr, \
         r.stderr + r.stdout
+
+
+def test_the_referee_answers_a_silent_sheet_holders_plan_and_the_other_link_keys_the_phase(
+        tmp_path, monkeypatch, cli):
+    """At production the German, who holds a sheet, stays silent past his deadline under
+    --missed default: the referee gives his plan ('done', 7.0) without a link of his (it has
+    none to give), and its record closes the phase with the Entente's fresh plan link in the
+    mix, keyed by the phase; the game goes on and verify passes."""
+    monkeypatch.setenv(NOW_VARIABLE, START.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    journal, secret, nxt = _at_production(tmp_path / "g")
+    r = cli("deadline", journal, "--set", "48h", "--missed", "default")
+    assert r.exit_code == 0, r.output
+    g.submit(journal, "entente", ["done"], link=SHEETS["entente"][nxt["entente"]])
+    check_deadlines(journal, tmp_path / "out", START + timedelta(hours=49))
+    answers = [r for r in records(journal)[1:] if r.get("by") == "deadline"]
+    assert answers, "the referee gave no answer for the German"
+    rec = answers[0]
+    assert rec["actor"] == "german" and "link" not in rec
+    assert g.open_game(journal).state.phase != "production"
+    shuffled = [r for r in records(journal)[rec["seq"]:] if r.get("dice_from")]
+    assert shuffled and shuffled[0]["dice_from"] == {"stream": "plans-production.3", "links": [
+        {"side": "entente", "no": nxt["entente"], "value": SHEETS["entente"][nxt["entente"]]}]}
+    assert "every die and shuffle recomputed" in " ".join(g.verify(journal, secret).lines)

@@ -53,7 +53,7 @@ def batch_dice(b) -> Dice:
     source = record_source(b.sheets, b.state, q.side, digest, b.rolls_before,
                            q.clock is not None or bool(q.closing))
     need = None
-    if q.side in b.sheets and not b.fresh:
+    if q.side in b.sheets and not b.fresh and plans_stream(b.state, q.side) is None:
         owner = b.owner()
         need = (f"the next link of {owner}'s dice sheet, which none of these orders gives: "
                 f"link {b.sheets[q.side].due()} of {owner}'s dice sheet is due "
@@ -65,9 +65,11 @@ def plan_takes_a_link(b, i: int) -> None:
     """A sheet holder's sealed plan given at once with the other side's carries his next
     link, whether or not it closes the phase: the record that does rolls with both sides'
     plan links, whichever comes last (store/sheets.py plans_source). SheetError otherwise:
-    nothing is written."""
+    nothing is written. The referee's own answer for a silent side needs none: the record
+    mixes in his latest link, public, beside the other side's fresh one."""
     q = b.q
-    if q.dry_run or q.side not in b.sheets or b.fresh or plans_stream(b.state, q.side) is None:
+    if q.dry_run or q.side not in b.sheets or b.fresh or q.clock is not None or q.closing or \
+            plans_stream(b.state, q.side) is None:
         return
     owner = b.owner()
     raise SheetError(f"order {i + 1} ({quoted(q.texts[i])}): a sealed plan given at once with "

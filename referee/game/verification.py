@@ -401,12 +401,14 @@ class _Proof:
         not."""
         n, actor = rec["seq"], rec["actor"]
         pos = self.sheets.get(actor)
-        if phase and pos is not None and (pos.no == 0 or pos.seq < self.run[1]):
+        fresh = pos is not None and pos.no > 0 and pos.seq >= self.run[1]
+        referees = rec.get("by") in ("deadline", "referee") and "mail" not in rec
+        if phase and pos is not None and not fresh and not referees:
             raise _fail(self.name, n, f"its sealed plan, given at once with the other side's, "
                                       f"reveals no link of {actor}'s dice sheet")
         if not dice.used():
             return
-        if pos is not None and (pos.no == 0 or pos.seq < self.run[1]):
+        if pos is not None and not fresh and not phase:
             raise _fail(self.name, n, f"it rolls dice or shuffles for {actor}, who holds a dice "
                                       f"sheet, with no link revealed by his own orders (the "
                                       f"last, link {pos.no}, in record {pos.seq})")
