@@ -41,8 +41,8 @@ def batch_dice(b) -> Dice:
     """The dice of a batch's next record (game/batch.py): the secret's stream, mixing in the
     side's own link (its batch's) or, without a sheet, the digest of the mail's order
     lines, keyed by the side's count of such records, as the referee's own answer for it
-    is; a record of sealed plans given at once, both sides' plan links, keyed by the phase.
-    A dry run's dice only count or stop."""
+    is; a record of sealed plans given at once, each sheet holder's plan link, keyed by the
+    phase. A dry run's dice only count or stop."""
     q, game_id = b.q, b.header["game_id"]
     if q.dry_run and q.count_with is not None:
         return CountingDice(game_id, b.seq + 1, q.count_with)
