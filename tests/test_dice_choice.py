@@ -5,7 +5,6 @@ each keep it (store/sheets.py rolls_before, game/verification.py count_roll)."""
 from __future__ import annotations
 
 import json
-import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -13,7 +12,6 @@ import pytest
 from test_sheets import (
     GAME,
     OPENING_MAIL,
-    R7,
     SECRET,
     SHEETS,
     _inbox,
@@ -24,6 +22,7 @@ from test_sheets import (
     records,
     rewrite,
     rolled,
+    rules7_game,
 )
 
 import casebook
@@ -36,24 +35,14 @@ from referee.engine.order_text import format_order
 from referee.game.timeline import settings_fact
 from referee.mail.reminders import check_deadlines
 from referee.store import dice as dm
-from referee.store import home, sheets, signing
+from referee.store import home, sheets
 
 START = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)          # a Monday
 
 
 def _rules7(tmp_path):
     """The rules-7 fixture in tmp_path, its key in the test's home (test_sheets)."""
-    path = tmp_path / "old.jsonl"
-    secret = path.with_name(path.name + ".secret")
-    shutil.copyfile(R7.with_suffix(".jsonl"), path)
-    shutil.copyfile(R7.with_suffix(".jsonl.secret"), secret)
-    recs = records(path)
-    key = signing.key_file(recs[0]["signing"]["fingerprint"].replace("-", ""))
-    key.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(R7.with_suffix(".key"), key)
-    for p in (path, secret, key):
-        p.chmod(0o600)
-    return path, secret, recs
+    return rules7_game(tmp_path)
 
 
 def test_a_record_of_older_rules_naming_a_stream_is_refused(tmp_path, cli):
@@ -105,6 +94,20 @@ def test_rolls_before_reads_only_a_side_s_own_lines(tmp_path):
     assert sheets.rolls_before(raw, "ger") == 1
 
 
+def _silent_german(tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
+    """A 1914 game of 48h deadlines, --missed default, made at START; the German's opening
+    entered by hand, up to his artillery's fire (5.2.1), which he then leaves unanswered."""
+    monkeypatch.setenv(NOW_VARIABLE, START.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    secret = tmp_path / "s.secret"
+    dm.write_secret(secret, SECRET)
+    path = tmp_path / "g.jsonl"
+    settings = settings_fact("48h", "24h,2h", "default", 2, False)
+    g.create_game(path, "1914", game_id=GAME, secret_file=secret, clock=settings,
+                  players=["german=kaiser@example.org", "entente=joffre@example.net"])
+    g.submit(path, "german", DEMO_OPENING + ["done", "done"])
+    return path, secret
+
+
 @pytest.mark.parametrize("between", ["nothing", "a sheet for the other side",
                                      "the deadlines set anew"])
 def test_a_default_at_a_missed_deadline_rolls_dice_no_record_of_the_moderators_moves(
@@ -114,14 +117,7 @@ def test_a_default_at_a_missed_deadline_rolls_dice_no_record_of_the_moderators_m
     foresees its dice; but they are keyed by the German's own count ("german.1": his
     orders by hand mixed in nothing), so a record the moderator writes before the deadline
     passes (a registration, new deadline settings) leaves them as they were."""
-    monkeypatch.setenv(NOW_VARIABLE, START.strftime("%Y-%m-%dT%H:%M:%SZ"))
-    secret = tmp_path / "s.secret"
-    dm.write_secret(secret, SECRET)
-    path = tmp_path / "g.jsonl"
-    settings = settings_fact("48h", "24h,2h", "default", 2, False)
-    g.create_game(path, "1914", game_id=GAME, secret_file=secret, clock=settings,
-                  players=["german=kaiser@example.org", "entente=joffre@example.net"])
-    g.submit(path, "german", DEMO_OPENING + ["done", "done"])
+    path, secret = _silent_german(tmp_path, monkeypatch)
     seq = g.open_game(path).state.seq
     if between == "a sheet for the other side":
         g.register_sheets(path, [f"entente={SHEETS['entente'][0]}"])
@@ -226,14 +222,7 @@ def test_the_log_says_what_the_dice_of_the_referees_answer_come_from(tmp_path, m
     """The log says what a record's dice mix in and what keys them; the referee's answer for
     a silent side mixes in nothing, yet is keyed by the side's own count ("german.1"), which
     a player checking a die by hand must use in place of the record's number."""
-    monkeypatch.setenv(NOW_VARIABLE, START.strftime("%Y-%m-%dT%H:%M:%SZ"))
-    secret = tmp_path / "s.secret"
-    dm.write_secret(secret, SECRET)
-    path = tmp_path / "g.jsonl"
-    settings = settings_fact("48h", "24h,2h", "default", 2, False)
-    g.create_game(path, "1914", game_id=GAME, secret_file=secret, clock=settings,
-                  players=["german=kaiser@example.org", "entente=joffre@example.net"])
-    g.submit(path, "german", DEMO_OPENING + ["done", "done"])
+    path, secret = _silent_german(tmp_path, monkeypatch)
     check_deadlines(path, tmp_path / "out", START + timedelta(hours=49))
     answer = next(r for r in records(path) if r.get("by") == "deadline" and r.get("dice"))
     for reader in ("german", "entente"):

@@ -432,15 +432,9 @@ def test_a_journal_of_older_rules_verifies_with_the_tips_it_mixed_in(tmp_path, c
 R7 = ROOT / "tests" / "fixtures" / "rules7-sheets-1914"
 
 
-def test_a_rules_7_game_verifies_with_both_links_then_goes_on_under_its_own_count(tmp_path,
-                                                                                 cli):
-    """tests/fixtures/rules7-sheets-1914.jsonl was played under rules 7 (the code before
-    rules 8), whose records mixed in every side's latest link and were keyed by their
-    numbers (record 12, the Entente's roll, mixes in the German's link 1 beside his own).
-    verify recomputes each die so; once upgraded, the game goes on, and a new record's
-    stream counts its side's earlier records with material, those of rules 7 included.
-    The fixture's signing key (.key) is put in this test's referee home, as the moderator
-    who made the game has it in his."""
+def rules7_game(tmp_path: Path) -> tuple[Path, Path, list[dict]]:
+    """The rules-7 fixture in tmp_path (journal, secret, records), its signing key in the
+    test's referee home, as the moderator who made the game has it in his."""
     path = tmp_path / "old.jsonl"
     secret = path.with_name(path.name + ".secret")
     shutil.copyfile(R7.with_suffix(".jsonl"), path)
@@ -451,6 +445,19 @@ def test_a_rules_7_game_verifies_with_both_links_then_goes_on_under_its_own_coun
     shutil.copyfile(R7.with_suffix(".key"), key)
     for p in (path, secret, key):
         p.chmod(0o600)
+    return path, secret, recs
+
+
+def test_a_rules_7_game_verifies_with_both_links_then_goes_on_under_its_own_count(tmp_path,
+                                                                                 cli):
+    """tests/fixtures/rules7-sheets-1914.jsonl was played under rules 7 (the code before
+    rules 8), whose records mixed in every side's latest link and were keyed by their
+    numbers (record 12, the Entente's roll, mixes in the German's link 1 beside his own).
+    verify recomputes each die so; once upgraded, the game goes on, and a new record's
+    stream counts its side's earlier records with material, those of rules 7 included.
+    The fixture's signing key (.key) is put in this test's referee home, as the moderator
+    who made the game has it in his."""
+    path, secret, recs = rules7_game(tmp_path)
     assert recs[0]["rules_version"] == 7
     both = recs[12]["dice_from"]["links"]
     assert [x["side"] for x in both] == ["entente", "german"] and "stream" not in \
