@@ -485,8 +485,7 @@ class Batch:
                    "referee" if self.q.closing else "hand")
         if self.q.clock is not None and not self.bodies:
             rec["clock"] = dict(self.q.clock)
-        self.rolls_before += "dice_from" in rec and not rec["dice_from"].get(
-            "stream", "").startswith(sheets.PLANS)
+        self.rolls_before += sheets.in_side_count(rec.get("dice_from"))
         self.bodies.append(rec)
         self.states.append(new_state)
         self.result.applied.append(Applied(text, rec))

@@ -46,10 +46,11 @@ from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
-from ..store.sheets import PLANS, SHEET, SheetPos, register, shown_tip, steps_down
+from ..store.sheets import SHEET, SheetPos, in_side_count, register, shown_tip, steps_down
 from ..store.signing import shown
 from .clockwalk import fact_problem
 from .dicecheck import Streams, check_dice, check_stream
+from .dicecheck import fail as _fail
 from .dicesource import plans_stream, record_source
 from .forced import closed_wrongly
 from .moderated import (
@@ -191,8 +192,10 @@ def _ranges(seqs: list[tuple[int, int]]) -> list[str]:
             f"their events were replayed as recorded" for a, b, rules in out]
 
 
-def _fail(name: str, n: int, what: str) -> JournalError:
-    return JournalError(f"{name}: record {n}: {what}", record=n)
+def _by_referee(rec: dict) -> bool:
+    """Whether a side's record is the referee's own word for it: a default at a missed
+    deadline, or a decision closed for it (a record from a mail never is)."""
+    return rec.get("by") in ("deadline", "referee") and "mail" not in rec
 
 
 def verify(path: Path | str, secret_file: Path | None = None,
@@ -381,17 +384,15 @@ class _Proof:
         claimed = rec.get("dice_from")
         mail = claimed.get("mail") if isinstance(claimed, dict) and "mail" in rec else None
         actor = rec["actor"]
-        referees = rec.get("by") in ("deadline", "referee") and "mail" not in rec
         return record_source(self.sheets, self.state, actor, mail, self.rolls.get(actor, 0),
-                             referees)
+                             _by_referee(rec))
 
     def count_roll(self, rec: dict, older: bool = False) -> None:
         """A `dice_from` naming material moves its actor's count on (as rolls_before)."""
         if older and isinstance(source := rec.get("dice_from"), dict) and "stream" in source:
             raise _fail(self.name, rec["seq"], "its dice_from names a stream: rules 7 and "
                                                "before keyed a record's dice by its number")
-        source = rec.get("dice_from")
-        if isinstance(source, dict) and not str(source.get("stream", "")).startswith(PLANS):
+        if in_side_count(rec.get("dice_from")):
             self.rolls[rec["actor"]] = self.rolls.get(rec["actor"], 0) + 1
 
     def check_entropy(self, rec: dict, dice: Dice, phase: bool) -> None:
@@ -402,8 +403,7 @@ class _Proof:
         n, actor = rec["seq"], rec["actor"]
         pos = self.sheets.get(actor)
         fresh = pos is not None and pos.no > 0 and pos.seq >= self.run[1]
-        referees = rec.get("by") in ("deadline", "referee") and "mail" not in rec
-        if phase and pos is not None and not fresh and not referees:
+        if phase and pos is not None and not fresh and not _by_referee(rec):
             raise _fail(self.name, n, f"its sealed plan, given at once with the other side's, "
                                       f"reveals no link of {actor}'s dice sheet")
         if not dice.used():
@@ -500,7 +500,7 @@ def _rewritten(rec: dict, text: str, events: list, dice: Dice, private) -> dict:
     n, mail, by = rec["seq"], rec.get("mail"), rec.get("by")
     # A default at a missed deadline, or a decision closed for a side, is the referee's word
     # for it; a record from before orders said how they came says nothing.
-    how = by if by in ("deadline", "referee") and "mail" not in rec else "hand"
+    how = by if _by_referee(rec) else "hand"
     written = body(rec["actor"] if n > 1 else "moderator", text, events, dice, private,
                    mail.get("data") if isinstance(mail, dict) else None, how=how)
     del written["at"]

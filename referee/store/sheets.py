@@ -267,6 +267,12 @@ def plans_source(sheets: dict[str, SheetPos], sides: list[str], stream: str) -> 
 PLANS = "plans-"        # how the stream of a phase of sealed plans begins
 
 
+def in_side_count(source: object) -> bool:
+    """Whether a record's `dice_from` moves its side's count on (rolls_before counts the
+    same in a journal's bytes): one keyed by a phase of sealed plans does not."""
+    return isinstance(source, dict) and not str(source.get("stream", "")).startswith(PLANS)
+
+
 def rolls_before(raw: bytes, side: str) -> int:
     """How many records of the journal's bytes, made by `side`, carry a `dice_from` keyed
     by no phase of sealed plans. Only the lines naming that key are looked at: no other line
