@@ -4,7 +4,7 @@ same way when the referee writes a record and when verify decides it again."""
 from __future__ import annotations
 
 from ..base.errors import SheetError, quoted
-from ..engine import sealed_for, sealed_sides
+from ..engine import plan_label, sealed_for, sealed_sides
 from ..engine.state import State
 from ..store import sheets
 from ..store.dice import Dice
@@ -71,9 +71,9 @@ def plan_takes_a_link(b, i: int) -> None:
     if q.dry_run or q.side not in b.sheets or b.fresh or q.clock is not None or q.closing or \
             plans_stream(b.state, q.side) is None:
         return
-    owner = b.owner()
+    owner, rule = b.owner(), plan_label(b.state).rpartition("(")[2].rstrip(")")
     raise SheetError(f"order {i + 1} ({quoted(q.texts[i])}): a sealed plan given at once with "
                      f"the other side's carries the next link of {owner}'s dice sheet, since "
-                     f"the plan that closes the phase rolls with both: link "
+                     f"the plan that closes the phase rolls with both (rule {rule}): link "
                      f"{b.sheets[q.side].due()} of {owner}'s dice sheet is due "
                      f"({sheets.LINK_HOW})")
