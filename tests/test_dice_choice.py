@@ -337,3 +337,65 @@ def test_the_referee_answers_a_silent_sheet_holders_plan_and_the_other_link_keys
     assert shuffled and shuffled[0]["dice_from"] == {"stream": "plans-production.3", "links": [
         {"side": "entente", "no": nxt["entente"], "value": SHEETS["entente"][nxt["entente"]]}]}
     assert "every die and shuffle recomputed" in " ".join(g.verify(journal, secret).lines)
+
+
+def _mixing_record(recs: list[dict]) -> dict:
+    """The last record whose dice mix in a link of a dice sheet."""
+    return [r for r in recs if isinstance(r.get("dice_from"), dict) and
+            r["dice_from"].get("links") and r.get("dice")][-1]
+
+
+def _remix(rec: dict, value: str, key: str) -> None:
+    """A forger's edit: the record's dice mix in `value` for its first link, rolled again
+    from the secret (he holds it) under `key`, so that the dice check as the mix names."""
+    rec["dice_from"]["links"][0]["value"] = value
+    mix = sheets.mix_text(rec["dice_from"])
+    rec["dice"] = [dm.die(SECRET, GAME, key, i, mix) for i in range(len(rec["dice"]))]
+
+
+def test_verify_of_an_export_refuses_dice_mixing_a_link_no_record_revealed(tmp_path, cli):
+    """A player holding his export and, after the reveal, the secret checks that every die
+    mixes in what the players gave: a record whose dice mix in a value for the German's link
+    that no record revealed (the moderator picking the link until the dice suit him) is
+    refused, though its dice are the ones the secret gives for that mix."""
+    path, secret = new_game(tmp_path)
+    play_opening(path, SHEETS)
+    export = _export(cli, path, "german", tmp_path)
+    ok = cli("verify", export, "--export", "german", "--secret", secret)
+    assert ok.exit_code == 0 and "links revealed, each a later link of its sheet" in ok.stdout
+    recs = records(export)
+    rec = _mixing_record(recs)
+    _remix(rec, "ab" * 32, rec["dice_from"]["stream"])
+    rewrite(export, recs)
+    r = cli("verify", export, "--export", "german", "--secret", secret)
+    assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr, r.stderr + r.stdout
+    assert "which no record before it revealed" in r.stderr
+
+
+def test_verify_of_an_export_refuses_a_revealed_link_off_its_sheet(tmp_path, cli):
+    """The same forger writes his chosen value as the link the record revealed too: it is
+    no later link of the side's sheet (its SHA-256 chain leads nowhere the sheet had been)."""
+    path, secret = new_game(tmp_path)
+    play_opening(path, SHEETS)
+    export = _export(cli, path, "german", tmp_path)
+    recs = records(export)
+    rec = [r for r in recs if isinstance(r.get("link"), dict) and
+           isinstance(r.get("dice_from"), dict) and r.get("dice")][-1]
+    rec["link"]["value"] = "cd" * 32
+    _remix(rec, "cd" * 32, rec["dice_from"]["stream"])
+    rewrite(export, recs)
+    r = cli("verify", export, "--export", "german", "--secret", secret)
+    assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr, r.stderr + r.stdout
+    assert "is not a later link of the sheet" in r.stderr
+
+
+def test_a_record_of_older_rules_mixing_a_link_no_record_revealed_is_refused(tmp_path, cli):
+    """A record of rules 7 is not decided again, but the links its dice mix in must still
+    be links its sides had revealed: one mixing in a value of the forger's is refused."""
+    path, secret, recs = _rules7(tmp_path)
+    rec = _mixing_record(recs)
+    _remix(rec, "ef" * 32, str(rec["seq"]))
+    rewrite(path, recs)
+    r = cli("verify", path, "--secret", secret)
+    assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr, r.stdout + r.stderr
+    assert "which no record before it revealed" in r.stderr

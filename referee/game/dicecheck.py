@@ -1,12 +1,14 @@
 """The dice of one record checked against the committed secret, without deciding it again
-(a record of older rules, an export), and the streams an export's records name checked
-against each side's count of records with material (store/sheets.py)."""
+(a record of older rules, an export); the streams an export's records name checked
+against each side's count of records with material; and the players' dice sheets walked
+as the records show them: each link revealed a later link of its actor's sheet, each link
+a record's dice mix in one its side had shown (store/sheets.py)."""
 
 from __future__ import annotations
 
 from ..base.errors import JournalError
 from ..store import dice as dicemod
-from ..store.sheets import PLANS, mix_text
+from ..store.sheets import PLANS, SheetPos, mix_text, register, steps_down
 
 
 def fail(name: str, n: int, what: str) -> JournalError:
@@ -63,6 +65,60 @@ def check_stream(rec: dict, streams: Streams, name: str) -> None:
         raise fail(name, rec["seq"], f"its dice are keyed {stream!r}, not "
                                      f"{actor}.{counts[actor]}, its side's count of records "
                                      f"with dice of their own")
+
+
+def follow_link(sheets: dict[str, SheetPos], rec: dict, name: str) -> dict | None:
+    """The link a record reveals, checked: its actor's, a later link of his sheet than the
+    last one revealed (the sheets move on to it)."""
+    link = rec.get("link")
+    if link is None:
+        return None
+    n, side = rec["seq"], link.get("side")
+    pos = sheets.get(side)
+    if side != rec["actor"] or pos is None:
+        why = "has none registered" if pos is None else "is not its actor"
+        raise fail(name, n, f"it reveals a link of {side!r}'s dice sheet; {side!r} {why}")
+    ahead = steps_down(link["value"], pos.value)
+    if ahead is None or link["no"] != pos.no + ahead:
+        raise fail(name, n, f"its link {link['no']} of {side}'s dice sheet is not a later "
+                            f"link of the sheet than link {pos.no} (record {pos.seq}): its "
+                            f"SHA-256 chain does not lead there")
+    sheets[side] = SheetPos(pos.tip, link["no"], link["value"], n)
+    return dict(link)
+
+
+def check_mix(sheets: dict[str, SheetPos], rec: dict, name: str) -> None:
+    """Every link a record's dice mix in (`dice_from`) is its side's as the records had shown
+    it by then: the latest link revealed (or, before any, the tip older rules mixed in), or
+    the latest of an earlier sheet; never a value no record revealed."""
+    source = rec.get("dice_from")
+    links = source.get("links") if isinstance(source, dict) else None
+    for link in links if isinstance(links, list) else ():
+        side = link.get("side") if isinstance(link, dict) else None
+        pos = sheets.get(side) if isinstance(side, str) else None
+        shown = pos is not None and (link.get("no"), link.get("value")) in \
+            ((pos.no, pos.value), pos.shown)
+        if not shown:
+            raise fail(name, rec["seq"], f"its dice mix in {_named(link)}, which no record "
+                                         f"before it revealed")
+
+
+def _named(link: object) -> str:
+    if isinstance(link, dict) and isinstance(link.get("side"), str):
+        return f"link {link.get('no')!r} of {link['side']}'s dice sheet"
+    return "a link of no side's dice sheet"
+
+
+def follow_sheets(sheets: dict[str, SheetPos], rec: dict, name: str) -> dict | None:
+    """An export's record on the sheets' walk: a tip it registers, the link it reveals, the
+    links its dice mix in (verify's full walk checks each in its place)."""
+    part = rec.get("sheet")
+    if isinstance(part, dict) and isinstance(part.get("side"), str):
+        register(sheets, part["side"], part.get("tip"), rec["seq"])
+        return None
+    link = follow_link(sheets, rec, name)
+    check_mix(sheets, rec, name)
+    return link
 
 
 def check_dice(rec: dict, name: str, game_id: str, secret: bytes) -> None:

@@ -46,10 +46,10 @@ from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
-from ..store.sheets import SHEET, SheetPos, in_side_count, register, shown_tip, steps_down
+from ..store.sheets import SHEET, SheetPos, in_side_count, register, shown_tip
 from ..store.signing import shown
 from .clockwalk import fact_problem
-from .dicecheck import Streams, check_dice, check_stream
+from .dicecheck import Streams, check_dice, check_mix, check_stream, follow_link, follow_sheets
 from .dicecheck import fail as _fail
 from .dicesource import plans_stream, record_source
 from .forced import closed_wrongly
@@ -358,25 +358,10 @@ class _Proof:
         self.state.seq = self.replayed.seq = rec["seq"]
 
     def follow_link(self, rec: dict) -> dict | None:
-        """The link a record reveals, checked: its actor's, a later link of his sheet than
-        the last one revealed (the sheets move on to it)."""
-        link = rec.get("link")
-        if link is None:
-            return None
-        n, side = rec["seq"], link.get("side")
-        pos = self.sheets.get(side)
-        if side != rec["actor"] or pos is None:
-            why = "has none registered" if pos is None else "is not its actor"
-            raise _fail(self.name, n, f"it reveals a link of {side!r}'s dice sheet; {side!r} "
-                                      f"{why}")
-        ahead = steps_down(link["value"], pos.value)
-        if ahead is None or link["no"] != pos.no + ahead:
-            raise _fail(self.name, n, f"its link {link['no']} of {side}'s dice sheet is not a "
-                                      f"later link of the sheet than link {pos.no} (record "
-                                      f"{pos.seq}): its SHA-256 chain does not lead there")
-        self.sheets[side] = SheetPos(pos.tip, link["no"], link["value"], n)
-        self.links += 1
-        return dict(link)
+        """The link a record reveals, checked (dicecheck.follow_link); the sheets move on."""
+        link = follow_link(self.sheets, rec, self.name)
+        self.links += link is not None
+        return link
 
     def source_for(self, rec: dict) -> dict:
         """What the referee mixes into this record's dice (record_source): checked here for
@@ -430,6 +415,7 @@ class _Proof:
         # checked, its dice too with the secret; its events are replayed as recorded.
         data, rules = self.era.data, self.era.rules
         self.follow_link(rec)
+        check_mix(self.sheets, rec, self.name)
         self.count_roll(rec, older=True)
         if self.secret is not None and not self.manual:
             check_dice(rec, self.name, self.header["game_id"], self.secret)
@@ -552,11 +538,12 @@ def _dice_line(secret: bytes | None, manual: bool, full: bool) -> str:
 def _verify_export(records, name: str, header: dict, reader: str, secret: bytes | None,
                    manual: bool) -> Verification:
     """Chain, redactions and (with the secret) dice of an export made for reader."""
-    count, digests, streams = 1, 0, Streams(header)
+    count, digests, streams, sheets, links = 1, 0, Streams(header), {}, 0
     for rec in records:
         n = rec["seq"]
         count += 1
         check_stream(rec, streams, name)
+        links += follow_sheets(sheets, rec, name) is not None
         for part in _parts(rec, []):
             to = part["to"]
             if is_redacted_part(part):
@@ -573,4 +560,8 @@ def _verify_export(records, name: str, header: dict, reader: str, secret: bytes 
              f"chain only: a redacted export for {reader} ({digests} secret parts are digests, "
              f"each one {reader} may not see); its rulings cannot be decided again"]
     lines.append(_dice_line(secret, manual, full=False))
+    if sheets:
+        lines.append(f"dice sheets: {len(sheets)} registered ({', '.join(sorted(sheets))}); "
+                     f"{links} links revealed, each a later link of its sheet, and every link "
+                     f"a record's dice mix in one its side had revealed")
     return Verification(count, lines)
