@@ -78,11 +78,18 @@ def written_anywhere(ledger: dict, path: Path, to: str) -> Path | None:
 def _ours(path: Path, to: str, name: str) -> bool:
     """Whether the file at path is the mail named name this referee wrote for `to`: a
     regular file whose Message-ID names the mail and is marked for him."""
+    ident = written_id(path)
+    return bool(ident) and names_mail(ident, name) and sent_to(ident, to)
+
+
+def written_id(path: Path) -> str:
+    """The Message-ID of the mail file at path, read from its header ("" when it is no
+    regular file, or none is found in its first MOST_HEAD bytes); unchecked."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) |
                      getattr(os, "O_NONBLOCK", 0))
     except OSError:
-        return False
+        return ""
     try:
         head = os.read(fd, MOST_HEAD) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
     except OSError:
@@ -90,8 +97,7 @@ def _ours(path: Path, to: str, name: str) -> bool:
     finally:
         os.close(fd)
     found = _MESSAGE_ID.search(head.split(b"\n\n", 1)[0])
-    ident = found.group(1).decode("ascii", "replace") if found else ""
-    return bool(ident) and names_mail(ident, name) and sent_to(ident, to)
+    return found.group(1).decode("ascii", "replace") if found else ""
 
 
 def keep_folder(ledger: dict, folder: Path) -> None:
