@@ -2,13 +2,16 @@
 skirmish's): each player's mail (his address and his order key) carries his orders, taken
 by the kind (all or none until a die is rolled); each sender gets a reply with what was
 recorded or the refusal (and, his key given, his report and key), and every player the
-kind's report when the game moved past the last one he had. A reply to an older mail of
+kind's report when the game moved past the last one he had. The replies are written once
+every mail of the pass is taken, so that the report a reply carries is the board as the
+pass left it, and its reader gets no report after it: one mail a pass, or one a mail he
+sent (the last carrying the report). A reply to an older mail of
 the referee's is refused as stale once what its sender is asked (the kind's decision) has
 changed since, as a campaign's is. Nothing here knows a game: the kind answers."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from ..base.addresses import address_key
@@ -21,7 +24,7 @@ from ..table import Table
 from . import message as mailtext
 from .answered import answered_record, stale_reply
 from .copies import refuse_copy, this_is
-from .elsewhere import keep_folder, written_anywhere
+from .elsewhere import keep_folder, written_anywhere, written_id
 from .eml import plain_mail, write_once
 from .keyed import keyed_side
 from .ledger import (
@@ -36,6 +39,7 @@ from .ledger import (
 )
 from .ledger import game_lock as mail_lock
 from .mailboxes import Mailboxes, Message, too_large_refusal
+from .msgids import record_of
 from .notmatched import KEY_HELP, NOT_YOURS
 from .observers import sent_mark, still_held
 from .prose import read_orders
@@ -55,6 +59,9 @@ from .threads import thread_of
 
 NO_KEY = "the order key is missing or wrong"
 NO_ORDERS = "no orders found in the message"
+# Said in the answer to a mail of a player's that is not his last of the pass.
+REPORT_LATER = "Your report and your order key follow in the answer to your later mail."
+DUE = "answers_due"             # the ledger's answers owed to the mails of a pass
 
 
 @dataclass
@@ -202,9 +209,10 @@ def _recovered(table: Table, m: Message, ledger: dict, keys: dict, out: Handled
 
 def direct_inbox(table: Table, sources: list[Path], outbox: Path | None
                  ) -> tuple[list[Handled], list[Path]]:
-    """Apply every new mail of the registered players, in date order, each once; answer
-    each once and send every player the report (into outbox: a run stopped half way
-    answers on the next run what it had not), only for a journal this referee signed."""
+    """Apply every new mail of the registered players, in date order, each once; then answer
+    each once, and send every player whose last mail's answer did not carry it the report
+    (into outbox: a run stopped half way answers on the next run what it had not), only for
+    a journal this referee signed."""
     with signed_only():
         head = table.records[0]
         with mail_lock(head["game_id"], head["hash"]):
@@ -236,21 +244,62 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
         boxes.release(m)
         done.append(h)
         fault("direct applied")
-        if outbox is not None and h.new and h.side and _answered(ledger, h, players[h.side]):
-            written += _answer(table, outbox, h, players[h.side], m.sha256, keys, ledger)
-            fault("direct answered")
-        if m.sha256 and (h.side and h.status != "ignored" or h.status in (AUTOMATIC,
-                                                                          "skipped")):
+        # Its answer is owed, kept in the ledger saved with the mail's mark below, and
+        # written once the pass took every mail (_answers_due): a run stopped before writes
+        # it on the next run, and the mail is never read as new again.
+        due = outbox is not None and h.new and h.side and _answered(ledger, h,
+                                                                    players[h.side])
+        if due:
+            ledger[DUE].append({**asdict(h), "digest": m.sha256})
+        noted = m.sha256 and (h.side and h.status != "ignored" or h.status in (AUTOMATIC,
+                                                                               "skipped"))
+        if noted:
             # Only a keyed mail speaks for its Message-ID: a keyless one under the same ID
             # would make a copy of the player's mail look new, and be answered again.
             note_handled(ledger, m.sha256, m.message_id if h.keyed else "", m.body_sha256,
                          h.status)
+        if due or noted:
             save_ledger(ledger)
     if outbox is not None:
         written += _owed(table, outbox, players, ledger)
+        written += _answers_due(table, outbox, players, keys, ledger)
         written += _reports(table, outbox, players, keys, ledger)
         save_ledger(ledger)
     return done, written
+
+
+def _answers_due(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict
+                 ) -> list[Path]:
+    """The answers owed to the mails the pass took (and to those of a run stopped before it
+    wrote them), in the order they came: each side's last keyed one carrying his report as
+    the journal stands now, after every mail of the pass, which leaves out the tests his
+    answers listed; his earlier ones say that it follows. Each is written once by its name
+    (a run stopped half way finds those it wrote), then the ledger forgets them."""
+    due = [h for h in map(_owed_answer, ledger[DUE]) if h is not None and h[0].side in players]
+    last = {h.side: i for i, (h, _) in enumerate(due) if h.keyed}
+    listed: dict[str, set[int]] = {}
+    for h, _ in due:
+        listed.setdefault(h.side, set()).update(h.records)
+    out = []
+    for i, (h, digest) in enumerate(due):
+        report = tuple(sorted(listed[h.side])) if last.get(h.side) == i else None
+        out += _answer(table, outbox, h, players[h.side], digest, keys, ledger, report)
+        fault("direct answered")
+    ledger[DUE] = []
+    return out
+
+
+def _owed_answer(entry) -> tuple[Handled, str] | None:
+    """An answer owed as the ledger keeps it (Handled's fields and the mail's digest): the
+    mail as handled, and its digest; None for an entry this version cannot read."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("digest"), str):
+        return None
+    try:
+        h = Handled(**{f.name: entry[f.name] for f in fields(Handled) if f.name in entry})
+        h.left = [(int(n), str(text)) for n, text in h.left]
+    except (TypeError, ValueError):
+        return None
+    return h, entry["digest"]
 
 
 def _roster(table: Table, players: dict[str, str]) -> Roster:
@@ -311,12 +360,13 @@ def _answered(ledger: dict, h: Handled, address: str) -> bool:
 
 
 def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, keys: dict,
-            ledger: dict) -> list[Path]:
+            ledger: dict, report: tuple[int, ...] | None) -> list[Path]:
     """The answer to one mail: what it recorded, or why nothing was (written once); to a
-    mail that carried its side's key (surely the player's), then his report as the journal
-    stands after it and his own order key, as a campaign's answer carries them: he reads the
-    result and what he is asked now without waiting for another mail, and is sent no
-    separate report of the same record (ledger "sent")."""
+    mail that carried its side's key (surely the player's), his last of the pass (report:
+    the records his answers list), then his report as the journal stands and his own order
+    key, as a campaign's answer carries them: he reads the result and what he is asked now
+    without waiting for another mail, and is sent no separate report of the same record
+    (ledger "sent"); to an earlier one, that they follow."""
     # What became of the mail first (all its subject says is the game, the reader and the
     # turn: subjects.py), then the prose passed over, then the tests recorded.
     rest = ""
@@ -335,9 +385,11 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
         head = prose(f"{NOT_RECORDED}: {h.reason}")
     body = head + "\n" + "".join(f"{prose(note)}\n" for note in h.notes) + rest
     name = mail_name("direct answer", digest or h.message_id)
-    if h.keyed and h.side is not None:
+    if h.keyed and h.side is not None and report is None:
+        body = body.rstrip("\n") + "\n\n" + prose(REPORT_LATER)
+    elif h.keyed and h.side is not None:
         body = body.rstrip("\n") + "\n\n" + \
-            _report_body(table, h.side, keys, ledger, tuple(h.records))[1]
+            _report_body(table, h.side, keys, ledger, report)[1]
         _answered_to(table, outbox / f"{name}.eml", h, ledger, address)
     return _write(table, outbox / f"{name}.eml", address,
                   table_subject(table, h.side), body, h.message_id, ledger)
@@ -346,14 +398,20 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
 def _answered_to(table: Table, path: Path, h: Handled, ledger: dict, address: str) -> None:
     """The ledger's mark of the report an answer carries (observers.sent_mark): the journal
     now, but for an answer a run stopped before its ledger was saved wrote already (path in
-    the outbox or its sent/), which stands: its report went no further than the mail's own
-    records, then the journal's last, and a record since (another mail applied first, the
-    moderator's order) is left to the next report, never marked as sent."""
-    if written_anywhere(ledger, path, address) is None:
+    the outbox or its sent/), which stands: its report went as far as the record its
+    Message-ID names (the journal's last then), else no further than the mail's own
+    records, and a record since (the moderator's order) is left to the next report, never
+    marked as sent."""
+    there = written_anywhere(ledger, path, address)
+    if there is None:
         ledger["sent"][h.side] = sent_mark(table.records[-1])
-    elif h.records and (still_held(ledger["sent"].get(h.side), table.records) or 0) < \
-            max(h.records) < len(table.records):
-        ledger["sent"][h.side] = sent_mark(table.records[max(h.records)])
+        return
+    told = record_of(written_id(there), address, table.records[0]["game_id"])
+    upto = told.seq if told is not None and told.seq < len(table.records) and \
+        told.is_of(table.records[told.seq]) else max(h.records, default=0)
+    if (still_held(ledger["sent"].get(h.side), table.records) or 0) < upto < \
+            len(table.records):
+        ledger["sent"][h.side] = sent_mark(table.records[upto])
 
 
 def _reports(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict

@@ -10,7 +10,9 @@ to read alone), to which unknown addresses an answer went today, and on which da
 moderator was last told that a player's address refuses mail (`bounced`, robots.py), and
 the folders the game's mails went into (`outboxes`, elsewhere.py), and the runs of the
 referee's answers for a silent side whose mails were written (`answers_told`, reminders.py),
-and when each side was first told of the decision he owes (`asked`, firsttold.py).
+and when each side was first told of the decision he owes (`asked`, firsttold.py), and
+the answers a skirmish's pass owes to the mails it took, written once every mail of the
+pass is taken (`answers_due`, direct.py).
 `inbox` takes the game's mail lock, then handles one message at a time, saving the
 ledger (on disk) before the next one, so a crash, a kill or a full disk at any point
 loses nothing and repeats nothing: a reply still owed is written by the next run.
@@ -43,7 +45,7 @@ REGISTERED_PER_DAY = 10
 PARTS = {"handled": dict, "ids": dict, "sent": dict, "reply_to": dict, "told": dict,
          "told_registered": dict, "owed": list, "digests": str, "id_digests": str,
          "starts": dict, "refused": list, "held": dict, "stranded": dict, "notes": dict,
-         "maps": dict, "bounced": dict, "outboxes": list}
+         "maps": dict, "bounced": dict, "outboxes": list, "answers_due": list}
 MOST_STARTS = 5000         # starts kept for mails no tick sends (inbox --outbox alone)
 FAULT_VARIABLE = "REFEREE_FAULT"
 

@@ -91,9 +91,13 @@ def test_a_skirmish_by_mail_with_a_disputed_range_settled(cli, tmp_path, secret_
     assert shot["settled"] and shot["result"].startswith("void: out of range")
     assert all(f["state"] == "active" and f["pins"] == 0 for f in doc["figures"])
     replies = sorted(p.read_text() for p in out.iterdir())
-    # A reply to each mail, the sender's report in it; then a report to each player whose
-    # last reply came before the journal's last record (the moderator's came after it).
-    assert len(replies) == 8 + 2
+    # A reply to each mail, written once the pass took them all: each reader's last keyed
+    # one carries his report as the pass left the game (no report follows it), his earlier
+    # ones say it follows; the keyless one tells nothing of the game.
+    assert len(replies) == 8
+    assert sum("\nForces:\n" in t for t in replies) == 3
+    assert sum("Your report and your order key follow in the answer to your later mail."
+               in t for t in replies) == 4
     assert any("the order key is missing or wrong" in t for t in replies)
     sent = {"fire B1 at=G2 range=70 state=halted cover=none command=yes",
             "move B2 mode=manoeuvre command=yes", "move B3 mode=stealthy command=yes",

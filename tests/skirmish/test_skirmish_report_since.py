@@ -46,10 +46,14 @@ def test_a_mailed_report_lists_the_tests_since_the_player_s_last_one(cli, tmp_pa
              "move B3 mode=stealthy command=yes", "done"),
         mail(box, 2, GERMAN, g, "move G2 mode=stealthy command=yes", "done"),
         mail(box, 3, BRITISH, b, "done"), mail(box, 4, GERMAN, g, "done")])  # veterans
-    # His first mail: his own test above, the others' below, under a heading saying so.
+    # An answer to each of his mails, the last carrying his report: his own tests above
+    # (in either answer), the others' below, under a heading saying so.
+    assert len(one[GERMAN]) == len(one[BRITISH]) == 2
     assert one[GERMAN][0].startswith("Your mail was recorded: #4, #5\n#4 German: move G2")
-    assert _listed(one[GERMAN][0]) == ("Other tests:", [1, 2])
-    assert _listed(one[BRITISH][1]) == ("Other tests since your last report (#3):", [4])
+    assert "Forces:" not in one[GERMAN][0] and "follow in the answer to your later mail" \
+        in one[GERMAN][0]
+    assert _listed(one[GERMAN][1]) == ("Other tests:", [1, 2])
+    assert _listed(one[BRITISH][1]) == ("Other tests:", [4])
 
     two = _pass(cli, j, tmp_path / "out2", mail(
         box, 7, BRITISH, b, "fire B1 at=G2 range=70 state=halted cover=none command=yes"))
