@@ -382,10 +382,45 @@ def share_choices(groups: list[Group]) -> list[Group]:
     return out
 
 
-def grouped_blocks(lines: list[str], aids: dict | None = None, whole: bool = True) -> list:
+# Lines whose areas number at least LONG_AREAS name the areas they share once (bounded).
+LONG_AREAS = 12
+
+
+def common_areas(groups: list[Group]) -> tuple[str, ...]:
+    """The areas every line of LONG_AREAS single areas or more offers alone (a build or a
+    placement in any supplied Friendly area, 7.2, 2.0 I), when two lines or more offer
+    them, in the order the first of them gives them; else none."""
+    long = [[c.areas[0] for c in g.choices if len(c.areas) == 1 and not c.words]
+            for g in groups if g.kind == "unit" and g.pick is None and not g.without]
+    long = [a for a in long if len(a) >= LONG_AREAS]
+    shared = set.intersection(*map(set, long)) if len(long) > 1 else set()
+    return tuple(a for a in long[0] if a in shared) if len(shared) >= LONG_AREAS else ()
+
+
+def _without_common(g: Group, common: tuple[str, ...], names: dict, enemy: set
+                    ) -> tuple[str, str] | None:
+    """(typed part, choices) of a line that offers every area of common, naming them as the
+    list below; the choices it adds to them (an area with words: `Sedan [into fr-5]`) first.
+    None when it does not offer them all."""
+    alone = {c.areas[0] for c in g.choices if len(c.areas) == 1 and not c.words}
+    if not common or not alone.issuperset(common):
+        return None
+    worded = {c.areas for c in g.choices if c.words}
+    rest = Group(g.head, g.verb, g.kind)
+    rest.choices = [c for c in g.choices if len(c.areas) != 1 or c.areas[0] not in common
+                    or c.words or c.areas in worded]
+    below = f"any of the {len(common)} areas listed below"
+    if not rest.choices:
+        return g.head, below
+    return g.head, f"{group_text(rest, names, enemy)[1]}, or {below}"
+
+
+def grouped_blocks(lines: list[str], aids: dict | None = None, whole: bool = True,
+                   bounded: bool = False) -> list:
     """The legal orders (2.0) for a Section: a line on how to read them and one item per
     group (units, cards, the rest); with nothing to group, each order whole. whole=False
-    for a reader who cannot run `status --all` (a report, a mail)."""
+    for a reader who cannot run `status --all` (a report, a mail). bounded: the areas long
+    lines share are named once, after the lines (a mail read on a phone)."""
     aids = aids or {}
     names = {k: v for k, v in (aids.get("names") or {}).items()
              if isinstance(k, str) and isinstance(v, str)}
@@ -395,6 +430,7 @@ def grouped_blocks(lines: list[str], aids: dict | None = None, whole: bool = Tru
         return [Orders(list(lines))]
     stays = quiet_stays(groups)
     groups = share_choices(merge_same(groups))
+    common = common_areas(groups) if bounded else ()
     items: list[list[Span]] = []
     for g in groups:
         if g.kind == "rest":
@@ -403,7 +439,8 @@ def grouped_blocks(lines: list[str], aids: dict | None = None, whole: bool = Tru
                 spans += [Span(", ")] * bool(i) + [Span(c.words[0], "order")]
             items.append(spans)
             continue
-        head, text = pick_text(g) if g.pick else group_text(g, names, enemy)
+        head, text = pick_text(g) if g.pick else \
+            _without_common(g, common, names, enemy) or group_text(g, names, enemy)
         spans = [Span(head, "order")]
         for i, unit in enumerate([head.split(" ", 1)[-1], *g.also]):
             spans += [Span(", "), Span(unit, "order")] if i else []
@@ -411,4 +448,7 @@ def grouped_blocks(lines: list[str], aids: dict | None = None, whole: bool = Tru
                 spans.append(Span(" (not " + ", ".join(
                     _choice_words(c, names, enemy, False) for c in g.without[unit]) + ")"))
         items.append(spans + [Span(f" {ARROW} {text}")])
-    return [_legend(groups, names, enemy, stays, whole), Items(items)]
+    listed = [Para([Span(f"The {len(common)} areas: " + ", ".join(
+        names.get(a, a) for a in common) + ".")])] if common \
+        else []
+    return [_legend(groups, names, enemy, stays, whole), Items(items), *listed]
