@@ -270,7 +270,13 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     joined = newcomer(table.records, side, since)
     if joined is not None:          # a new reader: the story from its start, and why
         since, notes = 0, [_newcomer_note(table, side, joined, held), *notes]
-    doc, meta = table.report(side, since, keep_views=False, held=held, full_most=FULL_MOST)
+    doc, meta = table.report(side, since, keep_views=False, held=held, full_most=FULL_MOST,
+                             phone=True)
+    told = _time_told(due, notes)
+    lead = lead_lines(doc, None if told else due)
+    if lead and doc.sections[0].title in reports.NOW_TITLES:    # laid out for a phone: the
+        del doc.sections[0].blocks[0]       # lead says what is asked, just above the title
+        due = due if told or not due else _after_first_sentence(due)
     text = reports.render_report(doc, meta, "text")
     report, _, receipt = text.rstrip("\n").rpartition("\n\n")
     head = render(Document("", [Section("", [para(n) for n in notes])]), "text", 72).strip(
@@ -280,7 +286,6 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     # names only the game, the reader and the season: subjects.py, and every report of a
     # season has the same title).
     title, _, rest = report.rstrip().partition("\n\n")
-    lead = lead_lines(doc, None if _time_told(due, notes) else due)
     return head + lead + title + "\n\n" + rest + \
         (f"\n\n{due}" if due else "") + (f"\n\n{prose(map_note)}" if map_note else "") + \
         f"\n\nOrder key: {key}\n{receipt}\n"
@@ -340,6 +345,13 @@ def _time_told(due: str | None, notes: list[str]) -> bool:
     extension granted: 'your orders are now due by ...'), so the lead does not again."""
     time = _first_sentence(due).rstrip(".").partition(" due by ")[2] if due else ""
     return bool(time) and any(time in " ".join(n.split()) for n in notes)
+
+
+def _after_first_sentence(text: str) -> str:
+    """A deadline line without the first sentence the lead gives (its lines joined): what
+    else it says (an extension's words), or nothing."""
+    words = " ".join(text.split())
+    return prose(words[len(_first_sentence(text)):].strip())
 
 
 def _first_sentence(text: str) -> str:

@@ -20,6 +20,11 @@ if TYPE_CHECKING:
     from ..engine.state import State
 
 
+# The words above the worked example of a plan (render/phone.py moves it up, with its cost).
+EXAMPLE_INTRO = ("For example, this plan of your own orders (the costs after # are comments the "
+                 "referee skips):")
+
+
 def _menu_items(rows: list[tuple[str, str, int, str]], cap: int | None) -> list[list[Span]]:
     """One item per kind of order, unit types of one cost on one line (7.6); cap: the most
     BP entrenchment may take this turn (7.4)."""
@@ -97,8 +102,7 @@ def _planning(state: State, data: GameData, reader: str, legal: list[str]) -> li
         return blocks
     example = worked_example(state, data, reader, legal, bp)
     if example is not None:
-        blocks += [para("For example, this plan of your own orders (the costs after # are "
-                        "comments the referee skips):"),
+        blocks += [para(EXAMPLE_INTRO),
                    Orders([*_costed_lines(example, data), "done"]),
                    para(f"It costs {example.spent} of your {bp} BP and leaves {example.left}, "
                         f"which would be lost (7.0).")]

@@ -30,10 +30,12 @@ from ..engine.combat import allowed_in_hand, barred_in_hand
 from ..engine.core import and_list
 from ..engine.victory import level_of, vp_breakdown
 from ..game.ahead import ahead, next_for
+from ..game.board import board_view
 from ..game.clockwalk import zone_of
 from ..game.forced import rule_of
 from ..game.receipts import key_line, receipt_key, receipt_line
 from ..game.replay import Era, Game, order_text
+from ..game.views import state_view
 from ..store.journal import redact
 from ..store.rosternews import RosterNews
 from ..store.sheets import sheets_in
@@ -53,6 +55,8 @@ from .documents import (
 )
 from .formats import render
 from .grouped import grouped_blocks
+from .phone import board_changes, reordered, vp_brief
+from .phone import wanted as phone_wanted
 from .record_text import describe, sheet_lines
 from .sections import Document, Items, Para, Section, Span, as_json, para
 
@@ -130,14 +134,15 @@ def _battle_outcome(state, area: str, data) -> str:
 
 
 def build(whole: Game, start: Game, records: list[dict], reader: str, views: dict,
-          mine: dict, games_dir: Path | None = None, full_most: int | None = None
-          ) -> tuple[Document, dict]:
+          mine: dict, games_dir: Path | None = None, full_most: int | None = None,
+          phone: bool = False) -> tuple[Document, dict]:
     """The report for reader: every record after the one `start` stands at, replayed from
     there on a copy (the Table's). `views` holds what `show`, the board and `status` show
     the reader now (kept for the journal's bytes), `mine` the reader's standing orders.
     full_most: the most records told in full (None: every one); the last of them are, and
     those before them are told in brief, a turn a line (a mail after many records played
-    at once: `autoplay`, a long absence)."""
+    at once: `autoplay`, a long absence). phone: a mail's report, laid out for a phone while
+    sealed plans are asked or revealed (phone.py)."""
     journal = whole.journal.path
     header, last, game_id = records[0], records[-1], whole.game_id
     data, state = start.data, start.state.clone()
@@ -170,6 +175,8 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     level = level_of(total, data)
     change = total - vp_before
     sview, board, stat = views["show"], views["board"], views["status"]
+    phone = phone and phone_wanted(state, revealed)
+    stat = {**stat, "_phone": True} if phone else stat
     sections = [Section(
         f"Since record {since}" if since else "From the start of the game",
         brief.blocks(reader, shlex.quote(journal.name)) + happened
@@ -178,15 +185,12 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     # happened, not of what he is asked now (7.0).
     done = shown(carried_out_section, last["seq"], journal, state, data, reader, revealed)
     sections += [done] if done is not None else []
-    vp_doc = vp_section(sview["vp"], sview.get("result"))
-    vp_doc.blocks.insert(1, para(f"Change since record {since}: {change:+d}."))
-    sections.append(vp_doc)
-    sections.append(board_section(board))
     now = _now_sections(journal, mine, state, data, reader, stat)
     _tell_armistice(now[0], state, data, reader, stat, level.name)
     if not stat["game_over"] and not state.revealed:      # no orders after either
         now[0].blocks += _link_due(whole.raw, reader)
-    sections += now
+    sections = _laid_out(sections, now, (sview, board), since, change,
+                         (start, reader) if phone else None)
     receipt = receipt_line(game_id, last["seq"], last["hash"])
     span = (f"record {last['seq']}" if since + 1 == last["seq"] else
             f"records {since + 1}–{last['seq']}" if since < last["seq"] else
@@ -204,6 +208,31 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
         "legal": stat["legal"], "board": board, "dice": header["dice"]["mode"],
     }
     return doc, meta
+
+
+def _laid_out(happened: list[Section], now: list[Section], views: tuple[dict, dict],
+              since: int, change: int, phone: tuple[Game, str] | None) -> list[Section]:
+    """The report's sections: what happened, the VP, the board, the decision now; for a
+    phone (phone: the game at the record the report starts after, and the reader), the
+    decision first, the VP in brief and the board's changes (phone.py)."""
+    sview, board = views
+    if phone is not None:
+        before = _board_at(*phone)
+        return reordered([*happened, vp_brief(sview["vp"], since, change),
+                          board_changes(board, before, since, len(now) > 1)], now)
+    vp_doc = vp_section(sview["vp"], sview.get("result"))
+    vp_doc.blocks.insert(1, para(f"Change since record {since}: {change:+d}."))
+    return [*happened, vp_doc, board_section(board), *now]
+
+
+def _board_at(start: Game, reader: str) -> dict | None:
+    """The board as reader saw it at the record a report starts after (none before the
+    game's set-up)."""
+    if start.state.seq < 1:
+        return None
+    game = start.state, start.data
+    view = state_view(*game, reader, start.game_id, None, start.header["dice"]["mode"])
+    return board_view(*game, reader, view)
 
 
 def _happened(rec: dict, before, seen: dict, state, data, reader: str,
@@ -419,7 +448,7 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
         if stat.get("_held"):       # his orders are given, and wait for the moderator's dice
             return Section("Now", blocks + dice_note(stat))
         blocks += coming or []
-        blocks += orders_open_blocks(stat["legal"], stat.get("_aids"))
+        blocks += orders_open_blocks(stat["legal"], stat.get("_aids"), bool(stat.get("_phone")))
     else:
         blocks.append(para(Span("Waiting on ", "bold"), players_words(waiting),
                            f": {stat['prompt']}"))
@@ -432,11 +461,12 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
     return Section("Now", blocks + dice_note(stat))
 
 
-def orders_open_blocks(legal, aids) -> list:
+def orders_open_blocks(legal, aids, bounded: bool = False) -> list:
     """The orders open to the side asked, as a mail asks for them: grouped, none pointing to
-    a command he cannot run from a mail (the report's and a reminder's)."""
+    a command he cannot run from a mail (the report's and a reminder's); bounded: the areas
+    long lines share named once (a mail read on a phone)."""
     return [para("Reply with one order per line, made from these:"),
-            *grouped_blocks(list(legal), aids, whole=False)]
+            *grouped_blocks(list(legal), aids, whole=False, bounded=bounded)]
 
 
 def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,

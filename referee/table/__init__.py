@@ -238,15 +238,16 @@ class Table:
 
     def report(self, reader: str, since: int | None = None, remember: bool = True,
                keep_views: bool = True, held: bool = False,
-               full_most: int | None = None) -> tuple[Any, dict]:
+               full_most: int | None = None, phone: bool = False) -> tuple[Any, dict]:
         """The report for reader (render/reports.py): every record after `since`, by default
         after his last report, whose end is then remembered (an asked-for range is a look
         back, not the news). The views it shows of the game now are kept for a later
         `status` or `show` unless keep_views is False (a mail pass: the journal moves on
         with the next message). held: the reader's mailed orders wait for the moderator's
         dice, so his decision is told without the orders open to him. full_most: the most
-        records told in full, the earlier ones in brief (a mail's bound). UsageError for a
-        record the journal does not hold."""
+        records told in full, the earlier ones in brief (a mail's bound). phone: a mail's
+        report, laid out for a phone while sealed plans are asked or revealed. UsageError for
+        a record the journal does not hold."""
         from ..game.audit import check_since  # start-up: only a report needs it
         from ..render.reports import build  # start-up: only a report needs it
         from . import showing  # start-up: only a report needs it
@@ -260,7 +261,7 @@ class Table:
         if held:        # his mailed orders wait for the moderator's dice: none asked again
             views = {**views, "status": {**views["status"], "_held": True}}
         doc, meta = build(whole, begun, self.records, reader, views,
-                          showing.standing_of(self, reader), self.games_dir, full_most)
+                          showing.standing_of(self, reader), self.games_dir, full_most, phone)
         if not self.vouched():      # the key a journal names is vouched for by no one here
             meta["receipt"]["fingerprint"] = None
         if remember and since is None:

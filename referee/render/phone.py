@@ -1,0 +1,102 @@
+"""A report as a mail gives it while both sides give sealed plans at once (production 7.0,
+reinforcements 2.0 I, discards 2.0 V.3), or when their plans are revealed: read on a phone,
+what is asked and how to answer come first, with the example of a plan; then what each
+order costs and the orders open; then what happened, the VP and, of the board, only the
+areas changed since the reader's last mail (the map shows the whole board) and what lies
+off the map. The rest of the report is as every report has it.
+"""
+
+from __future__ import annotations
+
+from .board import country_blocks, off_map_lines
+from .costs import EXAMPLE_INTRO
+from .sections import Items, Orders, Para, Section, Span, para
+
+# The decisions both sides answer at once, each in a sealed plan (engine/sealed.py).
+SEALED_KINDS = ("production", "reinforce", "discard_excess")
+
+# The most changed areas of the board a mail lists; the rest are counted.
+CHANGED_MOST = 12
+
+# The heading of the orders open to the side asked, once they follow his Build Points.
+ORDERS_TITLE = "Orders open to you"
+
+
+def wanted(state, revealed: list) -> bool:
+    """Whether a mail's report is laid out for a phone: a sealed plan is asked now, or the
+    records it tells revealed the production plans."""
+    pending = state.pending.kind if state.pending is not None else None
+    return pending in SEALED_KINDS or bool(revealed)
+
+
+def reordered(happened: list[Section], now: list[Section]) -> list[Section]:
+    """The sections in a phone's order: the decision now with the example of a plan, its
+    Build Points, the orders open; then what happened (the VP and the board among it)."""
+    first, *rest = now
+    blocks = list(first.blocks)
+    lead, blocks = blocks[:1], blocks[1:]
+    start = next((i for i, b in enumerate(blocks) if _opens_orders(b)), len(blocks))
+    asked, orders = blocks[:start], blocks[start:]
+    costs = []
+    for section in rest:
+        example, kept = _example_apart(section.blocks)
+        asked += example
+        costs.append(Section(section.title, kept))
+    out = [Section(first.title, lead + asked), *costs]
+    if orders and costs:
+        out.append(Section(ORDERS_TITLE, orders))
+    elif orders:
+        out[0].blocks += orders
+    return out + happened
+
+
+def _opens_orders(block) -> bool:
+    return isinstance(block, Para) and bool(block.spans) and \
+        block.spans[0].text.startswith("Reply with one order per line")
+
+
+def _example_apart(blocks: list) -> tuple[list, list]:
+    """(the worked example of a plan, the other blocks) of a Build Points section."""
+    at = next((i for i, b in enumerate(blocks) if isinstance(b, Para) and b.spans and
+               b.spans[0].text == EXAMPLE_INTRO), None)
+    if at is None or at + 1 >= len(blocks) or not isinstance(blocks[at + 1], Orders):
+        return [], blocks
+    end = at + 3 if at + 2 < len(blocks) else at + 2      # its cost, said after it
+    return blocks[at:end], blocks[:at] + blocks[end:]
+
+
+def vp_brief(vp: dict, since: int, change: int) -> Section:
+    """The VP in one line, its breakdown only when it changed (3.1)."""
+    head = Para([Span(f"VP {vp['total']}: {vp['level_name']}", "bold"),
+                 Span(f"; change since record {since}: {change:+d}.")])
+    if not change:
+        return Section("Victory points", [head])
+    return Section("Victory points", [head, Items([[Span(f"{b['label']}: {b['vp']:+d}")]
+                                                   for b in vp["breakdown"]])])
+
+
+def board_changes(board: dict, before: dict | None, since: int, costs: bool) -> Section:
+    """The areas whose line changed since record `since` (his last mail), CHANGED_MOST at
+    most, then what lies off the map; the Build Points left out where the report gives them
+    in a section of their own (costs)."""
+    sides = list(board["cards"]["hand_sizes"])
+    was = {_text(line) for c in (before or {}).get("countries", [])
+           for line in country_blocks(c, sides)[1].items}
+    changed = [line for c in board["countries"] for line in country_blocks(c, sides)[1].items
+               if _text(line) not in was]
+    if not changed:
+        blocks: list = [para(f"No area has changed since record {since}, your last mail.")]
+    else:
+        blocks = [para(f"Areas changed since record {since}, your last mail (the map shows "
+                       f"the whole board):"), Items(changed[:CHANGED_MOST])]
+        more = len(changed) - CHANGED_MOST
+        if more > 0:
+            blocks.append(para(f"… and {more} more areas changed: the map shows them."))
+    off = [line for line in off_map_lines(board, sides)
+           if not (costs and _text(line).startswith("Build Points"))]
+    return Section("Board", blocks + [Para([Span("Off the map", "bold")], heading=True),
+                                      Items(off)])
+
+
+def _text(line: list[Span]) -> str:
+    return "".join(s.text for s in line)
