@@ -1,22 +1,18 @@
 """A report as a mail gives it while both sides give sealed plans at once (production 7.0,
 reinforcements 2.0 I, discards 2.0 V.3), or when their plans are revealed: read on a phone,
 what is asked and how to answer come first, with the example of a plan; then what each
-order costs and the orders open; then what happened, the VP and, of the board, only the
-areas changed since the reader's last mail (the map shows the whole board) and what lies
-off the map. The rest of the report is as every report has it.
+order costs and the orders open; then what happened, the VP in brief, and the whole
+board. The rest of the report is as every report has it.
 """
 
 from __future__ import annotations
 
 from .board import country_blocks, off_map_lines
 from .costs import EXAMPLE_INTRO
-from .sections import Items, Orders, Para, Section, Span, para
+from .sections import Items, Orders, Para, Section, Span
 
 # The decisions both sides answer at once, each in a sealed plan (engine/sealed.py).
 SEALED_KINDS = ("production", "reinforce", "discard_excess")
-
-# The most changed areas of the board a mail lists; the rest are counted.
-CHANGED_MOST = 12
 
 # The heading of the orders open to the side asked, once they follow his Build Points.
 ORDERS_TITLE = "Orders open to you"
@@ -75,23 +71,15 @@ def vp_brief(vp: dict, since: int, change: int) -> Section:
                                                    for b in vp["breakdown"]])])
 
 
-def board_changes(board: dict, before: dict | None, since: int, costs: bool) -> Section:
-    """The areas whose line changed since record `since` (his last mail), CHANGED_MOST at
-    most, then what lies off the map; the Build Points left out where the report gives them
-    in a section of their own (costs)."""
+def board_whole(board: dict, costs: bool) -> Section:
+    """The whole board, as every report gives it (the mail carries the game: a reader
+    without the picture, or reading its words aloud, has it all), then what lies off the
+    map, the Build Points left out where the report gives them in a section of their own
+    (costs)."""
     sides = list(board["cards"]["hand_sizes"])
-    was = {_text(line) for c in (before or {}).get("countries", [])
-           for line in country_blocks(c, sides)[1].items}
-    changed = [line for c in board["countries"] for line in country_blocks(c, sides)[1].items
-               if _text(line) not in was]
-    if not changed:
-        blocks: list = [para(f"No area has changed since record {since}, your last mail.")]
-    else:
-        blocks = [para(f"Areas changed since record {since}, your last mail (the map shows "
-                       f"the whole board):"), Items(changed[:CHANGED_MOST])]
-        more = len(changed) - CHANGED_MOST
-        if more > 0:
-            blocks.append(para(f"… and {more} more areas changed: the map shows them."))
+    blocks: list = []
+    for country in board["countries"]:
+        blocks += country_blocks(country, sides)
     off = [line for line in off_map_lines(board, sides)
            if not (costs and _text(line).startswith("Build Points"))]
     return Section("Board", blocks + [Para([Span("Off the map", "bold")], heading=True),

@@ -30,12 +30,10 @@ from ..engine.combat import allowed_in_hand, barred_in_hand
 from ..engine.core import and_list
 from ..engine.victory import level_of, vp_breakdown
 from ..game.ahead import ahead, next_for
-from ..game.board import board_view
 from ..game.clockwalk import zone_of
 from ..game.forced import rule_of
 from ..game.receipts import key_line, receipt_key, receipt_line
 from ..game.replay import Era, Game, order_text
-from ..game.views import state_view
 from ..store.journal import redact
 from ..store.rosternews import RosterNews
 from ..store.sheets import sheets_in
@@ -55,7 +53,7 @@ from .documents import (
 )
 from .formats import render
 from .grouped import grouped_blocks
-from .phone import board_changes, reordered, vp_brief
+from .phone import board_whole, reordered, vp_brief
 from .phone import wanted as phone_wanted
 from .record_text import describe, sheet_lines
 from .sections import Document, Items, Para, Section, Span, as_json, para
@@ -189,8 +187,7 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     _tell_armistice(now[0], state, data, reader, stat, level.name)
     if not stat["game_over"] and not state.revealed:      # no orders after either
         now[0].blocks += _link_due(whole.raw, reader)
-    sections = _laid_out(sections, now, (sview, board), since, change,
-                         (start, reader) if phone else None)
+    sections = _laid_out(sections, now, (sview, board), since, change, phone)
     receipt = receipt_line(game_id, last["seq"], last["hash"])
     span = (f"record {last['seq']}" if since + 1 == last["seq"] else
             f"records {since + 1}–{last['seq']}" if since < last["seq"] else
@@ -211,28 +208,17 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
 
 
 def _laid_out(happened: list[Section], now: list[Section], views: tuple[dict, dict],
-              since: int, change: int, phone: tuple[Game, str] | None) -> list[Section]:
+              since: int, change: int, phone: bool) -> list[Section]:
     """The report's sections: what happened, the VP, the board, the decision now; for a
-    phone (phone: the game at the record the report starts after, and the reader), the
-    decision first, the VP in brief and the board's changes (phone.py)."""
+    phone, the decision first, then what happened, the VP in brief and the board
+    (phone.py)."""
     sview, board = views
-    if phone is not None:
-        before = _board_at(*phone)
+    if phone:
         return reordered([*happened, vp_brief(sview["vp"], since, change),
-                          board_changes(board, before, since, len(now) > 1)], now)
+                          board_whole(board, len(now) > 1)], now)
     vp_doc = vp_section(sview["vp"], sview.get("result"))
     vp_doc.blocks.insert(1, para(f"Change since record {since}: {change:+d}."))
     return [*happened, vp_doc, board_section(board), *now]
-
-
-def _board_at(start: Game, reader: str) -> dict | None:
-    """The board as reader saw it at the record a report starts after (none before the
-    game's set-up)."""
-    if start.state.seq < 1:
-        return None
-    game = start.state, start.data
-    view = state_view(*game, reader, start.game_id, None, start.header["dice"]["mode"])
-    return board_view(*game, reader, view)
 
 
 def _happened(rec: dict, before, seen: dict, state, data, reader: str,
