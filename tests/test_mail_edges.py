@@ -188,17 +188,17 @@ def test_a_reply_written_in_the_tick_of_its_report_is_sent_after_it(tmp_path):
     import os
 
     from referee.mail.delivery import spool_files
-    from referee.mail.inbox import _sent_after
+    from referee.mail.elsewhere import sent_after
 
     report, reply, later = (tmp_path / f"{n}.eml" for n in ("bb", "aa", "cc"))
     for p, t in ((report, 10 ** 18), (reply, 10 ** 18), (later, 2 * 10 ** 18)):
         p.write_text("x")
         os.utime(p, ns=(t, t))
-    _sent_after(reply, report)
-    _sent_after(later, report)
+    sent_after(reply, report)
+    sent_after(later, report)
     assert spool_files(tmp_path) == [report, reply, later]
     assert later.stat().st_mtime_ns == 2 * 10 ** 18
-    _sent_after(reply, tmp_path / "gone.eml")                # sent already: nothing to do
+    sent_after(reply, tmp_path / "gone.eml")                # sent already: nothing to do
 
 
 def test_a_copy_whose_line_ends_a_relay_made_crlf_is_still_a_copy(cli, tmp_path):

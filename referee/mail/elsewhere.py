@@ -126,3 +126,15 @@ def write_kept(ledger: dict, folder: Path, *args, name: str | None = None, **kwa
 def writer(ledger: dict) -> Callable[..., Path]:
     """write_eml for the mails a run owes, written once across outboxes (write_kept)."""
     return partial(write_kept, ledger)
+
+
+def sent_after(path: Path, before: Path) -> None:
+    """Give the mail at path a time after the one at before, so that the spool, which sends
+    the oldest first, sends it after (two mails written within one tick of the file
+    system's clock are otherwise sent in the order of their names)."""
+    try:
+        then = os.lstat(before).st_mtime_ns
+        if os.lstat(path).st_mtime_ns <= then:
+            os.utime(path, ns=(then + 1, then + 1), follow_symlinks=False)
+    except OSError:
+        pass                                # gone already (sent): nothing to order

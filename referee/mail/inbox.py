@@ -48,7 +48,7 @@ from .answered import answered_record
 from .copies import refuse_copy
 from .delivery import refused_mails
 from .direct import direct_inbox
-from .elsewhere import writer
+from .elsewhere import sent_after, writer
 from .handling import handle
 from .holds import sides_on_hold
 from .holdsteps import keep_hold, with_holds
@@ -67,8 +67,9 @@ from .ledger import (
     save_ledger,
 )
 from .mailboxes import Mailboxes, Message, too_large_refusal
+from .newsmail import NEWS, REPORT, news_body, owed
 from .notmatched import as_owed_now, not_matched
-from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, sent_mark, told_apart
+from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, sent_mark
 from .outcome import Outcome, outcome_of, owed_reply
 from .pictures import MailPictures
 from .refusal import prose, refusal_text, report_body
@@ -529,15 +530,15 @@ class _Outbox:
             entry["message_id"], shown, name=entry["name"],
             thread=thread_of(game.game_id, address), record=(game.game_id, self.last)))
         if brief:
-            _sent_after(self.written[-1], reported[side][1])
+            sent_after(self.written[-1], reported[side][1])
         note_start(self.ledger, entry["name"], side)
         if side not in self.ledger["reply_to"]:
             self.ledger["sent"][side] = sent_mark(self.last)
 
     def reports(self, people: dict, news: set[str]) -> dict[str, tuple[int, Path]]:
-        """Each player's report when the journal moved since his last one (observers.told_apart)
-        or a message of his was applied in this run: by side, the record it ends at and its
-        mail."""
+        """Each player's report when the journal moved since his last one, or a message of
+        his was applied in this run; a few lines of news when what moved it left the board
+        as it was (newsmail.py): by side, the record it ends at and its mail."""
         game, last, ledger = self.game, self.last, self.ledger
         done: dict[str, tuple[int, Path]] = {}
         held = held_sides(self.folder, ledger)
@@ -545,17 +546,19 @@ class _Outbox:
             if side not in people or side in held:
                 continue                    # held: a mail to him waits, refused, in refused/
             since = _since(ledger, side, self.records)
-            if side not in news and told_apart(self.records[since + 1:]):
-                continue                    # nothing new for him a report owes
+            what = REPORT if side in news else owed(self.records, since, side)
+            if what is None:
+                continue                    # nothing new for him a mail owes
             notes = [n for n in ledger["notes"].get(side, ()) if isinstance(n, str)]
-            shown, where = self.pictures.for_mail(side)
-            body = report_body(self.table, side, since, key, self.due.get(side), notes, where,
-                               side in self.held)
+            shown, where = ([], "") if what == NEWS else self.pictures.for_mail(side)
+            body = news_body(self.table, side, since, key, self.due.get(side), side in self.held,
+                             ledger) if what == NEWS else report_body(
+                self.table, side, since, key, self.due.get(side), notes, where, side in self.held)
             # Named by what it answers too: a message applied without a record (standing
             # orders alone) is answered by a report of its own, not by the one already
             # written at this record.
             answers = ledger["reply_to"].get(side)
-            name = mail_name("report", game.game_id, side, last["hash"], *notes,
+            name = mail_name(what, game.game_id, side, last["hash"], *notes,
                              *([f"answers {answers}"] if isinstance(answers, str) else []))
             address = people[side]["address"]
             self.written.append(self.write(
@@ -566,18 +569,6 @@ class _Outbox:
             ledger["sent"][side] = sent_mark(last)
             done[side] = (last["seq"], self.written[-1])
         return done
-
-
-def _sent_after(path: Path, before: Path) -> None:
-    """Give the mail at path a time after the one at before, so that the spool, which sends
-    the oldest first, sends it after (two mails written within one tick of the file
-    system's clock are otherwise sent in the order of their names)."""
-    try:
-        then = os.lstat(before).st_mtime_ns
-        if os.lstat(path).st_mtime_ns <= then:
-            os.utime(path, ns=(then + 1, then + 1), follow_symlinks=False)
-    except OSError:
-        pass                                # gone already (sent): nothing to order
 
 
 def held_sides(folder: Path, ledger: dict) -> set[str]:

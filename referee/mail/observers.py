@@ -3,8 +3,9 @@ answer to an observer who writes in (observers never order).
 
 An observer is an address of the roster with no side and no key (store/players.py). Each is
 sent what `report --as public` gives for the records since his last mail, whenever the journal
-has moved since then; the ledger (inbox.py) keeps, per observer, the record his last mail
-ended at, as it does for each player.
+has moved since then (a record of the moderator's that moved nothing on the board: a few
+lines of news instead, newsmail.py); the ledger (inbox.py) keeps, per observer, the record
+his last mail ended at, as it does for each player.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..render import reports
 from ..store.mailroute import referee_address
 from ..store.players import OBSERVER
 from .ledger import mail_name
+from .newsmail import NEWS, REPORT, news_body, owed
 from .refusal import FULL_MOST, lead_lines, prose
 from .subjects import table_subject
 from .threads import thread_of
@@ -42,7 +44,7 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
     last = records[-1]
     sender = referee_address(records)
     subject = table_subject(table, OBSERVER)
-    texts: dict[int, str] = {}
+    texts: dict[tuple[int, str], str] = {}
     written: list[Path] = []
     picture: list[bytes | None] = []         # the public's map, drawn once if anyone needs it
     try:
@@ -57,18 +59,17 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
             mark = f"{OBSERVER}:{address_key(address)}"
             sent = ledger["sent"].get(mark)
             since = resume_from(sent, records)
-            if told_apart(records[since + 1:]):
-                continue                    # nothing new since his last mail a report owes
-            if since not in texts:
-                doc, meta = table.report(PUBLIC, since, keep_views=False,
-                                         full_most=FULL_MOST)
-                texts[since] = lead_lines(doc) + \
-                    reports.render_report(doc, meta, "text").rstrip("\n") + "\n"
-            if not picture:
+            what = owed(records, since, PUBLIC)
+            if what is None:
+                continue                    # nothing new since his last mail a mail owes
+            if (since, what) not in texts:
+                texts[since, what] = _public_text(table, since, what)
+            if not picture and what == REPORT:
                 picture.append(_public_map(game) if with_map else None)
-            written.append(write(folder, sender, address, subject, texts[since], None,
-                                 picture[0], name=mail_name("public", game.game_id, mark,
-                                                            last["hash"]),
+            written.append(write(folder, sender, address, subject, texts[since, what], None,
+                                 picture[0] if what == REPORT else None,
+                                 name=mail_name("public" if what == REPORT else "news",
+                                                game.game_id, mark, last["hash"]),
                                  thread=thread_of(game.game_id, address)))
             ledger["sent"][mark] = sent_mark(last)
     except (OSError, ValueError) as exc:
@@ -76,6 +77,14 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
                            f"applied are in the journal, and `inbox` run again writes the "
                            f"reports still owed") from None
     return written
+
+
+def _public_text(table, since: int, what: str) -> str:
+    """The public's mail for the records after since: its report, or the news (newsmail.py)."""
+    if what == NEWS:
+        return news_body(table, PUBLIC, since)
+    doc, meta = table.report(PUBLIC, since, keep_views=False, full_most=FULL_MOST)
+    return lead_lines(doc) + reports.render_report(doc, meta, "text").rstrip("\n") + "\n"
 
 
 def _public_map(game) -> bytes:
@@ -106,17 +115,3 @@ def still_held(sent, records) -> int | None:
             0 <= sent[0] < len(records) and records[sent[0]]["hash"] == sent[1]:
         return sent[0]
     return None
-
-
-# Facts about time that the deadline pass tells in mails of their own, to whom they concern
-# (reminders.py): a reminder to the side owing orders, a deadline missed to the moderator
-# when the game waits on him. A report is not owed for them alone; the next one lists them.
-TOLD_APART = ("reminded", "missed")
-
-
-def told_apart(records: list[dict]) -> bool:
-    """Whether records (those after a reader's last mail) owe him no report: none at all,
-    or only facts about time told apart (none moves the game: no events). Record 1 of
-    every game sets it up, so a reader never mailed is always owed one."""
-    return all(not r.get("events") and isinstance(r.get("clock"), dict) and
-               r["clock"].get("kind") in TOLD_APART for r in records)

@@ -24,14 +24,9 @@ from ..base.clock import now as clock_now
 from ..base.errors import RefereeError, StorageError, one_line
 from ..base.plurals import counted
 from ..base.readers import MODERATOR
-from ..game.timeline import MISSED, REMINDED
 from ..store import mailsettings
 from ..store.journal import signed_only
-from ..store.mailroute import (
-    ROUTE,
-    check_target,
-    is_local,
-)
+from ..store.mailroute import check_target, is_local
 from ..store.players import roster
 from ..table import Table
 from . import gameindex
@@ -46,6 +41,7 @@ from .inbox import held_sides, inbox
 from .ledger import fault, load_ledger
 from .leftover import named, owe_news_again, stranded, tell_refused
 from .mailboxes import MAX_MESSAGE, Mailboxes, Message, told_identity
+from .newsmail import owed
 from .observers import resume_from
 from .outcomewords import outcome_words
 from .reminders import GRACE, check_deadlines, quiet_until
@@ -460,27 +456,18 @@ def _deadlines_and_reports(x: Game, games_dir, with_map: bool, moment) -> None:
         inbox(x.journal, [], x.spool, games_dir, with_map)
 
 
-# Records that are news to nobody but the side reminded or the moderator: they wait in the
-# players' next report rather than make one of their own.
-QUIET_RECORDS = (REMINDED, MISSED, ROUTE)
-
-
 def _reports_owed(x: Game) -> bool:
-    """Whether a player is owed a report no message of his asked for: his first one (his
-    order key, after `new`; a journal set back past his last), or one since a record the
-    game moved by (the referee's answer for a silent side, an order of the moderator's)."""
+    """Whether a player is owed a mail no message of his asked for: his first report (his
+    order key, after `new`; a journal set back past his last), one since a record the game
+    moved by (the referee's answer for a silent side, an order of the moderator's), or the
+    news of one that left the board as it was (newsmail.owed: a reminder, a missed
+    deadline's notice to the moderator, another's address wait for his next mail)."""
     ledger = load_ledger(x.game_id, x.header_hash)
     sent, held = ledger["sent"], held_sides(x.spool, ledger)
     records = Table(x.journal).records
-    for side in roster(records):
-        if side == MODERATOR or side in held:
-            continue
-        since = resume_from(sent.get(side), records)
-        if any(r.get("seq", 0) > since and not (r.get("actor") == MODERATOR and
-                                                r.get("order") in QUIET_RECORDS)
-               for r in records):
-            return True
-    return False
+    return any(side != MODERATOR and side not in held and
+               owed(records, resume_from(sent.get(side), records), side) is not None
+               for side in roster(records))
 
 
 def summary(report: TickReport) -> RefereeError | None:
