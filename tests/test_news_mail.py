@@ -1,0 +1,176 @@
+"""A record of the moderator's that moves nothing on the board, in a 1914 game run by `tick`
+(players, one observer, a Maildir in, an outbox out, time from REFEREE_NOW): the side it
+concerns gets his report as before; each other reader a few lines of news, no board, no
+picture, or nothing at all for another side's new address (mail/newsmail.py). The next
+report starts after the news mail; a pass killed after writing a news mail sends it once."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from datetime import timedelta
+
+import pytest
+from test_tick_index import START
+from test_tick_sharing import _tick_process
+from test_transport import ADDRESSES, mail
+from test_unattended import at
+
+from referee.base.clock import NOW_VARIABLE
+
+OBSERVER = "press@example.org"
+GERMAN, ENTENTE = ADDRESSES["german"], ADDRESSES["entente"]
+FOCH = "foch@example.net"
+BOARD = "\nBoard\n-----\n"
+
+
+class Game:
+    """The game, its keys, and the mails its outbox has received so far."""
+
+    def __init__(self, cli, root, monkeypatch):
+        self.cli, self.root, self.seen = cli, root, set()
+        monkeypatch.setenv("REFEREE_HOME", str(root / "home"))
+        monkeypatch.setenv(NOW_VARIABLE, at(START))
+        for sub in ("cur", "new", "tmp"):
+            (root / "box" / sub).mkdir(parents=True)
+        self.journal = root / "games" / "demo.jsonl"
+        self.journal.parent.mkdir()
+        r = cli("new", self.journal, "--scenario", "1914", "--game-id", "demo",
+                "--deadline", "48h", *[a for side, address in ADDRESSES.items()
+                                       for a in ("--player", f"{side}={address}")],
+                "--player", f"observer={OBSERVER}", "--mail-in", root / "box",
+                "--mail-out", f"outbox:{root / 'out'}")
+        assert r.exit_code == 0, r.output
+        self.keys = {s: self.key(s) for s in ("german", "entente")}
+        self.tick()
+        monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(hours=2)))
+
+    def key(self, side: str) -> str:
+        import json
+
+        r = self.cli("players", self.journal, "--keys", "--format", "json")
+        return next(p["key"] for p in json.loads(r.stdout)["players"] if p["side"] == side)
+
+    def tick(self) -> dict[str, list]:
+        """One pass (with the map); each new mail by its address: (text, its pictures)."""
+        self.cli("tick", self.journal)
+        new: dict[str, list] = {}
+        for path in sorted((self.root / "out").glob("*.eml"), key=lambda p: p.stat().st_mtime_ns):
+            if path.name in self.seen:
+                continue
+            self.seen.add(path.name)
+            m = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            new.setdefault(str(m["To"]), []).append(
+                (m.get_body(("plain",)).get_content(),
+                 [a.get_filename() for a in m.iter_attachments()]))
+        return new
+
+    def run(self, *args: str) -> dict[str, list]:
+        r = self.cli(*args[:1], self.journal, *args[1:])
+        assert r.exit_code == 0, r.output
+        return self.tick()
+
+    def send(self, side: str, lines: list[str], ident: str) -> None:
+        raw = mail(side, self.keys[side], lines, ident)
+        (self.root / "box" / "new" / f"{ident.strip('<>')}.eml").write_bytes(raw)
+
+
+def _report(mails: list, pictured: bool = True) -> str:
+    """One full report (with the map, unless the board he last saw is as it was)."""
+    (text, pictures), = mails
+    assert BOARD in text and ("map.png" in pictures) == pictured, text
+    return text
+
+
+def _news(mails: list, *said: str) -> str:
+    """One short mail: no board, no picture, a few lines, saying each of said."""
+    (text, pictures), = mails
+    assert BOARD not in text and "Victory points" not in text and pictures == [], text
+    assert len(text.splitlines()) <= 25 and all(len(line) <= 72 for line in text.splitlines())
+    flat = " ".join(text.split())
+    assert all(s in flat for s in said), text
+    return text
+
+
+@pytest.fixture
+def game(cli, tmp_path, monkeypatch) -> Game:
+    return Game(cli, tmp_path, monkeypatch)
+
+
+def test_the_moderators_extension_reports_to_its_side_and_tells_the_others(game):
+    mails = game.run("extend", "german", "24h")
+    assert sorted(mails) == sorted([GERMAN, ENTENTE, OBSERVER])
+    assert "is 24h later" in " ".join(_report(mails[GERMAN]).split())
+    text = _news(mails[ENTENTE], "Waiting on the German player", "is 24h later",
+                 "due by Thu 26 Nov 18:00 UTC", f"Order key: {game.keys['entente']}",
+                 "the map of the mail of record #4")
+    assert "To answer" not in text         # he owes nothing now
+    _news(mails[OBSERVER], "is 24h later", "Receipt: demo 5:")
+
+
+def test_a_players_own_extension_by_mail_tells_the_others_in_a_few_lines(game):
+    game.send("german", ["extend 24h"], "<x1@example.org>")
+    mails = game.tick()
+    last = game.journal.read_text().splitlines()[-1]
+    assert '"actor":"german"' in last and '"extend 24h"' in last, last
+    assert sorted(mails) == sorted([GERMAN, ENTENTE, OBSERVER])
+    _report(mails[GERMAN])
+    _news(mails[ENTENTE], "is 24h later")
+    _news(mails[OBSERVER], "is 24h later")
+
+
+def test_a_new_address_welcomes_its_side_and_is_nothing_to_the_others_till_their_next_mail(
+        game):
+    mails = game.run("players", "--set", f"entente={FOCH}")
+    assert sorted(mails) == [FOCH]                # the newcomer's welcome, from the start
+    (text, _), = mails[FOCH]
+    assert BOARD in text and "From the start of the game" in text
+    mails = game.run("deadline", "--pause")
+    for reader in (GERMAN, OBSERVER):           # the address change is told with the pause
+        _news(mails[reader], "changed the Entente player's address",
+              "the moderator paused the game")
+    _news(mails[FOCH], "the moderator paused the game")
+
+
+def test_pause_resume_and_new_deadlines_are_news_to_every_reader(game):
+    mails = game.run("deadline", "--pause")
+    assert sorted(mails) == sorted([GERMAN, ENTENTE, OBSERVER])
+    text = _news(mails[GERMAN], "Your decision once the game resumes",
+                 "the moderator paused the game")
+    assert "To answer" not in text             # no orders are taken while it is paused
+    _news(mails[ENTENTE], "the moderator paused the game")
+    _news(mails[OBSERVER], "Paused", "the moderator paused the game")
+    mails = game.run("deadline", "--resume")
+    assert sorted(mails) == sorted([GERMAN, ENTENTE, OBSERVER])
+    _news(mails[GERMAN], "Your decision:", "resumed the game", "Orders due by Wed 25 Nov "
+          "20:00 UTC", "To answer, reply to this mail with your orders",
+          f"Order key: {game.keys['german']}")
+    _news(mails[ENTENTE], "resumed the game")
+    _news(mails[OBSERVER], "resumed the game")
+    mails = game.run("deadline", "--set", "72h")
+    assert sorted(mails) == sorted([GERMAN, ENTENTE, OBSERVER])
+    _news(mails[GERMAN], "deadlines:", "Orders due by")
+    _news(mails[ENTENTE], "deadlines:")
+    _news(mails[OBSERVER], "deadlines:")
+
+
+def test_the_report_after_a_news_mail_starts_where_the_news_ended(game):
+    game.run("extend", "german", "24h")           # record 5: news to the Entente
+    game.send("german", ["pass"], "<p1@example.org>")
+    mails = game.tick()
+    text = _report(mails[ENTENTE], pictured=False)       # the pass moves no piece
+    assert "Since record 5\n" in text and "#5 Moderator" not in text, text
+    assert "#6 German" in text, text
+
+
+@pytest.mark.parametrize("step", ["reply", "written"])
+def test_a_pass_killed_while_writing_the_news_sends_each_once(game, step):
+    assert game.cli("deadline", game.journal, "--pause").exit_code == 0
+    killed = _tick_process(game.root, step)
+    assert killed.returncode == 70, killed.stderr
+    for _ in range(2):
+        _tick_process(game.root, None)
+    mails = game.tick()
+    assert sorted(mails) == sorted([GERMAN, ENTENTE, OBSERVER])
+    for reader in mails:
+        _news(mails[reader], "the moderator paused the game")
