@@ -369,7 +369,7 @@ def test_verify_of_an_export_refuses_dice_mixing_a_link_no_record_revealed(tmp_p
     rewrite(export, recs)
     r = cli("verify", export, "--export", "german", "--secret", secret)
     assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr, r.stderr + r.stdout
-    assert "which no record before it revealed" in r.stderr
+    assert "not that side's latest link revealed before it" in r.stderr
 
 
 def test_verify_of_an_export_refuses_a_revealed_link_off_its_sheet(tmp_path, cli):
@@ -398,4 +398,44 @@ def test_a_record_of_older_rules_mixing_a_link_no_record_revealed_is_refused(tmp
     rewrite(path, recs)
     r = cli("verify", path, "--secret", secret)
     assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr, r.stdout + r.stderr
-    assert "which no record before it revealed" in r.stderr
+    assert "not that side's latest link revealed before it" in r.stderr
+
+
+def test_verify_of_an_export_refuses_dice_mixing_the_other_side_s_link(tmp_path, cli):
+    """Under rules 8 a record mixes in its own side's link alone: one of the German's whose
+    dice mix in the Entente's latest link instead (the moderator choosing between two
+    revealed links) is refused by the export's walk, as by the full one."""
+    path, secret = new_game(tmp_path)
+    play_opening(path, SHEETS)
+    export = _export(cli, path, "german", tmp_path)
+    recs = records(export)
+    rec = [r for r in recs if r.get("actor") == "german" and isinstance(r.get("dice_from"), dict)
+           and r["dice_from"].get("links") and r.get("dice")][-1]
+    theirs = [r["link"] for r in recs[:rec["seq"]] if (r.get("link") or {}).get("side") ==
+              "entente"][-1]
+    rec["dice_from"]["links"] = [dict(theirs)]
+    mix = sheets.mix_text(rec["dice_from"])
+    rec["dice"] = [dm.die(SECRET, GAME, rec["dice_from"]["stream"], i, mix)
+                   for i in range(len(rec["dice"]))]
+    rewrite(export, recs)
+    r = cli("verify", export, "--export", "german", "--secret", secret)
+    assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr, r.stderr + r.stdout
+    assert "mixes in its own side's link alone" in r.stderr
+
+
+def test_verify_of_an_export_refuses_a_tip_on_a_chain_already_shown(tmp_path, cli):
+    """A new tip a few steps of SHA-256 below the German's latest revealed link would make
+    links already public check again as his: the export's walk refuses it, as the full
+    walk does."""
+    path, secret = new_game(tmp_path)
+    play_opening(path, SHEETS)
+    export = _export(cli, path, "german", tmp_path)
+    recs = records(export)
+    latest = [r["link"] for r in recs if (r.get("link") or {}).get("side") == "german"][-1]
+    tip = sheets.hashed(sheets.hashed(latest["value"]))
+    recs.append({**sheets.sheet_body("moderator", "german", tip, recs[-1]["at"]),
+                 "seq": recs[-1]["seq"] + 1, "sig": recs[-1]["sig"]})    # signed as the last
+    rewrite(export, recs)
+    r = cli("verify", export, "--export", "german")
+    assert r.exit_code == 3 and f"record {recs[-1]['seq']}" in r.stderr, r.stderr + r.stdout
+    assert "its tip lies on a chain the game had shown" in r.stderr

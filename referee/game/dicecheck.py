@@ -7,8 +7,10 @@ a record's dice mix in one its side had shown (store/sheets.py)."""
 from __future__ import annotations
 
 from ..base.errors import JournalError
+from ..engine.versions import rules_of_header
 from ..store import dice as dicemod
-from ..store.sheets import PLANS, SheetPos, mix_text, register, steps_down
+from ..store.sheets import PLANS, SHEET, SheetPos, mix_text, register, shown_tip, steps_down
+from .moderated import check_sheet
 
 
 def fail(name: str, n: int, what: str) -> JournalError:
@@ -87,20 +89,30 @@ def follow_link(sheets: dict[str, SheetPos], rec: dict, name: str) -> dict | Non
     return dict(link)
 
 
-def check_mix(sheets: dict[str, SheetPos], rec: dict, name: str) -> None:
+def check_mix(sheets: dict[str, SheetPos], rec: dict, name: str, rules: int) -> None:
     """Every link a record's dice mix in (`dice_from`) is its side's as the records had shown
-    it by then: the latest link revealed (or, before any, the tip older rules mixed in), or
-    the latest of an earlier sheet; never a value no record revealed."""
+    it by then. Under rules 8 and later (store/sheets.py own_source, plans_source): the
+    latest link revealed, of the record's own side but in a phase of sealed plans given at
+    once; before, any side's latest link, or before any its tip (older rules mixed it in)."""
     source = rec.get("dice_from")
     links = source.get("links") if isinstance(source, dict) else None
+    own = rules >= OWN_LINKS_FROM and not str(source.get("stream", "")).startswith(PLANS) \
+        if isinstance(source, dict) else False
     for link in links if isinstance(links, list) else ():
         side = link.get("side") if isinstance(link, dict) else None
         pos = sheets.get(side) if isinstance(side, str) else None
-        shown = pos is not None and (link.get("no"), link.get("value")) in \
-            ((pos.no, pos.value), pos.shown)
-        if not shown:
-            raise fail(name, rec["seq"], f"its dice mix in {_named(link)}, which no record "
-                                         f"before it revealed")
+        shown = () if pos is None else \
+            (pos.shown,) if rules >= OWN_LINKS_FROM else ((pos.no, pos.value), pos.shown)
+        if (link.get("no"), link.get("value")) not in shown:
+            raise fail(name, rec["seq"], f"its dice mix in {_named(link)}, which is not that "
+                                         f"side's latest link revealed before it")
+        if own and side != rec.get("actor"):
+            raise fail(name, rec["seq"], f"its dice mix in {_named(link)}: a record of "
+                                         f"{rec.get('actor')!r} mixes in its own side's link "
+                                         f"alone (rules {OWN_LINKS_FROM} and later)")
+
+
+OWN_LINKS_FROM = 8      # the rules from which a record mixes in its own side's link alone
 
 
 def _named(link: object) -> str:
@@ -109,16 +121,33 @@ def _named(link: object) -> str:
     return "a link of no side's dice sheet"
 
 
-def follow_sheets(sheets: dict[str, SheetPos], rec: dict, name: str) -> dict | None:
-    """An export's record on the sheets' walk: a tip it registers, the link it reveals, the
-    links its dice mix in (verify's full walk checks each in its place)."""
-    part = rec.get("sheet")
-    if isinstance(part, dict) and isinstance(part.get("side"), str):
-        register(sheets, part["side"], part.get("tip"), rec["seq"])
-        return None
-    link = follow_link(sheets, rec, name)
-    check_mix(sheets, rec, name)
-    return link
+class SheetWalk:
+    """The players' dice sheets along an export's records (verify's full walk checks the
+    same in its place): each tip registered as the referee registers one, each link
+    revealed a later link of its actor's sheet, each link a record's dice mix in one its
+    rules take; the rules move on at an upgrade."""
+
+    def __init__(self, header: dict, sides: list[str]):
+        self.sheets: dict[str, SheetPos] = {}
+        self.rules, self.sides = rules_of_header(header), sides
+        self.manual = header["dice"]["mode"] == "manual"
+        self.links = 0
+
+    def follow(self, rec: dict, name: str) -> None:
+        if rec.get("order") == SHEET or rec.get("sheet") is not None:
+            check_sheet(rec, name, self.sides, self.manual)
+            side, tip = rec["sheet"]["side"], rec["sheet"]["tip"]
+            if shown_tip(tip, self.sheets.get(side), self.rules):
+                raise fail(name, rec["seq"], "its tip lies on a chain the game had shown (a "
+                                             "link shown before would check again)")
+            register(self.sheets, side, tip, rec["seq"])
+            return
+        self.links += follow_link(self.sheets, rec, name) is not None
+        check_mix(self.sheets, rec, name, self.rules)
+        for ev in rec.get("events") or ():
+            if isinstance(ev, dict) and ev.get("type") == "RulesUpgraded" and \
+                    type(ev.get("rules")) is int:
+                self.rules = ev["rules"]
 
 
 def check_dice(rec: dict, name: str, game_id: str, secret: bytes) -> None:

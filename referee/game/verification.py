@@ -49,7 +49,7 @@ from ..store.players import REGISTER
 from ..store.sheets import SHEET, SheetPos, in_side_count, register, shown_tip
 from ..store.signing import shown
 from .clockwalk import fact_problem
-from .dicecheck import Streams, check_dice, check_mix, check_stream, follow_link, follow_sheets
+from .dicecheck import SheetWalk, Streams, check_dice, check_mix, check_stream, follow_link
 from .dicecheck import fail as _fail
 from .dicesource import plans_stream, record_source
 from .forced import closed_wrongly
@@ -248,8 +248,7 @@ def _proved(records, raw: bytes, header: dict, name: str, secret_file: Path | No
     data = data_for(header, name, games_dir)
     if export is not None:
         check_reader(export, data.sides, option="--export")
-        return _verify_export(records, name, header, export, secret,
-                              header["dice"]["mode"] == "manual")
+        return _verify_export(records, name, header, export, secret, list(data.sides))
     proof = _Proof(name, header, data, games_dir, secret)
     for rec in records:
         proof.check(rec)
@@ -415,7 +414,7 @@ class _Proof:
         # checked, its dice too with the secret; its events are replayed as recorded.
         data, rules = self.era.data, self.era.rules
         self.follow_link(rec)
-        check_mix(self.sheets, rec, self.name)
+        check_mix(self.sheets, rec, self.name, self.era.rules)
         self.count_roll(rec, older=True)
         if self.secret is not None and not self.manual:
             check_dice(rec, self.name, self.header["game_id"], self.secret)
@@ -536,14 +535,16 @@ def _dice_line(secret: bytes | None, manual: bool, full: bool) -> str:
 
 
 def _verify_export(records, name: str, header: dict, reader: str, secret: bytes | None,
-                   manual: bool) -> Verification:
-    """Chain, redactions and (with the secret) dice of an export made for reader."""
-    count, digests, streams, sheets, links = 1, 0, Streams(header), {}, 0
+                   sides: list[str]) -> Verification:
+    """Chain, redactions, dice sheets and (with the secret) dice of an export made for
+    reader."""
+    manual = header["dice"]["mode"] == "manual"
+    count, digests, streams, walk = 1, 0, Streams(header), SheetWalk(header, sides)
     for rec in records:
         n = rec["seq"]
         count += 1
         check_stream(rec, streams, name)
-        links += follow_sheets(sheets, rec, name) is not None
+        walk.follow(rec, name)
         for part in _parts(rec, []):
             to = part["to"]
             if is_redacted_part(part):
@@ -560,8 +561,9 @@ def _verify_export(records, name: str, header: dict, reader: str, secret: bytes 
              f"chain only: a redacted export for {reader} ({digests} secret parts are digests, "
              f"each one {reader} may not see); its rulings cannot be decided again"]
     lines.append(_dice_line(secret, manual, full=False))
-    if sheets:
-        lines.append(f"dice sheets: {len(sheets)} registered ({', '.join(sorted(sheets))}); "
-                     f"{links} links revealed, each a later link of its sheet, and every link "
-                     f"a record's dice mix in one its side had revealed")
+    if walk.sheets:
+        lines.append(f"dice sheets: {len(walk.sheets)} registered ("
+                     f"{', '.join(sorted(walk.sheets))}); {walk.links} links revealed, each "
+                     f"a later link of its sheet, and every record's dice mix in the links "
+                     f"its rules name")
     return Verification(count, lines)
