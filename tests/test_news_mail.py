@@ -83,10 +83,14 @@ def _report(mails: list, pictured: bool = True) -> str:
 
 
 def _news(mails: list, *said: str) -> str:
-    """One short mail: no board, no picture, a few lines, saying each of said."""
+    """One short mail: no board, no picture, a few lines (and the orders open to a side
+    asked, as long as his hand and the board make them), saying each of said."""
     (text, pictures), = mails
     assert BOARD not in text and "Victory points" not in text and pictures == [], text
-    assert len(text.splitlines()) <= 25 and all(len(line) <= 72 for line in text.splitlines())
+    head, _, orders = text.partition("\nNow\n---\n")
+    rest = orders.partition("\nTo answer, ")[2]
+    assert len((head + rest).splitlines()) <= 25
+    assert all(len(line) <= 72 for line in text.splitlines()), text
     flat = " ".join(text.split())
     assert all(s in flat for s in said), text
     return text
@@ -152,6 +156,20 @@ def test_pause_resume_and_new_deadlines_are_news_to_every_reader(game):
     _news(mails[GERMAN], "deadlines:", "Orders due by")
     _news(mails[ENTENTE], "deadlines:")
     _news(mails[OBSERVER], "deadlines:")
+
+
+def test_the_news_of_a_resume_gives_the_orders_open_to_the_side_asked(game):
+    """A player who mailed orders while the game was paused got a refusal whose report, of
+    a paused game, listed no orders; the resume's short mail is then the first to give
+    them, and must: the orders open to him now, without the board."""
+    game.run("deadline", "--pause")
+    game.send("german", ["pass"], "<paused@example.org>")
+    refused = game.tick()[GERMAN][0][0]
+    assert "Reply with one order per line" not in refused, refused
+    text = _news(game.run("deadline", "--resume")[GERMAN], "resumed the game",
+                 "Reply with one order per line", "- play → ",
+                 "To answer, reply to this mail with your orders and the order key below.")
+    assert text.count("Your decision") == 1, text
 
 
 def test_the_report_after_a_news_mail_starts_where_the_news_ended(game):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..engine import waiting_on
 from ..game.timeline import EXTEND, paused
 from ..render.formats import render
-from ..render.reports import receipt_text
+from ..render.reports import NOW_TITLES, receipt_text
 from ..render.sections import Document, Section
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER, roster
@@ -72,19 +72,32 @@ def owed(records: list[dict], since: int, reader: str) -> str | None:
 def news_body(table, reader: str, since: int, key: str | None = None, due: str | None = None,
               held: bool = False, ledger: dict | None = None) -> str:
     """The short mail of news to reader (a side with his key, or the public): what he is
-    asked now and by when, what each record since his last mail said, where his last map
-    is, how to answer, his key and the receipt."""
+    asked now and by when, what each record since his last mail said, the orders open to
+    him when he is asked (a report written while the game was paused listed none), where
+    his last map is, how to answer, his key and the receipt."""
     doc, _ = table.report(reader, since, keep_views=False, held=held, full_most=FULL_MOST)
     told = render(Document("", [Section(f"Since your last mail (record {since})",
                                         doc.sections[0].blocks)]), "text", 72).strip("\n")
     asked = key is not None and not held and not paused(table.raw) and \
         reader in waiting_on(table.game().state)
     where = last_map_line((ledger or {}).get("maps", {}).get(reader)) if key else ""
-    said = [("To answer, reply to this mail with your orders and the order key below; the "
-             "orders open to you are those your last report listed.") if asked else "",
+    said = ["To answer, reply to this mail with your orders and the order key below."
+            if asked else "",
             where or ("The board is as your last report showed it." if key else
                       "The board is as the last report showed it.")]
     records = table.records
     return lead_lines(doc) + (f"{due}\n\n" if due else "") + told + "\n\n" + \
-        prose(" ".join(p for p in said if p)) + "\n\n" + \
-        (f"Order key: {key}\n" if key else "") + receipt_text(records[0], records[-1]) + "\n"
+        (_orders_open(doc) if asked else "") + prose(" ".join(p for p in said if p)) + \
+        "\n\n" + (f"Order key: {key}\n" if key else "") + \
+        receipt_text(records[0], records[-1]) + "\n"
+
+
+def _orders_open(doc: Document) -> str:
+    """The report's sections from its decision on (the orders open, and the costs of a plan
+    where it has them), the decision's first line left to the mail's lead."""
+    at = next((i for i, s in enumerate(doc.sections) if s.title in NOW_TITLES), None)
+    if at is None:
+        return ""
+    now = doc.sections[at]
+    sections = [Section(now.title, now.blocks[1:]), *doc.sections[at + 1:]]
+    return render(Document("", sections), "text", 72).strip("\n") + "\n\n"
