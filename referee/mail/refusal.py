@@ -13,6 +13,7 @@ import textwrap
 from ..base.addresses import address_key
 from ..base.errors import OrderError, OrderSyntaxError, clipped, quoted
 from ..base.glyphs import visible
+from ..base.plurals import counted
 from ..game import standing
 from ..render import reports
 from ..render.documents import reader_words, side_name
@@ -88,10 +89,23 @@ def applied_note(applied: list[tuple[int, str]]) -> str:
     """The orders of a mail that were applied, each with the record it made (seq, text),
     MOST_NAMED at most: told above what of it was not, so that the reply's first line does
     not read as a refusal of the whole mail."""
-    shown = [f"{quoted(text, NAMED_LENGTH)} (#{seq})" for seq, text in applied[:MOST_NAMED]]
+    shown = [f"{_record_quoted(text)} (#{seq})" for seq, text in applied[:MOST_NAMED]]
     more = len(applied) - MOST_NAMED
     return "Applied from your mail: " + ", ".join(shown) + (f" and {more} more"
                                                              if more > 0 else "")
+
+
+# The most orders of one record (a sealed plan's, one a line) a note quotes.
+ORDERS_QUOTED = 3
+
+
+def _record_quoted(text: str) -> str:
+    """A record's order as its sender wrote it: a sealed plan's orders (one a line) each
+    quoted, joined with '; ', ORDERS_QUOTED at most (then how many more)."""
+    lines = text.split("\n")
+    shown = "; ".join(quoted(line, NAMED_LENGTH) for line in lines[:ORDERS_QUOTED])
+    more = len(lines) - ORDERS_QUOTED
+    return shown + (f" and {counted(more, 'more order')}" if more > 0 else "")
 
 
 def _notes(out) -> list:
