@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import textwrap
 
+from .planparts import heading_order, marked
 from .unbroken import bound, unbound
 from .words_combat import WORDING as _COMBAT
 from .words_moves import WORDING as _MOVES
@@ -65,6 +66,7 @@ def record_lines(rec: dict, data: GameData, reader: str,
     if isinstance(private, dict) and "data" in private:
         order = private["data"]["text"]
     note = answered(rec, pending) if pending is not None else ""
+    order = heading_order(order, rec)
     out = [f"#{rec['seq']} {rec['at']} {who}: {order.replace(chr(10), '; ')}{note}"]
     if pending is not None:
         note_pending(rec, pending)
@@ -79,7 +81,7 @@ def record_lines(rec: dict, data: GameData, reader: str,
         asked = pending.get(side) if pending is not None else None
         out.append(f"    {clock_words(rec, zone, asked, reader)}")
     out += [f"    {line}" for line in news or []]
-    for ev in rec["events"]:
+    for ev in marked(rec["events"]):
         line = describe(ev, data, reader)
         if line:
             out.append(f"    {line}")

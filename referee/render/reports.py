@@ -55,6 +55,7 @@ from .formats import render
 from .grouped import grouped_blocks
 from .phone import board_whole, reordered, vp_brief
 from .phone import wanted as phone_wanted
+from .planparts import heading_order, marked
 from .record_text import describe, sheet_lines
 from .sections import Document, Items, Para, Section, Span, as_json, para
 
@@ -71,7 +72,7 @@ def _record_heading(rec: dict, before, reader: str) -> list[Span]:
     # The order as the reader may see it: a sealed or hidden order stays its placeholder,
     # which says what the record holds and is set as words, not as an order to type.
     seen = redact(rec, reader)
-    text = order_text(seen)
+    text = heading_order(order_text(seen), rec)
     private = seen.get("private_order")
     style = "plain" if isinstance(private, dict) and "data" not in private else "order"
     note = ""
@@ -227,7 +228,7 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     each battle area once its battle is over, the dice sheets' lines and what it says of
     the game's time, to him (clock: the game's time zone and its deadlines now)."""
     lines = []
-    for ev in seen["events"]:
+    for ev in marked(seen["events"]):
         line = shown(describe, rec["seq"], journal, ev, data, reader)
         if line:
             # A revealed plan (one order a line) in one sentence: its orders are told, not

@@ -38,9 +38,10 @@ def _plans_opened(ev: dict, data: GameData, reader: str) -> str:
 
 def _plan_sealed(ev: dict, data: GameData, reader: str) -> str:
     e = opened(ev, reader)
+    what = "part of a plan, not ended yet" if ev.get("part") else "a plan"
     if e is None:
-        return f"{side(ev, data)} seals a plan"
-    return f"{side(ev, data)} seals a plan: {'; '.join(e['orders']) or 'no orders'}"
+        return f"{side(ev, data)} seals {what}"
+    return f"{side(ev, data)} seals {what}: {'; '.join(e['orders']) or 'no orders'}"
 
 
 def _plan_closed(ev: dict, data: GameData, reader: str) -> str:
@@ -88,14 +89,17 @@ def _production_began(ev: dict, data: GameData, reader: str) -> str:
 
 def _production_ordered(ev: dict, data: GameData, reader: str) -> str:
     sec = ev.get("secret") or {}
+    # A part of the plan its side has not ended in the same record (render/planparts.py).
+    what = "part of a production plan (7.0), not ended yet" if ev.get("part") else \
+        "a production plan (7.0)"
     if "data" in sec and reader in ("moderator", sec.get("to")):
         orders = sec["data"].get("orders")
         if orders is None:
             return f"{side(ev, data)} production order (sealed): {sec['data']['order']}"
-        return (f"{side(ev, data)} seals a production plan (7.0): "
+        return (f"{side(ev, data)} seals {what}: "
                 f"{'; '.join(readable_orders(orders, data)) or 'no orders'}")
     if "orders" in (sec.get("data") or {}) or ev.get("secret", {}).get("digest"):
-        return f"{side(ev, data)} seals a production plan (7.0)"
+        return f"{side(ev, data)} seals {what}"
     return f"{side(ev, data)} gives a sealed production order"
 
 
