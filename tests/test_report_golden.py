@@ -180,9 +180,11 @@ def test_a_sealed_plan_s_orders_are_each_kept_on_one_line(siege, cli):
             items.append([line])
         elif line.startswith("  ") and items:
             items[-1].append(line)
-    sealed = [item for item in items if "seals a production plan (7.0):" in item[0]]
+    # Two parts of his plan, then the record that ends it (render/planparts.py).
+    sealed = [item for item in items if "production plan (7.0)" in item[0] and
+              "seals" in item[0]]
     orders = ["buy 2", "build ge infantry Verdun into ge-5", "no orders"]
-    assert [" ".join(" ".join(item).split("(7.0):")[1].split()) for item in sealed] == orders
+    assert [" ".join(" ".join(item).split(": ", 1)[1].split()) for item in sealed] == orders
     for item, order in zip(sealed, orders):
         assert any(line.strip().endswith(order) for line in item), item
     assert all(len(line) <= 72 for line in lines[:-1])
@@ -212,8 +214,9 @@ def test_a_sealed_plan_is_told_in_words_not_set_as_orders(siege, revealed, cli):
         return r.stdout.split("\n")
 
     sealed = siege["production"]
-    assert "#25 German: a sealed production plan (7.0)" in report(sealed, "public", 16)
-    assert "#25 German: a sealed production plan (7.0)" in report(sealed, "entente", 16)
+    part = "#25 German: part of a sealed production plan (7.0), not ended yet"
+    assert part in report(sealed, "public", 16)
+    assert part in report(sealed, "entente", 16)
     assert "#25 German: `buy 2` — ⚑ entered by hand at the referee" in \
         report(sealed, "german", 16)
     public = report(revealed, "public", 27)

@@ -57,6 +57,9 @@ def pending_prompt(state: State, data: GameData, reader: str | None = None) -> s
     if state.pending is None:
         return "the game is over" if state.phase == "over" else "nothing is pending"
     spec = DECISIONS[state.pending.kind]
+    mine = spec.extra.get("reader_prompt")      # a sealed plan: his own task first
+    if mine is not None and reader is not None and sealed_for(state, reader):
+        return mine(state, data, reader)
     own = spec.extra.get("own_prompt")
     if own is not None and reader is not None and acting(state, reader):
         return own(state, data)
@@ -214,6 +217,13 @@ def sealed_sides(state: State) -> list[str]:
     return list(got[1]["plans"]) if got is not None else []
 
 
+def plan_so_far(state: State, side: str) -> list[str]:
+    """The orders side has sealed so far into the pending sealed plan (7.0, 2.0 I, 2.0 V.3),
+    one a line as he gave them; none when he has begun none."""
+    got = _sealed(state)
+    return list(got[1]["plans"].get(side) or []) if got is not None else []
+
+
 def plan_label(state: State) -> str:
     """What a record of a sealed plan shows in place of its orders."""
     return _sealed(state)[0].label
@@ -318,4 +328,5 @@ def is_private(state: State, order: Ord) -> bool:
 
 __all__ = ["check", "closes_plans", "completes_plan", "decide", "decide_plan", "sealed_for",
            "evolve", "is_private", "legal_orders", "pending_prompt", "plan_label", "plan_labels",
+           "plan_so_far",
            "unanswered", "waiting_on", "Ctx", "Violation"]

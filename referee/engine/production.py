@@ -123,6 +123,18 @@ def _production_prompt(s: State, d: GameData) -> str:
             ", ".join(f"{d.side_name(x)} {bp[x]}" for x in d.sides) + " (7.0)")
 
 
+def _reader_prompt(s: State, d: GameData, reader: str) -> str:
+    """The production prompt for a side asked (7.0): his own orders and Build Points first,
+    'upgrade' only when one is open to him (7.5), the other side's Build Points after."""
+    bp = s.production["bp"]
+    upgrade = any(production_violation(s, d, o, reader) is None
+                  for o in production_candidates(s, d, reader) if o.kind == "upgrade")
+    others = ", ".join(f"{d.side_name(x)} {bp[x]}" for x in d.sides if x != reader)
+    return ("production: your sealed orders (units into or out of armies first, then buy N "
+            f"cards, build, rebuild, entrench{', upgrade' * upgrade}), then 'done'; your Build "
+            f"Points this turn: {bp[reader]} ({others}) (7.0)")
+
+
 def production_apply(ctx: Ctx, o: Ord, side: str) -> None:
     """Seal one production order; when both sides are done, reveal and apply both plans."""
     if o.kind != "done":
@@ -150,7 +162,7 @@ register(DecisionSpec(
     extra={"sealed": SealedPlans(
         label="a sealed production plan (7.0)", book=lambda s: s.production,
         seal=_seal_production, close=lambda ctx, side: production_apply(ctx, Done(), side),
-        complete=lambda s, d, side, orders: False)}))
+        complete=lambda s, d, side, orders: False), "reader_prompt": _reader_prompt}))
 
 
 def apply_plans(ctx: Ctx) -> None:

@@ -210,6 +210,26 @@ def _prompt(s: State, d: GameData) -> str:
             f"(2.0 I){seal}; units may also go into or out of armies within their areas (8.1)")
 
 
+def _reader_prompt(s: State, d: GameData, reader: str) -> str:
+    """The prompt for a side asked to place (2.0 I): his own arrivals first, those his own
+    plan so far has not placed (the other side's plan is never looked at), then the other
+    side's, as the public prompt tells them."""
+    b = sealed.book(s, "reinforce")
+    own = _own(s, d, reader)
+    items = arrival_words([i["unit"] for i in own.arrivals.get(reader, [])])
+    swap = " and the Commonwealth swap (8.2.3)" if own.swaps_due.get(reader) else ""
+    begun = "still to place in your plan:" if b and b["plans"].get(reader) else "place"
+    parts = [f"{begun} {items or 'no units'}{swap} in supplied Friendly or Disputed areas "
+             f"(2.0 I)"]
+    for side in [x for x in b["plans"] if x not in b["done"] and x != reader] if b else []:
+        theirs = arrival_words([i["unit"] for i in s.arrivals.get(side, [])])
+        swap = " and the Commonwealth swap" if s.swaps_due.get(side) else ""
+        parts.append(f"{d.side_name(side)} places {theirs or 'no units'}{swap}")
+    seal = "; sealed until both are in" if b and len(b["plans"]) > 1 else ""
+    return (f"reinforcements: {'; '.join(parts)}{seal}; units may also go into or out of "
+            f"armies within their areas (8.1)")
+
+
 def arrival_words(units: list[str]) -> str:
     """Arrivals as a prompt lists them, as the orders that place them name them: armies by
     id, units of one nation and kind counted ('ru-9, 3 ru infantry, ru imperial_guard'), in
@@ -346,6 +366,7 @@ def settle_empty_armies(ctx: Ctx) -> None:
 register(DecisionSpec(
     kind="reinforce", rule="2.0 I", prompt=_prompt, accepts=("place", "swap", "move", "done"),
     candidates=_candidates, check=_check, apply=_apply, extra={"sealed": sealed.generic(
-        "reinforce", "2.0 I", "reinforcements placed", _reveal, _complete)}))
+        "reinforce", "2.0 I", "reinforcements placed", _reveal, _complete),
+        "reader_prompt": _reader_prompt}))
 
 __all__ = ["arrivals", "next_placement", "own_position", "piece_key", "settle_empty_armies"]

@@ -17,7 +17,16 @@ import msgspec
 from ..base.errors import OrderError
 from ..contracts.orders import Done, EndMovement, EndTurn, Ord, Pass
 from ..data.gamedata import GameData
-from ..engine import acting, check, decide, legal_orders, sealed_for, sealed_sides, waiting_on
+from ..engine import (
+    acting,
+    check,
+    decide,
+    legal_orders,
+    plan_so_far,
+    sealed_for,
+    sealed_sides,
+    waiting_on,
+)
 from ..engine.core import DECISIONS
 from ..engine.order_text import format_order
 from ..engine.reading import parse_order
@@ -81,6 +90,7 @@ class Ahead(msgspec.Struct):
     alone: bool = False             # a sealed plan that he alone gives now (one side asked)
     unfollowed: dict[str, int] = {}     # by verb: how many of its orders were not followed
     short: bool = False             # a sealed plan's example: the plan needs more orders
+    begun: list[str] = []           # a sealed plan: the orders he has sealed into it so far
 
 
 def _dice(state: State) -> DryDice:
@@ -240,7 +250,8 @@ def ahead(state: State, data: GameData, side: str, legal: list[str],
         first = next((t for t, o in reps if o.kind not in ("done", "move")), None)
         example, short = plan_example(state, data, side, first) if first else \
             (["done"] * any(o.kind == "done" for _, o in reps), False)
-        return Ahead(now, True, [], example, alone=len(sealed_sides(state)) < 2, short=short)
+        return Ahead(now, True, [], example, alone=len(sealed_sides(state)) < 2, short=short,
+                     begun=plan_so_far(state, side))
     branches, unfollowed = _ways(state, data, side, legal, mine)
     example = _example(state, data, side, reps[0][0] if reps else None, mine)
     return Ahead(now, False, _merge(branches), example,

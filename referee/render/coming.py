@@ -63,9 +63,15 @@ _CLOSED_BY = {"reinforce": "arrival placed", "discard_excess": "card discarded"}
 
 def _plan_words(ah: Ahead) -> list:
     """How one sealed plan is given: closed by 'done', or by its last order when the example
-    shows that it closes by itself (2.0 I, 2.0 V.3: nothing left to place or discard)."""
+    shows that it closes by itself (2.0 I, 2.0 V.3: nothing left to place or discard); a
+    plan he has begun, added to in one mail or more."""
     head = (f"Your orders now are one sealed plan ({ah.now.rule}): give them all in one "
             f"mail, one order per line, ")
+    if ah.begun:
+        so_far = ": your plan so far and the BP left are under Build Points. Add" if \
+            ah.now.kind == "production" else ": add"
+        head = (f"You have begun your sealed plan ({ah.now.rule}){so_far} the rest of it in "
+                f"one mail or more, one order per line, ")
     if not ah.example or ah.example[-1] == "done":
         return [head + "and end it with ", Span("done", "order"), "; "]
     last = _CLOSED_BY.get(ah.now.kind, "order")
@@ -74,11 +80,21 @@ def _plan_words(ah: Ahead) -> list:
 
 
 def _for_example(ah: Ahead) -> str:
-    """What the example of a sealed plan is: the whole plan, or its first orders only."""
+    """What the example of a sealed plan is: the whole plan, or its first orders only; of a
+    plan begun, its rest."""
     if ah.short:
-        return (f" For example, its first {len(ah.example)} orders (it needs more, in the "
+        which = "next" if ah.begun else "first"
+        return (f" For example, its {which} {len(ah.example)} orders (it needs more, in the "
                 f"same mail):")
-    return " For example:"
+    return " For example, the rest of it:" if ah.begun else " For example:"
+
+
+def _so_far(ah: Ahead) -> list:
+    """A plan he has begun, as he sealed it so far (the production plan's, with its cost,
+    is under Build Points: render/costs.py)."""
+    if not ah.begun or ah.now.kind == "production":
+        return []
+    return [para("Your plan so far:"), Orders(ah.begun)]
 
 
 def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -> list:
@@ -89,7 +105,9 @@ def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -
         show = example and bool(ah.example)
         until = "it is in." if ah.alone else "both sides are in."
         blocks: list = [para(*_plan_words(ah), f"it stays secret until {until}"
-                             + _for_example(ah) * show)]
+                             + _for_example(ah) * (show and not ah.begun)), *_so_far(ah)]
+        if show and ah.begun:
+            blocks.append(para(_for_example(ah).strip()))
         return blocks + [Orders(ah.example)] if show else blocks
     blocks = []
     if ah.branches:
