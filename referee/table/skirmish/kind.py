@@ -15,7 +15,6 @@ from ...base.plurals import a_or_an, counted
 from ...base.readers import MODERATOR, check_reader
 from ...contracts.skirmish import (
     SkirmishDice,
-    SkirmishExplained,
     SkirmishHeader,
     SkirmishOrderResult,
     SkirmishOrders,
@@ -35,6 +34,7 @@ from . import decider as sk
 from . import life
 from .asking import asked_now, asked_text
 from .brief import bounded
+from .explained import dice_counts, explained, explained_document
 from .loading import load_skirmish
 from .order_text import KINDS
 from .report import (
@@ -246,13 +246,13 @@ class SkirmishKind(GameKind):
         _reader(table, reader)
         records = _records(table)
         rec = records[record_number(seq, records[-1]["seq"])]
-        doc = _explained(records, rec)
-        return doc if fmt == "json" else render(_explained_document(doc), "text", width)
+        doc = explained(records, rec)
+        return doc if fmt == "json" else render(explained_document(doc), "text", width)
 
     def dice(self, table, reader: str, fmt: str, width: int) -> Any:
         _reader(table, reader)
         records = _records(table)
-        doc = SkirmishDice.of(game_id=records[0]["game_id"], dice=_dice_counts(records))
+        doc = SkirmishDice.of(game_id=records[0]["game_id"], dice=dice_counts(records))
         if fmt == "json":
             return doc
         rows = [[side_name(d.side), f"D{d.die}", str(d.rolled), " ".join(map(str, d.faces))]
@@ -511,63 +511,6 @@ def _report_sections(doc: dict) -> Document:
                      Section("Forces", [Items(forces)]),
                      *([Section("Now", [para(p) for p in doc["asked"]])]
                        if doc.get("asked") else [])])
-
-
-def _explained(records: list[dict], rec: dict) -> SkirmishExplained:
-    """One record of a skirmish, as `explain` gives it."""
-    if rec["seq"] == 0:
-        return SkirmishExplained.of(game_id=rec["game_id"], seq=0, actor=MODERATOR,
-                                    order="new skirmish", turn=1, phase="", test=None)
-    test = rec.get("test")
-    shown = None if test is None else {**test, "record": rec["seq"], "side": rec["actor"],
-                                       "order": rec["order"]}
-    shown = None if shown is None else {k: shown[k] for k in (
-        "record", "side", "order", "kind", "subject", "facts", "dice", "modifiers", "result",
-        "effects", "rule") if k in shown}
-    return SkirmishExplained.of(
-        game_id=records[0]["game_id"], seq=rec["seq"], actor=rec["actor"],
-        order=rec["order"], turn=rec.get("turn", 0), phase=rec.get("phase", ""), test=shown,
-        dispute=rec.get("dispute"), settle=rec.get("settle"),
-        revealed=rec.get("secret") if rec.get("kind") == "reveal" else None)
-
-
-def _typed(value: Any) -> str:
-    """A declared fact as an order types it: yes or no, figures with commas."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
-
-
-def _explained_document(doc: SkirmishExplained) -> Document:
-    lines = [para(f"#{doc.seq} {side_name(doc.actor)}: ", Span(doc.order, "order")),
-             para(f"turn {doc.turn}, {doc.phase or 'before play'}")]
-    if doc.test is not None:
-        t = doc.test
-        lines += [para("facts declared: " + (", ".join(f"{k}={_typed(v)}"
-                                                      for k, v in t.facts.items()) or "none"))]
-        lines += [para(line.strip()) for line in test_lines(
-            {"record": t.record, "side": t.side, "order": t.order, "kind": t.kind,
-             "subject": t.subject or None, "facts": t.facts, "dice": t.dice,
-             "modifiers": t.modifiers, "result": t.result, "rule": t.rule})[1:]]
-    for what, part in (("dispute", doc.dispute), ("ruling", doc.settle)):
-        if part:
-            lines.append(para(f"{what}: " + json.dumps(part, sort_keys=True)))
-    if doc.revealed:
-        lines.append(para(f"the dice secret: {doc.revealed}"))
-    return Document(f"Record {doc.seq} of skirmish {doc.game_id}", [Section("", lines)])
-
-
-def _dice_counts(records: list[dict]) -> list[dict]:
-    """Each side's dice by size: how many rolled and how often each face came."""
-    counts: dict[tuple[str, int], list[int]] = {}
-    for rec in records[1:]:
-        # A ruling's test rolls the disputed test's dice again: they are counted once, there.
-        for d in (rec.get("test") or {}).get("dice", []):
-            faces = counts.setdefault((rec["actor"], d["die"]), [0] * d["die"])
-            if 1 <= d["value"] <= d["die"]:
-                faces[d["value"] - 1] += 1
-    return [{"side": side, "die": die, "rolled": sum(faces), "faces": faces}
-            for (side, die), faces in sorted(counts.items())]
 
 
 SKIRMISH = SkirmishKind()

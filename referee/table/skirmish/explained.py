@@ -1,0 +1,71 @@
+"""What `explain` and `dice` give of a skirmish: one record with its test (its facts, each
+die, each modifier and the result, a dispute or ruling, the secret a reveal published), and
+each side's dice by size and face."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ...base.readers import MODERATOR
+from ...contracts.skirmish import SkirmishExplained
+from ...render.documents import side_name
+from ...render.sections import Document, Section, Span, para
+from .report import test_lines
+
+
+def explained(records: list[dict], rec: dict) -> SkirmishExplained:
+    """One record of a skirmish, as `explain` gives it."""
+    if rec["seq"] == 0:
+        return SkirmishExplained.of(game_id=rec["game_id"], seq=0, actor=MODERATOR,
+                                    order="new skirmish", turn=1, phase="", test=None)
+    test = rec.get("test")
+    shown = None if test is None else {**test, "record": rec["seq"], "side": rec["actor"],
+                                       "order": rec["order"]}
+    shown = None if shown is None else {k: shown[k] for k in (
+        "record", "side", "order", "kind", "subject", "facts", "dice", "modifiers", "result",
+        "effects", "rule") if k in shown}
+    return SkirmishExplained.of(
+        game_id=records[0]["game_id"], seq=rec["seq"], actor=rec["actor"],
+        order=rec["order"], turn=rec.get("turn", 0), phase=rec.get("phase", ""), test=shown,
+        dispute=rec.get("dispute"), settle=rec.get("settle"),
+        revealed=rec.get("secret") if rec.get("kind") == "reveal" else None)
+
+
+def _typed(value: Any) -> str:
+    """A declared fact as an order types it: yes or no, figures with commas."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def explained_document(doc: SkirmishExplained) -> Document:
+    lines = [para(f"#{doc.seq} {side_name(doc.actor)}: ", Span(doc.order, "order")),
+             para(f"turn {doc.turn}, {doc.phase or 'before play'}")]
+    if doc.test is not None:
+        t = doc.test
+        lines += [para("facts declared: " + (", ".join(f"{k}={_typed(v)}"
+                                                      for k, v in t.facts.items()) or "none"))]
+        lines += [para(line.strip()) for line in test_lines(
+            {"record": t.record, "side": t.side, "order": t.order, "kind": t.kind,
+             "subject": t.subject or None, "facts": t.facts, "dice": t.dice,
+             "modifiers": t.modifiers, "result": t.result, "rule": t.rule})[1:]]
+    for what, part in (("dispute", doc.dispute), ("ruling", doc.settle)):
+        if part:
+            lines.append(para(f"{what}: " + json.dumps(part, sort_keys=True)))
+    if doc.revealed:
+        lines.append(para(f"the dice secret: {doc.revealed}"))
+    return Document(f"Record {doc.seq} of skirmish {doc.game_id}", [Section("", lines)])
+
+
+def dice_counts(records: list[dict]) -> list[dict]:
+    """Each side's dice by size: how many rolled and how often each face came."""
+    counts: dict[tuple[str, int], list[int]] = {}
+    for rec in records[1:]:
+        # A ruling's test rolls the disputed test's dice again: they are counted once, there.
+        for d in (rec.get("test") or {}).get("dice", []):
+            faces = counts.setdefault((rec["actor"], d["die"]), [0] * d["die"])
+            if 1 <= d["value"] <= d["die"]:
+                faces[d["value"] - 1] += 1
+    return [{"side": side, "die": die, "rolled": sum(faces), "faces": faces}
+            for (side, die), faces in sorted(counts.items())]
