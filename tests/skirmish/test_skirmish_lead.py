@@ -54,8 +54,8 @@ def test_a_skirmish_report_mail_opens_with_what_its_reader_is_asked_now(cli, tmp
     assert _lead(umpire, "the moderator") == f"Waiting on the German player: {PHASE}"
     assert british.startswith("Your mail was recorded: #1, #2\n#1 British: move B2")
     assert _lead(british, "the British player") == f"Waiting on the German player: {PHASE}"
-    for body in bodies.values():     # what is asked stays at its end, with how to answer
-        assert " ".join(body.split()).count(PHASE) == 2, body
+    for body in bodies.values():     # what is asked is said once, at its top; its end
+        assert " ".join(body.split()).count(PHASE) == 1, body   # says how to answer
         assert max(map(len, body.splitlines())) <= 72, body
 
 

@@ -158,6 +158,19 @@ def test_a_skirmish_player_s_prose_is_passed_over_and_named(cli, tmp_path, secre
     assert "Below your signature" in text and "'done'" in text
 
 
+def as_mailed(cli, journal, side: str) -> str:
+    """`skirmish report --as SIDE` as his mail carries it below its first lines: without the
+    first paragraph of what he is asked, which the mail gives above the report."""
+    from referee.render.record_text import wrap_lines
+
+    doc = json.loads(cli("skirmish", "report", journal, "--as", side, "--format",
+                         "json").stdout)
+    first = "".join(f"{line}\n" for line in wrap_lines(doc["asked"][:1], 72, hang=0))
+    report = cli("skirmish", "report", journal, "--as", side).stdout
+    assert first in report, report
+    return report.replace(first, "", 1)
+
+
 TEST_1 = ('Tests:\n#1 British: move B2 mode=manoeuvre command=yes\n'
           '    D6=3 -> B2 may move up to 6" (manoeuvre) (Movement)\n')
 
@@ -188,7 +201,7 @@ def test_an_answer_carries_the_report_after_the_orders_and_its_reader_s_key(cli,
                                    (2, "german", GERMAN, "Nothing of your mail was recorded")):
         to, body = answers[f"<m{n}@example.org>"]
         assert to == address and body.startswith(head), body
-        report = cli("skirmish", "report", j, "--as", side).stdout       # after record 1
+        report = as_mailed(cli, j, side)       # after record 1
         if side == "british":       # his test is listed above the report, not again in it
             assert TEST_1 in report, report
             report = report.replace(TEST_1, "Other tests: none\n")
@@ -635,11 +648,15 @@ def test_skirmish_report_as_a_reader_tells_what_his_mail_asks(cli, tmp_path, sec
         tail = body[body.index("\n\n", body.index("Forces:")):]     # after the report
         r = cli("skirmish", "report", j, "--as", side)
         assert r.exit_code == 0, r.stderr
-        assert r.stdout.endswith(tail) and tail.endswith(f"\nOrder key: {keys[side]}\n")
+        # The mail says the first paragraph of what is asked at its top alone.
+        assert as_mailed(cli, j, side).endswith(tail) and \
+            tail.endswith(f"\nOrder key: {keys[side]}\n")
         doc = json.loads(cli("skirmish", "report", j, "--as", side, "--format", "json").stdout)
         assert (doc["reader"], doc["order_key"]) == (side, keys[side])
         asked = tail.removesuffix(f"\nOrder key: {keys[side]}\n")
-        assert " ".join(" ".join(doc["asked"]).split()) == " ".join(asked.split())
+        assert " ".join(" ".join(doc["asked"][1:]).split()) == " ".join(asked.split())
+        above = " ".join(body.partition("\n\nReport for ")[0].split())
+        assert above.endswith(" ".join(doc["asked"][0].split())), body
     # the British is done with the movement phase; the German still owes his
     british = cli("skirmish", "report", j, "--as", "british").stdout
     assert "\nWaiting on the German player: turn 1, movement phase" in british

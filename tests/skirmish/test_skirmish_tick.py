@@ -127,11 +127,18 @@ def _answers_name_the_game_and_ask_each_his_own(net) -> None:
                      for m in _mails(net, a)[0 if a == UMPIRE else 1:]
                      if "Forces:" in m.get_body(("plain",)).get_content())
              for a in (BRITISH, GERMAN, UMPIRE)}
+    # What is asked first (the decision, whom the turn waits on) opens the report, said
+    # once; how to answer ends it.
     told = {a: " ".join(t.split("Forces:")[1].split()) for a, t in asked.items()}
-    assert "Your decision" not in told[BRITISH] and "Nothing is asked of you now" in \
-        told[BRITISH] and "Waiting on the German player: turn 1, movement phase" in \
-        told[BRITISH]
-    assert "Your decision: turn 1, movement phase" in told[GERMAN]
+    first = {a: " ".join(t.replace("\r\n", "\n").split("\n\nReport for ")[0].split())
+             for a, t in asked.items()}
+    assert "Your decision" not in first[BRITISH] + told[BRITISH] and \
+        "Nothing is asked of you now" in told[BRITISH] and \
+        first[BRITISH].endswith("Waiting on the German player: turn 1, movement phase: the "
+                                "tests of the phase with the facts each side declares, then "
+                                "done (Sequence of Play).")
+    assert "Your decision: turn 1, movement phase" in first[GERMAN]
+    assert "Your decision" not in told[GERMAN]
     assert "Reply with one order a line, keeping the Order key line below, each made as " \
         "one of these" in told[GERMAN] and "move FIGURE mode=" in told[GERMAN]
     assert "Your decision" not in told[UMPIRE] and "settle record=N" in told[UMPIRE]

@@ -340,7 +340,8 @@ class SkirmishKind(GameKind):
                     listed: tuple[int, ...] = (), full_most: int | None = None) -> str:
         """A player's report after a mail pass (reader: his side, or the moderator), its
         subject the mail layer's (mail/subjects.py); it opens with the first paragraph of
-        what he is asked now, and ends with all of it. since: the record of the last report
+        what he is asked now, and ends with the rest of it (how to answer), that paragraph
+        said once. since: the record of the last report
         he was sent, when the journal still holds it; then only the tests since are listed
         (new_since), the forces whole. listed: the records of the tests the mail gives
         above the report (an answer's), left out. full_most: the most tests told in full,
@@ -360,11 +361,12 @@ class SkirmishKind(GameKind):
         asked = asked_now(self, table, doc, reader)
         # Its first lines say what is asked of him now, as a phone's list of mails shows
         # them and as a campaign's report mail opens (mail/refusal.py lead_lines); then
-        # what the mail is.
+        # what the mail is; after the report, the rest of what is asked (the orders' forms),
+        # not its first paragraph again.
         text = "\n".join([*wrap_lines(asked[:1], 72, hang=0), "",
                           f"Report for {reader_words(reader)}", *_mail_lines(
                               report_text(doc, heading, brief).splitlines(), doc["tests"])])
-        return text + "\n" + asked_text(asked)
+        return text + ("\n" + asked_text(asked[1:]) if asked[1:] else "")
 
 
 def new_since(tests: list[dict], records: list[dict], since: int) -> list[dict]:
