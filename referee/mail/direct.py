@@ -61,6 +61,7 @@ NO_KEY = "the order key is missing or wrong"
 NO_ORDERS = "no orders found in the message"
 # Said in the answer to a mail of a player's that is not his last of the pass.
 REPORT_LATER = "Your report and your order key follow in the answer to your later mail."
+REPORT_ALONE_LATER = "Your report follows in the answer to your later mail."     # no key now
 DUE = "answers_due"             # the ledger's answers owed to the mails of a pass
 
 
@@ -386,7 +387,8 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
     body = head + "\n" + "".join(f"{prose(note)}\n" for note in h.notes) + rest
     name = mail_name("direct answer", digest or h.message_id)
     if h.keyed and h.side is not None and report is None:
-        body = body.rstrip("\n") + "\n\n" + prose(REPORT_LATER)
+        later = REPORT_LATER if table.kind.key_serves(table, h.side) else REPORT_ALONE_LATER
+        body = body.rstrip("\n") + "\n\n" + prose(later)
     elif h.keyed and h.side is not None:
         body = body.rstrip("\n") + "\n\n" + \
             _report_body(table, h.side, keys, ledger, report)[1]
@@ -450,7 +452,8 @@ def _report_body(table: Table, side: str, keys: dict, ledger: dict,
     since = still_held(ledger["sent"].get(side), table.records)
     report = table.kind.mail_report(table, side, since, listed, full_most=FULL_MOST)
     subject = table_subject(table, side)
-    return subject, f"{report}\nOrder key: {keys[side]}\n" if side in keys else report
+    return subject, f"{report}\nOrder key: {keys[side]}\n" \
+        if side in keys and table.kind.key_serves(table, side) else report
 
 
 def _write(table: Table, path: Path, to: str, subject: str, body: str,

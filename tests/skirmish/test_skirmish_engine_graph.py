@@ -1,8 +1,8 @@
 """The skirmish package (referee/table/skirmish/) in layers like the campaign engine's
 (test_import_graph.py): the kind on top, then the journal's life, what a mail asks and how
-many of its tests it tells in full, what `explain` tells, then decide and evolve, what the
-card forbids, the dice tests and the order text, then the state; and its rules stand apart
-from the campaign engine."""
+many of its tests it tells in full, what `explain` tells, then how the game ended, then
+decide and evolve, what the card forbids, the dice tests and the order text, then the
+state; and its rules stand apart from the campaign engine."""
 
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ import referee.table.skirmish
 from graphs import find_cycle
 
 PACKAGE = Path(referee.table.skirmish.__file__).parent
-LAYERS = [("__init__", "kind"), ("life", "asking", "brief", "explained"),
-          ("decider", "report", "loading"), ("checks",), ("dicetests", "order_text"),
-          ("state",)]
+LAYERS = [("__init__", "kind"), ("life", "asking", "brief", "explained"), ("ending",),
+          ("decider", "report", "loading"), ("checks",), ("dicetests", "order_text"), ("state",)]
 
 
 def _imports() -> dict[str, list[tuple[str, int, bool]]]:

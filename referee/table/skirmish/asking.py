@@ -7,6 +7,7 @@ from __future__ import annotations
 from ...base.readers import MODERATOR, PUBLIC
 from ...render.documents import players_words
 from ...render.record_text import wrap_lines
+from .ending import after_the_end, end_words
 from .order_text import order_form
 from .state import open_disputes
 
@@ -37,11 +38,13 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
     gives."""
     keep = KEY_BELOW if key_below else KEY_OF_MAIL
     if not kind.waiting_on(table):
+        game = table.game()
+        over = end_words(game.card, game.state)
         if reader == MODERATOR and _open(doc) and not doc.get("revealed"):
             # A dispute of the test that ended it: his ruling may undo the end.
-            return [*_meanwhile(doc, reader, keep), "A side has no figure left fighting: the "
-                    "game is over, unless your ruling changes that."]
-        return ["The game is over: no side has an order to give."]
+            return [*_meanwhile(doc, reader, keep), over.replace(
+                "The game is over:", "The game is over, unless your ruling changes that:", 1)]
+        return [over, *after_the_end(table.records, game.state, reader, keep)]
     if reader == PUBLIC:
         return [f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}."]
     mine = kind.legal_orders(table, reader) if reader != MODERATOR else []

@@ -34,6 +34,7 @@ from . import decider as sk
 from . import life
 from .asking import asked_now, asked_text
 from .brief import bounded
+from .ending import disputable
 from .explained import dice_counts, explained, explained_document
 from .loading import load_skirmish
 from .order_text import KINDS
@@ -41,6 +42,7 @@ from .report import (
     artillery_line,
     artillery_of,
     claims_by_side,
+    ended_words,
     figure_words,
     owed_by_side,
     owed_lines,
@@ -368,6 +370,14 @@ class SkirmishKind(GameKind):
                               report_text(doc, heading, brief).splitlines(), doc["tests"])])
         return text + ("\n" + asked_text(asked[1:]) if asked[1:] else "")
 
+    def key_serves(self, table, reader: str) -> bool:
+        """Whether reader's order key serves for anything still (mail/direct.py shows it
+        only then): not once the game is closed, nor a player's once it is over and every
+        test of the other side is past his challenge window."""
+        state = table.game().state
+        return state.revealed is None and (not state.over() or reader not in state.sides
+                                           or bool(disputable(table.records, state, reader)))
+
 
 def new_since(tests: list[dict], records: list[dict], since: int) -> list[dict]:
     """The tests a player's report since record `since` lists: those made after it, and
@@ -507,8 +517,8 @@ def _report_sections(doc: dict) -> Document:
     forces += [[Span(f"{c['defender']} in contact with {', '.join(c['attackers'])} (melee "
                      f"of turn {c['turn']})")] for c in doc.get("contacts", [])]
     step = f" ({' and '.join(doc['firing'])} figures fire now)" if doc.get("firing") else ""
-    return Document(f"Skirmish {doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, "
-                    f"{doc['phase']} phase{step}; waiting on {waiting}",
+    now = ended_words(doc) or f"{doc['phase']} phase{step}; waiting on {waiting}"
+    return Document(f"Skirmish {doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, {now}",
                     [Section("Tests", [Items(tests)] if tests else [para("No test yet.")]),
                      Section("Forces", [Items(forces)]),
                      *([Section("Now", [para(p) for p in doc["asked"]])]

@@ -185,17 +185,35 @@ def _tests_heading(doc: dict) -> str:
     return f"Tests: none{later}"
 
 
+def ended_words(doc: dict) -> str | None:
+    """The game's end as a report's first line says it, in place of the phase it stopped
+    in and whom it waits on: over (a side has no figure left fighting), or closed by its
+    secret published before (`reveal --force`); None while it goes on."""
+    dispersed = {s["id"] for s in doc["sections"] if s["dispersed"]}
+    left = {f["side"] for f in doc["figures"]
+            if f["state"] == "active" and f["section"] not in dispersed}
+    return "game over" if len(left) < 2 else "game closed" if doc.get("revealed") else None
+
+
+def _now_lines(doc: dict) -> list[str]:
+    """A report's first lines: the turn and phase (the step that fires), whom it waits on
+    and what the phase owes; once the game has ended, the turn and that alone."""
+    head = f"{doc['game_id']} ({doc['scenario']}): turn {doc['turn']}"
+    ended = ended_words(doc)
+    if ended:
+        return [f"{head}, {ended}"]
+    step = f" ({' and '.join(doc['firing'])} figures fire now)" if doc.get("firing") else ""
+    waiting = players_words(doc["waiting"]) if doc["waiting"] else "nobody"
+    return [f"{head}, {doc['phase']} phase{step}", f"Waiting on {waiting}",
+            *artillery_line(doc.get("off_table_artillery")),
+            *owed_lines(doc["owed"], doc.get("claims"))]
+
+
 def report_text(doc: dict, heading: str | None = None, brief: list[str] = ()) -> str:
     """The report as text: the turn, the tests (under heading, when given; after the lines
     telling earlier ones in brief, when a mail bounds them: brief.py), then each side's
     forces."""
-    step = f" ({' and '.join(doc['firing'])} figures fire now)" if doc.get("firing") else ""
-    waiting = players_words(doc["waiting"]) if doc["waiting"] else "nobody"
-    out = [f"{doc['game_id']} ({doc['scenario']}): turn {doc['turn']}, {doc['phase']} "
-           f"phase{step}", f"Waiting on {waiting}",
-           *artillery_line(doc.get("off_table_artillery")),
-           *owed_lines(doc["owed"], doc.get("claims")), "", heading or _tests_heading(doc),
-           *brief]
+    out = [*_now_lines(doc), "", heading or _tests_heading(doc), *brief]
     for t in doc["tests"]:
         out += test_lines(t)
     for d in doc["disputes"]:

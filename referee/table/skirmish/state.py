@@ -84,9 +84,13 @@ class SkState:
     def over(self) -> bool:
         """A skirmish is over when a side has no figure left fighting: each killed,
         surrendered or in a dispersed section."""
-        fighting = {f.side for f in self.figures.values() if f.active and
-                    (f.section is None or not self.sections[f.section].dispersed)}
-        return len(fighting) < 2
+        return len(self.fighting()) < 2
+
+    def fighting(self) -> list[str]:
+        """The sides with a figure still fighting, in the game's order."""
+        sides = {f.side for f in self.figures.values() if f.active and
+                 (f.section is None or not self.sections[f.section].dispersed)}
+        return [s for s in self.sides if s in sides]
 
 
 def is_open(dispute: dict) -> bool:

@@ -1,0 +1,113 @@
+"""How a skirmish ended, and what is left once it has, as its last mails say it: who won and
+how (the card names no end: the referee's reading is that a side with no figure left
+fighting has lost, rules.md "End of the game and the dice secret"); what each reader may
+still do (a player dispute a test within his challenge window, the only use left of his
+order key; the moderator verify the journal and publish the dice secret); and, once the
+secret is published, how the dice are checked."""
+
+from __future__ import annotations
+
+from ...base.plurals import counted
+from ...base.readers import MODERATOR, PUBLIC
+from ...render.documents import side_name
+from .report import test_head
+from .state import SkState
+
+READING = ("The card names no way to win: a skirmish ends when a side has no figure left "
+           "fighting (the referee's reading, rules.md: End of the game and the dice secret).")
+SETTLE = "settle record=N fact=KEY value=VALUE, or settle record=N uphold=yes"
+
+
+def end_words(card, state: SkState) -> str:
+    """The game is over, who won, how the beaten side left the table (by the card's lines),
+    the test that ended it, and where the rule of the end is read; or, its secret revealed
+    before (`reveal --force`), that it is closed."""
+    left = state.fighting()
+    if len(left) > 1:
+        return (f"The game is closed: the moderator published the dice secret (record "
+                f"{state.revealed['record']}) before a side was beaten; no order is taken.")
+    beaten = [s for s in state.sides if s not in left]
+    won = f"the {side_name(left[0])} side won" if left else "no side won"
+    gone = "; ".join(f"{side_name(s) if len(beaten) > 1 else ''} {_gone(card, state, s)}"
+                     .strip() for s in beaten)
+    whose = f"the {side_name(beaten[0])} side has" if len(beaten) == 1 else "neither side has"
+    last = _last_test(state)
+    ended = f" It ended with {test_head(last)[:-1]}: {last['result']} ({last['rule']})." \
+        if last else ""
+    return f"The game is over: {won}. {_cap(whose)} no figure left fighting ({gone})." + \
+        ended + " " + READING
+
+
+def _cap(words: str) -> str:
+    return words[:1].upper() + words[1:]
+
+
+def _gone(card, state: SkState, side: str) -> str:
+    """How a side's figures left the fight: killed, surrendered, dispersed with their
+    section, each count with the card's line."""
+    figs = [f for f in state.figures.values() if f.side == side]
+    killed = sum(f.killed for f in figs)
+    surrendered = sum(f.surrendered for f in figs)
+    dispersed = sum(f.active for f in figs)
+    return ", ".join([*([f"{counted(killed, 'figure')} killed"] if killed else []),
+                      *([f"{surrendered} surrendered ({card.surrender.rule})"]
+                        if surrendered else []),
+                      *([f"{dispersed} dispersed with "
+                         f"{'its' if dispersed == 1 else 'their'} section ({card.morale.rule})"]
+                        if dispersed else [])])
+
+
+def _last_test(state: SkState) -> dict | None:
+    """The test that ended the game: the last one taken (no test is taken once a side has
+    none left fighting), with a ruling's result if one corrected it."""
+    if not state.tests:
+        return None
+    t = state.tests[-1]
+    shown = t.get("settled") or t
+    return {**t, "result": shown["result"], "rule": shown["rule"]}
+
+
+def disputable(records: list[dict], state: SkState, reader: str) -> list[int]:
+    """The tests of the other side that reader may still dispute: each with declared facts,
+    within his challenge window (fewer of his own records after it than the window counts:
+    life.dispute)."""
+    if reader not in state.sides or state.revealed is not None:
+        return []
+    window = records[0]["challenge_window"]
+    mine = [r["seq"] for r in records if r.get("actor") == reader]
+    return [r["seq"] for r in records[1:] if r.get("actor") not in (reader, MODERATOR) and
+            (r.get("test") or {}).get("facts") and
+            sum(1 for n in mine if n > r["seq"]) < window]
+
+
+def after_the_end(records: list[dict], state: SkState, reader: str, keep: str) -> list[str]:
+    """What a reader is told after how the game ended: what comes now, and what his order
+    key still serves for (a dispute within his challenge window; nothing, and it is not
+    shown, once none can be raised)."""
+    if state.revealed is not None:
+        if reader == MODERATOR:
+            return ["What now: nothing is left to do: the dice secret is published and the "
+                    "game closed; `referee verify` recomputes every die with it."]
+        return ["What now: the dice secret is published (in the report above), so every die "
+                "can be checked: `referee verify` on the game's journal recomputes each (ask "
+                "the moderator for it), or check a die by hand as player.md shows (Receipts)."]
+    if reader == MODERATOR:
+        return [f"What now: check the journal (`referee verify`), then publish the dice "
+                f"secret (`referee reveal`), so that each player can check every die. Until "
+                f"you do, a player may dispute a test within his challenge window, and you "
+                f"are mailed to settle it ({SETTLE}); the reveal closes the game."]
+    now = ["What now: the moderator publishes the dice secret (`referee reveal`), so that "
+           "every die can be checked; your next mail gives it."]
+    if reader == PUBLIC or reader not in state.sides:
+        return now
+    open_ = disputable(records, state, reader)
+    if not open_:
+        return [*now, f"No dispute can be raised any more: no fact the "
+                      f"{side_name(state.opponent(reader))} side declared is within your "
+                      f"challenge window."]
+    names = [f"#{n}" for n in open_]
+    tests = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return [*now, f"Your order key serves for one thing now: a dispute of a fact the "
+                  f"{side_name(state.opponent(reader))} side declared in {tests}, within "
+                  f"your challenge window (dispute record=N fact=KEY value=VALUE, {keep}). "
+                  f"The moderator settles it: his ruling may undo the end."]
