@@ -425,13 +425,37 @@ def _reports(table: Table, outbox: Path, players: dict, keys: dict, ledger: dict
     out = []
     for side, address in players.items():
         since = still_held(ledger["sent"].get(side), table.records)
-        if since == last or (side == MODERATOR and since is not None and
-                             not _disputed_since(table, since)):
+        if side == MODERATOR and since is not None and \
+                (since == last or not _disputed_since(table, since)):
+            out += _end_told(table, outbox, address, ledger, since == last)
+            continue
+        if since == last:
             continue
         subject, body = _report_body(table, side, keys, ledger)
         name = mail_name("direct report", side, str(last))
         out += _write(table, outbox / f"{name}.eml", address, subject, body, None, ledger)
         ledger["sent"][side] = sent_mark(table.records[-1])
+    return out
+
+
+def _end_told(table: Table, outbox: Path, address: str, ledger: dict, reported: bool
+              ) -> list[Path]:
+    """The moderator told once that the game is over, in the kind's words (how it ended, the
+    commands left to him), named by the record that ended it: a game set back before it and
+    ended again is told again; none while a dispute asks him (its mail says the end hangs on
+    his ruling), nor when this pass's answer to his mail carried his report (reported),
+    which says it: one mail a pass."""
+    end = table.kind.ended(table, typed_journal(table.path))
+    if end is None or ledger.get("ended") == end[0]["hash"]:
+        return []
+    rec, text = end
+    if reported:
+        ledger["ended"] = rec["hash"]
+        return []
+    name = f"ended-{rec['seq']:06d}-{rec['hash'][:16]}-moderator"
+    out = _write(table, outbox / f"{name}.eml", address, table_subject(table, MODERATOR),
+                 text, None, ledger)
+    ledger["ended"] = rec["hash"]
     return out
 
 

@@ -130,3 +130,43 @@ def test_an_earlier_answer_of_the_pass_promises_no_key_that_will_not_come(cli, t
         first
     assert last.startswith("Nothing of your mail was recorded"), last
     assert "Forces:" in last and "Order key" not in last, last
+
+
+def test_the_moderator_is_mailed_once_how_it_ended_and_what_is_left_to_him(cli, tmp_path):
+    """The pass that ends the game mails the moderator (asked nothing by a dispute): how it
+    ended, then `verify` and `reveal` to copy; the next pass mails him nothing. Once he
+    published the secret, the players' mails say the dice can be checked, with no key."""
+    duel = Duel(cli, tmp_path)
+    (umpire,) = duel.kill()[UMPIRE]
+    journal = str(duel.j.absolute())
+    assert _flat(umpire).startswith(END), umpire
+    assert f"\n  referee verify {journal}\n  referee reveal {journal}\n" in umpire, umpire
+    assert "Order key" not in umpire and "Forces:" not in umpire, umpire
+    assert duel.tick() == {}
+    assert cli("reveal", duel.j).exit_code == 0
+    got = duel.tick()
+    assert set(got) == {BRITISH, GERMAN}, got
+    for (text,) in got.values():
+        assert "What now: the dice secret is published" in _flat(text), text
+        assert "Order key" not in text, text
+
+
+def test_a_dispute_open_at_the_end_asks_the_moderator_first_then_he_is_told_the_end(
+        cli, tmp_path):
+    """The British disputes the fire that ended the game in the pass that took it: the
+    moderator's mail is the dispute to settle (the end hangs on his ruling), not the end's;
+    the answer to his ruling upholding the fire tells him the game is over and what is left
+    to him, and no other mail says it again."""
+    duel = Duel(cli, tmp_path)
+    duel.post("german", FIRE)
+    duel.post("british", "dispute record=6 fact=cover value=hard")
+    (umpire,) = duel.tick()[UMPIRE]
+    assert umpire.startswith("Disputes for you to settle: record 6's cover."), umpire
+    assert "The game is over, unless your ruling changes that: the German side won." in \
+        _flat(umpire), umpire
+    duel.post("moderator", "settle record=6 uphold=yes")
+    (umpire,) = duel.tick()[UMPIRE]         # the answer to his ruling, with his report
+    assert umpire.startswith("Your mail was recorded: #8\n\n" + END.split(". ")[0]), umpire
+    assert "What now: check the journal (`referee verify`), then publish the dice secret " \
+        "(`referee reveal`)" in _flat(umpire), umpire
+    assert UMPIRE not in duel.tick()

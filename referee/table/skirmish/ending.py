@@ -2,14 +2,15 @@
 how (the card names no end: the referee's reading is that a side with no figure left
 fighting has lost, rules.md "End of the game and the dice secret"); what each reader may
 still do (a player dispute a test within his challenge window, the only use left of his
-order key; the moderator verify the journal and publish the dice secret); and, once the
-secret is published, how the dice are checked."""
+order key; the moderator verify the journal and publish the dice secret, moderator.md "When
+the game is over: reveal"); and, once the secret is published, how the dice are checked."""
 
 from __future__ import annotations
 
 from ...base.plurals import counted
 from ...base.readers import MODERATOR, PUBLIC
 from ...render.documents import side_name
+from ...render.record_text import wrap_lines
 from .report import test_head
 from .state import SkState
 
@@ -111,3 +112,31 @@ def after_the_end(records: list[dict], state: SkState, reader: str, keep: str) -
                   f"{side_name(state.opponent(reader))} side declared in {tests}, within "
                   f"your challenge window (dispute record=N fact=KEY value=VALUE, {keep}). "
                   f"The moderator settles it: his ruling may undo the end."]
+
+
+def moderator_end_mail(card, state: SkState, journal: str) -> str:
+    """The moderator's one mail at the end: how it ended, and the commands left to him, to
+    copy (never split)."""
+    def prose(text: str) -> str:
+        return "\n".join(wrap_lines([text], 72, hang=0))
+
+    return "\n\n".join([
+        prose(end_words(card, state)),
+        prose("The players are asked nothing more. Check the journal, then publish the dice "
+              "secret, so that each player can check every die (moderator.md, When the game "
+              "is over: reveal):"),
+        f"  referee verify {journal}\n  referee reveal {journal}",
+        prose(f"Until you reveal it, a player may still dispute a test within his challenge "
+              f"window: you are mailed to settle it ({SETTLE}). The reveal closes the game: "
+              f"no dispute or ruling after it."),
+    ]) + "\n"
+
+
+def ending_record(table) -> dict:
+    """The record that ended the game: the first of the last run of records after which it
+    is over (those after it are disputes and rulings that left it so)."""
+    records = table.records
+    seq = records[-1]["seq"]
+    while seq > 1 and table.game(upto=seq - 1).state.over():
+        seq -= 1
+    return records[seq]

@@ -34,7 +34,7 @@ from . import decider as sk
 from . import life
 from .asking import asked_now, asked_text
 from .brief import bounded
-from .ending import disputable
+from .ending import disputable, ending_record, moderator_end_mail
 from .explained import dice_counts, explained, explained_document
 from .loading import load_skirmish
 from .order_text import KINDS
@@ -377,6 +377,15 @@ class SkirmishKind(GameKind):
         state = table.game().state
         return state.revealed is None and (not state.over() or reader not in state.sides
                                            or bool(disputable(table.records, state, reader)))
+
+    def ended(self, table, journal: str) -> tuple[dict, str] | None:
+        """The record that ended the game and the moderator's mail telling him (how it ended,
+        the commands left to him: journal, as he types it); None unless it is over, its
+        secret unpublished and no dispute open (the dispute's mail asks him first)."""
+        game = table.game()
+        return None if game.state.revealed is not None or not game.state.over() or \
+            sk.open_disputes(game.state.disputes) else \
+            (ending_record(table), moderator_end_mail(game.card, game.state, journal))
 
 
 def new_since(tests: list[dict], records: list[dict], since: int) -> list[dict]:
