@@ -62,7 +62,6 @@ NO_ORDERS = "no orders found in the message"
 # Said in the answer to a mail of a player's that is not his last of the pass.
 REPORT_LATER = "Your report and your order key follow in the answer to your later mail."
 REPORT_ALONE_LATER = "Your report follows in the answer to your later mail."     # no key now
-DUE = "answers_due"             # the ledger's answers owed to the mails of a pass
 
 
 @dataclass
@@ -251,7 +250,7 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
         due = outbox is not None and h.new and h.side and _answered(ledger, h,
                                                                     players[h.side])
         if due:
-            ledger[DUE].append({**asdict(h), "digest": m.sha256})
+            ledger["answers_due"].append({**asdict(h), "digest": m.sha256})
         noted = m.sha256 and (h.side and h.status != "ignored" or h.status in (AUTOMATIC,
                                                                                "skipped"))
         if noted:
@@ -276,7 +275,8 @@ def _answers_due(table: Table, outbox: Path, players: dict, keys: dict, ledger: 
     the journal stands now, after every mail of the pass, which leaves out the tests his
     answers listed; his earlier ones say that it follows. Each is written once by its name
     (a run stopped half way finds those it wrote), then the ledger forgets them."""
-    due = [h for h in map(_owed_answer, ledger[DUE]) if h is not None and h[0].side in players]
+    due = [h for h in map(_owed_answer, ledger["answers_due"])
+           if h is not None and h[0].side in players]
     last = {h.side: i for i, (h, _) in enumerate(due) if h.keyed}
     listed: dict[str, set[int]] = {}
     for h, _ in due:
@@ -286,7 +286,7 @@ def _answers_due(table: Table, outbox: Path, players: dict, keys: dict, ledger: 
         report = tuple(sorted(listed[h.side])) if last.get(h.side) == i else None
         out += _answer(table, outbox, h, players[h.side], digest, keys, ledger, report)
         fault("direct answered")
-    ledger[DUE] = []
+    ledger["answers_due"] = []
     return out
 
 
@@ -361,9 +361,9 @@ def _answered(ledger: dict, h: Handled, address: str) -> bool:
 
 
 def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, keys: dict,
-            ledger: dict, report: tuple[int, ...] | None) -> list[Path]:
+            ledger: dict, listed: tuple[int, ...] | None) -> list[Path]:
     """The answer to one mail: what it recorded, or why nothing was (written once); to a
-    mail that carried its side's key (surely the player's), his last of the pass (report:
+    mail that carried its side's key (surely the player's), his last of the pass (listed:
     the records his answers list), then his report as the journal stands and his own order
     key, as a campaign's answer carries them: he reads the result and what he is asked now
     without waiting for another mail, and is sent no separate report of the same record
@@ -386,12 +386,12 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
         head = prose(f"{NOT_RECORDED}: {h.reason}")
     body = head + "\n" + "".join(f"{prose(note)}\n" for note in h.notes) + rest
     name = mail_name("direct answer", digest or h.message_id)
-    if h.keyed and h.side is not None and report is None:
+    if h.keyed and h.side is not None and listed is None:
         later = REPORT_LATER if table.kind.key_serves(table, h.side) else REPORT_ALONE_LATER
         body = body.rstrip("\n") + "\n\n" + prose(later)
     elif h.keyed and h.side is not None:
         body = body.rstrip("\n") + "\n\n" + \
-            _report_body(table, h.side, keys, ledger, report)[1]
+            _report_body(table, h.side, keys, ledger, listed)[1]
         _answered_to(table, outbox / f"{name}.eml", h, ledger, address)
     return _write(table, outbox / f"{name}.eml", address,
                   table_subject(table, h.side), body, h.message_id, ledger)

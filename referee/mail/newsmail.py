@@ -7,7 +7,7 @@ and the receipt; no board, no picture. The side a record concerns gets his repor
 before: the side whose deadline was extended, the side whose address or key changed (the
 newcomer's welcome). A roster or mail route record that concerns another is nothing to a
 reader (his orders, his deadline and where he writes are as they were): it waits for his
-next mail, as a reminder does (observers.told_apart). A short mail ends where the
+next mail, as a reminder does (told_apart). A short mail ends where the
 journal does, and says what each record since his last mail said, so the next report
 starts after it and neither loses nor repeats a record.
 """

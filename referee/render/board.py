@@ -141,12 +141,15 @@ def off_map_lines(board: dict[str, Any], sides: list[str]) -> list[list[Span]]:
     return lines
 
 
-def board_section(board: dict[str, Any]) -> Section:
-    """The Board section of a report."""
+def board_section(board: dict[str, Any], points_apart: bool = False) -> Section:
+    """The Board section of a report; points_apart: without the Build Points line, which the
+    report gives in a section of their own (a mail at a sealed plan, phone.py)."""
     sides = list(board["cards"]["hand_sizes"])
     blocks: list = []
     for country in board["countries"]:
         blocks += country_blocks(country, sides)
-    blocks += [Para([Span("Off the map", "bold")], heading=True),
-               Items(off_map_lines(board, sides))]
+    off = off_map_lines(board, sides)
+    if points_apart:
+        off = [line for line in off if not line[0].text.startswith("Build Points")]
+    blocks += [Para([Span("Off the map", "bold")], heading=True), Items(off)]
     return Section("Board", blocks)

@@ -7,12 +7,9 @@ board. The rest of the report is as every report has it.
 
 from __future__ import annotations
 
-from .board import country_blocks, off_map_lines
+from ..engine import sealed_sides
 from .costs import EXAMPLE_INTRO
 from .sections import Items, Orders, Para, Section, Span
-
-# The decisions both sides answer at once, each in a sealed plan (engine/sealed.py).
-SEALED_KINDS = ("production", "reinforce", "discard_excess")
 
 # The heading of the orders open to the side asked, once they follow his Build Points.
 ORDERS_TITLE = "Orders open to you"
@@ -21,8 +18,7 @@ ORDERS_TITLE = "Orders open to you"
 def wanted(state, revealed: list) -> bool:
     """Whether a mail's report is laid out for a phone: a sealed plan is asked now, or the
     records it tells revealed the production plans."""
-    pending = state.pending.kind if state.pending is not None else None
-    return pending in SEALED_KINDS or bool(revealed)
+    return bool(sealed_sides(state)) or bool(revealed)
 
 
 def reordered(happened: list[Section], now: list[Section]) -> list[Section]:
@@ -69,22 +65,3 @@ def vp_brief(vp: dict, since: int, change: int) -> Section:
         return Section("Victory points", [head])
     return Section("Victory points", [head, Items([[Span(f"{b['label']}: {b['vp']:+d}")]
                                                    for b in vp["breakdown"]])])
-
-
-def board_whole(board: dict, costs: bool) -> Section:
-    """The whole board, as every report gives it (the mail carries the game: a reader
-    without the picture, or reading its words aloud, has it all), then what lies off the
-    map, the Build Points left out where the report gives them in a section of their own
-    (costs)."""
-    sides = list(board["cards"]["hand_sizes"])
-    blocks: list = []
-    for country in board["countries"]:
-        blocks += country_blocks(country, sides)
-    off = [line for line in off_map_lines(board, sides)
-           if not (costs and _text(line).startswith("Build Points"))]
-    return Section("Board", blocks + [Para([Span("Off the map", "bold")], heading=True),
-                                      Items(off)])
-
-
-def _text(line: list[Span]) -> str:
-    return "".join(s.text for s in line)

@@ -53,7 +53,7 @@ from .documents import (
 )
 from .formats import render
 from .grouped import grouped_blocks
-from .phone import board_whole, reordered, vp_brief
+from .phone import reordered, vp_brief
 from .phone import wanted as phone_wanted
 from .planparts import heading_order, marked
 from .record_text import describe, sheet_lines
@@ -216,7 +216,7 @@ def _laid_out(happened: list[Section], now: list[Section], views: tuple[dict, di
     sview, board = views
     if phone:
         return reordered([*happened, vp_brief(sview["vp"], since, change),
-                          board_whole(board, len(now) > 1)], now)
+                          board_section(board, points_apart=len(now) > 1)], now)
     vp_doc = vp_section(sview["vp"], sview.get("result"))
     vp_doc.blocks.insert(1, para(f"Change since record {since}: {change:+d}."))
     return [*happened, vp_doc, board_section(board), *now]
