@@ -15,6 +15,13 @@ the deadlines are checked (tick.py), so in this pass; the ledger keeps that mome
 (`asked`: the side's hand-off, its record's hash and the time), for the passes after it.
 A side told by a mail made at the hand-off (the answer to his own orders) was told then,
 as the deadline's start says.
+
+A side answering his decision step by step (a card, then his moves) is sent a report
+answering each mail of his, each giving his deadline; the deadline runs on from the same
+hand-off. A reminder whose time came by the time the last of them was written (the ledger
+keeps when: `mailed`, ledger.note_start) would repeat it, in the same pass or a later one:
+it counts as sent (told_by_mail; reminders are recorded as sent, no mail made). A reminder
+whose time comes after it is sent at its time: he may have left the game since.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from datetime import datetime, timedelta
 from ..base.clock import parse_stamp, stamp
 from ..game.clockwalk import Due, clock_of
 from .deadlinepost import Post
-from .ledger import load_ledger, save_ledger
+from .ledger import MAILED, load_ledger, save_ledger
 from .observers import still_held
 
 # The ledger's part: each side's hand-off (its record and hash) and when he was last told.
@@ -73,3 +80,15 @@ def _last_change(records: list[dict], d: Due) -> int:
     later one setting the deadlines, extending one or resuming the game."""
     return max([d.handoff] + [r["seq"] for r in records[d.handoff + 1:]
                               if (clock_of(r) or {}).get("kind") in TOLD_ANEW])
+
+
+def told_by_mail(post: Post, d: Due, now: datetime) -> datetime | None:
+    """When the side's last report or reply was written, each giving his deadline (the
+    ledger's `mailed`), if it was since his deadline's start and by now (a time after now
+    was never when he was told: a trial run ahead, a clock set back); else None."""
+    if not isinstance(post.head, str):
+        return None
+    mailed = load_ledger(post.game_id, post.head).get(MAILED)
+    kept = mailed.get(d.side) if isinstance(mailed, dict) else None
+    told = parse_stamp(kept) if isinstance(kept, str) else None
+    return told if told is not None and d.since <= told <= now else None

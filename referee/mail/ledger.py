@@ -10,7 +10,8 @@ to read alone), to which unknown addresses an answer went today, and on which da
 moderator was last told that a player's address refuses mail (`bounced`, robots.py), and
 the folders the game's mails went into (`outboxes`, elsewhere.py), and the runs of the
 referee's answers for a silent side whose mails were written (`answers_told`, reminders.py),
-and when each side was first told of the decision he owes (`asked`, firsttold.py), and
+and when each side was first told of the decision he owes (`asked`, firsttold.py) and
+when his last report or reply was written (`mailed`, firsttold.py), and
 the answers a skirmish's pass owes to the mails it took, written once every mail of the
 pass is taken (`answers_due`, direct.py).
 `inbox` takes the game's mail lock, then handles one message at a time, saving the
@@ -46,6 +47,8 @@ PARTS = {"handled": dict, "ids": dict, "sent": dict, "reply_to": dict, "told": d
          "told_registered": dict, "owed": list, "digests": str, "id_digests": str,
          "starts": dict, "refused": list, "held": dict, "stranded": dict, "notes": dict,
          "maps": dict, "bounced": dict, "outboxes": list, "answers_due": list}
+# The ledger's part: when each side's last mail of the inbox was written (firsttold.py).
+MAILED = "mailed"
 MOST_STARTS = 5000         # starts kept for mails no tick sends (inbox --outbox alone)
 FAULT_VARIABLE = "REFEREE_FAULT"
 
@@ -164,6 +167,10 @@ def note_start(ledger: dict, name: str, side: str) -> None:
     it has sent (forget_starts); without tick, the oldest go past MOST_STARTS."""
     starts = ledger["starts"]
     starts[name] = [side, ledger["sent"].get(side)]
+    # Every mail to a side gives him his deadline: a reminder due by now is not sent after
+    # it (firsttold.py).
+    mailed = ledger.get(MAILED) if isinstance(ledger.get(MAILED), dict) else {}
+    ledger[MAILED] = {**mailed, side: clock.stamp(now())}
     for old in list(starts)[:-MOST_STARTS]:
         del starts[old]
 

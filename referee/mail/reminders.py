@@ -18,25 +18,30 @@ import re
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from ..base.clock import duration_text, for_players, held, parse_stamp, span_words, stamp
+from ..base.clock import duration_text, for_players, held, parse_stamp, stamp
 from ..base.errors import OrderError, StaleViewError, StorageError, UsageError
 from ..base.plurals import counted
 from ..base.readers import MODERATOR
-from ..engine import pending_prompt
 from ..game import timeline as g_timeline
 from ..game.clockwalk import Due, has_deadlines
 from ..game.decisionwords import owed_words
 from ..game.defaults import NOTHING, NULL_TEXTS, Answer, default_answer
 from ..game.replay import order_text
-from ..game.timeline import MISSED, REMINDED, Timeline, answers_missed, fact_body
+from ..game.timeline import MISSED, Timeline, answers_missed, fact_body
 from ..render.documents import players_words, side_name
 from ..store import home
 from ..table import Table
+from .askagain import (
+    extensions_left,
+    file_stamp,
+    more_time,
+    remind,
+    season,
+    whose,
+)
 from .deadlinepost import Post, address_of, everyone
-from .firsttold import reminders_passed
 from .holds import Hold, sides_on_hold
 from .ledger import game_lock, load_ledger, save_ledger
-from .ordersopen import orders_open_text
 from .refusal import prose
 
 # A line of a player's mail asking for more time: `extend 24h`.
@@ -54,16 +59,12 @@ MOST_TOLD = 64
 MOST_NAMED = 5
 # A deadline is ruled missed no sooner than this after it, and only by a pass that read the
 # game's mailbox in full: a mail sent just before it and slowed on its way is in time.
-GRACE, DAY = timedelta(minutes=15), timedelta(hours=24)
+GRACE = timedelta(minutes=15)
 # What a side whose mailed orders are held for the moderator's dice reads in place of his
 # deadline, in every mail of his while they are (waiting.py, holds.py).
 HELD_LINE = ("Your mailed orders for this decision are held: they need dice, and the "
              "moderator enters them with the dice he rolls. Do not send them again; no "
              "deadline runs for you until he has entered them.")
-POLICY_WORDS = {
-    "wait": "the moderator is told, and the game waits",
-    "pause": "the game is paused until the moderator resumes it",
-}
 
 
 def extend_by_mail(table, side: str, lines: list[tuple[int, str]], mail: dict
@@ -94,7 +95,7 @@ def extend_by_mail(table, side: str, lines: list[tuple[int, str]], mail: dict
     words = f": {after.words}" if after is not None else ""
     granted = [] if after is None else [
         f"Your extension was granted: your orders are now due by "
-        f"{for_players(after.due, after.zone)} ({_left(tl, side)})."]
+        f"{for_players(after.due, after.zone)} ({extensions_left(tl, side)})."]
     return "applied", f"deadline extended by {made[0]['clock']['by']}{words}", \
         [r["seq"] for r in made], granted
 
@@ -141,29 +142,6 @@ def _due_line(tl: Timeline, d: Due) -> str:
                 f"and the game waits for them (the moderator is told: he may extend the deadline)."
                 f"{more_time(tl, d.side)}")
     return f"{d.words}.{more_time(tl, d.side)}"
-
-
-def more_time(tl: Timeline, side: str, passed: Due | None = None) -> str:
-    """What a side owing orders reads of the extensions it may still ask for by mail (none in
-    a game that allows none); after its deadline `passed`, until when 24h gives him."""
-    allowed = tl.settings.extensions
-    if not allowed:
-        return ""
-    if allowed - tl.used.get(side, 0) <= 0:
-        return (f" You have asked for the {counted(allowed, 'extension')} this game allows; "
-                f"only the moderator can give more time now.")
-    until = "" if passed is None else ", read by the referee before " + for_players(
-        passed.due + DAY, passed.zone) + ": it counts from the deadline that passed"
-    return f" More time: a line 'extend 24h' alone in a mail ({_left(tl, side)}){until}."
-
-
-def _left(tl: Timeline, side: str) -> str:
-    """The extensions a side may still ask for by mail: '1 extension left of the 2 this
-    game allows'."""
-    allowed = tl.settings.extensions
-    left = max(allowed - tl.used.get(side, 0), 0)
-    return f"{counted(left, 'extension') if left else 'no extension'} left of the {allowed} " \
-           f"this game allows"
 
 
 def waits_on_the_moderator(table, name: str) -> str | None:
@@ -247,7 +225,7 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
             if d.side in on_hold:
                 continue
             if now < d.due:
-                bodies += _remind(tl, d, now, post, log, reporting)
+                bodies += remind(tl, d, now, post, log, reporting)
                 continue
             if (d.side, d.handoff, stamp(d.due)) in tl.missed:
                 continue
@@ -283,53 +261,6 @@ def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
         log.append(line)
 
 
-def _remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
-            reporting: bool) -> list[dict]:
-    """The reminder due now for a side owing orders (the latest reminder time passed), once;
-    none at or before the hand-off or extension its deadline runs from (Due.reminders), or
-    the report that first asked him the decision (reporting: firsttold.py)."""
-    passed = reminders_passed(post, d, now, d.reminders(tl.settings), reporting)
-    if not passed:
-        return []
-    before = duration_text(min(passed))
-    if (d.side, d.handoff, before, stamp(d.due)) in tl.reminded:
-        return []
-    prompt = pending_prompt(tl.state, tl.data, d.side)
-    where, due = post.map_line(d.side), for_players(d.due, d.zone)
-    orders, more = orders_open_text(tl.state, tl.data, d.side), more_time(tl, d.side).strip()
-    # The time first, and once: a phone's list of mails shows the first line alone.
-    body = (f"A reminder: your orders are due by {due}, {span_words(d.due - now)}: "
-            f"{prompt}.\n\n"
-            + (f"{orders}\n\n" if orders else "") + (f"{more}\n\n" if more else "")
-            + f"If none come by then, "
-            f"{_policy_words(tl, d.side)}.\n" + (f"\n{where}\n" if where else ""))
-    post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{_name(d.due)}.eml",
-               post.address(d.side),
-               post.subject(d.side, _season(tl)), body, d.side, seq=tl.seq)
-    log.append(f"reminder: {d.side}, orders due by {due} ({before} before)")
-    return [fact_body(MODERATOR, REMINDED, {"kind": "reminded", "side": d.side,
-                                            "handoff": d.handoff, "before": before,
-                                            "due": stamp(d.due)})]
-
-
-def _season(tl: Timeline) -> str:
-    """The season a timeline stands in, as its mails' subjects name it (subjects.py)."""
-    return tl.data.label(tl.state.turn)
-
-
-def _policy_words(tl: Timeline, side: str) -> str:
-    """What the game's policy does if side's orders do not come in time, in his own words:
-    under default, the answer the referee will give for the decision at hand (his own units
-    and cards may be named: the reminder goes to him alone)."""
-    if tl.settings.missed != "default":
-        return POLICY_WORDS[tl.settings.missed]
-    answer = default_answer(tl.state, tl.data, side)
-    if answer is None:
-        return (f"{POLICY_WORDS['wait']} (no order the referee may give for you is open "
-                f"here)")
-    return f"the referee answers for you with {answer.words()}"
-
-
 def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
                  why: str = "no order the referee may give for the side is open here") -> dict:
     """A missed deadline under wait (the moderator is told; `why` the game waits under the
@@ -338,12 +269,12 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
     if policy == "wait":
         reason = "" if tl.settings.missed == "wait" else (
             f" The game's policy is default, but {why}, so the game waits.")
-        body = prose(f"The game waits on you: {_whose(tl, MODERATOR, d.side)} orders were "
+        body = prose(f"The game waits on you: {whose(tl, MODERATOR, d.side)} orders were "
                      f"due by {due} and none came (the decision: "
                      f"{owed_words(tl.state, tl.data, d.side, d.decision)}).{reason}") + \
             "\n\n" + _waiting_choices(post.journal, d.side)
         told = _tell_each(tl, d, post, "missed", lambda reader: body if reader == MODERATOR
-                          else _waiting_mail(tl, d, reader, due),
+                          else _waiting_mail(tl, d, reader, due, post),
                           [MODERATOR, *everyone(tl, post, moderator=False)])
         log.append(f"missed: {d.side}, orders were due by {due}; waiting" +
                    (" (the moderator is told)" if told[MODERATOR] else
@@ -363,20 +294,20 @@ def _tell_each(tl: Timeline, d: Due, post: Post, what: str, body_of, readers: li
     """Each reader's mail of side's missed deadline (what: missed, paused), in turn, each
     written once under the name that makes it that mail; the moderator's wrapped by its
     maker (a command to copy is never split). Whether each was written now."""
-    return {reader: post.write(f"deadline-{d.handoff:06d}-{d.side}-{what}-{_name(d.due)}-"
+    return {reader: post.write(f"deadline-{d.handoff:06d}-{d.side}-{what}-{file_stamp(d.due)}-"
                                f"{reader}.eml", address_of(post, reader),
-                               post.subject(reader, _season(tl)), body_of(reader), reader,
+                               post.subject(reader, season(tl)), body_of(reader), reader,
                                wrapped=reader == MODERATOR, seq=tl.seq)
             for reader in readers}
 
 
-def _waiting_mail(tl: Timeline, d: Due, reader: str, due: str) -> str:
+def _waiting_mail(tl: Timeline, d: Due, reader: str, due: str, post: Post) -> str:
     """A missed deadline under wait as a player or an observer takes it: the game waits for
     the side's orders (the side's own player asked for them again), the moderator told."""
     mine = reader == d.side
     ask = (f" Send them now: {owed_words(tl.state, tl.data, d.side, d.decision)}."
            f"{more_time(tl, d.side, d)}" if mine else "")
-    return (f"{_whose(tl, reader, d.side, True)} orders were due by {due} and none came: "
+    return (f"{whose(tl, reader, d.side, True)} orders were due by {due} and none came: "
             f"the game waits for them.{ask} The moderator is told; he may extend the "
             f"deadline or give an order for {'you' if mine else 'that side'}.\n")
 
@@ -384,21 +315,12 @@ def _waiting_mail(tl: Timeline, d: Due, reader: str, due: str) -> str:
 def _paused_mail(tl: Timeline, d: Due, reader: str, journal: str) -> str:
     """A pause at side's missed deadline as reader takes it: the moderator, the only one who
     can resume the game, is given the command, alone on its line to be copied whole."""
-    paused = (f"The game is paused: {_whose(tl, reader, d.side)} orders were due by "
+    paused = (f"The game is paused: {whose(tl, reader, d.side)} orders were due by "
               f"{for_players(d.due, d.zone)} and none came, and under the game's rule for a "
               f"missed deadline no orders are taken until ")
     if reader != MODERATOR:
         return paused + "the moderator resumes it.\n"
     return prose(paused + "you resume it:") + f"\n\n  referee deadline {journal} --resume\n"
-
-
-def _whose(tl: Timeline, reader: str, side: str, opening: bool = False) -> str:
-    """Whose orders a mail about side's deadline names to reader: 'your' to the side's own
-    player, 'the German player's' to anyone else (a side named in words, never by the bare
-    'German's' that read, to the German himself, as a stranger's); opening: a sentence's
-    first words ('Your', 'The German player's')."""
-    words = "your" if reader == side else f"{tl.data.player_words(side)}'s"
-    return words[0].upper() + words[1:] if opening else words
 
 
 def _waiting_choices(journal: str, side: str) -> str:
@@ -412,11 +334,6 @@ def _waiting_choices(journal: str, side: str) -> str:
             f"  referee extend {journal} {side} 24h\n\n"
             "Or pause the game:\n\n"
             f"  referee deadline {journal} --pause\n")
-
-
-def _name(moment: datetime) -> str:
-    """A deadline as part of a mail's file name."""
-    return stamp(moment).replace(":", "").replace("-", "")
 
 
 def _answer_for(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
@@ -516,7 +433,7 @@ def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
                                  reader in (side, MODERATOR) or "private_order" not in rec)
                           for rec in run)
         who = "you" if reader == side else after.data.player_words(side)
-        body = (f"{_whose(after, reader, side, True)} orders were due by "
+        body = (f"{whose(after, reader, side, True)} orders were due by "
                 f"{due} and none came. Under the game's rule for a missed deadline (default) "
                 f"the referee answered for {who} with {shown}.\n")
         owed = after.due_for(reader)
@@ -526,7 +443,7 @@ def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
         elif owed is not None:
             body += f"\nThe referee now waits for your orders. {owed.words}.\n"
         post.write(f"deadline-{run[0]['seq']:06d}-{side}-answered-{reader}.eml",
-                   address_of(post, reader), post.subject(reader, _season(after)), body, reader,
+                   address_of(post, reader), post.subject(reader, season(after)), body, reader,
                    seq=after.seq)
 
 

@@ -1,0 +1,133 @@
+"""The mail of the deadline pass that asks a side for his orders without a report: the
+reminder before his deadline. It lets him answer from the mail itself, as a phone reader
+does: what he is asked, the orders open to him, the extensions he may still ask for, where
+his last map is, and his order key (deadlinepost.Post.write ends every mail to a side with
+it).
+
+A reminder is sent once, and never beside a mail that gave the side his deadline
+(firsttold.py): one whose time came by the time such a mail was written counts as sent, its
+record written as any reminder's, no mail made.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from ..base.clock import duration_text, for_players, span_words, stamp
+from ..base.plurals import counted
+from ..base.readers import MODERATOR
+from ..engine import pending_prompt
+from ..game.clockwalk import Due
+from ..game.defaults import default_answer
+from ..game.timeline import REMINDED, Timeline, fact_body
+from .deadlinepost import Post
+from .firsttold import reminders_passed, told_by_mail
+from .ordersopen import orders_open_text
+
+# A missed deadline's extension runs from it: 24h after it, it gives no time.
+DAY = timedelta(hours=24)
+POLICY_WORDS = {
+    "wait": "the moderator is told, and the game waits",
+    "pause": "the game is paused until the moderator resumes it",
+}
+
+
+def more_time(tl: Timeline, side: str, passed: Due | None = None) -> str:
+    """What a side owing orders reads of the extensions it may still ask for by mail (none in
+    a game that allows none); after its deadline `passed`, until when 24h gives him."""
+    allowed = tl.settings.extensions
+    if not allowed:
+        return ""
+    if allowed - tl.used.get(side, 0) <= 0:
+        return (f" You have asked for the {counted(allowed, 'extension')} this game allows; "
+                f"only the moderator can give more time now.")
+    until = "" if passed is None else ", read by the referee before " + for_players(
+        passed.due + DAY, passed.zone) + ": it counts from the deadline that passed"
+    return f" More time: a line 'extend 24h' alone in a mail ({extensions_left(tl, side)})" \
+           f"{until}."
+
+
+def extensions_left(tl: Timeline, side: str) -> str:
+    """The extensions a side may still ask for by mail: '1 extension left of the 2 this
+    game allows'."""
+    allowed = tl.settings.extensions
+    left = max(allowed - tl.used.get(side, 0), 0)
+    return f"{counted(left, 'extension') if left else 'no extension'} left of the {allowed} " \
+           f"this game allows"
+
+
+def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
+           reporting: bool) -> list[dict]:
+    """The reminder due now for a side owing orders (the latest reminder time passed), once;
+    none at or before the hand-off or extension its deadline runs from (Due.reminders), or
+    the report that first asked him the decision (reporting: firsttold.py). One whose time
+    came by the time a mail of the referee's gave him this deadline (his report in this
+    pass, answering his orders step by step) counts as sent: its record, no mail."""
+    passed = reminders_passed(post, d, now, d.reminders(tl.settings), reporting)
+    if not passed:
+        return []
+    before = duration_text(min(passed))
+    if (d.side, d.handoff, before, stamp(d.due)) in tl.reminded:
+        return []
+    due = for_players(d.due, d.zone)
+    fact = fact_body(MODERATOR, REMINDED, {"kind": "reminded", "side": d.side,
+                                           "handoff": d.handoff, "before": before,
+                                           "due": stamp(d.due)})
+    told = told_by_mail(post, d, now) if reporting else None
+    if told is not None and d.due - min(passed) <= told:
+        log.append(f"reminder: {d.side}, orders due by {due} ({before} before): not sent, "
+                   f"his mail of {for_players(told, d.zone)} gave the deadline")
+        return [fact]
+    # The time first, and once: a phone's list of mails shows the first line alone.
+    lead = (f"A reminder: your orders are due by {due}, {span_words(d.due - now)}: "
+            f"{pending_prompt(tl.state, tl.data, d.side)}.")
+    body = asking_body(tl, d, post, lead, more_time(tl, d.side),
+                       f"If none come by then, {_policy_words(tl, d.side)}.")
+    post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{file_stamp(d.due)}.eml",
+               post.address(d.side),
+               post.subject(d.side, season(tl)), body, d.side, seq=tl.seq)
+    log.append(f"reminder: {d.side}, orders due by {due} ({before} before)")
+    return [fact]
+
+
+def asking_body(tl: Timeline, d: Due, post: Post, lead: str, more: str, then: str) -> str:
+    """A mail asking side for his orders without a report: its first line (a phone's list
+    of mails shows it alone), the orders open to him, more time, what follows, and where his
+    last map is."""
+    orders, where = orders_open_text(tl.state, tl.data, d.side), post.map_line(d.side)
+    more = more.strip()
+    return (f"{lead}\n\n" + (f"{orders}\n\n" if orders else "") +
+            (f"{more}\n\n" if more else "") + f"{then}\n" +
+            (f"\n{where}\n" if where else ""))
+
+
+def season(tl: Timeline) -> str:
+    """The season a timeline stands in, as its mails' subjects name it (subjects.py)."""
+    return tl.data.label(tl.state.turn)
+
+
+def _policy_words(tl: Timeline, side: str) -> str:
+    """What the game's policy does if side's orders do not come in time, in his own words:
+    under default, the answer the referee will give for the decision at hand (his own units
+    and cards may be named: the reminder goes to him alone)."""
+    if tl.settings.missed != "default":
+        return POLICY_WORDS[tl.settings.missed]
+    answer = default_answer(tl.state, tl.data, side)
+    if answer is None:
+        return (f"{POLICY_WORDS['wait']} (no order the referee may give for you is open "
+                f"here)")
+    return f"the referee answers for you with {answer.words()}"
+
+
+def whose(tl: Timeline, reader: str, side: str, opening: bool = False) -> str:
+    """Whose orders a mail about side's deadline names to reader: 'your' to the side's own
+    player, 'the German player's' to anyone else (a side named in words, never by the bare
+    'German's' that read, to the German himself, as a stranger's); opening: a sentence's
+    first words ('Your', 'The German player's')."""
+    words = "your" if reader == side else f"{tl.data.player_words(side)}'s"
+    return words[0].upper() + words[1:] if opening else words
+
+
+def file_stamp(moment: datetime) -> str:
+    """A deadline as part of a mail's file name."""
+    return stamp(moment).replace(":", "").replace("-", "")
