@@ -1,5 +1,6 @@
 """A reminder never comes in a pass whose mail to the side already gave him his deadline,
-nor after it for the same deadline.
+nor after it for the same deadline; and the mail that tells a side his deadline passed
+lets him answer from it.
 
 A side answering his decision step by step (his card, then his moves) is answered by a
 report each time, each giving his deadline, which runs on from the same hand-off. A
@@ -17,6 +18,8 @@ mail. `tick` reads a Maildir and writes an outbox folder.
 
 from __future__ import annotations
 
+import email
+import email.policy
 import os
 import subprocess
 import sys
@@ -24,7 +27,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from commandclock import at
-from test_deadlines import DUE, records
+from test_deadlines import DUE, records, text_of
 from test_inbox import ADDRESSES, KEYS
 from test_reminder_first_report import _game, _new_mails, _reminded, _tick
 
@@ -125,3 +128,41 @@ def test_a_pass_killed_after_his_report_is_written_sends_it_once_and_no_reminder
     assert [before for _, before in _reminded(journal)] == ["2h"]
     assert [r["order"] for r in records(journal) if r.get("actor") == "german"] == [
         "play offensive", "move ge-i-02 palatinate"]
+
+
+def test_the_late_side_is_asked_again_in_a_mail_he_can_answer(tmp_path, cli, clock):
+    """Under `--missed wait` the German lets his deadline pass: the mail that tells him so
+    lists the orders open to him, as his report does, the extension he may still ask for,
+    his key and the receipt of the record the game stands at; the Entente's says whom the
+    game waits on, and nothing of the German's."""
+    journal, out = _game(tmp_path, cli, "--deadline", "48h")
+    seen: set[str] = set()
+    _tick(cli, clock, journal, DUE - 30 * H)
+    _tick(cli, clock, journal, DUE - 2 * H)
+    _new_mails(out, seen)
+    clock(DUE + H)
+    cli("tick", journal)
+    got = {to: [_flat(t) for t in texts] for to, texts in _new_mails(out, seen).items()}
+    [german] = got[GERMAN]
+    assert german.startswith("Your orders were due by Wed 25 Nov 18:00 UTC and none came: "
+                             "the game waits for them. Send them now: play an "
+                             "Offensive-type card or pass"), german
+    reply = german.split("Reply with one order per line, made from these:")
+    assert len(reply) == 2 and "- play → offensive, limited_offensive" in reply[1], german
+    assert "More time: a line 'extend 24h' alone in a mail (2 extensions left" in german
+    assert "The moderator is told; he may extend the deadline or give an order for you." \
+        in german
+    *before, missed = records(journal)
+    assert missed["clock"]["kind"] == "missed"
+    last = before[-1]
+    assert german.split(f"Order key: {KEYS['german']} Fingerprint: ")[1].endswith(
+        f"(the game's signing key) Receipt: {before[0]['game_id']} "
+        f"{last['seq']}:{last['hash'][:32]}"), german
+    [entente] = got[ADDRESSES["entente"]]
+    assert entente.startswith("The German player's orders were due by Wed 25 Nov 18:00 UTC "
+                              "and none came: the game waits for them."), entente
+    assert KEYS["german"] not in entente and "Reply with one order" not in entente
+    mail = email.message_from_bytes(
+        next(p for p in sorted(out.glob("deadline-*-german-missed-*-german.eml"))
+             ).read_bytes(), policy=email.policy.default)
+    assert all(len(line) <= 72 for line in text_of(mail).splitlines())

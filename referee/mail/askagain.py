@@ -1,8 +1,9 @@
-"""The mail of the deadline pass that asks a side for his orders without a report: the
-reminder before his deadline. It lets him answer from the mail itself, as a phone reader
-does: what he is asked, the orders open to him, the extensions he may still ask for, where
-his last map is, and his order key (deadlinepost.Post.write ends every mail to a side with
-it).
+"""The mails of the deadline pass that ask a side for his orders without a report: the
+reminder before his deadline, and the mail that tells him it passed while the game waits
+for them. Each lets him answer from the mail itself, as a phone reader does: what he is
+asked, the orders open to him, the extensions he may still ask for, where his last map is,
+and his order key (deadlinepost.Post.write ends every mail to a side with it); the late
+one, as his report does, the receipt after it.
 
 A reminder is sent once, and never beside a mail that gave the side his deadline
 (firsttold.py): one whose time came by the time such a mail was written counts as sent, its
@@ -18,8 +19,10 @@ from ..base.plurals import counted
 from ..base.readers import MODERATOR
 from ..engine import pending_prompt
 from ..game.clockwalk import Due
+from ..game.decisionwords import owed_words
 from ..game.defaults import default_answer
 from ..game.timeline import REMINDED, Timeline, fact_body
+from ..render.reports import receipt_text
 from .deadlinepost import Post
 from .firsttold import reminders_passed, told_by_mail
 from .ordersopen import orders_open_text
@@ -88,6 +91,23 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
                post.subject(d.side, season(tl)), body, d.side, seq=tl.seq)
     log.append(f"reminder: {d.side}, orders due by {due} ({before} before)")
     return [fact]
+
+
+def late_mail(tl: Timeline, d: Due, post: Post, due: str) -> str:
+    """The mail to the side whose deadline passed while the game waits for him: that it
+    did, then what a reminder gives him to answer from the mail itself (the decision, the
+    orders open, the extensions, his last map; his key ends it, then late_tail)."""
+    lead = (f"Your orders were due by {due} and none came: the game waits for them. Send "
+            f"them now: {owed_words(tl.state, tl.data, d.side, d.decision)}.")
+    return asking_body(tl, d, post, lead, more_time(tl, d.side, d),
+                       "The moderator is told; he may extend the deadline or give an order "
+                       "for you.")
+
+
+def late_tail(post: Post) -> str:
+    """What ends the late side's mail after his key, as his report ends: the receipt of the
+    record the game stands at (the missed deadline's own moves nothing)."""
+    return receipt_text(post.records[0], post.records[-1]) + "\n"
 
 
 def asking_body(tl: Timeline, d: Due, post: Post, lead: str, more: str, then: str) -> str:

@@ -64,7 +64,7 @@ class Post:
 
     def write(self, name: str, to: str | None, subject: str, body: str,
               reader: str | None = None, wrapped: bool = False, seq: int | None = None,
-              ledger: dict | None = None) -> bool:
+              ledger: dict | None = None, tail: str = "") -> bool:
         """One mail as outbox/name (0600), unless a mail of that name was written before
         (there, or sent: in outbox/sent; with ledger, or while this process holds the
         game's mail lock, in another folder the ledger keeps, and it keeps this one before:
@@ -72,7 +72,8 @@ class Post:
         A mail to a side (reader) ends with its order key. The body is wrapped at 72
         columns unless the caller did (wrapped: a command to copy is never split). seq: the
         record the game stood at, which its Message-ID names (a reply to it is stale once
-        the reader's decision changed since: answered.py)."""
+        the reader's decision changed since: answered.py). tail: lines after the key (a
+        receipt), as the caller wrote them."""
         path = self.outbox / name
         if to is None or path.exists() or (self.outbox / "sent" / name).exists():
             return False
@@ -85,7 +86,7 @@ class Post:
             keep_folder(ledger, self.outbox)
         if reader in self.keys:
             body += f"\nOrder key: {self.keys[reader]}\n"
-        body = body if wrapped else prose(body)
+        body = (body if wrapped else prose(body)) + tail
         msg = plain_mail(self.sender, to, subject, body, None,
                          thread_of(self.game_id, to), name.removesuffix(".eml"),
                          date=self.now, record=self._record(seq))

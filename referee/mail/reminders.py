@@ -34,6 +34,8 @@ from ..table import Table
 from .askagain import (
     extensions_left,
     file_stamp,
+    late_mail,
+    late_tail,
     more_time,
     remind,
     season,
@@ -275,7 +277,7 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
             "\n\n" + _waiting_choices(post.journal, d.side)
         told = _tell_each(tl, d, post, "missed", lambda reader: body if reader == MODERATOR
                           else _waiting_mail(tl, d, reader, due, post),
-                          [MODERATOR, *everyone(tl, post, moderator=False)])
+                          [MODERATOR, *everyone(tl, post, moderator=False)], late_tail(post))
         log.append(f"missed: {d.side}, orders were due by {due}; waiting" +
                    (" (the moderator is told)" if told[MODERATOR] else
                     " (no moderator address to tell: `referee players --set moderator=...`)"))
@@ -289,27 +291,29 @@ def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
                                          "missed": policy})
 
 
-def _tell_each(tl: Timeline, d: Due, post: Post, what: str, body_of, readers: list[str]
-               ) -> dict[str, bool]:
+def _tell_each(tl: Timeline, d: Due, post: Post, what: str, body_of, readers: list[str],
+               tail: str = "") -> dict[str, bool]:
     """Each reader's mail of side's missed deadline (what: missed, paused), in turn, each
     written once under the name that makes it that mail; the moderator's wrapped by its
-    maker (a command to copy is never split). Whether each was written now."""
+    maker (a command to copy is never split); tail after the side's own key. Whether each
+    was written now."""
     return {reader: post.write(f"deadline-{d.handoff:06d}-{d.side}-{what}-{file_stamp(d.due)}-"
                                f"{reader}.eml", address_of(post, reader),
                                post.subject(reader, season(tl)), body_of(reader), reader,
-                               wrapped=reader == MODERATOR, seq=tl.seq)
+                               wrapped=reader == MODERATOR, seq=tl.seq,
+                               tail=tail if reader == d.side else "")
             for reader in readers}
 
 
 def _waiting_mail(tl: Timeline, d: Due, reader: str, due: str, post: Post) -> str:
     """A missed deadline under wait as a player or an observer takes it: the game waits for
-    the side's orders (the side's own player asked for them again), the moderator told."""
-    mine = reader == d.side
-    ask = (f" Send them now: {owed_words(tl.state, tl.data, d.side, d.decision)}."
-           f"{more_time(tl, d.side, d)}" if mine else "")
+    the side's orders, the moderator told; the side's own player is asked for them again in
+    a mail he can answer from (askagain.late_mail)."""
+    if reader == d.side:
+        return late_mail(tl, d, post, due)
     return (f"{whose(tl, reader, d.side, True)} orders were due by {due} and none came: "
-            f"the game waits for them.{ask} The moderator is told; he may extend the "
-            f"deadline or give an order for {'you' if mine else 'that side'}.\n")
+            f"the game waits for them. The moderator is told; he may extend the deadline or "
+            f"give an order for that side.\n")
 
 
 def _paused_mail(tl: Timeline, d: Due, reader: str, journal: str) -> str:
