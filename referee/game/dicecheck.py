@@ -9,7 +9,16 @@ from __future__ import annotations
 from ..base.errors import JournalError
 from ..engine.versions import rules_of_header
 from ..store import dice as dicemod
-from ..store.sheets import PLANS, SHEET, SheetPos, mix_text, register, shown_tip, steps_down
+from ..store.sheets import (
+    OWN_LINKS_FROM,
+    PLANS,
+    SHEET,
+    SheetPos,
+    mix_text,
+    register,
+    shown_tip,
+    steps_down,
+)
 from .moderated import check_sheet
 
 
@@ -112,13 +121,24 @@ def check_mix(sheets: dict[str, SheetPos], rec: dict, name: str, rules: int) -> 
                                          f"alone (rules {OWN_LINKS_FROM} and later)")
 
 
-OWN_LINKS_FROM = 8      # the rules from which a record mixes in its own side's link alone
-
-
 def _named(link: object) -> str:
     if isinstance(link, dict) and isinstance(link.get("side"), str):
         return f"link {link.get('no')!r} of {link['side']}'s dice sheet"
     return "a link of no side's dice sheet"
+
+
+def register_checked(sheets: dict[str, SheetPos], rec: dict, name: str,
+                     game: tuple[list[str], bool, int]) -> None:
+    """A record registering a dice sheet, checked (game: the sides, whether its dice are
+    manual, the rules it was made under): one the referee writes, its tip on no chain the
+    game had shown (rules 7 and later); the sheets move on to it."""
+    sides, manual, rules = game
+    check_sheet(rec, name, sides, manual)
+    side, tip = rec["sheet"]["side"], rec["sheet"]["tip"]
+    if shown_tip(tip, sheets.get(side), rules):
+        raise fail(name, rec["seq"], "its tip lies on a chain the game had shown (a link "
+                                     "shown before would check again)")
+    register(sheets, side, tip, rec["seq"])
 
 
 class SheetWalk:
@@ -135,12 +155,7 @@ class SheetWalk:
 
     def follow(self, rec: dict, name: str) -> None:
         if rec.get("order") == SHEET or rec.get("sheet") is not None:
-            check_sheet(rec, name, self.sides, self.manual)
-            side, tip = rec["sheet"]["side"], rec["sheet"]["tip"]
-            if shown_tip(tip, self.sheets.get(side), self.rules):
-                raise fail(name, rec["seq"], "its tip lies on a chain the game had shown (a "
-                                             "link shown before would check again)")
-            register(self.sheets, side, tip, rec["seq"])
+            register_checked(self.sheets, rec, name, (self.sides, self.manual, self.rules))
             return
         self.links += follow_link(self.sheets, rec, name) is not None
         check_mix(self.sheets, rec, name, self.rules)

@@ -46,10 +46,18 @@ from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
-from ..store.sheets import SHEET, SheetPos, in_side_count, register, shown_tip
+from ..store.sheets import SHEET, SheetPos, in_side_count
 from ..store.signing import shown
 from .clockwalk import fact_problem
-from .dicecheck import SheetWalk, Streams, check_dice, check_mix, check_stream, follow_link
+from .dicecheck import (
+    SheetWalk,
+    Streams,
+    check_dice,
+    check_mix,
+    check_stream,
+    follow_link,
+    register_checked,
+)
 from .dicecheck import fail as _fail
 from .dicesource import plans_stream, record_source
 from .forced import closed_wrongly
@@ -57,7 +65,6 @@ from .moderated import (
     check_clock,
     check_roster,
     check_route,
-    check_sheet,
     check_signing,
     no_sheet_parts,
 )
@@ -348,12 +355,8 @@ class _Proof:
             self.decide_again(rec, typed)
 
     def register_sheet(self, rec: dict) -> None:
-        check_sheet(rec, self.name, self.era.data.sides, self.manual)
-        part = rec["sheet"]
-        if shown_tip(part["tip"], self.sheets.get(part["side"]), self.era.rules):
-            raise _fail(self.name, rec["seq"], "its tip lies on a chain the game had shown "
-                                               "(a link shown before would check again)")
-        register(self.sheets, part["side"], part["tip"], rec["seq"])
+        register_checked(self.sheets, rec, self.name,
+                         (self.era.data.sides, self.manual, self.era.rules))
         self.state.seq = self.replayed.seq = rec["seq"]
 
     def follow_link(self, rec: dict) -> dict | None:

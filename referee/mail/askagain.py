@@ -106,7 +106,8 @@ def late_mail(tl: Timeline, d: Due, post: Post, due: str) -> str:
 
 def late_tail(post: Post) -> str:
     """What ends the late side's mail after his key, as his report ends: the receipt of the
-    record the game stands at (the missed deadline's own moves nothing)."""
+    last record before the missed deadline's own, which is written after this mail and
+    moves nothing."""
     return receipt_text(post.records[0], post.records[-1]) + "\n"
 
 

@@ -231,6 +231,9 @@ def register(sheets: dict[str, SheetPos], side: str, tip: str, seq: int) -> None
     sheets[side] = SheetPos(tip, 0, None, seq, before.shown if before else None)
 
 
+OWN_LINKS_FROM = 8      # the rules from which a record mixes in its own side's link alone
+
+
 def own_source(sheets: dict[str, SheetPos], side: str, mail: str | None,
                before: int, referees: bool = False) -> dict:
     """What a record of `side` mixes in under rules 8 and later (its `dice_from`): its

@@ -25,8 +25,9 @@ def end_words(card, state: SkState) -> str:
     before (`reveal --force`), that it is closed."""
     left = state.fighting()
     if len(left) > 1:
-        return (f"The game is closed: the moderator published the dice secret (record "
-                f"{state.revealed['record']}) before a side was beaten; no order is taken.")
+        at = f" (record {state.revealed['record']})" if state.revealed else ""
+        return (f"The game is closed: the moderator published the dice secret{at} before a "
+                f"side was beaten; no order is taken.")
     beaten = [s for s in state.sides if s not in left]
     won = f"the {side_name(left[0])} side won" if left else "no side won"
     gone = "; ".join(f"{side_name(s) if len(beaten) > 1 else ''} {_gone(card, state, s)}"
