@@ -238,11 +238,12 @@ def test_a_mails_dice_are_not_said_to_be_beyond_anyone_s_choice():
     foresee a die), so the words say neither could alone."""
     from referee.data.dataload import load_game
     from referee.data.paths import default_games_dir
-    from referee.render.record_text import mail_mix_words
+    from referee.render.dice_words import dice_words
 
     data = load_game(default_games_dir() / "ttlm")
-    said = mail_mix_words({"actor": "entente", "seq": 14}, "f" * 64, data)
-    assert "neither the moderator nor a player could choose them alone" in said
+    said = dice_words({"actor": "entente", "seq": 14, "dice": [3],
+                       "dice_from": {"mail": "f" * 64, "stream": "entente.2"}}, data)
+    assert "no moderator or player alone could choose them" in said
     assert "nobody could choose" not in said
 
 

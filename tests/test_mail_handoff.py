@@ -142,12 +142,12 @@ def test_the_other_sides_standing_orders_change_neither_where_a_mail_ends_nor_it
 def test_a_report_tells_what_a_mail_s_digest_in_the_dice_lets_a_player_check(
         tmp_path, cli, reader):
     """A record whose dice mix in its mail's order lines (store/sheets.py) is told in a
-    report, the player's mail, by what that lets him check: the dice come from the secret
-    and his lines as written, so neither the moderator nor a player alone chose them; the
-    digest in short, for his own SHA-256 of those lines, and where an audit finds the whole
-    (`explain`) and checks the dice (`verify`). It read 'its dice mix in the digest of the
-    mail's order lines' and the 64 hex digits on a line of their own; `log`, read by those
-    who audit, keeps them whole."""
+    report, the player's mail, in one sentence of two lines at most (a phone's width): the
+    dice come from the secret and the German's mail digest, its first digits for his own
+    SHA-256 of those lines, keyed by his count, so neither the moderator nor a player alone
+    chose them; an audit finds the whole digest and each die in `explain`. It read six
+    lines, the stream on a line of its own; `log`, read by those who audit, keeps the
+    digest whole."""
     j = _artois(tmp_path / "artois", "no combat cards", "stand and fight")
     r = g.submit(j, "german", ["end movement", "done", "pass"], atomic=True,
                  handoff_ends=True, mail=MAIL)
@@ -155,12 +155,12 @@ def test_a_report_tells_what_a_mail_s_digest_in_the_dice_lets_a_player_check(
     digest = lines_digest(["end movement"])
     assert rec["dice_from"]["mail"] == digest
     report = cli("report", j, "--as", reader, "--since", str(rec["seq"] - 1)).stdout
-    said = " ".join(report.split())
-    assert "the order lines of the German player's mail as the referee read them, so neither the " \
-        "moderator nor a player could choose them alone. " \
-        f"The lines' SHA-256 begins {digest[:12]}; the journal holds it whole " \
-        f"for those who audit it (explain, record {rec['seq']}; verify checks every die)." \
-        in said
+    said = f"- Dice: the secret and German's mail digest {digest[:8]}, keyed " \
+        f"{rec['dice_from']['stream']}: no moderator or player alone could choose them " \
+        f"(explain {rec['seq']})."
+    (at,) = [i for i, line in enumerate(report.splitlines()) if line.startswith("- Dice:")]
+    told = report.splitlines()[at:at + 2]
+    assert " ".join(x.strip() for x in told) == said, told
     assert digest not in report and "mix in the digest" not in report
     assert not re.search(r"[0-9a-f]{32}", report.rpartition("\n\n")[0])
     assert all(len(line) <= 72 for line in report.splitlines()[:-1])

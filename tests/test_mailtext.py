@@ -783,7 +783,7 @@ def test_an_outlook_html_reply_quoting_a_long_thread_of_reports_is_read():
     quoted = header + "".join(paragraph(line) for line in report.splitlines())
     html = ("<html><body lang=EN-GB><div class=WordSection1><p class=MsoNormal>move ge-1 "
             "liege<o:p></o:p></p><p class=MsoNormal>done<o:p></o:p></p>\r\n"
-            + quoted * 70 + "</div></body></html>")
+            + quoted * 66 + "</div></body></html>")
     msg = EmailMessage()
     msg.set_content(html, subtype="html", cte="quoted-printable")
     assert html.count("<") > 52_000 and len(msg.as_bytes()) < MAX_MESSAGE

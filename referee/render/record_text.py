@@ -88,12 +88,11 @@ def record_lines(rec: dict, data: GameData, reader: str,
     return out
 
 
-def sheet_lines(rec: dict, data: GameData, in_words: bool = False) -> list[str]:
+def sheet_lines(rec: dict, data: GameData) -> list[str]:
     """A dice sheet registered, a link revealed, and what the record's dice mix in besides
     the secret and the stream that keys them (store/sheets.py): each value in full, for a
-    player to hold against his own and to check a die by hand;
-    in_words (a report, read in a mail): the mail's digest told by what it lets a player
-    check, in short, the whole digest left to `explain` and the dice to `verify`."""
+    player to hold against his own and to check a die by hand (a report says it in a
+    sentence: dice_words.py)."""
     out = []
     tip = rec.get("sheet")
     if isinstance(tip, dict):
@@ -106,9 +105,7 @@ def sheet_lines(rec: dict, data: GameData, in_words: bool = False) -> list[str]:
     if isinstance(mix, dict):
         parts = [f"{data.side_name(x['side'])}'s link {x['no']}" if x["no"] else
                  f"{data.side_name(x['side'])}'s tip" for x in mix.get("links", [])]
-        if mix.get("mail") and in_words:
-            out.append(f"    {mail_mix_words(rec, mix['mail'], data)}")
-        elif mix.get("mail"):
+        if mix.get("mail"):
             parts.append(f"the digest of the mail's order lines {mix['mail']}")
         keyed = f"keyed {mix['stream']}" if mix.get("stream") else ""
         if parts:
@@ -117,21 +114,6 @@ def sheet_lines(rec: dict, data: GameData, in_words: bool = False) -> list[str]:
         elif keyed:
             out.append(f"    its dice are {keyed}")
     return out
-
-
-def mail_mix_words(rec: dict, digest: str, data: GameData) -> str:
-    """What a record's dice mixing in its mail's order lines means to a player (sheets.py):
-    they come from the game's secret and the lines as the referee read them (each trimmed,
-    without list markers, comments, greetings), so neither the moderator nor a player alone
-    chose them (together they could: docs/player.md); the digest's first 12 digits, for him
-    to hold against his own lines' SHA-256, and where an audit finds it whole (a mail names
-    no command: its reader may run none)."""
-    who = data.side_name(str(rec.get("actor")))
-    return (f"This record's dice come from the game's secret and the order lines of the "
-            f"{who} player's mail as the referee read them, so neither the moderator nor a "
-            f"player could choose them alone. The lines' SHA-256 begins {digest[:12]}; the "
-            f"journal holds it whole for those who audit it (explain, record "
-            f"{rec.get('seq')}; verify checks every die).")
 
 
 def wrap_lines(lines: list[str], width: int = 72, hang: int = 4) -> list[str]:

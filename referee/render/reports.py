@@ -40,6 +40,7 @@ from ..store.sheets import sheets_in
 from .board import board_section
 from .coming import ahead_blocks, awaited_blocks
 from .costs import carried_out_section, production_section
+from .dice_words import report_lines
 from .documents import (
     armistice_para,
     deadline_note,
@@ -56,7 +57,7 @@ from .grouped import grouped_blocks
 from .phone import reordered, vp_brief
 from .phone import wanted as phone_wanted
 from .planparts import heading_order, marked
-from .record_text import describe, sheet_lines
+from .record_text import describe
 from .sections import Document, Items, Para, Section, Span, as_json, para
 
 # ---------------------------------------------------------------- the report
@@ -167,7 +168,7 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
         if brief.takes(rec, before, seen, state, data):
             continue
         happened += _happened(rec, before, seen, state, data, reader, journal,
-                              (zone, dues), news)
+                              (zone, dues), news, header["dice"]["mode"] == "manual")
     data = era.data
     breakdown = vp_breakdown(state, data)
     total = sum(v for _, v in breakdown)
@@ -223,10 +224,12 @@ def _laid_out(happened: list[Section], now: list[Section], views: tuple[dict, di
 
 
 def _happened(rec: dict, before, seen: dict, state, data, reader: str,
-              journal: Path, clock: tuple[str | None, list[dict]], news: list[str]) -> list:
+              journal: Path, clock: tuple[str | None, list[dict]], news: list[str],
+              manual: bool = False) -> list:
     """One record as the reader may see it: its heading, then each event's line, who holds
     each battle area once its battle is over, the dice sheets' lines and what it says of
-    the game's time, to him (clock: the game's time zone and its deadlines now)."""
+    the game's time, to him (clock: the game's time zone and its deadlines now; manual: a
+    game of dice the players roll)."""
     lines = []
     for ev in marked(seen["events"]):
         line = shown(describe, rec["seq"], journal, ev, data, reader)
@@ -238,7 +241,7 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
         if ev["type"] == "BattleEnded":
             outcome = shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
             lines.append([Span(outcome, "bold")])
-    lines += [[Span(t.strip())] for t in sheet_lines(seen, data, in_words=True)]
+    lines += [[Span(t)] for t in report_lines(seen, data, manual)]
     if "clock" in seen:             # a deadline moved, missed or set: as `log` says it
         from ..game.timeline import clock_words, standing_due  # start-up: a clock record
         zone, dues = clock

@@ -1,0 +1,93 @@
+"""Where a record's dice came from, in one sentence for a report read on a phone.
+
+The kinds of source the referee writes (store/sheets.py, store/dice.py, game/dicesource.py)
+and what is true of each (docs/player.md, Who can foresee a die):
+
+- a link of the side's dice sheet, keyed by the side's count ("german.4"): fixed by his
+  tip and unknown before his mail, so neither the moderator nor a player chose the dice
+  alone;
+- the digest of the order lines of the side's mail, keyed the same way: the same;
+- a phase of sealed plans given at once, keyed by the phase ("plans-production.5"): with a
+  sheet holder's plan link, the same; with none, the moderator could foresee the dice, but
+  not choose them, since which plan closed the phase moves none;
+- the referee's own answer for a side (a default at a missed deadline, a decision closed
+  for it), keyed by the side's count: nothing of the player's that the moderator had not
+  read (at most his latest link, already shown), so the moderator could foresee the dice,
+  but not choose them;
+- no mix at all (orders typed by hand without a sheet, the set-up), keyed by the record's
+  number: the moderator could foresee them and choose among them by writing other records
+  first;
+- manual dice: the players rolled them;
+- an older record (rules 7 and before: no stream), keyed by its number: the links it names
+  were mixed in, and the moderator could choose among the dice by writing other records
+  first.
+
+Each sentence ends where an audit checks it (`explain N`); `log` keeps the mix whole.
+"""
+
+from __future__ import annotations
+
+# Imported for annotations only: the quick paths do without the typing module.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..data.gamedata import GameData
+
+HEX = 8             # a link's or a digest's first digits: enough to know one's own
+NEITHER = "no moderator or player alone could choose them"
+FORESEE = "the moderator could foresee, not choose them"
+
+
+def dice_words(rec: dict, data: GameData, manual: bool = False) -> str | None:
+    """One sentence on where a record's dice came from, the stream that keys them inside it
+    and where an audit checks them; None for a record that rolled no die and names no mix
+    (a record without a mix names no draw either)."""
+    source = rec.get("dice_from") if isinstance(rec.get("dice_from"), dict) else None
+    seq = rec.get("seq")
+    check = f"(explain {seq})"
+    if manual and rec.get("dice"):
+        return f"Dice rolled by the players, not the referee (manual dice; explain {seq})."
+    if source is None:
+        return f"Dice: the secret alone, keyed by record {seq}: the moderator could " \
+               f"foresee and choose among them {check}." if rec.get("dice") else None
+    stream = source.get("stream")
+    if not isinstance(stream, str):
+        return f"Dice: {_mix(source, rec, data)}, keyed by record {seq} (older rules): " \
+               f"the moderator could choose among them {check}."
+    if rec.get("by") in ("deadline", "referee"):
+        return f"Dice: {_mix(source, rec, data, shown=True)}, keyed {stream}: {FORESEE} " \
+               f"{check}."
+    if not source.get("links") and not source.get("mail"):
+        return f"Dice: the secret alone, keyed {stream}: {FORESEE} {check}."
+    return f"Dice: {_mix(source, rec, data)}, keyed {stream}: {NEITHER} {check}."
+
+
+def _mix(source: dict, rec: dict, data: GameData, shown: bool = False) -> str:
+    """What the dice mix in, the secret first: a link by its side, number and first digits
+    (`shown` before this record: public, by side and number; two, a phase of sealed plans
+    or older rules: both sides' links, each in full where it was revealed), the mail's
+    digest by whose mail it is."""
+    links = source.get("links", [])
+    parts = [f"{data.side_name(x['side'])}'s " + (f"link {x['no']}" if x.get("no") else "tip")
+             + ("" if shown else f" {str(x.get('value'))[:HEX]}") for x in links]
+    if len(links) > 1:
+        parts = ["both sides' links"]
+    if source.get("mail"):
+        parts.append(f"{data.side_name(str(rec.get('actor')))}'s mail digest "
+                     f"{str(source['mail'])[:HEX]}")
+    return " and ".join(["the secret", *parts]) if parts else "the secret alone"
+
+
+def report_lines(rec: dict, data: GameData, manual: bool = False) -> list[str]:
+    """A record's dice sheet lines in a report: a tip registered, a link revealed (in full,
+    unless its dice mix in that link alone, which their sentence names), then where its
+    dice came from."""
+    out = []
+    tip, link = rec.get("sheet"), rec.get("link")
+    if isinstance(tip, dict):
+        out.append(f"dice sheet of {data.side_name(tip['side'])} registered, tip {tip['tip']}")
+    source = rec.get("dice_from") if isinstance(rec.get("dice_from"), dict) else {}
+    if isinstance(link, dict) and source.get("links") != [link]:
+        out.append(f"link {link['no']} of {data.side_name(link['side'])}'s dice sheet: "
+                   f"{link['value']}")
+    said = dice_words(rec, data, manual)
+    return out + ([said] if said else [])

@@ -1,0 +1,149 @@
+"""Where a record's dice came from, as a report tells it (render/dice_words.py): one sentence
+of at most two lines at 72 columns, a phone's width, for every kind of source the referee
+writes — a link of a sheet, a mail's digest, the referee's own answer, a phase of sealed
+plans, orders by hand, manual dice, a record of older rules — with what it mixes in (the
+first digits of a link or a digest), the stream that keys it, what is true of who could
+foresee or choose it (docs/player.md, Who can foresee a die) and where an audit checks it.
+`log` keeps its own lines, the values whole (tests/test_sheets.py, test_dice_choice.py)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from test_dice_choice import START, _at_production, _silent_german
+from test_sheets import (
+    GAME,
+    GERMAN,
+    SECRET,
+    SHEETS,
+    _to_first_roll,
+    records,
+    rolled,
+    rules7_game,
+)
+
+import gamecalls as g
+from referee.base.clock import NOW_VARIABLE
+from referee.cli.demo import DEMO_OPENING
+from referee.mail.reminders import check_deadlines
+from referee.store import dice as dm
+
+NEITHER = "no moderator or player alone could choose them"
+FORESEE = "the moderator could foresee, not choose them"
+
+
+def _told(cli, path, seq: int, reader: str = "german") -> str:
+    """The report's one item that says where record seq's dice came from, checked to be one
+    or two lines of at most 72 columns, its lines joined."""
+    report = cli("report", path, "--as", reader, "--since", str(seq - 1)).stdout
+    items, item = [], None
+    for line in report.splitlines():
+        if line.startswith("- "):
+            item = [line]
+            items.append(item)
+        elif line.startswith("  ") and item is not None:
+            item.append(line)
+        else:
+            item = None
+    said = [it for it in items if it[-1].endswith(f"explain {seq}).")]
+    assert len(said) == 1, report
+    assert len(said[0]) <= 2 and all(len(line) <= 72 for line in said[0]), said[0]
+    return " ".join(line.strip() for line in said[0])[2:]
+
+
+def test_a_link_of_a_sheet(tmp_path, cli):
+    """The German's batch reveals link 1 and rolls with it: one sentence names the link and
+    its first digits, the stream, and that neither could choose the dice alone; the link's
+    own line, its 64 digits, stays in `log`."""
+    path, _ = _to_first_roll(tmp_path)
+    g.submit(path, "german", ["done"], link=GERMAN[1])
+    rec = rolled(records(path))[-1]
+    assert rec["dice_from"] == {"links": [rec["link"]], "stream": "german.1"}
+    assert _told(cli, path, rec["seq"], "entente") == (
+        f"Dice: the secret and German's link 1 {GERMAN[1][:8]}, keyed german.1: {NEITHER} "
+        f"(explain {rec['seq']}).")
+    report = cli("report", path, "--as", "entente", "--since", str(rec["seq"] - 1)).stdout
+    assert GERMAN[1] not in report
+    log = " ".join(cli("log", path, "--since", str(rec["seq"] - 1)).stdout.split())
+    assert f"link 1 of German's dice sheet: {GERMAN[1]}" in log
+    assert "its dice mix in German's link 1, keyed german.1" in log
+
+
+def test_the_referees_answer(tmp_path, monkeypatch, cli):
+    """The referee's default for the German silent past his deadline rolls: nothing of his
+    is mixed in, so the moderator could foresee the dice; keyed by the German's count, he
+    could not choose them."""
+    path, _ = _silent_german(tmp_path, monkeypatch)
+    check_deadlines(path, tmp_path / "out", START + timedelta(hours=49))
+    rec = next(r for r in records(path) if r.get("by") == "deadline" and r.get("dice"))
+    assert _told(cli, path, rec["seq"]) == (
+        f"Dice: the secret alone, keyed german.1: {FORESEE} (explain {rec['seq']}).")
+
+
+def test_the_referees_answer_closing_a_phase_of_sealed_plans(tmp_path, monkeypatch, cli):
+    """The referee gives the silent German's production plan; its record closes the phase
+    with the Entente's plan link, public by then: the moderator could foresee the draws."""
+    monkeypatch.setenv(NOW_VARIABLE, START.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    journal, _, nxt = _at_production(tmp_path / "g")
+    assert cli("deadline", journal, "--set", "48h", "--missed", "default").exit_code == 0
+    g.submit(journal, "entente", ["done"], link=SHEETS["entente"][nxt["entente"]])
+    check_deadlines(journal, tmp_path / "out", START + timedelta(hours=49))
+    rec = next(r for r in records(journal)[1:] if r.get("by") == "deadline")
+    assert rec["dice_from"]["stream"] == "plans-production.3"
+    assert _told(cli, journal, rec["seq"]) == (
+        f"Dice: the secret and Entente's link {nxt['entente']}, keyed "
+        f"plans-production.3: {FORESEE} (explain {rec['seq']}).")
+
+
+def test_a_phase_of_sealed_plans(tmp_path, cli):
+    """Both sides' production plans, each with its link: the record closing the phase mixes
+    in both, keyed by the phase."""
+    journal, _, nxt = _at_production(tmp_path / "g")
+    for side in ("german", "entente"):
+        g.submit(journal, side, ["done"], link=SHEETS[side][nxt[side]])
+    rec = records(journal)[-1]
+    assert rec["dice_from"]["stream"] == "plans-production.3"
+    assert _told(cli, journal, rec["seq"], "entente") == (
+        f"Dice: the secret and both sides' links, keyed plans-production.3: {NEITHER} "
+        f"(explain {rec['seq']}).")
+
+
+def test_orders_by_hand(tmp_path, cli):
+    """Orders typed by hand without a sheet mix in nothing and are keyed by their record's
+    number: the moderator could foresee and choose among their dice."""
+    path = tmp_path / "h.jsonl"
+    secret = tmp_path / "s.secret"
+    dm.write_secret(secret, SECRET)
+    g.create_game(path, "1914", game_id=GAME, secret_file=secret)
+    g.submit(path, "german", DEMO_OPENING + ["done", "done", "done"])
+    rec = rolled(records(path))[-1]
+    assert "dice_from" not in rec
+    assert _told(cli, path, rec["seq"]) == (
+        f"Dice: the secret alone, keyed by record {rec['seq']}: the moderator could foresee "
+        f"and choose among them (explain {rec['seq']}).")
+
+
+def test_manual_dice(tmp_path, cli):
+    """In a game of manual dice the players roll: the report says so, not the secret."""
+    path = tmp_path / "m.jsonl"
+    secret = tmp_path / "s.secret"
+    dm.write_secret(secret, SECRET)
+    assert cli("new", path, "--scenario", "1914", "--dice", "manual", "--secret-file",
+               secret, "--game-id", GAME).exit_code == 0
+    r = cli("order", path, "--as", "german", *DEMO_OPENING, "done", "done", "done",
+            "--dice", "1,2")
+    assert r.exit_code == 0, r.output
+    rec = rolled(records(path))[-1]
+    assert _told(cli, path, rec["seq"]) == (
+        f"Dice rolled by the players, not the referee (manual dice; explain {rec['seq']}).")
+
+
+def test_a_record_of_older_rules(tmp_path, cli):
+    """Rules 7 mixed in every side's latest link and keyed a record's dice by its number
+    (record 12 of the fixture): the sentence says so, and that the moderator could choose
+    among them by writing other records first."""
+    path, _, recs = rules7_game(tmp_path)
+    assert "stream" not in recs[12]["dice_from"]
+    assert _told(cli, path, 12) == (
+        "Dice: the secret and both sides' links, keyed by record 12 (older rules): the "
+        "moderator could choose among them (explain 12).")
