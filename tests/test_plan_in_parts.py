@@ -66,18 +66,18 @@ def test_a_production_plan_begun_says_what_is_sealed_what_is_left_and_how_to_end
 def test_the_opponent_reads_a_part_of_a_plan_as_not_ended_and_the_last_part_as_sealed(parts):
     _, got = parts
     part = _flat(got["ge-part"]["entente"])
-    assert "German: part of a sealed production plan (7.0), not ended yet - German seals " \
-           "part of a production plan (7.0), not ended yet" in part, part
+    assert "German: part of a sealed production plan (7.0) - German seals " \
+           "part of a production plan (7.0)" in part, part
     assert "German seals a production plan" not in part, part
     done = _flat(got["ge-done"]["entente"])
     assert "German: a sealed production plan (7.0) - German seals a production plan (7.0) " \
            "- German production orders are all in" in done, done
-    assert "not ended yet" not in done, done
+    assert "part of" not in done, done
     placed = _flat(got["en-part"]["german"])
-    assert "Entente: part of a sealed plan: reinforcements placed (2.0 I), not ended yet - " \
-           "Entente seals part of a plan, not ended yet" in placed, placed
+    assert "Entente: part of a sealed plan: reinforcements placed (2.0 I) - " \
+           "Entente seals part of a plan" in placed, placed
     own = _flat(got["en-part"]["entente"])
-    assert "Entente seals part of a plan, not ended yet: place fr-6 paris; place fr " \
+    assert "Entente seals part of a plan: place fr-6 paris; place fr " \
            "infantry paris into fr-6" in own, own
 
 
@@ -118,11 +118,11 @@ def test_an_applied_plan_of_several_orders_is_quoted_one_order_at_a_time(parts):
 def test_log_tells_a_part_of_a_plan_and_the_journal_keeps_its_placeholder(parts, cli):
     journal, _ = parts
     public = _flat(cli("log", journal).stdout)
-    assert "German: part of a sealed production plan (7.0), not ended yet German seals part " \
-           "of a production plan (7.0), not ended yet #" in public, public
+    assert "German: part of a sealed production plan (7.0) German seals part " \
+           "of a production plan (7.0) #" in public, public
     assert "German: a sealed production plan (7.0) German seals a production plan (7.0) " \
            "German production orders are all in" in public, public
-    assert "Entente: part of a sealed plan: reinforcements placed (2.0 I), not ended yet " \
-           "Entente seals part of a plan, not ended yet #" in public, public
+    assert "Entente: part of a sealed plan: reinforcements placed (2.0 I) " \
+           "Entente seals part of a plan #" in public, public
     recs = [r for r in records(journal) if r.get("actor") == "german"]
     assert "a sealed production plan (7.0)" in [r["order"] for r in recs]

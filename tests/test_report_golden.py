@@ -214,7 +214,7 @@ def test_a_sealed_plan_is_told_in_words_not_set_as_orders(siege, revealed, cli):
         return r.stdout.split("\n")
 
     sealed = siege["production"]
-    part = "#25 German: part of a sealed production plan (7.0), not ended yet"
+    part = "#25 German: part of a sealed production plan (7.0)"
     assert part in report(sealed, "public", 16)
     assert part in report(sealed, "entente", 16)
     assert "#25 German: `buy 2` — ⚑ entered by hand at the referee" in \

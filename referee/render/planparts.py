@@ -12,8 +12,6 @@ from ..game.replay import SEALED_PLAN
 # The events that seal orders into a plan, and those that end one.
 SEALS = ("ProductionOrdered", "PlanSealed")
 ENDS = ("ProductionDone", "PlanClosed")
-# The words an open part of a plan carries.
-NOT_ENDED = "not ended yet"
 
 
 def marked(events: list[dict]) -> list[dict]:
@@ -35,9 +33,9 @@ def is_part(rec: dict) -> bool:
 
 def heading_order(text: str, rec: dict) -> str:
     """The order a record's heading shows: a sealed plan's placeholder, when the record is a
-    part of the plan not yet ended, says so ('part of a sealed production plan (7.0), not
-    ended yet'); any other text as it is."""
+    part of the plan its side had not ended there, says so ('part of a sealed production plan
+    (7.0)'); any other text as it is."""
     if text == rec.get("order") and (text == SEALED_PLAN or text in plan_labels()) and \
             is_part(rec):
-        return f"part of {text}, {NOT_ENDED}"
+        return f"part of {text}"
     return text

@@ -38,7 +38,7 @@ def _plans_opened(ev: dict, data: GameData, reader: str) -> str:
 
 def _plan_sealed(ev: dict, data: GameData, reader: str) -> str:
     e = opened(ev, reader)
-    what = "part of a plan, not ended yet" if ev.get("part") else "a plan"
+    what = "part of a plan" if ev.get("part") else "a plan"
     if e is None:
         return f"{side(ev, data)} seals {what}"
     return f"{side(ev, data)} seals {what}: {'; '.join(e['orders']) or 'no orders'}"
@@ -90,7 +90,7 @@ def _production_began(ev: dict, data: GameData, reader: str) -> str:
 def _production_ordered(ev: dict, data: GameData, reader: str) -> str:
     sec = ev.get("secret") or {}
     # A part of the plan its side has not ended in the same record (render/planparts.py).
-    what = "part of a production plan (7.0), not ended yet" if ev.get("part") else \
+    what = "part of a production plan (7.0)" if ev.get("part") else \
         "a production plan (7.0)"
     if "data" in sec and reader in ("moderator", sec.get("to")):
         orders = sec["data"].get("orders")
