@@ -128,8 +128,10 @@ def test_a_mail_asking_a_battle_decision_carries_the_closeup_first_then_the_map(
 
 
 def test_a_mail_that_asks_nothing_of_an_unchanged_board_points_to_the_last_map(battle):
-    """pictures.py: the side asked gets the pictures again; the other, whose board has not
-    changed since his last map, none, and the line saying where that map is."""
+    """pictures.py: the side asked gets the pictures of a decision he was not sent yet; the
+    other, whose board has not changed since his last map, none, and the line saying where
+    that map is; the reply to the asked side's message not applied, none, and the line
+    saying where both pictures are."""
     table = Table(battle["journal"])
     ledger = {"maps": {}}
     pictures = MailPictures(table, ledger, True)
@@ -141,7 +143,9 @@ def test_a_mail_that_asks_nothing_of_an_unchanged_board_points_to_the_last_map(b
     assert shown == [] and note == (f"The board is as the map of the mail of record #{seq} "
                                     f"shows it (map.png there).")
     assert [n for n, _ in again.for_mail("entente")[0]] == ["closeup.png", "map.png"]
-    assert again.for_mail("entente", refusal=True) == ([], note)
+    assert again.for_mail("entente", refusal=True) == ([], (
+        f"The board and your decision are as the pictures of the mail of record #{seq} show "
+        f"them (closeup.png and map.png there)."))
     assert MailPictures(table, ledger, False).for_mail("entente") == ([], "")
 
 

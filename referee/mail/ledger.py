@@ -3,8 +3,9 @@
 The ledger (signed like the snapshots, kept per user and per game) remembers
 what the journal does not: messages handled but not applied, the record each
 reader's last mail ended at, the replies still owed (and what the report owed to a
-side whose message was applied says of it first: `notes`), the board each side's last
-map showed (`maps`, pictures.py), the orders a side mailed that wait for the moderator's
+side whose message was applied says of it first: `notes`), the board each reader's last
+map showed and the decision each side's last close-up showed (`maps`, `closeups`,
+pictures.py), the orders a side mailed that wait for the moderator's
 dice, with the dice they roll and whether he was mailed of them (`held`, waiting.py: his
 to read alone), to which unknown addresses an answer went today, and on which day the
 moderator was last told that a player's address refuses mail (`bounced`, robots.py), and
@@ -46,7 +47,8 @@ REGISTERED_PER_DAY = 10
 PARTS = {"handled": dict, "ids": dict, "sent": dict, "reply_to": dict, "told": dict,
          "told_registered": dict, "owed": list, "digests": str, "id_digests": str,
          "starts": dict, "refused": list, "held": dict, "stranded": dict, "notes": dict,
-         "maps": dict, "bounced": dict, "outboxes": list, "answers_due": list}
+         "maps": dict, "closeups": dict, "bounced": dict, "outboxes": list,
+         "answers_due": list}
 # The ledger's part: when each side's last mail of the inbox was written (firsttold.py).
 MAILED = "mailed"
 MOST_STARTS = 5000         # starts kept for mails no tick sends (inbox --outbox alone)

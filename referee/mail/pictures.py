@@ -1,16 +1,28 @@
-"""The pictures a player's mail carries: a mail that asks him a decision carries first the
-close-up of the areas the decision concerns (render/closeup.py), when it concerns any, then
-the whole map; a mail that asks him nothing carries the map only when the board he may see
-has changed since the last map he was sent, and a reply to a message not applied carries
-none unless the board changed. A mail without pictures says which record's mail holds his
-last map (and so does a reminder, reminders.py), so that forty mails of a game do not carry
-forty copies of the same picture.
+"""The pictures a reader's mail carries, one rule for the players and the observers: a
+picture goes when it shows him something he has not been sent yet. The same picture is not
+the same bytes (its top names the record it is drawn at), but what it shows him: for the
+whole map, the board as he may see it (svgmap.board_digest, 1.4: the public's map and each
+player's differ); for the close-up of a decision (render/closeup.py), that board, the kind of
+the decision and the areas it concerns and shows.
 
-The ledger (ledger.py, part `maps`) keeps, for each side, the record of his last mail with
-a map and a digest of the board drawn in it.
+So a mail carries the map only when the board its reader may see has changed since the last
+map he was sent; a mail that asks a player a decision concerning areas carries first its
+close-up, then the whole map (the close-up says it follows), when he has not been sent that
+close-up yet; a reply to a message not applied carries pictures only when the board
+changed. A mail without pictures says which record's mail holds them (and so does a
+reminder, reminders.py), so that forty mails of a game, or an extension granted, do not
+carry forty copies of the same picture.
+
+The ledger (ledger.py) keeps, for each side, and for each observer under his mark
+(observers.py), the record of his last mail with a map and a digest of the board drawn in
+it (part `maps`), and for each side the record of his last mail with a close-up and a
+digest of it (part `closeups`).
 """
 
 from __future__ import annotations
+
+import hashlib
+import json
 
 from ..base.errors import GameDataError
 from ..engine import waiting_on
@@ -27,6 +39,7 @@ class MailPictures:
         self.game, self.ledger, self.with_map = table.game(), ledger, with_map
         self.drawn: dict[str, Pictures] = {}
         self.boards: dict[str, str] = {}
+        self.closes: dict[str, str | None] = {}
         self.maps = None
 
     def board(self, side: str) -> str:
@@ -36,6 +49,22 @@ class MailPictures:
 
             self.boards[side] = board_digest(self.game.state, self.game.data, side)
         return self.boards[side]
+
+    def decision(self, side: str) -> str | None:
+        """A digest of the close-up side is asked with now: the decision's kind, the areas
+        it concerns and shows, the battles ringed and the board as he may see it; None when
+        he is asked nothing, or nothing that concerns an area."""
+        if side not in self.closes:
+            from ..render.closeup import closeup_areas  # start-up: drawn only for mail
+            from ..render.focus import battle_areas, decision_areas
+
+            g = self.game
+            shown = closeup_areas(g.state, g.data) if side in waiting_on(g.state) else ()
+            self.closes[side] = None if not shown else hashlib.sha256(json.dumps(
+                [g.state.pending.kind, list(shown), decision_areas(g.state, g.data),
+                 sorted(battle_areas(g.state, g.data)), self.board(side)]).encode()
+            ).hexdigest()[:24]
+        return self.closes[side]
 
     def _draw(self, side: str) -> Pictures:
         if side not in self.drawn:
@@ -57,25 +86,43 @@ class MailPictures:
             self.drawn[side] = out
         return self.drawn[side]
 
-    def for_mail(self, side: str, refusal: bool = False) -> tuple[Pictures, str]:
-        """The pictures of a mail to side and, when it has none, the line that says where his
-        last map is ('' when there is nothing to say)."""
+    def for_mail(self, side: str, refusal: bool = False, reader: str | None = None
+                 ) -> tuple[Pictures, str]:
+        """The pictures of a mail to side (kept in the ledger under side; drawn for reader,
+        side unless told) and, when it has none, the line that says where his last ones are
+        ('' when there is nothing to say). refusal: the reply to a message not applied,
+        which carries pictures only when the board changed."""
         if not self.with_map:
             return [], ""
-        kept = self.ledger["maps"].get(side)
-        last = kept if isinstance(kept, list) and len(kept) == 2 else None
-        changed = last is None or last[1] != self.board(side)
-        asked = side in waiting_on(self.game.state)
-        if changed or (asked and not refusal):
-            drawn = self._draw(side)
+        reader = reader or side
+        maps, closes = self.ledger["maps"], self.ledger.setdefault("closeups", {})
+        last, close = kept(maps.get(side)), kept(closes.get(side))
+        now = self.decision(reader)
+        changed = last is None or last[1] != self.board(reader)
+        new = now is not None and not refusal and (close is None or close[1] != now)
+        if changed or new:
+            drawn = self._draw(reader)
             if drawn:           # none when the data leaves the map no room (svgmap.layout)
-                self.ledger["maps"][side] = [self.game.state.seq, self.board(side)]
+                seq = self.game.state.seq
+                maps[side] = [seq, self.board(reader)]
+                if drawn[0][0] == "closeup.png":
+                    closes[side] = [seq, now]
             return drawn, ""
-        return [], last_map_line(last)
+        return [], last_map_line(last, now is not None and close == [last[0], now])
 
 
-def last_map_line(last) -> str:
-    """The line that says which mail holds a side's last map ('' when none was sent)."""
-    if not (isinstance(last, list) and len(last) == 2 and isinstance(last[0], int)):
+def kept(mark) -> list | None:
+    """A record and digest as the ledger keeps them ([seq, digest]), or None."""
+    return mark if isinstance(mark, list) and len(mark) == 2 and isinstance(mark[0], int) \
+        else None
+
+
+def last_map_line(last, closeup: bool = False) -> str:
+    """The line that says which mail holds a reader's last map ('' when none was sent);
+    closeup: that mail holds the close-up of the decision asked now too."""
+    if kept(last) is None:
         return ""
+    if closeup:
+        return (f"The board and your decision are as the pictures of the mail of record "
+                f"#{last[0]} show them (closeup.png and map.png there).")
     return f"The board is as the map of the mail of record #{last[0]} shows it (map.png there)."
