@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import email
 import email.policy
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from mailboxes import write_maildir
 from test_observers import ADDRESSES, GAME, SECRET, keys, message, records, to
 
+from referee.mail.ledger import FAULT_VARIABLE
 from referee.store.dice import write_secret
 
 GERMAN, ENTENTE = ADDRESSES["german"], ADDRESSES["entente"]
@@ -63,6 +67,30 @@ def _seq(journal: Path) -> int:
     return records(journal)[-1]["seq"]
 
 
+def test_an_observer_and_a_player_get_the_map_again_only_once_the_board_moved(tmp_path, cli):
+    """The German's `play offensive` moves nothing on the board: neither the observer nor
+    the Entente is sent the map again, nor the German, asked his moves, a decision that
+    concerns no area yet; each is told which mail shows the board. His move changes it: each
+    gets the map again (the German, whose moves now concern areas, its close-up first)."""
+    journal = _game(cli, tmp_path / "g")
+    opening = _pass(cli, journal, tmp_path / "out0")
+    first = _seq(journal)
+    assert [_pictures(m) for m in opening] == [["map.png"]] * 3
+    mails = _pass(cli, journal, tmp_path / "out1", "play offensive")
+    line = f"The board is as the map of the mail of record #{first} shows it (map.png there)."
+    for address in (PRESS, ENTENTE, GERMAN):
+        [mail] = to(mails, address)
+        assert _pictures(mail) == [] and line in _said(mail), (address, _said(mail))
+    # The observer's line sits above the receipt, as a player's does.
+    [mail] = to(mails, PRESS)
+    assert _said(mail).endswith(f"{line} Fingerprint:" + _said(mail).split("Fingerprint:")[1])
+    mails = _pass(cli, journal, tmp_path / "out2", "move ge-4 ardennes")
+    assert _pictures(to(mails, PRESS)[0]) == ["map.png"]
+    assert _pictures(to(mails, ENTENTE)[0]) == ["map.png"]
+    assert _pictures(to(mails, GERMAN)[0]) == ["closeup.png", "map.png"]
+    assert not any("The board is as the map" in _said(m) for m in mails)
+
+
 def test_a_player_granted_an_extension_is_not_sent_his_decisions_pictures_again(tmp_path,
                                                                                  cli):
     """The German asked his moves with a close-up mails `extend 24h`: the reply granting it
@@ -81,3 +109,34 @@ def test_a_player_granted_an_extension_is_not_sent_his_decisions_pictures_again(
     assert _pictures(reply) == []
     assert (f"The board and your decision are as the pictures of the mail of record #{shown} "
             f"show them (closeup.png and map.png there).") in _said(reply)
+
+
+def test_a_run_killed_after_writing_a_map_then_run_again_mails_it_once_and_knows_it(
+        tmp_path, cli):
+    """An observer added later is owed the game with its map; the run writing it is killed
+    before the ledger is saved. Two runs after it write no second mail, and the ledger knows
+    the map went: the next report, on a board that has not moved, names that mail."""
+    journal = _game(cli, tmp_path / "g")
+    _pass(cli, journal, tmp_path / "out")
+    late = "late@example.org"
+    assert cli("players", journal, "--set", f"observer={late}").exit_code == 0
+    added = _seq(journal)
+    box = write_maildir(tmp_path / "empty", [])
+    args = [sys.executable, "-m", "referee", "inbox", str(journal), str(box), "--outbox",
+            str(tmp_path / "out"), "--map"]
+    env = {**os.environ, FAULT_VARIABLE: "written"}
+    env.pop("PYTEST_XDIST_WORKER", None)
+    killed = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
+    assert killed.returncode == 70, killed.stderr
+    [written] = to(_mails(tmp_path / "out"), late)
+    assert _pictures(written) == ["map.png"]
+    env.pop(FAULT_VARIABLE)
+    for _ in range(2):
+        again = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
+        assert again.returncode == 0, again.stderr
+    assert len(to(_mails(tmp_path / "out"), late)) == 1
+    mails = _pass(cli, journal, tmp_path / "next", "play offensive")
+    [report] = to(mails, late)
+    assert _pictures(report) == []
+    assert (f"The board is as the map of the mail of record #{added} shows it (map.png "
+            f"there).") in _said(report)

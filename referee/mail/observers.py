@@ -5,7 +5,9 @@ An observer is an address of the roster with no side and no key (store/players.p
 sent what `report --as public` gives for the records since his last mail, whenever the journal
 has moved since then (a record of the moderator's that moved nothing on the board: a few
 lines of news instead, newsmail.py); the ledger (inbox.py) keeps, per observer, the record
-his last mail ended at, as it does for each player.
+his last mail ended at, as it does for each player. A report carries the public's map.png
+by the players' rule (pictures.py): only when the board the public may see has changed since
+the last map that observer was sent; else it says which record's mail holds it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from ..store.mailroute import referee_address
 from ..store.players import OBSERVER
 from .ledger import mail_name
 from .newsmail import NEWS, REPORT, news_body, owed
+from .pictures import MailPictures
 from .refusal import FULL_MOST, lead_lines, prose
 from .subjects import table_subject
 from .threads import thread_of
@@ -34,9 +37,10 @@ OBSERVER_REPLY = prose("This address is registered as an observer of the game: o
 def observer_mails(table, folder: Path, watchers: list[str], refused: list,
                    people: dict, ledger: dict, write, with_map: bool = True) -> list[Path]:
     """Each observer's public report when the journal has moved since his last one (no order
-    key, nothing a side may keep from the public), with the public's map.png when with_map,
-    and one reply with no game content to each message from an observer (refused: (address,
-    outcome, reply) with the name its mail is written under), each written into folder by
+    key, nothing a side may keep from the public), with the public's map.png when with_map
+    and the board has changed since the last map he was sent (pictures.py), and one reply
+    with no game content to each message from an observer (refused: (address, outcome,
+    reply) with the name its mail is written under), each written into folder by
     write (inbox's one mail as an .eml file, once under its name); StorageError if a mail
     cannot be written. table: the game's Table."""
     game = table.game()
@@ -44,9 +48,9 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
     last = records[-1]
     sender = referee_address(records)
     subject = table_subject(table, OBSERVER)
-    texts: dict[tuple[int, str], str] = {}
+    texts: dict[tuple[int, str, str], str] = {}
     written: list[Path] = []
-    picture: list[bytes | None] = []         # the public's map, drawn once if anyone needs it
+    pictures = MailPictures(table, ledger, with_map)    # the public's map drawn once at most
     try:
         for address, _, m in refused:
             written.append(write(folder, sender, address, subject, OBSERVER_REPLY,
@@ -62,12 +66,12 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
             what = owed(records, since, PUBLIC)
             if what is None:
                 continue                    # nothing new since his last mail a mail owes
-            if (since, what) not in texts:
-                texts[since, what] = _public_text(table, since, what)
-            if not picture and what == REPORT:
-                picture.append(_public_map(game) if with_map else None)
-            written.append(write(folder, sender, address, subject, texts[since, what], None,
-                                 picture[0] if what == REPORT else None,
+            shown, where = pictures.for_mail(mark, reader=PUBLIC) if what == REPORT \
+                else ([], "")
+            if (since, what, where) not in texts:
+                texts[since, what, where] = _public_text(table, since, what, where)
+            written.append(write(folder, sender, address, subject, texts[since, what, where],
+                                 None, shown,
                                  name=mail_name("public" if what == REPORT else "news",
                                                 game.game_id, mark, last["hash"]),
                                  thread=thread_of(game.game_id, address)))
@@ -79,19 +83,17 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
     return written
 
 
-def _public_text(table, since: int, what: str) -> str:
-    """The public's mail for the records after since: its report, or the news (newsmail.py)."""
+def _public_text(table, since: int, what: str, where: str = "") -> str:
+    """The public's mail for the records after since: its report, or the news (newsmail.py);
+    where: the line saying which mail holds the last map, above the receipt (pictures.py)."""
     if what == NEWS:
         return news_body(table, PUBLIC, since)
     doc, meta = table.report(PUBLIC, since, keep_views=False, full_most=FULL_MOST)
-    return lead_lines(doc) + reports.render_report(doc, meta, "text").rstrip("\n") + "\n"
-
-
-def _public_map(game) -> bytes:
-    """The map as the public sees it, as PNG (render/svgmap.py)."""
-    from ..render.svgmap import map_png  # start-up: the map is drawn only for mail
-
-    return map_png(game.state, game.data, PUBLIC, game.game_id)
+    text = reports.render_report(doc, meta, "text").rstrip("\n")
+    if where:
+        report, _, receipt = text.rpartition("\n\n")
+        text = f"{report}\n\n{prose(where)}\n\n{receipt}"
+    return lead_lines(doc) + text + "\n"
 
 
 def resume_from(sent, records) -> int:
