@@ -140,3 +140,16 @@ def test_a_run_killed_after_writing_a_map_then_run_again_mails_it_once_and_knows
     assert _pictures(report) == []
     assert (f"The board is as the map of the mail of record #{added} shows it (map.png "
             f"there).") in _said(report)
+
+
+def test_a_sides_new_address_is_sent_the_map_its_old_one_had(tmp_path, cli):
+    """The moderator registers another address for the Entente on a board that has not
+    moved: the newcomer's first mail carries the map, which went to the old address only."""
+    journal = _game(cli, tmp_path / "g")
+    _pass(cli, journal, tmp_path / "out0")
+    foch = "foch@example.net"
+    assert cli("players", journal, "--set", f"entente={foch}").exit_code == 0
+    mails = _pass(cli, journal, tmp_path / "out1")
+    [welcome] = to(mails, foch)
+    assert _pictures(welcome) == ["map.png"]
+    assert "The board is as the map" not in _said(welcome)

@@ -16,7 +16,7 @@ carry forty copies of the same picture.
 The ledger (ledger.py) keeps, for each side, and for each observer under his mark
 (observers.py), the record of his last mail with a map and a digest of the board drawn in
 it (part `maps`), and for each side the record of his last mail with a close-up and a
-digest of it (part `closeups`).
+digest of it (part `closeups`); a side whose address changed since is sent them afresh.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import json
 
 from ..base.errors import GameDataError
 from ..engine import waiting_on
+from .refusal import newcomer
 
 Pictures = list[tuple[str, bytes]]
 
@@ -37,6 +38,7 @@ class MailPictures:
 
     def __init__(self, table, ledger: dict, with_map: bool):
         self.game, self.ledger, self.with_map = table.game(), ledger, with_map
+        self.records = table.records
         self.drawn: dict[str, Pictures] = {}
         self.boards: dict[str, str] = {}
         self.closes: dict[str, str | None] = {}
@@ -97,6 +99,8 @@ class MailPictures:
         reader = reader or side
         maps, closes = self.ledger["maps"], self.ledger.setdefault("closeups", {})
         last, close = kept(maps.get(side)), kept(closes.get(side))
+        if last is not None and newcomer(self.records, side, last[0]) is not None:
+            last = close = None     # they went to the address the side had then
         now = self.decision(reader)
         changed = last is None or last[1] != self.board(reader)
         new = now is not None and not refusal and (close is None or close[1] != now)
