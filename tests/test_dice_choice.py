@@ -354,39 +354,48 @@ def _remix(rec: dict, value: str, key: str) -> None:
     rec["dice"] = [dm.die(SECRET, GAME, key, i, mix) for i in range(len(rec["dice"]))]
 
 
-def test_verify_of_an_export_refuses_dice_mixing_a_link_no_record_revealed(tmp_path, cli):
-    """A player holding his export and, after the reveal, the secret checks that every die
-    mixes in what the players gave: a record whose dice mix in a value for the German's link
-    that no record revealed (the moderator picking the link until the dice suit him) is
-    refused, though its dice are the ones the secret gives for that mix."""
+def _forged_export(cli, tmp_path, forge) -> tuple[dict, object]:
+    """The German's export of the opening played on sheets, one record of it edited by
+    forge(records) (which returns it) and chained again; the record, and verify's result
+    with the secret."""
     path, secret = new_game(tmp_path)
     play_opening(path, SHEETS)
     export = _export(cli, path, "german", tmp_path)
     ok = cli("verify", export, "--export", "german", "--secret", secret)
     assert ok.exit_code == 0 and "links revealed, each a later link of its sheet" in ok.stdout
     recs = records(export)
-    rec = _mixing_record(recs)
-    _remix(rec, "ab" * 32, rec["dice_from"]["stream"])
+    rec = forge(recs)
     rewrite(export, recs)
     r = cli("verify", export, "--export", "german", "--secret", secret)
     assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr, r.stderr + r.stdout
+    return rec, r
+
+
+def test_verify_of_an_export_refuses_dice_mixing_a_link_no_record_revealed(tmp_path, cli):
+    """A player holding his export and, after the reveal, the secret checks that every die
+    mixes in what the players gave: a record whose dice mix in a value for the German's link
+    that no record revealed (the moderator picking the link until the dice suit him) is
+    refused, though its dice are the ones the secret gives for that mix."""
+    def forge(recs):
+        rec = _mixing_record(recs)
+        _remix(rec, "ab" * 32, rec["dice_from"]["stream"])
+        return rec
+
+    _, r = _forged_export(cli, tmp_path, forge)
     assert "not that side's latest link revealed before it" in r.stderr
 
 
 def test_verify_of_an_export_refuses_a_revealed_link_off_its_sheet(tmp_path, cli):
     """The same forger writes his chosen value as the link the record revealed too: it is
     no later link of the side's sheet (its SHA-256 chain leads nowhere the sheet had been)."""
-    path, secret = new_game(tmp_path)
-    play_opening(path, SHEETS)
-    export = _export(cli, path, "german", tmp_path)
-    recs = records(export)
-    rec = [r for r in recs if isinstance(r.get("link"), dict) and
-           isinstance(r.get("dice_from"), dict) and r.get("dice")][-1]
-    rec["link"]["value"] = "cd" * 32
-    _remix(rec, "cd" * 32, rec["dice_from"]["stream"])
-    rewrite(export, recs)
-    r = cli("verify", export, "--export", "german", "--secret", secret)
-    assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr, r.stderr + r.stdout
+    def forge(recs):
+        rec = [r for r in recs if isinstance(r.get("link"), dict) and
+               isinstance(r.get("dice_from"), dict) and r.get("dice")][-1]
+        rec["link"]["value"] = "cd" * 32
+        _remix(rec, "cd" * 32, rec["dice_from"]["stream"])
+        return rec
+
+    _, r = _forged_export(cli, tmp_path, forge)
     assert "is not a later link of the sheet" in r.stderr
 
 
@@ -406,21 +415,17 @@ def test_verify_of_an_export_refuses_dice_mixing_the_other_side_s_link(tmp_path,
     """Under rules 8 a record mixes in its own side's link alone: one of the German's whose
     dice mix in the Entente's latest link instead (the moderator choosing between two
     revealed links) is refused by the export's walk, as by the full one."""
-    path, secret = new_game(tmp_path)
-    play_opening(path, SHEETS)
-    export = _export(cli, path, "german", tmp_path)
-    recs = records(export)
-    rec = [r for r in recs if r.get("actor") == "german" and isinstance(r.get("dice_from"), dict)
-           and r["dice_from"].get("links") and r.get("dice")][-1]
-    theirs = [r["link"] for r in recs[:rec["seq"]] if (r.get("link") or {}).get("side") ==
-              "entente"][-1]
-    rec["dice_from"]["links"] = [dict(theirs)]
-    mix = sheets.mix_text(rec["dice_from"])
-    rec["dice"] = [dm.die(SECRET, GAME, rec["dice_from"]["stream"], i, mix)
-                   for i in range(len(rec["dice"]))]
-    rewrite(export, recs)
-    r = cli("verify", export, "--export", "german", "--secret", secret)
-    assert r.exit_code == 3 and f"record {rec['seq']}" in r.stderr, r.stderr + r.stdout
+    def forge(recs):
+        rec = [r for r in recs if r.get("actor") == "german" and
+               isinstance(r.get("dice_from"), dict) and r["dice_from"].get("links") and
+               r.get("dice")][-1]
+        theirs = [r["link"] for r in recs[:rec["seq"]]
+                  if (r.get("link") or {}).get("side") == "entente"][-1]
+        rec["dice_from"]["links"] = [dict(theirs)]
+        _remix(rec, theirs["value"], rec["dice_from"]["stream"])
+        return rec
+
+    _, r = _forged_export(cli, tmp_path, forge)
     assert "mixes in its own side's link alone" in r.stderr
 
 

@@ -63,7 +63,7 @@ def test_a_production_plan_begun_says_what_is_sealed_what_is_left_and_how_to_end
     assert "your Build Points this turn: 8 (German 10) (7.0)" in other, other
 
 
-def test_the_opponent_reads_a_part_of_a_plan_as_not_ended_and_the_last_part_as_sealed(parts):
+def test_the_opponent_reads_a_part_of_a_plan_as_a_part_and_the_last_part_as_sealed(parts):
     _, got = parts
     part = _flat(got["ge-part"]["entente"])
     assert "German: part of a sealed production plan (7.0) - German seals " \
