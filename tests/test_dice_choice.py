@@ -154,15 +154,16 @@ def test_verify_of_an_export_refuses_a_stream_that_is_not_its_sides_count(tmp_pa
         r.stderr + r.stdout
 
 
-def _at_production(tmp_path: Path) -> tuple[Path, Path, dict[str, int]]:
-    """A 1914 game from WINTER 1914-15 (casebook), both sides on the sheets of test_sheets,
-    played by passes to the production phase (7.0), where both give sealed plans at once;
-    after WINTER the turn's end reshuffles the deck (1.3, 2.0 VI). The links used so far."""
+def _at_production(tmp_path: Path, sides=tuple(SHEETS)) -> tuple[Path, Path, dict[str, int]]:
+    """A 1914 game from WINTER 1914-15 (casebook), the sides given on the sheets of
+    test_sheets (both unless told), played by passes to the production phase (7.0), where
+    both give sealed plans at once; after WINTER the turn's end reshuffles the deck (1.3,
+    2.0 VI). The links used so far."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     journal = casebook.new_game(tmp_path, casebook.position("1914", turn=3, player="german"))
     secret = tmp_path / "case.fixed-secret"
     secret.chmod(0o600)
-    g.register_sheets(journal, [f"{s}={SHEETS[s][0]}" for s in SHEETS])
+    g.register_sheets(journal, [f"{s}={SHEETS[s][0]}" for s in sides])
     data, nxt = g.game_data("ttlm"), {"german": 1, "entente": 1}
     for _ in range(8):
         st = g.open_game(journal).state

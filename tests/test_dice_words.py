@@ -108,6 +108,21 @@ def test_a_phase_of_sealed_plans(tmp_path, cli):
         f"(explain {rec['seq']}).")
 
 
+def test_a_phase_closed_by_a_side_without_a_sheet(tmp_path, cli):
+    """Only the German holds a sheet: his plan reveals his link first, then the Entente's
+    plan, typed by hand, closes the phase. The closing record mixes in the German's link,
+    shown a record before: whoever holds the secret could foresee its draws then, though
+    which plan closed the phase moves none."""
+    journal, _, nxt = _at_production(tmp_path / "g", sides=("german",))
+    g.submit(journal, "german", ["done"], link=SHEETS["german"][nxt["german"]])
+    g.submit(journal, "entente", ["done"])
+    rec = records(journal)[-1]
+    assert rec["dice_from"]["stream"] == "plans-production.3" and "link" not in rec
+    assert _told(cli, journal, rec["seq"], "entente") == (
+        f"Dice: the secret and German's link {nxt['german']}, keyed plans-production.3: "
+        f"{FORESEE} (explain {rec['seq']}).")
+
+
 def test_orders_by_hand(tmp_path, cli):
     """Orders typed by hand without a sheet mix in nothing and are keyed by their record's
     number: the moderator could foresee and choose among their dice."""
@@ -135,7 +150,8 @@ def test_manual_dice(tmp_path, cli):
     assert r.exit_code == 0, r.output
     rec = rolled(records(path))[-1]
     assert _told(cli, path, rec["seq"]) == (
-        f"Dice rolled by the players, not the referee (manual dice; explain {rec['seq']}).")
+        f"Dice rolled by the players and entered by the moderator (manual dice; explain "
+        f"{rec['seq']}).")
 
 
 def test_a_record_of_older_rules(tmp_path, cli):

@@ -153,3 +153,19 @@ def test_a_sides_new_address_is_sent_the_map_its_old_one_had(tmp_path, cli):
     [welcome] = to(mails, foch)
     assert _pictures(welcome) == ["map.png"]
     assert "The board is as the map" not in _said(welcome)
+
+
+def test_a_refused_mail_s_pictures_are_owed_again():
+    """A mail a server refused for good (leftover.owe_news_again) carried the German's map
+    and close-up: they never reached him, so his next mail must carry them, not name the
+    refused one as holding them; the Entente's pictures stand."""
+    from referee.mail.ledger import PARTS, news_owed_again
+
+    ledger = {part: kind() for part, kind in PARTS.items()}
+    ledger["starts"]["report-german-7"] = ["german", [6, "h6"]]
+    ledger["sent"]["german"] = [7, "h7"]
+    for part in ("maps", "closeups"):
+        ledger[part].update({"german": [7, "d"], "entente": [7, "d"]})
+    assert news_owed_again(ledger, ["report-german-7"]) == ["german"]
+    assert "german" not in ledger["maps"] and "german" not in ledger["closeups"]
+    assert ledger["maps"]["entente"] == [7, "d"] and ledger["sent"]["german"] == [6, "h6"]

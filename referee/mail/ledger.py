@@ -196,6 +196,9 @@ def news_owed_again(ledger: dict, names: list[str]) -> list[str]:
         side, start = (ledger["starts"].get(name) or [None, None])[:2]
         if not isinstance(side, str):
             continue
+        # The pictures it carried never arrived: his next mail carries them again.
+        for part in ("maps", "closeups"):
+            ledger[part].pop(side, None)
         now = ledger["sent"].get(side)
         if start is None:
             ledger["sent"].pop(side, None)

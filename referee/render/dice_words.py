@@ -8,8 +8,9 @@ and what is true of each (docs/player.md, Who can foresee a die):
   alone;
 - the digest of the order lines of the side's mail, keyed the same way: the same;
 - a phase of sealed plans given at once, keyed by the phase ("plans-production.5"): with a
-  sheet holder's plan link, the same; with none, the moderator could foresee the dice, but
-  not choose them, since which plan closed the phase moves none;
+  sheet holder's plan link revealed by the record itself, the same; with none, or only
+  links shown before it (the other plan's), the moderator could foresee the dice, but not
+  choose them, since which plan closed the phase moves none;
 - the referee's own answer for a side (a default at a missed deadline, a decision closed
   for it), keyed by the side's count: nothing of the player's that the moderator had not
   read (at most his latest link, already shown), so the moderator could foresee the dice,
@@ -17,7 +18,7 @@ and what is true of each (docs/player.md, Who can foresee a die):
 - no mix at all (orders typed by hand without a sheet, the set-up), keyed by the record's
   number: the moderator could foresee them and choose among them by writing other records
   first;
-- manual dice: the players rolled them;
+- manual dice: the players rolled them and the moderator entered them;
 - an older record (rules 7 and before: no stream), keyed by its number: the links it names
   were mixed in, and the moderator could choose among the dice by writing other records
   first.
@@ -26,6 +27,8 @@ Each sentence ends where an audit checks it (`explain N`); `log` keeps the mix w
 """
 
 from __future__ import annotations
+
+from ..store.sheets import PLANS
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
@@ -45,7 +48,8 @@ def dice_words(rec: dict, data: GameData, manual: bool = False) -> str | None:
     seq = rec.get("seq")
     check = f"(explain {seq})"
     if manual and rec.get("dice"):
-        return f"Dice rolled by the players, not the referee (manual dice; explain {seq})."
+        return f"Dice rolled by the players and entered by the moderator (manual dice; " \
+               f"explain {seq})."
     if source is None:
         return f"Dice: the secret alone, keyed by record {seq}: the moderator could " \
                f"foresee and choose among them {check}." if rec.get("dice") else None
@@ -58,6 +62,10 @@ def dice_words(rec: dict, data: GameData, manual: bool = False) -> str | None:
                f"{check}."
     if not source.get("links") and not source.get("mail"):
         return f"Dice: the secret alone, keyed {stream}: {FORESEE} {check}."
+    if stream.startswith(PLANS) and rec.get("link") not in source["links"]:
+        # No link of this record's: every one it mixes in was shown before it was written.
+        return f"Dice: {_mix(source, rec, data, shown=True)}, keyed {stream}: {FORESEE} " \
+               f"{check}."
     return f"Dice: {_mix(source, rec, data)}, keyed {stream}: {NEITHER} {check}."
 
 
