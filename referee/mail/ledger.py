@@ -198,7 +198,8 @@ def news_owed_again(ledger: dict, names: list[str]) -> list[str]:
             continue
         # The pictures it carried never arrived: his next mail carries them again.
         for part in ("maps", "closeups"):
-            ledger[part].pop(side, None)
+            if isinstance(ledger.get(part), dict):
+                ledger[part].pop(side, None)
         now = ledger["sent"].get(side)
         if start is None:
             ledger["sent"].pop(side, None)
