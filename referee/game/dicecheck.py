@@ -14,6 +14,7 @@ from ..store.sheets import (
     PLANS,
     SHEET,
     SheetPos,
+    in_side_count,
     mix_text,
     register,
     shown_tip,
@@ -105,8 +106,7 @@ def check_mix(sheets: dict[str, SheetPos], rec: dict, name: str, rules: int) -> 
     once; before, any side's latest link, or before any its tip (older rules mixed it in)."""
     source = rec.get("dice_from")
     links = source.get("links") if isinstance(source, dict) else None
-    own = rules >= OWN_LINKS_FROM and not str(source.get("stream", "")).startswith(PLANS) \
-        if isinstance(source, dict) else False
+    own = rules >= OWN_LINKS_FROM and in_side_count(source)
     for link in links if isinstance(links, list) else ():
         side = link.get("side") if isinstance(link, dict) else None
         pos = sheets.get(side) if isinstance(side, str) else None

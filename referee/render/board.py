@@ -122,8 +122,9 @@ def _cards(cards: dict[str, Any], sides: list[str]) -> list[list[Span]]:
     return lines
 
 
-def off_map_lines(board: dict[str, Any], sides: list[str]) -> list[list[Span]]:
-    """Cards, the EFT box, eliminated armies, the force pool and the Build Points."""
+def off_map_lines(board: dict[str, Any], sides: list[str], points: bool = True
+                  ) -> list[list[Span]]:
+    """Cards, the EFT box, eliminated armies, the force pool and (points) the Build Points."""
     lines = _cards(board["cards"], sides)
     if board.get("eft_box") is not None:
         lines.append([Span("Eastern Front Transit box: " + (", ".join(board["eft_box"])
@@ -135,7 +136,7 @@ def off_map_lines(board: dict[str, Any], sides: list[str]) -> list[list[Span]]:
         if row:
             lines.append([Span(f"Force pool, {names.get(nation, nation)}: " + ", ".join(
                 f"{k.replace('_', ' ')} {n}" for k, n in row.items()))])
-    if board.get("build_points"):
+    if points and board.get("build_points"):
         lines.append([Span("Build Points (7.0): " + ", ".join(
             f"{side_name(s)} {n}" for s, n in board["build_points"].items()), "bold")])
     return lines
@@ -148,8 +149,6 @@ def board_section(board: dict[str, Any], points_apart: bool = False) -> Section:
     blocks: list = []
     for country in board["countries"]:
         blocks += country_blocks(country, sides)
-    off = off_map_lines(board, sides)
-    if points_apart:
-        off = [line for line in off if not line[0].text.startswith("Build Points")]
-    blocks += [Para([Span("Off the map", "bold")], heading=True), Items(off)]
+    blocks += [Para([Span("Off the map", "bold")], heading=True),
+               Items(off_map_lines(board, sides, points=not points_apart))]
     return Section("Board", blocks)

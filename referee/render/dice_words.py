@@ -89,13 +89,20 @@ def report_lines(rec: dict, data: GameData, manual: bool = False) -> list[str]:
     """A record's dice sheet lines in a report: a tip registered, a link revealed (in full,
     unless its dice mix in that link alone, which their sentence names), then where its
     dice came from."""
+    source = rec.get("dice_from") if isinstance(rec.get("dice_from"), dict) else {}
+    out = sheet_parts(rec, data, named=source.get("links"))
+    said = dice_words(rec, data, manual)
+    return out + ([said] if said else [])
+
+
+def sheet_parts(rec: dict, data: GameData, named: object = None) -> list[str]:
+    """A dice sheet a record registers (its tip) and the link it reveals, each in full; the
+    link left out when it is the one link `named` (the record's mix, said elsewhere)."""
     out = []
     tip, link = rec.get("sheet"), rec.get("link")
     if isinstance(tip, dict):
         out.append(f"dice sheet of {data.side_name(tip['side'])} registered, tip {tip['tip']}")
-    source = rec.get("dice_from") if isinstance(rec.get("dice_from"), dict) else {}
-    if isinstance(link, dict) and source.get("links") != [link]:
+    if isinstance(link, dict) and named != [link]:
         out.append(f"link {link['no']} of {data.side_name(link['side'])}'s dice sheet: "
                    f"{link['value']}")
-    said = dice_words(rec, data, manual)
-    return out + ([said] if said else [])
+    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import textwrap
 
+from .dice_words import sheet_parts
 from .planparts import heading_order, marked
 from .unbroken import bound, unbound
 from .words_combat import WORDING as _COMBAT
@@ -93,14 +94,7 @@ def sheet_lines(rec: dict, data: GameData) -> list[str]:
     the secret and the stream that keys them (store/sheets.py): each value in full, for a
     player to hold against his own and to check a die by hand (a report says it in a
     sentence: dice_words.py)."""
-    out = []
-    tip = rec.get("sheet")
-    if isinstance(tip, dict):
-        out.append(f"    dice sheet of {data.side_name(tip['side'])} registered, tip {tip['tip']}")
-    link = rec.get("link")
-    if isinstance(link, dict):
-        out.append(f"    link {link['no']} of {data.side_name(link['side'])}'s dice sheet: "
-                   f"{link['value']}")
+    out = [f"    {line}" for line in sheet_parts(rec, data)]
     mix = rec.get("dice_from")
     if isinstance(mix, dict):
         parts = [f"{data.side_name(x['side'])}'s link {x['no']}" if x["no"] else
