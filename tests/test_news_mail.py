@@ -27,7 +27,7 @@ BOARD = "\nBoard\n-----\n"
 class Game:
     """The game, its keys, and the mails its outbox has received so far."""
 
-    def __init__(self, cli, root, monkeypatch):
+    def __init__(self, cli, root, monkeypatch, secret_file):
         self.cli, self.root, self.seen = cli, root, set()
         monkeypatch.setenv("REFEREE_HOME", str(root / "home"))
         monkeypatch.setenv(NOW_VARIABLE, at(START))
@@ -36,6 +36,7 @@ class Game:
         self.journal = root / "games" / "demo.jsonl"
         self.journal.parent.mkdir()
         r = cli("new", self.journal, "--scenario", "1914", "--game-id", "demo",
+                "--secret-file", secret_file,
                 "--deadline", "48h", *[a for side, address in ADDRESSES.items()
                                        for a in ("--player", f"{side}={address}")],
                 "--player", f"observer={OBSERVER}", "--mail-in", root / "box",
@@ -97,8 +98,9 @@ def _news(mails: list, *said: str) -> str:
 
 
 @pytest.fixture
-def game(cli, tmp_path, monkeypatch) -> Game:
-    return Game(cli, tmp_path, monkeypatch)
+def game(cli, tmp_path, monkeypatch, secret_file) -> Game:
+    """The fixed secret deals the German a hand with Offensive-type cards to play."""
+    return Game(cli, tmp_path, monkeypatch, secret_file)
 
 
 def test_the_moderators_extension_reports_to_its_side_and_tells_the_others(game):
