@@ -6,6 +6,8 @@ of the real mail path (inbox with an outbox)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from test_deadlines import new_game, player_mail, records
 from test_production_mail import _pass
@@ -126,3 +128,33 @@ def test_log_tells_a_part_of_a_plan_and_the_journal_keeps_its_placeholder(parts,
            "Entente seals part of a plan #" in public, public
     recs = [r for r in records(journal) if r.get("actor") == "german"]
     assert "a sealed production plan (7.0)" in [r["order"] for r in recs]
+
+
+def test_explain_tells_a_part_of_a_plan_as_the_report_does(parts, cli):
+    """`explain` on the German's first part (7.0) says it is a part, in the report's words,
+    to each reader: the opponent and the public nothing of its orders, its owner his."""
+    journal, _ = parts
+    part = next(r["seq"] for r in records(journal) if r.get("actor") == "german" and
+                r.get("order") == "a sealed production plan (7.0)")
+    for reader in ("entente", "public"):
+        report = _flat(cli("report", journal, "--as", reader, "--since", str(part - 1)).stdout)
+        text = _flat(cli("explain", journal, str(part), "--as", reader).stdout)
+        for words in ("part of a sealed production plan (7.0)",
+                      "German seals part of a production plan (7.0)"):
+            assert words in report and words in text, (words, text)
+        assert "German seals a production plan" not in text, text
+        assert "cologne" not in text.lower() and "buy 1" not in text, text
+        doc = json.loads(cli("explain", journal, str(part), "--as", reader,
+                             "--format", "json").stdout)
+        assert doc["order"] == {"text": "part of a sealed production plan (7.0)",
+                                "sealed": True, "part": True}, doc
+        assert doc["changes"] == ["German seals part of a production plan (7.0)"], doc
+    own = json.loads(cli("explain", journal, str(part), "--as", "german", "--format",
+                         "json").stdout)
+    assert own["order"] == {"text": "buy 1\nbuild ge infantry cologne", "sealed": False,
+                            "part": True}, own
+    assert own["changes"] == ["German seals part of a production plan (7.0): buy 1; build "
+                              "ge infantry Cologne"], own
+    ended = json.loads(cli("explain", journal, str(part + 1), "--as", "public", "--format",
+                           "json").stdout)
+    assert ended["order"] == {"text": "a sealed production plan (7.0)", "sealed": True}, ended

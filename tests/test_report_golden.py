@@ -180,7 +180,7 @@ def test_a_sealed_plan_s_orders_are_each_kept_on_one_line(siege, cli):
             items.append([line])
         elif line.startswith("  ") and items:
             items[-1].append(line)
-    # Two parts of his plan, then the record that ends it (render/planparts.py).
+    # Two parts of his plan, then the record that ends it (game/planparts.py).
     sealed = [item for item in items if "production plan (7.0)" in item[0] and
               "seals" in item[0]]
     orders = ["buy 2", "build ge infantry Verdun into ge-5", "no orders"]

@@ -161,6 +161,9 @@ class AutoplayResult(Document):
 class OrderShown(Part):
     text: str
     sealed: bool
+    # Set only on a record that seals orders of a plan its side did not end in it (7.0,
+    # 2.0 I, 2.0 V.3): a part of the plan, as the report tells it (game/planparts.py).
+    part: bool | UnsetType = UNSET
 
 
 class DecisionShown(Part):

@@ -33,6 +33,7 @@ from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
 from ..store.sheets import SHEET, mix_text
 from .clockwalk import clock_of, zone_of
+from .planparts import heading_order, is_part, marked
 from .records import header_of, record_of
 from .replay import (
     REVEAL,
@@ -219,7 +220,10 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     text = shown["private_order"]["data"]["text"] if may else shown["order"]
     out["actor"] = rec["actor"]
     out["at"] = rec.get("at")
-    out["order"] = {"text": text, "sealed": sealed}
+    # A part of a plan its side has not ended here reads as a part, as the report tells it.
+    out["order"] = {"text": heading_order(text, rec), "sealed": sealed}
+    if is_part(rec):
+        out["order"]["part"] = True
     moderators = rec["order"] in (REGISTER, REVEAL, UPGRADE, SHEET, ROUTE) or seq == 1 or \
         (clock_of(rec) is not None and not answers_missed(rec))
     out["decision"] = None if moderators else _decision(state, data, rec)
@@ -228,7 +232,7 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     out["checks"] = checks
     out["dice"] = _dice(rec, header, trace, revealed_secret(raw, header["dice"]["commitment"]))
     out["hits"] = _hits(records, seq, data, reader)
-    out["changes"] = shown.get("events", [])
+    out["changes"] = marked(shown.get("events", []))
     return out, data
 
 
@@ -312,9 +316,9 @@ def _what_was_checked(state, data, rec: dict, seq: int, reader: str,
         return ["the set-up of the scenario (record 0), made by the referee: it answers "
                 "no decision"]
     if sealed:
-        return [f"sealed from {reader} ({rec['order']}): what it says, and so the "
-                f"check it passed, are for the {rec['actor']} player only; the line "
-                f"below says whether deciding it again gives the recorded events"]
+        return [f"sealed from {reader} ({heading_order(rec['order'], rec)}): what it says, "
+                f"and so the check it passed, are for the {rec['actor']} player only; the "
+                f"line below says whether deciding it again gives the recorded events"]
     if rec["order"] == SEALED_PLAN or rec["order"] in plan_labels():
         spec = DECISIONS[state.pending.kind] if state.pending else None
         n = len(order_text(rec).split("\n"))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import textwrap
 
+from ..game.planparts import heading_order, marked
 from .dice_words import sheet_parts
-from .planparts import heading_order, marked
 from .unbroken import bound, unbound
 from .words_combat import WORDING as _COMBAT
 from .words_moves import WORDING as _MOVES

@@ -32,6 +32,7 @@ from ..engine.victory import level_of, vp_breakdown
 from ..game.ahead import ahead, next_for
 from ..game.clockwalk import zone_of
 from ..game.forced import rule_of
+from ..game.planparts import heading_order, marked
 from ..game.receipts import key_line, receipt_key, receipt_line
 from ..game.replay import Era, Game, order_text
 from ..store.journal import redact
@@ -56,7 +57,6 @@ from .formats import render
 from .grouped import grouped_blocks
 from .phone import reordered, vp_brief
 from .phone import wanted as phone_wanted
-from .planparts import heading_order, marked
 from .record_text import describe
 from .sections import Document, Items, Para, Section, Span, as_json, para
 

@@ -89,7 +89,7 @@ def _production_began(ev: dict, data: GameData, reader: str) -> str:
 
 def _production_ordered(ev: dict, data: GameData, reader: str) -> str:
     sec = ev.get("secret") or {}
-    # A part of the plan its side has not ended in the same record (render/planparts.py).
+    # A part of the plan its side has not ended in the same record (game/planparts.py).
     what = "part of a production plan (7.0)" if ev.get("part") else \
         "a production plan (7.0)"
     if "data" in sec and reader in ("moderator", sec.get("to")):

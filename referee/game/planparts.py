@@ -2,12 +2,13 @@
 its side has not ended in that record (no 'done', nor its last arrival placed) is told as a
 part of the plan, not yet ended; only the record that ends it reads as the plan sealed.
 The journal is untouched: the records keep their placeholder and events as written, and
-these words are worked out from them when they are shown."""
+these words are worked out from them when they are shown: the same in a report, in `log`
+and in `explain`."""
 
 from __future__ import annotations
 
 from ..engine import plan_labels
-from ..game.replay import SEALED_PLAN
+from .replay import SEALED_PLAN
 
 # The events that seal orders into a plan, and those that end one.
 SEALS = ("ProductionOrdered", "PlanSealed")
