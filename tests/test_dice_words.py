@@ -22,6 +22,7 @@ from test_sheets import (
     rules7_game,
 )
 
+import casebook
 import gamecalls as g
 from referee.base.clock import NOW_VARIABLE
 from referee.cli.demo import DEMO_OPENING
@@ -136,6 +137,25 @@ def test_orders_by_hand(tmp_path, cli):
     assert _told(cli, path, rec["seq"]) == (
         f"Dice: the secret alone, keyed by record {rec['seq']}: the moderator could foresee "
         f"and choose among them (explain {rec['seq']}).")
+
+
+def test_a_shuffle_by_hand(tmp_path, cli):
+    """WINTER 1914-15's production plans typed by hand, without sheets: the plan applied last
+    closes the phase and the turn's end reshuffles the deck (1.3, 2.0 VI), its only draw,
+    with no die rolled. It mixes in nothing and is keyed by its record's number, so the
+    moderator could foresee and choose the shuffle as he could such orders' dice."""
+    journal = casebook.new_game(tmp_path, casebook.position("1914", turn=3, player="german"))
+    (tmp_path / "case.fixed-secret").chmod(0o600)
+    for side, line in (("german", "pass"), ("german", "end turn"), ("entente", "pass"),
+                       ("entente", "end turn"), ("german", "done"), ("entente", "done")):
+        assert g.submit(journal, side, [line]).rejected is None, (side, line)
+    rec = records(journal)[-1]
+    assert "dice" not in rec and "dice_from" not in rec and rec["by"] == "hand"
+    assert [e["draws"] for e in rec["events"] if e["type"] == "DeckShuffled"] == [45]
+    for reader in ("german", "public"):
+        assert _told(cli, journal, rec["seq"], reader) == (
+            f"Shuffle: the secret alone, keyed by record {rec['seq']}: the moderator could "
+            f"foresee and choose among its outcomes (explain {rec['seq']}).")
 
 
 def test_manual_dice(tmp_path, cli):

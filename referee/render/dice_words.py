@@ -17,7 +17,8 @@ and what is true of each (docs/player.md, Who can foresee a die):
   but not choose them;
 - no mix at all (orders typed by hand without a sheet, the set-up), keyed by the record's
   number: the moderator could foresee them and choose among them by writing other records
-  first;
+  first; so could he a shuffle of the deck (1.3) by such orders, when it is their only
+  draw (a record with a mix names it whether it rolled or shuffled);
 - manual dice: the players rolled them and the moderator entered them;
 - an older record (rules 7 and before: no stream), keyed by its number: the links it names
   were mixed in, and the moderator could choose among the dice by writing other records
@@ -28,6 +29,7 @@ Each sentence ends where an audit checks it (`explain N`); `log` keeps the mix w
 
 from __future__ import annotations
 
+from ..base.readers import MODERATOR
 from ..store.sheets import PLANS
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -42,17 +44,21 @@ FORESEE = "the moderator could foresee, not choose them"
 
 def dice_words(rec: dict, data: GameData, manual: bool = False) -> str | None:
     """One sentence on where a record's dice came from, the stream that keys them inside it
-    and where an audit checks them; None for a record that rolled no die and names no mix
-    (a record without a mix names no draw either)."""
+    and where an audit checks them; a side's record without a mix that rolled no die but
+    shuffled the deck, the same of its shuffle; None for a record that rolled no die, drew
+    nothing and names no mix."""
     source = rec.get("dice_from") if isinstance(rec.get("dice_from"), dict) else None
     seq = rec.get("seq")
     check = f"(explain {seq})"
     if manual and rec.get("dice"):
         return f"Dice rolled by the players and entered by the moderator (manual dice; " \
                f"explain {seq})."
+    if source is None and not rec.get("dice"):
+        return f"Shuffle: the secret alone, keyed by record {seq}: the moderator could " \
+               f"foresee and choose among its outcomes {check}." if _shuffles(rec) else None
     if source is None:
         return f"Dice: the secret alone, keyed by record {seq}: the moderator could " \
-               f"foresee and choose among them {check}." if rec.get("dice") else None
+               f"foresee and choose among them {check}."
     stream = source.get("stream")
     if not isinstance(stream, str):
         return f"Dice: {_mix(source, rec, data)}, keyed by record {seq} (older rules): " \
@@ -67,6 +73,14 @@ def dice_words(rec: dict, data: GameData, manual: bool = False) -> str | None:
         return f"Dice: {_mix(source, rec, data, shown=True)}, keyed {stream}: {FORESEE} " \
                f"{check}."
     return f"Dice: {_mix(source, rec, data)}, keyed {stream}: {NEITHER} {check}."
+
+
+def _shuffles(rec: dict) -> bool:
+    """Whether a side's record shuffles the deck by draws from the stream (1.3): a shuffle of
+    one card or none draws nothing; the set-up's deal (the moderator's) is told by its
+    events alone."""
+    return rec.get("actor") != MODERATOR and any(
+        ev.get("type") == "DeckShuffled" and ev.get("draws") for ev in rec.get("events", []))
 
 
 def _mix(source: dict, rec: dict, data: GameData, shown: bool = False) -> str:
