@@ -11,6 +11,8 @@ from ...base.plurals import counted
 from ...base.readers import MODERATOR, PUBLIC
 from ...render.documents import side_name
 from ...render.record_text import wrap_lines
+from . import decider as sk
+from .life import replay
 from .report import test_head
 from .state import SkState
 
@@ -133,11 +135,14 @@ def moderator_end_mail(card, state: SkState, journal: str) -> str:
     ]) + "\n"
 
 
-def ending_record(table) -> dict:
+def ending_record(records: list[dict]) -> dict:
     """The record that ended the game: the first of the last run of records after which it
-    is over (those after it are disputes and rulings that left it so)."""
-    records = table.records
-    seq = records[-1]["seq"]
-    while seq > 1 and table.game(upto=seq - 1).state.over():
-        seq -= 1
-    return records[seq]
+    is over (those after it are disputes and rulings that left it so). One replay, noting
+    after each record whether the game stood over then, as the game replayed to it does."""
+    card, state = replay(records[:1])
+    first = min(1, len(records) - 1)
+    for rec in records[1:-1]:
+        sk.evolve(card, state, rec, rec["seq"])
+        if not state.over():
+            first = rec["seq"] + 1
+    return records[first]

@@ -385,7 +385,7 @@ class SkirmishKind(GameKind):
         game = table.game()
         return None if game.state.revealed is not None or not game.state.over() or \
             sk.open_disputes(game.state.disputes) else \
-            (ending_record(table), moderator_end_mail(game.card, game.state, journal))
+            (ending_record(table.records), moderator_end_mail(game.card, game.state, journal))
 
 
 def new_since(tests: list[dict], records: list[dict], since: int) -> list[dict]:
