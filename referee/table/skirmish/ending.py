@@ -15,6 +15,7 @@ from . import decider as sk
 from .life import replay
 from .report import test_head
 from .state import SkState
+from .window import own_since
 
 READING = ("The card names no way to win: a skirmish ends when a side has no figure left "
            "fighting (the referee's reading, rules.md: End of the game and the dice secret).")
@@ -73,15 +74,13 @@ def _last_test(state: SkState) -> dict | None:
 
 def disputable(records: list[dict], state: SkState, reader: str) -> list[int]:
     """The tests of the other side that reader may still dispute: each with declared facts,
-    within his challenge window (fewer of his own records after it than the window counts:
-    life.dispute)."""
+    within his challenge window (fewer of his own records after it than the window counts,
+    as life.dispute counts them)."""
     if reader not in state.sides or state.revealed is not None:
         return []
     window = records[0]["challenge_window"]
-    mine = [r["seq"] for r in records if r.get("actor") == reader]
     return [r["seq"] for r in records[1:] if r.get("actor") not in (reader, MODERATOR) and
-            (r.get("test") or {}).get("facts") and
-            sum(1 for n in mine if n > r["seq"]) < window]
+            (r.get("test") or {}).get("facts") and own_since(records, r["seq"], reader) < window]
 
 
 def after_the_end(records: list[dict], state: SkState, reader: str, keep: str) -> list[str]:

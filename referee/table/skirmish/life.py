@@ -41,6 +41,7 @@ from ...store.players import order_key
 from ...store.secrets import create_with_secret, load_secret, secret_for_new
 from . import decider as sk
 from .loading import SkirmishData, artillery_problems, card_problems
+from .window import own_since
 
 ValidationError = engine().ValidationError     # pydantic-core's, loaded alone
 
@@ -458,9 +459,7 @@ def dispute(card, state, records, o, side) -> dict:
     if side == rec["actor"] or side not in state.sides:
         raise IllegalOrderError(o.text, "Disputes", "only the opponent of the side that "
                                                     "declared a fact may dispute it")
-    # Counted in the disputing side's own records: the declaring side's run of orders, one
-    # mail of several `done`s, cannot close it before its opponent has acted.
-    since = sum(1 for r in records if r["seq"] > rec["seq"] and r.get("actor") == side)
+    since = own_since(records, rec["seq"], side)       # his own records (window.py)
     if since >= window:
         raise IllegalOrderError(o.text, "Disputes", f"record {rec['seq']} is past the "
                                 f"challenge window: the {side_name(side)} side has made "

@@ -1,0 +1,12 @@
+"""A skirmish's challenge window (the card's Disputes): a fact a side declared may be
+disputed by the other side until he has made as many records of his own after its test
+as record 0's challenge_window counts (player.md, A skirmish)."""
+
+from __future__ import annotations
+
+
+def own_since(records: list[dict], seq: int, side: str) -> int:
+    """How many of side's own records follow record seq: the window is counted in the
+    disputing side's records, so that the declaring side's run of orders (one mail of
+    several `done`s) cannot close it before its opponent has acted."""
+    return sum(1 for r in records if r["seq"] > seq and r.get("actor") == side)
