@@ -26,6 +26,7 @@ from .answered import answered_record, stale_reply
 from .copies import refuse_copy, this_is
 from .elsewhere import keep_folder, written_anywhere, written_id
 from .eml import plain_mail, write_once
+from .ended import end_told
 from .keyed import keyed_side
 from .ledger import (
     copy_handled,
@@ -445,18 +446,9 @@ def _end_told(table: Table, outbox: Path, address: str, ledger: dict, reported: 
     ended again is told again; none while a dispute asks him (its mail says the end hangs on
     his ruling), nor when this pass's answer to his mail carried his report (reported),
     which says it: one mail a pass."""
-    end = table.kind.ended(table, typed_journal(table.path))
-    if end is None or ledger.get("ended") == end[0]["hash"]:
-        return []
-    rec, text = end
-    if reported:
-        ledger["ended"] = rec["hash"]
-        return []
-    name = f"ended-{rec['seq']:06d}-{rec['hash'][:16]}-moderator"
-    out = _write(table, outbox / f"{name}.eml", address, table_subject(table, MODERATOR),
-                 text, None, ledger)
-    ledger["ended"] = rec["hash"]
-    return out
+    return end_told(table, lambda name, text, book: _write(
+        table, outbox / name, address, table_subject(table, MODERATOR), text, None, book),
+        ledger, reported)
 
 
 def _disputed_since(table: Table, since: int) -> bool:

@@ -1,81 +1,82 @@
-"""The moderator told, once, that a game is over: the players are asked nothing more, and
-the game waits on him for one thing, its dice secret published (`reveal`), which lets every
-player check every die (moderator.md, When the game is over)."""
+"""The moderator told, once, that a game is over, for every kind of game: the kind says
+which record ended it and what he is told (GameKind.ended: a campaign waits on him for its
+dice secret published, `reveal`, which lets every player check every die, moderator.md
+When the game is over; a skirmish also for a dispute within a challenge window); this
+module keeps in the signed ledger that he was told, under the game's mail lock and the
+journal's, whichever pass mails him: a campaign's deadlines pass (waiting.py), or the pass
+of a game whose mail is read directly (direct.py), each with its own writer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from ..base.readers import MODERATOR
-from ..engine import game_over
-from ..render.documents import result_words
 from ..table import Table
+from ..table.campaign_end import ended_mail as _ended_mail  # noqa: F401  (its former home)
 from .deadlinepost import Post
 from .ledger import fault, game_lock, load_ledger, save_ledger
-from .refusal import prose
+from .senders import typed_journal
+
+# How a pass writes the mail: its file name, its text and the ledger it is told in.
+Write = Callable[[str, str, dict], Any]
 
 
 def tell_the_end(table: Table, outbox: Path, now: datetime) -> None:
-    """Mail the moderator once that the game is over and its secret is not yet published,
-    named by the record that ended it (a journal set back before it and ended again is told
-    again); the ledger keeps that he was told, which his mail program taking the mail out of
-    the folder does not undo (but for a pass killed between the mail written and the ledger
-    saved, the mail taken out before the next pass: that one writes it again, under the
-    same name and Message-ID). Decided again under the game's mail lock and then the
-    journal's (the order every mail writer takes them in): `reveal` appends under the
-    journal's lock, so one run between the game read and the locks taken makes the bytes
-    held no longer the journal's, and nothing is sent (a journal moved otherwise is told at
-    the next pass, which reads it again)."""
-    state = table.game().state
-    if not game_over(state) or state.revealed:
+    """A campaign's pass: the moderator mailed once that the game is over and its secret
+    is not yet published, by his registered address (none: nothing is written); the ledger
+    keeps that he was told, which his mail program taking the mail out of the folder does
+    not undo (but for a pass killed between the mail written and the ledger saved, the mail
+    taken out before the next pass: that one writes it again, under the same name and
+    Message-ID)."""
+    end = table.kind.ended(table, typed_journal(table.path))
+    if end is None:
         return
-    ended = _ending_record(table.records)
     head = table.records[0]
     post = Post(table, table.raw, outbox, now, head["game_id"])
     to = post.address(MODERATOR)
     if to is None:
         return
+    subject = post.subject(MODERATOR, table.kind.season(table))
+    _told(table, end, lambda name, text, ledger: post.write(
+        name, to, subject, text, wrapped=True, seq=table.records[-1]["seq"], ledger=ledger))
 
-    # The journal's shared lock keeps out an append (a reveal) and writes nothing: a journal
-    # another referee signed (a game folder copied here) is told as any.
+
+def end_told(table: Table, write: Write, ledger: dict, reported: bool = False) -> list:
+    """A direct pass, which holds the game's mail lock and its ledger (saved by the pass):
+    what write returned for the mail telling the moderator the game is over, or nothing;
+    reported: this pass's answer to his mail carried his report, which says it, so the
+    ledger only keeps that he was told (one mail a pass)."""
+    end = table.kind.ended(table, typed_journal(table.path))
+    return [] if end is None else _told(table, end, write, ledger, reported)
+
+
+def _told(table: Table, end: tuple[dict, str], write: Write, ledger: dict | None = None,
+          reported: bool = False) -> list:
+    """The mail written, named by the record that ended the game (a journal set back before
+    it and ended again is told again), unless the ledger says it was; then the ledger told
+    (saved here unless the caller holds it). Decided again under the game's mail lock and
+    then the journal's (the order every mail writer takes them in): `reveal` appends under
+    the journal's lock, so one run between the game read and the locks taken makes the
+    bytes held no longer the journal's, and nothing is sent (a journal moved otherwise is
+    told at the next pass, which reads it again). The journal's shared lock keeps out an
+    append (a reveal) and writes nothing: a journal another referee signed (a game folder
+    copied here) is told as any."""
+    rec, text = end
+    head = table.records[0]
     with game_lock(head["game_id"], head["hash"]), table.journal.shared() as raw:
-        if raw == table.raw:            # the game read is the journal's still: not revealed
-            _tell(table, post, to, state.result or {}, ended)
-
-
-def _tell(table: Table, post: Post, to: str, result: dict, ended: dict) -> None:
-    """The mail written, unless the ledger says it was, then the ledger told (under the
-    game's mail lock and the journal's)."""
-    ledger = load_ledger(post.game_id, post.head)
-    if ledger.get("ended") == ended["hash"]:
-        return
-    post.write(f"ended-{ended['seq']:06d}-{ended['hash'][:16]}-moderator.eml", to,
-               post.subject(MODERATOR, table.kind.season(table)),
-               _ended_mail(post.journal, result, table.kind.sides(table)),
-               wrapped=True, seq=table.records[-1]["seq"], ledger=ledger)
-    fault("ended")
-    ledger["ended"] = ended["hash"]
-    save_ledger(ledger)
-
-
-def _ending_record(records: list[dict]) -> dict:
-    """The record whose events ended the game (the last one when none says so)."""
-    return next((r for r in reversed(records)
-                 if any(isinstance(e, dict) and e.get("type") == "GameEnded"
-                        for e in r.get("events") or ())), records[-1])
-
-
-def _ended_mail(journal: str, result: dict, sides: tuple[str, ...]) -> str:
-    """What the moderator is told: how the game ended, the one thing left to him, the
-    commands to copy (never split), and how each player checks the game then."""
-    how, level = result_words({**result, "reason": result.get("reason") or "the game ended"})
-    head = prose(f"The game is over: {how}" + (f"; result: {level}" if level else "") +
-                 ". The players are asked nothing more. It waits on you for one thing: "
-                 "publish the dice secret, so that every die can be checked:")
-    then = prose(f"Then give each player his side's export, and the public theirs (SIDE: "
-                 f"{', '.join(sides)} or public):")
-    check = prose("which each checks with `referee verify SIDE.jsonl --export SIDE` "
-                  "(moderator.md, When the game is over).")
-    return (f"{head}\n\n  referee reveal {journal}\n\n{then}\n\n"
-            f"  referee log {journal} --as SIDE --format json > SIDE.jsonl\n\n{check}")
+        if raw != table.raw:            # the game read is no longer the journal's
+            return []
+        book = load_ledger(head["game_id"], head["hash"]) if ledger is None else ledger
+        if book.get("ended") == rec["hash"]:
+            return []
+        out = []
+        if not reported:
+            out = write(f"ended-{rec['seq']:06d}-{rec['hash'][:16]}-moderator.eml", text, book)
+            fault("ended")
+        book["ended"] = rec["hash"]
+        if ledger is None:
+            save_ledger(book)
+        return out

@@ -146,6 +146,11 @@ class CampaignKind(GameKind):
 
         return {side: p["address"] for side, p in roster(table.records).items()}
 
+    def ended(self, table, journal: str) -> tuple[dict, str] | None:
+        from .campaign_end import ended  # start-up: only a mail pass asks
+
+        return ended(table, journal, self.sides(table))
+
     def default_order(self, table, side: str) -> tuple[str, str] | None:
         from ..game.defaults import default_order  # start-up: only a missed deadline asks
 

@@ -142,6 +142,13 @@ class GameKind:
         """Each registered side's address (and the moderator's, when registered)."""
         raise NotImplementedError
 
+    def ended(self, table, journal: str) -> tuple[dict, str] | None:
+        """The record that ended the game, which names the moderator's one mail telling him
+        so (mail/ended.py), and its text: how it ended and the commands left to him
+        (journal: as he types it); None unless it is over and its secret unpublished (or
+        something else asks him first)."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------ views
     def status_view(self, table, reader: str) -> dict:
         """What `status` shows the reader (its JSON document): who is waited on, for what."""

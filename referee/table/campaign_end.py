@@ -1,0 +1,46 @@
+"""How a campaign ended, as the moderator's one mail at the end tells him (mail/ended.py):
+the record that ended it, and the one thing left to him, its dice secret published
+(`reveal`), which lets every player check every die (moderator.md, When the game is over)."""
+
+from __future__ import annotations
+
+from ..render.documents import result_words
+from ..render.record_text import wrap_lines
+
+
+def ended(table, journal: str, sides: tuple[str, ...]) -> tuple[dict, str] | None:
+    """The record that ended the game and the moderator's mail (journal: as he types it);
+    None unless it is over and its secret unpublished."""
+    from ..engine import game_over  # start-up: the rules, for a mail pass
+
+    state = table.game().state
+    if not game_over(state) or state.revealed:
+        return None
+    return ending_record(table.records), ended_mail(journal, state.result or {}, sides)
+
+
+def ending_record(records: list[dict]) -> dict:
+    """The record whose events ended the game (the last one when none says so)."""
+    return next((r for r in reversed(records)
+                 if any(isinstance(e, dict) and e.get("type") == "GameEnded"
+                        for e in r.get("events") or ())), records[-1])
+
+
+def ended_mail(journal: str, result: dict, sides: tuple[str, ...]) -> str:
+    """What the moderator is told: how the game ended, the one thing left to him, the
+    commands to copy (never split), and how each player checks the game then."""
+    how, level = result_words({**result, "reason": result.get("reason") or "the game ended"})
+    head = _prose(f"The game is over: {how}" + (f"; result: {level}" if level else "") +
+                  ". The players are asked nothing more. It waits on you for one thing: "
+                  "publish the dice secret, so that every die can be checked:")
+    then = _prose(f"Then give each player his side's export, and the public theirs (SIDE: "
+                  f"{', '.join(sides)} or public):")
+    check = _prose("which each checks with `referee verify SIDE.jsonl --export SIDE` "
+                   "(moderator.md, When the game is over).")
+    return (f"{head}\n\n  referee reveal {journal}\n\n{then}\n\n"
+            f"  referee log {journal} --as SIDE --format json > SIDE.jsonl\n\n{check}")
+
+
+def _prose(text: str) -> str:
+    """Text as a mail gives it: each line wrapped at 72 columns (mail/refusal.py prose)."""
+    return "\n".join(wrap_lines(text.split("\n"), 72, hang=0))
