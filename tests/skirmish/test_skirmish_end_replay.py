@@ -61,3 +61,27 @@ def test_the_ending_record_is_the_one_each_replay_names(cli, tmp_path):
         if replay(part)[1].over():
             assert ending_record(part) == _replayed_backwards(part) == records[6]
     assert ending_record(records[:1]) == records[0]
+
+
+def test_a_reveal_while_the_pass_takes_its_locks_tells_the_moderator_nothing(
+        cli, tmp_path, monkeypatch):
+    """The pass read the game over and not revealed; `reveal` (the journal's lock alone)
+    publishes the secret before it holds the locks of the end mail: decided again under
+    them, as a campaign's, it sends no mail asking for what is done."""
+    from contextlib import contextmanager
+
+    from referee.mail import ended
+
+    duel = Duel(cli, tmp_path)
+    taking = ended.game_lock
+
+    @contextmanager
+    def revealed_first(*key):
+        assert cli("reveal", duel.j).exit_code == 0
+        with taking(*key):
+            yield
+
+    monkeypatch.setattr(ended, "game_lock", revealed_first)
+    duel.post("german", FIRE)
+    duel.tick()
+    assert [p.name for p in duel.out.glob("ended-*.eml")] == []
