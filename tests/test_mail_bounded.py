@@ -119,10 +119,10 @@ def test_a_game_s_end_says_its_level_once():
 def test_the_situation_and_the_moderator_s_end_mail_say_a_decisive_level_once():
     """'Game over' in status and show, and the moderator's mail at the end, say a decisive
     victory's level once (its reason names it, 3.2), and no 'None' when none was kept."""
-    from referee.mail.ended import _ended_mail
     from referee.render.documents import situation
     from referee.render.formats import render
     from referee.render.sections import Document, Section
+    from referee.table.campaign_end import ended_mail as _ended_mail
 
     decisive = {"reason": "Decisive Entente Victory reached (3.2)",
                 "level_name": "Decisive Entente Victory"}

@@ -15,7 +15,6 @@ from typing import Any
 
 from ..base.readers import MODERATOR
 from ..table import Table
-from ..table.campaign_end import ended_mail as _ended_mail  # noqa: F401  (its former home)
 from .deadlinepost import Post
 from .ledger import fault, game_lock, load_ledger, save_ledger
 from .senders import typed_journal
