@@ -164,6 +164,7 @@ class SmtpServer:
     received: list[tuple[str, list[str], bytes]] = field(default_factory=list)
     logins: list[str] = field(default_factory=list)
     held: set[str] = field(default_factory=set)     # recipients refused for now (450)
+    gone: set[str] = field(default_factory=set)     # recipients refused for good (550)
 
     def start(self) -> SmtpServer:
         from aiosmtpd.controller import Controller
@@ -172,9 +173,10 @@ class SmtpServer:
         kept = self
 
         class Keep:
-            """Refuses for good a sender blocked@ (at MAIL FROM), a recipient nobody@ (at
-            RCPT) and any mail to toolarge@ (at DATA, as a size or spam filter does); for
-            now, the recipients in `held` (at RCPT, as greylisting does)."""
+            """Refuses for good a sender blocked@ (at MAIL FROM), a recipient nobody@ and
+            the recipients in `gone` (at RCPT) and any mail to toolarge@ (at DATA, as a size
+            or spam filter does); for now, the recipients in `held` (at RCPT, as greylisting
+            does)."""
 
             async def handle_MAIL(self, server, session, envelope, address, options):  # noqa: N802
                 if address.startswith("blocked@"):
@@ -184,7 +186,7 @@ class SmtpServer:
                 return "250 OK"
 
             async def handle_RCPT(self, server, session, envelope, address, options):  # noqa: N802
-                if address.startswith("nobody@"):
+                if address.startswith("nobody@") or address in kept.gone:
                     return "550 5.1.1 no such mailbox"
                 if address in kept.held:
                     return "450 4.2.0 greylisted: try again later"

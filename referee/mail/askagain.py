@@ -24,7 +24,14 @@ from ..game.defaults import default_answer
 from ..game.timeline import REMINDED, Timeline, fact_body
 from ..render.reports import receipt_text
 from .deadlinepost import Post
-from .firsttold import reminders_passed, told_by_mail
+from .firsttold import (
+    drop_spared,
+    keep_spared,
+    reminders_passed,
+    spared_for_refused,
+    told_by_mail,
+)
+from .ledger import load_ledger
 from .ordersopen import orders_open_text
 
 # A missed deadline's extension runs from it: 24h after it, it gives no time.
@@ -65,12 +72,15 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
     none at or before the hand-off or extension its deadline runs from (Due.reminders), or
     the report that first asked him the decision (reporting: firsttold.py). One whose time
     came by the time a mail of the referee's gave him this deadline (his report in this
-    pass, answering his orders step by step) counts as sent: its record, no mail."""
+    pass, answering his orders step by step) counts as sent: its record, no mail; its mail
+    is written once a server refused that one for good (firsttold.py)."""
     passed = reminders_passed(post, d, now, d.reminders(tl.settings), reporting)
     if not passed:
         return []
     before = duration_text(min(passed))
-    if (d.side, d.handoff, before, stamp(d.due)) in tl.reminded:
+    recorded = (d.side, d.handoff, before, stamp(d.due)) in tl.reminded
+    if recorded and not (reporting and isinstance(post.head, str) and spared_for_refused(
+            post, load_ledger(post.game_id, post.head), d, before)):
         return []
     due = for_players(d.due, d.zone)
     fact = fact_body(MODERATOR, REMINDED, {"kind": "reminded", "side": d.side,
@@ -80,7 +90,8 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
     if told is not None and d.due - min(passed) <= told:
         log.append(f"reminder: {d.side}, orders due by {due} ({before} before): not sent, "
                    f"his mail of {for_players(told, d.zone)} gave the deadline")
-        return [fact]
+        keep_spared(load_ledger(post.game_id, post.head), d, before)
+        return [] if recorded else [fact]
     # The time first, and once: a phone's list of mails shows the first line alone.
     lead = (f"A reminder: your orders are due by {due}, {span_words(d.due - now)}: "
             f"{pending_prompt(tl.state, tl.data, d.side)}.")
@@ -89,6 +100,11 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
     post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{file_stamp(d.due)}.eml",
                post.address(d.side),
                post.subject(d.side, season(tl)), body, d.side, seq=tl.seq)
+    if recorded:            # its mail, once the mail that gave the deadline was refused
+        drop_spared(load_ledger(post.game_id, post.head), d, before)
+        log.append(f"reminder: {d.side}, orders due by {due} ({before} before): the mail "
+                   f"that gave the deadline was refused for good")
+        return []
     log.append(f"reminder: {d.side}, orders due by {due} ({before} before)")
     return [fact]
 

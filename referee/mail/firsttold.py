@@ -22,6 +22,13 @@ hand-off. A reminder whose time came by the time the last of them was written (t
 keeps when: `mailed`, ledger.note_start) would repeat it, in the same pass or a later one:
 it counts as sent (told_by_mail; reminders are recorded as sent, no mail made). A reminder
 whose time comes after it is sent at its time: he may have left the game since.
+
+A mail a server refused for good (it waits in the outbox's refused/ until the moderator
+acts: leftover.py) told him nothing. It holds back no reminder: a side that mail was to
+tell is reminded as though it had never been written, and no report goes to him meanwhile
+(inbox.py), so none tells him in this pass either. A reminder already recorded as sent
+without a mail for it (the ledger keeps which: `spared`, with the mail's name) has its mail
+written by the next pass that finds that mail refused, once.
 """
 
 from __future__ import annotations
@@ -32,12 +39,18 @@ from ..base.clock import parse_stamp, stamp
 from ..game.clockwalk import Due, clock_of
 from .deadlinepost import Post
 from .ledger import MAILED, load_ledger, save_ledger
+from .leftover import held_sides, refused_names
 from .observers import still_held
 
 # The ledger's part: each side's hand-off (its record and hash) and when he was last told.
 ASKED = "asked"
 # The facts about time after a hand-off that a side's next report tells him anew.
 TOLD_ANEW = ("settings", "extend", "resume")
+# The ledger's part: the reminders recorded as sent without a mail, each with the name of
+# the mail that gave the deadline in its place ([side, hand-off, before, due, name]).
+SPARED = "spared"
+# The reminders it keeps so (the oldest are long past their deadlines).
+MOST_SPARED = 64
 
 
 def reminders_passed(post: Post, d: Due, now: datetime, reminders: list[timedelta],
@@ -62,6 +75,10 @@ def _told_at(post: Post, d: Due, now: datetime) -> datetime:
     sent = still_held(ledger["sent"].get(d.side), post.records)
     asked = ledger.get(ASKED) if isinstance(ledger.get(ASKED), dict) else {}
     if sent is None or sent < _last_change(post.records, d):
+        if d.side in held_sides(post.outbox, ledger):
+            # A mail to him waits refused for good: no report goes to him in this pass, and
+            # none that reached him gave this deadline.
+            return d.since
         ledger[ASKED] = {**asked, d.side: [*handoff, stamp(now)]}
         save_ledger(ledger)
         return now
@@ -85,10 +102,54 @@ def _last_change(records: list[dict], d: Due) -> int:
 def told_by_mail(post: Post, d: Due, now: datetime) -> datetime | None:
     """When the side's last report or reply was written, each giving his deadline (the
     ledger's `mailed`), if it was since his deadline's start and by now (a time after now
-    was never when he was told: a trial run ahead, a clock set back); else None."""
+    was never when he was told: a trial run ahead, a clock set back) and no server refused
+    it for good; else None."""
     if not isinstance(post.head, str):
         return None
-    mailed = load_ledger(post.game_id, post.head).get(MAILED)
-    kept = mailed.get(d.side) if isinstance(mailed, dict) else None
+    kept, name = last_mail(load_ledger(post.game_id, post.head), d.side)
     told = parse_stamp(kept) if isinstance(kept, str) else None
+    if name is not None and name in refused_names(post.outbox):
+        return None
     return told if told is not None and d.since <= told <= now else None
+
+
+def last_mail(ledger: dict, side: str) -> tuple[str | None, str | None]:
+    """When the side's last report or reply was written, and its name, as the ledger keeps
+    them (`mailed`: a ledger of before the name was kept holds the time alone)."""
+    mailed = ledger.get(MAILED)
+    kept = mailed.get(side) if isinstance(mailed, dict) else None
+    if isinstance(kept, list) and len(kept) == 2 and all(isinstance(k, str) for k in kept):
+        return kept[0], kept[1]
+    return (kept, None) if isinstance(kept, str) else (None, None)
+
+
+def _spared(ledger: dict) -> list[list]:
+    found = ledger.get(SPARED)
+    return [e for e in found if isinstance(e, list) and len(e) == 5] \
+        if isinstance(found, list) else []
+
+
+def keep_spared(ledger: dict, d: Due, before: str) -> None:
+    """A reminder recorded as sent without a mail kept with the side's last mail, which gave
+    the deadline in its place (the ledger saved), should a server refuse that mail."""
+    name = last_mail(ledger, d.side)[1]
+    if name is None:
+        return
+    ledger[SPARED] = [*_spared(ledger), [d.side, d.handoff, before, stamp(d.due), name]
+                      ][-MOST_SPARED:]
+    save_ledger(ledger)
+
+
+def spared_for_refused(post: Post, ledger: dict, d: Due, before: str) -> bool:
+    """Whether the reminder, recorded as sent without a mail, was spared for a mail a server
+    has since refused for good (its mail is then owed)."""
+    refused = refused_names(post.outbox)
+    return any(e[:4] == [d.side, d.handoff, before, stamp(d.due)] and e[4] in refused
+               for e in _spared(ledger))
+
+
+def drop_spared(ledger: dict, d: Due, before: str) -> None:
+    """The reminder's mail written: it is no longer kept as spared (the ledger saved)."""
+    ledger[SPARED] = [e for e in _spared(ledger)
+                      if e[:4] != [d.side, d.handoff, before, stamp(d.due)]]
+    save_ledger(ledger)

@@ -46,7 +46,6 @@ from ..table import Table
 from . import outcome
 from .answered import answered_record
 from .copies import refuse_copy
-from .delivery import refused_mails
 from .direct import direct_inbox
 from .elsewhere import sent_after, writer
 from .handling import handle
@@ -66,6 +65,7 @@ from .ledger import (
     note_start,
     save_ledger,
 )
+from .leftover import held_sides
 from .mailboxes import Mailboxes, Message, too_large_refusal
 from .newsmail import NEWS, REPORT, news_body, owed
 from .notmatched import as_owed_now, not_matched
@@ -569,18 +569,6 @@ class _Outbox:
             ledger["sent"][side] = sent_mark(last)
             done[side] = (last["seq"], self.written[-1])
         return done
-
-
-def held_sides(folder: Path, ledger: dict) -> set[str]:
-    """The sides a mail to whom waits in folder/refused/ (a server refused it for good):
-    no report goes to them until the moderator has acted on it; then the next one carries
-    its news too. Only the mails tick names to the moderator at every pass count."""
-    try:
-        names = [p.stem for p in refused_mails(folder)]
-    except StorageError:
-        return set()
-    return {s[0] for s in (ledger["starts"].get(n) for n in names)
-            if isinstance(s, list) and s and isinstance(s[0], str)}
 
 
 def _since(ledger: dict, side: str, records: list[dict]) -> int:

@@ -12,7 +12,8 @@ moderator was last told that a player's address refuses mail (`bounced`, robots.
 the folders the game's mails went into (`outboxes`, elsewhere.py), and the runs of the
 referee's answers for a silent side whose mails were written (`answers_told`, reminders.py),
 and when each side was first told of the decision he owes (`asked`, firsttold.py) and
-when his last report or reply was written (`mailed`, firsttold.py), and
+when his last report or reply was written, and its name (`mailed`, firsttold.py), and
+the reminders recorded as sent without a mail for one (`spared`, firsttold.py), and
 the answers a skirmish's pass owes to the mails it took, written once every mail of the
 pass is taken (`answers_due`, direct.py).
 `inbox` takes the game's mail lock, then handles one message at a time, saving the
@@ -170,9 +171,9 @@ def note_start(ledger: dict, name: str, side: str) -> None:
     starts = ledger["starts"]
     starts[name] = [side, ledger["sent"].get(side)]
     # Every mail to a side gives him his deadline: a reminder due by now is not sent after
-    # it (firsttold.py).
+    # it, unless a server refuses this mail for good (firsttold.py).
     mailed = ledger.get(MAILED) if isinstance(ledger.get(MAILED), dict) else {}
-    ledger[MAILED] = {**mailed, side: clock.stamp(now())}
+    ledger[MAILED] = {**mailed, side: [clock.stamp(now()), name]}
     for old in list(starts)[:-MOST_STARTS]:
         del starts[old]
 

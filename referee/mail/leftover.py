@@ -9,7 +9,7 @@ import json
 import os
 from pathlib import Path
 
-from ..base.errors import RefereeError, one_line
+from ..base.errors import RefereeError, StorageError, one_line
 from ..base.plurals import counted
 from .delivery import refused_mails, spool_files
 from .ledger import forget_starts, load_ledger, news_owed_again, save_ledger
@@ -81,3 +81,20 @@ def tell_refused(x) -> None:
                f"({', '.join(p.name for p in waiting[:3])}{' …' if len(waiting) > 3 else ''}): "
                f"mend the address (`referee players`) and remove them; the player's next "
                f"report carries their news")
+
+
+def held_sides(folder: Path, ledger: dict) -> set[str]:
+    """The sides a mail to whom waits in folder/refused/ (a server refused it for good):
+    no report goes to them until the moderator has acted on it; then the next one carries
+    its news too. Only the mails tick names to the moderator at every pass count."""
+    return {s[0] for s in (ledger["starts"].get(n) for n in refused_names(folder))
+            if isinstance(s, list) and s and isinstance(s[0], str)}
+
+
+def refused_names(folder: Path) -> set[str]:
+    """The names of the mails that wait in folder/refused/ (a server refused them for good:
+    their readers got nothing of them), as the ledger names them (note_start)."""
+    try:
+        return {p.stem for p in refused_mails(folder)}
+    except StorageError:
+        return set()

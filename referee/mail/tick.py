@@ -37,9 +37,9 @@ from .delivery import (
     open_source,
     spool_files,
 )
-from .inbox import held_sides, inbox
+from .inbox import inbox
 from .ledger import fault, load_ledger
-from .leftover import named, owe_news_again, stranded, tell_refused
+from .leftover import held_sides, named, owe_news_again, stranded, tell_refused
 from .mailboxes import MAX_MESSAGE, Mailboxes, Message, told_identity
 from .newsmail import owed
 from .observers import resume_from
