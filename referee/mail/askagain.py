@@ -27,9 +27,11 @@ from .deadlinepost import Post
 from .firsttold import (
     drop_spared,
     keep_spared,
+    last_mail,
     reminders_passed,
     spared_for_refused,
     told_by_mail,
+    told_this_pass,
 )
 from .ledger import load_ledger
 from .ordersopen import orders_open_text
@@ -87,10 +89,16 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
                                            "handoff": d.handoff, "before": before,
                                            "due": stamp(d.due)})
     told = told_by_mail(post, d, now) if reporting else None
+    if reporting and told_this_pass(post, load_ledger(post.game_id, post.head), d.side):
+        log.append(f"reminder: {d.side}, orders due by {due} ({before} before): not sent, "
+                   f"the report this pass mails him gives the deadline")
+        keep_spared(load_ledger(post.game_id, post.head), d, before, None)
+        return [] if recorded else [fact]
     if told is not None and d.due - min(passed) <= told:
         log.append(f"reminder: {d.side}, orders due by {due} ({before} before): not sent, "
                    f"his mail of {for_players(told, d.zone)} gave the deadline")
-        keep_spared(load_ledger(post.game_id, post.head), d, before)
+        ledger = load_ledger(post.game_id, post.head)
+        keep_spared(ledger, d, before, last_mail(ledger, d.side)[1])
         return [] if recorded else [fact]
     # The time first, and once: a phone's list of mails shows the first line alone.
     lead = (f"A reminder: your orders are due by {due}, {span_words(d.due - now)}: "

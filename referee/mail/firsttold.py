@@ -21,7 +21,11 @@ answering each mail of his, each giving his deadline; the deadline runs on from 
 hand-off. A reminder whose time came by the time the last of them was written (the ledger
 keeps when: `mailed`, ledger.note_start) would repeat it, in the same pass or a later one:
 it counts as sent (told_by_mail; reminders are recorded as sent, no mail made). A reminder
-whose time comes after it is sent at its time: he may have left the game since.
+whose time comes after it is sent at its time: he may have left the game since. So too
+for the report or news a pass mails him after the deadlines are checked, for whatever moved
+the game since his last mail (an order the moderator entered for the other side, another
+side's deadline extended): it asks the same decision, lists the orders open to him and
+gives the same deadline (told_this_pass).
 
 A mail a server refused for good (it waits in the outbox's refused/ until the moderator
 acts: leftover.py) told him nothing. It holds back no reminder: a side that mail was to
@@ -40,7 +44,8 @@ from ..game.clockwalk import Due, clock_of
 from .deadlinepost import Post
 from .ledger import MAILED, load_ledger, save_ledger
 from .leftover import held_sides, refused_names
-from .observers import still_held
+from .newsmail import owed
+from .observers import resume_from, still_held
 
 # The ledger's part: each side's hand-off (its record and hash) and when he was last told.
 ASKED = "asked"
@@ -129,12 +134,21 @@ def _spared(ledger: dict) -> list[list]:
         if isinstance(found, list) else []
 
 
-def keep_spared(ledger: dict, d: Due, before: str) -> None:
-    """A reminder recorded as sent without a mail kept with the side's last mail, which gave
-    the deadline in its place (the ledger saved), should a server refuse that mail."""
-    name = last_mail(ledger, d.side)[1]
-    if name is None:
-        return
+def told_this_pass(post: Post, ledger: dict, side: str) -> bool:
+    """Whether the pass mails the side a report or the news after this check (tick: the
+    records since his last mail owe him one, whatever moved the game, and no mail to him
+    waits refused): it asks his decision, lists the orders open to him and gives his
+    deadline, as a reminder does."""
+    if post.address(side) is None or side in held_sides(post.outbox, ledger):
+        return False
+    since = resume_from(ledger["sent"].get(side), post.records)
+    return owed(post.records, since, side) is not None
+
+
+def keep_spared(ledger: dict, d: Due, before: str, name: str | None) -> None:
+    """A reminder recorded as sent without a mail kept with the mail that gave the deadline
+    in its place (name; None: the report this pass writes after the check, the side's last
+    mail once written), the ledger saved, should a server refuse that mail."""
     ledger[SPARED] = [*_spared(ledger), [d.side, d.handoff, before, stamp(d.due), name]
                       ][-MOST_SPARED:]
     save_ledger(ledger)
@@ -143,9 +157,9 @@ def keep_spared(ledger: dict, d: Due, before: str) -> None:
 def spared_for_refused(post: Post, ledger: dict, d: Due, before: str) -> bool:
     """Whether the reminder, recorded as sent without a mail, was spared for a mail a server
     has since refused for good (its mail is then owed)."""
-    refused = refused_names(post.outbox)
-    return any(e[:4] == [d.side, d.handoff, before, stamp(d.due)] and e[4] in refused
-               for e in _spared(ledger))
+    refused, last = refused_names(post.outbox), last_mail(ledger, d.side)[1]
+    return any(e[:4] == [d.side, d.handoff, before, stamp(d.due)] and
+               (last if e[4] is None else e[4]) in refused for e in _spared(ledger))
 
 
 def drop_spared(ledger: dict, d: Due, before: str) -> None:
