@@ -27,11 +27,9 @@ from .deadlinepost import Post
 from .firsttold import (
     drop_spared,
     keep_spared,
-    last_mail,
     reminders_passed,
+    spared_by,
     spared_for_refused,
-    told_by_mail,
-    told_this_pass,
 )
 from .ledger import load_ledger
 from .ordersopen import orders_open_text
@@ -76,29 +74,30 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
     came by the time a mail of the referee's gave him this deadline (his report in this
     pass, answering his orders step by step) counts as sent: its record, no mail; its mail
     is written once a server refused that one for good (firsttold.py)."""
-    passed = reminders_passed(post, d, now, d.reminders(tl.settings), reporting)
+    reminders = d.reminders(tl.settings)
+    if not any(now >= d.due - r for r in reminders):
+        return []
+    # The game's ledger, read once for all a reminder asks of it (under the game's mail
+    # lock, each change saved as made): when the side was told of his deadline, by which
+    # mail, whether a report goes to him in this pass, and where the mail goes.
+    ledger = load_ledger(post.game_id, post.head) if reporting and \
+        isinstance(post.head, str) else None
+    passed = reminders_passed(post, ledger, d, now, reminders)
     if not passed:
         return []
     before = duration_text(min(passed))
     recorded = (d.side, d.handoff, before, stamp(d.due)) in tl.reminded
-    if recorded and not (reporting and isinstance(post.head, str) and spared_for_refused(
-            post, load_ledger(post.game_id, post.head), d, before)):
+    if recorded and not (ledger is not None and spared_for_refused(post, ledger, d, before)):
         return []
     due = for_players(d.due, d.zone)
     fact = fact_body(MODERATOR, REMINDED, {"kind": "reminded", "side": d.side,
                                            "handoff": d.handoff, "before": before,
                                            "due": stamp(d.due)})
-    told = told_by_mail(post, d, now) if reporting else None
-    if reporting and told_this_pass(post, load_ledger(post.game_id, post.head), d.side):
+    spared = spared_by(post, ledger, d, now, min(passed)) if ledger is not None else None
+    if spared is not None:
         log.append(f"reminder: {d.side}, orders due by {due} ({before} before): not sent, "
-                   f"the report this pass mails him gives the deadline")
-        keep_spared(load_ledger(post.game_id, post.head), d, before, None)
-        return [] if recorded else [fact]
-    if told is not None and d.due - min(passed) <= told:
-        log.append(f"reminder: {d.side}, orders due by {due} ({before} before): not sent, "
-                   f"his mail of {for_players(told, d.zone)} gave the deadline")
-        ledger = load_ledger(post.game_id, post.head)
-        keep_spared(ledger, d, before, last_mail(ledger, d.side)[1])
+                   f"{spared[0]}")
+        keep_spared(ledger, d, before, spared[1])
         return [] if recorded else [fact]
     # The time first, and once: a phone's list of mails shows the first line alone.
     lead = (f"A reminder: your orders are due by {due}, {span_words(d.due - now)}: "
@@ -107,9 +106,9 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
                        f"If none come by then, {_policy_words(tl, d.side)}.")
     post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{file_stamp(d.due)}.eml",
                post.address(d.side),
-               post.subject(d.side, season(tl)), body, d.side, seq=tl.seq)
+               post.subject(d.side, season(tl)), body, d.side, seq=tl.seq, ledger=ledger)
     if recorded:            # its mail, once the mail that gave the deadline was refused
-        drop_spared(load_ledger(post.game_id, post.head), d, before)
+        drop_spared(ledger, d, before)
         log.append(f"reminder: {d.side}, orders due by {due} ({before} before): the mail "
                    f"that gave the deadline was refused for good")
         return []

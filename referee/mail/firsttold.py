@@ -39,10 +39,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from ..base.clock import parse_stamp, stamp
+from ..base.clock import for_players, parse_stamp, stamp
 from ..game.clockwalk import Due, clock_of
 from .deadlinepost import Post
-from .ledger import MAILED, load_ledger, save_ledger
+from .ledger import MAILED, save_ledger
 from .leftover import held_sides, refused_names
 from .newsmail import owed
 from .observers import resume_from, still_held
@@ -58,24 +58,23 @@ SPARED = "spared"
 MOST_SPARED = 64
 
 
-def reminders_passed(post: Post, d: Due, now: datetime, reminders: list[timedelta],
-                     reporting: bool) -> list[timedelta]:
+def reminders_passed(post: Post, ledger: dict | None, d: Due, now: datetime,
+                     reminders: list[timedelta]) -> list[timedelta]:
     """The reminders of a side's deadline whose time has come by now, less those due by the
-    time he was told of his deadline (reporting: the pass sends each side the report he is
-    owed after this check, as `tick` does; else the deadline's start is that time)."""
+    time he was told of his deadline (ledger: the game's, when the pass sends each side the
+    report he is owed after this check, as `tick` does; None: the deadline's start is that
+    time)."""
     passed = [r for r in reminders if now >= d.due - r]
-    if not passed or not reporting or post.address(d.side) is None or \
-            not isinstance(post.head, str):
+    if not passed or ledger is None or post.address(d.side) is None:
         return passed
-    told = _told_at(post, d, now)
+    told = _told_at(post, ledger, d, now)
     return [r for r in passed if d.due - r > told]
 
 
-def _told_at(post: Post, d: Due, now: datetime) -> datetime:
+def _told_at(post: Post, ledger: dict, d: Due, now: datetime) -> datetime:
     """When the side was told of his deadline as it now runs: now if his last mail ended
     before its hand-off or a later record that changed it (the report this pass sends tells
     him; kept in the ledger), else the time the ledger kept, else the deadline's start."""
-    ledger = load_ledger(post.game_id, post.head)
     handoff = [d.handoff, post.records[d.handoff].get("hash")]
     sent = still_held(ledger["sent"].get(d.side), post.records)
     asked = ledger.get(ASKED) if isinstance(ledger.get(ASKED), dict) else {}
@@ -104,14 +103,12 @@ def _last_change(records: list[dict], d: Due) -> int:
                               if (clock_of(r) or {}).get("kind") in TOLD_ANEW])
 
 
-def told_by_mail(post: Post, d: Due, now: datetime) -> datetime | None:
+def told_by_mail(post: Post, ledger: dict, d: Due, now: datetime) -> datetime | None:
     """When the side's last report or reply was written, each giving his deadline (the
     ledger's `mailed`), if it was since his deadline's start and by now (a time after now
     was never when he was told: a trial run ahead, a clock set back) and no server refused
     it for good; else None."""
-    if not isinstance(post.head, str):
-        return None
-    kept, name = last_mail(load_ledger(post.game_id, post.head), d.side)
+    kept, name = last_mail(ledger, d.side)
     told = parse_stamp(kept) if isinstance(kept, str) else None
     if name is not None and name in refused_names(post.outbox):
         return None
@@ -132,6 +129,20 @@ def _spared(ledger: dict) -> list[list]:
     found = ledger.get(SPARED)
     return [e for e in found if isinstance(e, list) and len(e) == 5] \
         if isinstance(found, list) else []
+
+
+def spared_by(post: Post, ledger: dict, d: Due, now: datetime, first: timedelta
+              ) -> tuple[str, str | None] | None:
+    """Why the reminder whose time is d.due - first is recorded as sent without a mail, and
+    the name of the mail that gives the deadline in its place (None: the report this pass
+    writes after the check); None when it is mailed."""
+    if told_this_pass(post, ledger, d.side):
+        return "the report this pass mails him gives the deadline", None
+    told = told_by_mail(post, ledger, d, now)
+    if told is not None and d.due - first <= told:
+        return (f"his mail of {for_players(told, d.zone)} gave the deadline",
+                last_mail(ledger, d.side)[1])
+    return None
 
 
 def told_this_pass(post: Post, ledger: dict, side: str) -> bool:
