@@ -8,6 +8,7 @@ foresee or choose it (docs/player.md, Who can foresee a die) and where an audit 
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 from test_dice_choice import START, _at_production, _silent_german
@@ -156,6 +157,17 @@ def test_a_shuffle_by_hand(tmp_path, cli):
         assert _told(cli, journal, rec["seq"], reader) == (
             f"Shuffle: the secret alone, keyed by record {rec['seq']}: the moderator could "
             f"foresee and choose among its outcomes (explain {rec['seq']}).")
+    # The sentence points to explain: it says where the shuffle's draws lie in the stream.
+    # Fisher-Yates places 46 cards by 45 draws, the first at index 0 (no die came before),
+    # its HMAC message keyed by the record's number alone (no mix).
+    r = cli("explain", journal, str(rec["seq"]), "--as", "public", "--format", "json")
+    assert json.loads(r.stdout)["dice"]["shuffles"] == [
+        {"cards": 46, "first": 0, "draws": 45, "hmac_input": f"case/{rec['seq']}/0"}]
+    text = " ".join(cli("explain", journal, str(rec["seq"]), "--as", "public").stdout.split())
+    assert (f"the deck shuffled, 46 cards (1.3): draws 0 to 44 of the stream, from "
+            f"HMAC-SHA256(secret, \"case/{rec['seq']}/0\") on") in text, text
+    assert "none rolled" not in text
+
 
 
 def test_manual_dice(tmp_path, cli):

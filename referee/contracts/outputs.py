@@ -191,10 +191,21 @@ class Roll(Part):
     derived: Optional[Derivation] | UnsetType = UNSET      # once the secret is revealed
 
 
+class Shuffle(Part):
+    """A shuffle of the deck by draws from the record's stream (1.3): the cards shuffled,
+    the stream index of its first draw and how many it took, the first draw's HMAC message."""
+
+    cards: int
+    first: int
+    draws: int
+    hmac_input: str
+
+
 class RecordDice(Part):
     mode: Literal["committed", "manual"]
     revealed: bool
     rolls: list[Roll]
+    shuffles: list[Shuffle] | UnsetType = UNSET     # only when the record shuffled the deck
 
 
 class Explanation(Document):

@@ -106,6 +106,7 @@ class _Traced(ReplayDice):
     def __init__(self, game_id: str, record: dict):
         super().__init__(game_id, record)
         self.trace: list[tuple[int, str, int]] = []     # (stream index, purpose, value)
+        self.shuffles: list[tuple[int, int, int]] = []  # (first stream index, draws, cards)
         self.at = 0
 
     def _roll(self, count: int, purpose: str) -> list[int]:
@@ -116,6 +117,7 @@ class _Traced(ReplayDice):
 
     def shuffle(self, cards: list[str]) -> tuple[list[str], int]:
         order, draws = super().shuffle(cards)
+        self.shuffles.append((self.at, draws, len(cards)))
         self.at += draws
         return order, draws
 
@@ -227,10 +229,10 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     moderators = rec["order"] in (REGISTER, REVEAL, UPGRADE, SHEET, ROUTE) or seq == 1 or \
         (clock_of(rec) is not None and not answers_missed(rec))
     out["decision"] = None if moderators else _decision(state, data, rec)
-    trace, checks = _checks(state, data, rec, seq, header, reader, sealed, era.rules,
-                            zone_of(raw))
+    traced, checks = _checks(state, data, rec, seq, header, reader, sealed, era.rules,
+                             zone_of(raw))
     out["checks"] = checks
-    out["dice"] = _dice(rec, header, trace, revealed_secret(raw, header["dice"]["commitment"]))
+    out["dice"] = _dice(rec, header, traced, revealed_secret(raw, header["dice"]["commitment"]))
     out["hits"] = _hits(records, seq, data, reader)
     out["changes"] = marked(shown.get("events", []))
     return out, data
@@ -328,9 +330,9 @@ def _what_was_checked(state, data, rec: dict, seq: int, reader: str,
 
 
 def _decided_again(state, data, rec: dict, seq: int,
-                   header: dict) -> tuple[list[tuple[int, str, int]] | None, str]:
-    """(the traced dice, or None; the line saying whether deciding the record again from the
-    position before it gives exactly the recorded events and dice)."""
+                   header: dict) -> tuple[_Traced | None, str]:
+    """(the traced dice and shuffles, or None; the line saying whether deciding the record
+    again from the position before it gives exactly the recorded events and dice)."""
     typed = record_of(rec, "journal")
     dice = _Traced(header["game_id"], rec)
     try:
@@ -342,18 +344,17 @@ def _decided_again(state, data, rec: dict, seq: int,
                       f"names the fault")
     written = body(rec["actor"] if seq > 1 else "moderator", text, events, dice, private)
     if written["events"] == rec["events"] and list(dice.rolls) == rec.get("dice", []):
-        return dice.trace, (f"decided again from the position after record {seq - 1}: exactly "
+        return dice, (f"decided again from the position after record {seq - 1}: exactly "
                             f"the recorded events and dice")
     return None, ("decided again from the position before it, it gives a different result; "
                   "`referee verify` names the difference")
 
 
 def _checks(state, data, rec: dict, seq: int, header: dict, reader: str, sealed: bool,
-            rules: int, zone: str | None = None
-            ) -> tuple[list[tuple[int, str, int]] | None, list[str]]:
-    """(the traced dice, or None when the record cannot be decided again here; the checks it
-    passed, told honestly: what legal_orders and the decision's check say of it, and whether
-    deciding it again gives the recorded events)."""
+            rules: int, zone: str | None = None) -> tuple[_Traced | None, list[str]]:
+    """(the traced dice and shuffles, or None when the record cannot be decided again here;
+    the checks it passed, told honestly: what legal_orders and the decision's check say of
+    it, and whether deciding it again gives the recorded events)."""
     moderators = _moderators_checks(rec, zone, reader)
     if moderators is not None:
         return None, moderators
@@ -366,20 +367,23 @@ def _checks(state, data, rec: dict, seq: int, header: dict, reader: str, sealed:
         lines.append(f"made under rules {rules}: not decided again under rules "
                      f"{RULES_VERSION} (its events are replayed as recorded, as `verify` does)")
         return None, lines
-    trace, line = _decided_again(state, data, rec, seq, header)
-    return trace, [*lines, line]
+    traced, line = _decided_again(state, data, rec, seq, header)
+    return traced, [*lines, line]
 
 
-def _dice(rec: dict, header: dict, trace, secret: bytes | None) -> dict[str, Any] | None:
+def _dice(rec: dict, header: dict, traced: _Traced | None,
+          secret: bytes | None) -> dict[str, Any] | None:
     """Each die of the record: its value, purpose, place in the committed stream and, once the
-    secret is revealed, its derivation (dice.py)."""
+    secret is revealed, its derivation (dice.py); each shuffle of the deck it drew from the
+    stream (1.3), by where its draws lie there."""
     rolled = rec.get("dice") or []
     mode = header["dice"]["mode"]
     game_id = header["game_id"]
+    trace = traced.trace if traced is not None else []
     mix, key = mix_text(rec.get("dice_from")), stream_of(rec["seq"], rec.get("dice_from"))
     out: dict[str, Any] = {"mode": mode, "revealed": secret is not None, "rolls": []}
     for k, value in enumerate(rolled):
-        index, purpose = (trace[k][0], trace[k][1]) if trace and k < len(trace) else (None, None)
+        index, purpose = (trace[k][0], trace[k][1]) if k < len(trace) else (None, None)
         roll: dict[str, Any] = {"die": k + 1, "value": value, "purpose": purpose}
         if mode == "committed" and index is not None:
             roll["hmac_input"] = hmac_base(game_id, key, index, mix)
@@ -389,6 +393,11 @@ def _dice(rec: dict, header: dict, trace, secret: bytes | None) -> dict[str, Any
                 roll["derived"] = {"message": message, "digest": digest.hex(), "byte_at": at,
                                    "byte": byte, "value": got, "matches": got == value}
         out["rolls"].append(roll)
+    shuffles = traced.shuffles if traced is not None else []
+    if shuffles:
+        out["shuffles"] = [{"cards": cards, "first": at, "draws": draws,
+                            "hmac_input": hmac_base(game_id, key, at, mix)}
+                           for at, draws, cards in shuffles]
     return out
 
 

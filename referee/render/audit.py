@@ -102,13 +102,25 @@ def _die_text(r: dict[str, Any], mode: str) -> str:
     return text
 
 
+def _shuffle_text(s: dict[str, Any], revealed: bool) -> str:
+    """A shuffle of the deck (1.3) as a reader checks it: where its draws lie in the stream."""
+    last = s["first"] + s["draws"] - 1
+    check = "`referee verify` recomputes its order with the revealed secret" if revealed else \
+        "`referee verify` recomputes its order once the dice secret is revealed"
+    return (f"the deck shuffled, {s['cards']} cards (1.3): draws {s['first']} to {last} of the "
+            f"stream, from HMAC-SHA256(secret, \"{s['hmac_input']}\") on, each a whole number "
+            f"below the cards not yet placed (Fisher-Yates); {check}")
+
+
 def _dice_section(dice: dict[str, Any]) -> Section:
-    if not dice["rolls"]:
+    shuffles = dice.get("shuffles") or []
+    if not dice["rolls"] and not shuffles:
         return Section("Dice", [para("none rolled")])
     items = [[plain(_die_text(r, dice["mode"]))] for r in dice["rolls"]]
-    if not dice["revealed"] and dice["mode"] == "committed":
+    if dice["rolls"] and not dice["revealed"] and dice["mode"] == "committed":
         items.append([plain("how each die came from its HMAC input is shown once the dice "
                             "secret is revealed (`referee reveal`, after the game)")])
+    items += [[plain(_shuffle_text(s, dice["revealed"]))] for s in shuffles]
     return Section("Dice", [Items(items)])
 
 
