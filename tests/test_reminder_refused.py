@@ -116,3 +116,20 @@ def test_a_reminder_held_back_by_a_first_report_refused_for_good_is_sent_next_pa
     assert "(2h before)" in log, log
     assert len(_taken(smtp, seen)) == 1
     assert _reminded(journal) == [(1, "24h"), (1, "2h")]
+
+
+@pytest.mark.parametrize("entry", [
+    ["german", 3, "2h", "2026-11-25T18:00:00Z", ["a", "list"]],
+    ["german", 3, "2h", "2026-11-25T18:00:00Z", {"a": 1}],
+    ["german", "3", "2h", "2026-11-25T18:00:00Z", None],
+    [["german"], 3, "2h", "2026-11-25T18:00:00Z", None],
+    ["german", 3, 2, "2026-11-25T18:00:00Z", "x.eml"],
+])
+def test_a_spared_entry_of_another_shape_is_passed_over(entry):
+    """The ledger is the referee's own signed file, but one an older or other referee wrote
+    may hold any shape: an entry that is not [side, hand-off, before, due, name or None] is
+    passed over, never hashed or compared into a traceback."""
+    from referee.mail.firsttold import _spared
+
+    good = ["german", 3, "2h", "2026-11-25T18:00:00Z", None]
+    assert _spared({"spared": [entry, good]}) == [good]

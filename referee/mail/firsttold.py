@@ -126,9 +126,12 @@ def last_mail(ledger: dict, side: str) -> tuple[str | None, str | None]:
 
 
 def _spared(ledger: dict) -> list[list]:
+    """The reminders kept as spared, each [side, hand-off, before, due, mail's name or
+    None]; an entry of any other shape is passed over."""
     found = ledger.get(SPARED)
-    return [e for e in found if isinstance(e, list) and len(e) == 5] \
-        if isinstance(found, list) else []
+    return [e for e in found if isinstance(e, list) and len(e) == 5 and
+            type(e[1]) is int and all(isinstance(x, str) for x in (e[0], e[2], e[3])) and
+            (e[4] is None or isinstance(e[4], str))] if isinstance(found, list) else []
 
 
 def spared_by(post: Post, ledger: dict, d: Due, now: datetime, first: timedelta
