@@ -15,8 +15,9 @@ import referee.table.skirmish
 from graphs import find_cycle
 
 PACKAGE = Path(referee.table.skirmish.__file__).parent
-LAYERS = [("__init__", "kind"), ("life", "asking", "brief", "explained"), ("ending",),
-          ("decider", "report", "loading"), ("checks",), ("dicetests", "order_text"), ("state",)]
+LAYERS = [("__init__", "kind"), ("asking", "brief", "explained"), ("ending",), ("life",),
+          ("decider", "report", "loading"), ("checks",), ("dicetests", "order_text"),
+          ("state", "window")]
 
 
 def _imports() -> dict[str, list[tuple[str, int, bool]]]:
