@@ -92,6 +92,8 @@ def _ledger() -> dict:
     # Where each mail started: its name and the record are hashes, which the time changes.
     data["starts"] = sorted(((side, start[0] if start else None)
                              for side, start in data["starts"].values()), key=repr)
+    # When each side was last mailed, and by which mail: a name of hashes, as above.
+    data["mailed"] = {side: kept[0] for side, kept in data.get("mailed", {}).items()}
     del data["header"]                              # record 0's hash: its time differs
     data["outboxes"] = [Path(p).name for p in data["outboxes"]]   # each run's own folder
     return data
