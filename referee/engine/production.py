@@ -296,12 +296,25 @@ def _excess_prompt(s: State, d: GameData) -> str:
          if b and len(b["plans"]) > 1 else ": discard the excess (2.0 V.3, 7.1)")
 
 
+def _excess_reader_prompt(s: State, d: GameData, reader: str) -> str:
+    """The discard prompt for a side asked (2.0 V.3, 7.1): his own hand and limit first,
+    then the other side's still owed, as the public prompt tells them."""
+    b = sealed.book(s, "discard_excess")
+    others = [x for x in b["plans"] if x not in b["done"] and x != reader] if b else []
+    return "; ".join([f"you hold {len(s.hands[reader])} cards, the limit is "
+                      f"{card_limit(s, d, reader)}: discard the excess (2.0 V.3, 7.1)"] +
+                     [f"{d.side_name(x)} holds {len(s.hands[x])} cards, the limit is "
+                      f"{card_limit(s, d, x)}" for x in others] +
+                     (["sealed until both are in"] if b and len(b["plans"]) > 1 else []))
+
+
 register(DecisionSpec(
     kind="discard_excess", rule="7.1", prompt=_excess_prompt,
     accepts=("discard",), candidates=_excess_candidates, check=_excess_check,
     apply=_excess_apply, extra={"sealed": sealed.generic(
         "discard_excess", "2.0 V.3", "cards over the limit discarded", _reveal_discards,
-        lambda s, d, side, orders: bool(orders) or bool(sealed.own_plan(s, d, side)))}))
+        lambda s, d, side, orders: bool(orders) or bool(sealed.own_plan(s, d, side))),
+        "reader_prompt": _excess_reader_prompt}))
 
 
 # ---------------------------------------------------------------- V.4 EFT box losses
