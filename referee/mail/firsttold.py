@@ -24,8 +24,9 @@ it counts as sent (told_by_mail; reminders are recorded as sent, no mail made). 
 whose time comes after it is sent at its time: he may have left the game since. So too
 for the report or news a pass mails him after the deadlines are checked, for whatever moved
 the game since his last mail (an order the moderator entered for the other side, another
-side's deadline extended): it asks the same decision, lists the orders open to him and
-gives the same deadline (told_this_pass).
+side's deadline extended, the referee's answer for a silent side: the check makes the
+answers before it decides the reminders): it asks the same decision, lists the orders open
+to him and gives the same deadline (told_this_pass).
 
 A mail a server refused for good (it waits in the outbox's refused/ until the moderator
 acts: leftover.py) told him nothing. It holds back no reminder: a side that mail was to

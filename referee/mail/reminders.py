@@ -193,11 +193,14 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
     with game_lock(head["game_id"], head["hash"]), held(now):
         _owed_from_last_pass(j, outbox, now, games_dir)
         made: dict[int, tuple[dict, Answer]] = {}
+        answer = None
         for _ in range(MOST_ANSWERS):
             answer = _facts(j, outbox, now, games_dir, log, rule_missed, reporting)
             if answer is None or not _answer_for(j, outbox, now, games_dir, log, made,
                                                  *answer):
                 break
+        if answer is not None:      # the reminders, once the answers are made
+            _facts(j, outbox, now, games_dir, log, rule_missed, reporting, answering=False)
         if made:
             _tell_answered(j, j.raw, [rec for rec, _ in made.values()], outbox, now,
                            games_dir, {seq: a for seq, (_, a) in made.items()})
@@ -205,11 +208,14 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
 
 
 def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
-           rule_missed: datetime | None = None, reporting: bool = False
-           ) -> tuple[Timeline, Due, Answer] | None:
+           rule_missed: datetime | None = None, reporting: bool = False,
+           answering: bool = True) -> tuple[Timeline, Due, Answer] | None:
     """Under the journal's lock: the reminders due and the missed deadlines that need no
     order (wait, pause), each a record and its mails. Returns the first missed deadline the
-    referee answers for (policy default), to be decided as that side's order."""
+    referee answers for (policy default), to be decided as that side's order; while there
+    is one, no reminder is decided: the answer owes the other sides a report this pass,
+    which gives each his deadline in its place (firsttold.told_this_pass). answering:
+    False, the reminders alone, every answer left to a later pass."""
     found: list = []
     # A side whose mailed orders wait for the moderator's dice answered in time: the game
     # waits on the moderator (waiting.py), so the side is neither reminded nor ruled to
@@ -221,13 +227,14 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
         tl = _timeline(j, raw)
         post = Post(j, raw, outbox, now, tl.state.game_id)
         bodies: list[dict] = []
+        reminding = not answering or not _answers_due(tl, now, rule_missed, on_hold)
         for d in tl.dues:
             if tl.paused or any(b["clock"].get("missed") == "pause" for b in bodies):
                 break
             if d.side in on_hold:
                 continue
             if now < d.due:
-                bodies += remind(tl, d, now, post, log, reporting)
+                bodies += remind(tl, d, now, post, log, reporting) if reminding else []
                 continue
             if (d.side, d.handoff, stamp(d.due)) in tl.missed:
                 continue
@@ -236,12 +243,12 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
                 continue
             policy = tl.settings.missed
             answer = default_answer(tl.state, tl.data, d.side) if policy == "default" else None
-            if answer is not None and not found:
-                found.append((tl, d, answer))
+            if answer is not None:
+                if answering and not found:
+                    found.append((tl, d, answer))
                 continue
-            if answer is None:
-                bodies.append(_missed_fact(tl, d, "wait" if policy == "default" else policy,
-                                           post, log))
+            bodies.append(_missed_fact(tl, d, "wait" if policy == "default" else policy,
+                                       post, log))
         return tl.seq, tl.hash, bodies
 
     written = j.append(build)[1]
@@ -250,6 +257,17 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
         tl.seq += len(written)
         return tl, d, answer
     return None
+
+
+def _answers_due(tl: Timeline, now: datetime, rule_missed: datetime | None,
+                 on_hold) -> bool:
+    """Whether the referee answers for a silent side at now (policy default: a deadline
+    ruled missed, not yet answered, with an answer the rules give for his decision)."""
+    if tl.paused or tl.settings.missed != "default" or rule_missed is None:
+        return False
+    return any(d.side not in on_hold and d.due <= min(now, rule_missed) and
+               (d.side, d.handoff, stamp(d.due)) not in tl.missed and
+               default_answer(tl.state, tl.data, d.side) is not None for d in tl.dues)
 
 
 def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
