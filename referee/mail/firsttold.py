@@ -32,8 +32,9 @@ A mail a server refused for good (it waits in the outbox's refused/ until the mo
 acts: leftover.py) told him nothing. It holds back no reminder: a side that mail was to
 tell is reminded as though it had never been written, and no report goes to him meanwhile
 (inbox.py), so none tells him in this pass either. A reminder already recorded as sent
-without a mail for it (the ledger keeps which: `spared`, with the mail's name) has its mail
-written by the next pass that finds that mail refused, once.
+without a mail for it (the ledger keeps which: `spared`, with the mail's name; the report
+this pass writes is named once written: ledger.note_start) has its mail written by the next
+pass that finds that mail refused, once.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from datetime import datetime, timedelta
 from ..base.clock import for_players, parse_stamp, stamp
 from ..game.clockwalk import Due, clock_of
 from .deadlinepost import Post
-from .ledger import MAILED, save_ledger
+from .ledger import MAILED, SPARED, save_ledger
 from .leftover import held_sides, refused_names
 from .newsmail import owed
 from .observers import resume_from, still_held
@@ -52,10 +53,8 @@ from .observers import resume_from, still_held
 ASKED = "asked"
 # The facts about time after a hand-off that a side's next report tells him anew.
 TOLD_ANEW = ("settings", "extend", "resume")
-# The ledger's part: the reminders recorded as sent without a mail, each with the name of
-# the mail that gave the deadline in its place ([side, hand-off, before, due, name]).
-SPARED = "spared"
-# The reminders it keeps so (the oldest are long past their deadlines).
+# The reminders the ledger keeps as spared (ledger.SPARED; the oldest are long past their
+# deadlines).
 MOST_SPARED = 64
 
 
@@ -162,8 +161,9 @@ def told_this_pass(post: Post, ledger: dict, side: str) -> bool:
 
 def keep_spared(ledger: dict, d: Due, before: str, name: str | None) -> None:
     """A reminder recorded as sent without a mail kept with the mail that gave the deadline
-    in its place (name; None: the report this pass writes after the check, the side's last
-    mail once written), the ledger saved, should a server refuse that mail."""
+    in its place (name; None: the report this pass writes after the check, which takes the
+    name of the side's first mail written since: ledger.note_start), the ledger saved,
+    should a server refuse that mail."""
     ledger[SPARED] = [*_spared(ledger), [d.side, d.handoff, before, stamp(d.due), name]
                       ][-MOST_SPARED:]
     save_ledger(ledger)
@@ -171,7 +171,8 @@ def keep_spared(ledger: dict, d: Due, before: str, name: str | None) -> None:
 
 def spared_for_refused(post: Post, ledger: dict, d: Due, before: str) -> bool:
     """Whether the reminder, recorded as sent without a mail, was spared for a mail a server
-    has since refused for good (its mail is then owed)."""
+    has since refused for good (its mail is then owed; an entry whose report is not yet
+    written, for the side's last mail)."""
     refused, last = refused_names(post.outbox), last_mail(ledger, d.side)[1]
     return any(e[:4] == [d.side, d.handoff, before, stamp(d.due)] and
                (last if e[4] is None else e[4]) in refused for e in _spared(ledger))

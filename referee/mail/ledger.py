@@ -52,6 +52,10 @@ PARTS = {"handled": dict, "ids": dict, "sent": dict, "reply_to": dict, "told": d
          "answers_due": list}
 # The ledger's part: when each side's last mail of the inbox was written (firsttold.py).
 MAILED = "mailed"
+# The ledger's part: the reminders recorded as sent without a mail, each with the name of
+# the mail that gave the deadline in its place ([side, hand-off, before, due, name]; name
+# None: the report the pass writes after the check, named when written: firsttold.py).
+SPARED = "spared"
 MOST_STARTS = 5000         # starts kept for mails no tick sends (inbox --outbox alone)
 FAULT_VARIABLE = "REFEREE_FAULT"
 
@@ -174,8 +178,19 @@ def note_start(ledger: dict, name: str, side: str) -> None:
     # it, unless a server refuses this mail for good (firsttold.py).
     mailed = ledger.get(MAILED) if isinstance(ledger.get(MAILED), dict) else {}
     ledger[MAILED] = {**mailed, side: [clock.stamp(now()), name]}
+    _name_spared(ledger, name, side)
     for old in list(starts)[:-MOST_STARTS]:
         del starts[old]
+
+
+def _name_spared(ledger: dict, name: str, side: str) -> None:
+    """The reminders of side recorded as sent for the report the pass writes after the
+    check take the name of his first mail since: that report (a later mail refused for
+    good holds back none of them)."""
+    spared = ledger.get(SPARED)
+    if isinstance(spared, list):
+        ledger[SPARED] = [[*e[:4], name] if isinstance(e, list) and len(e) == 5 and
+                          e[0] == side and e[4] is None else e for e in spared]
 
 
 def forget_starts(ledger: dict, waiting: set[str]) -> None:
