@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
 
 from ..base.addresses import address_key
@@ -21,6 +22,7 @@ from . import message as mailtext
 from .elsewhere import keep_folder, written_elsewhere
 from .eml import plain_mail
 from .ledger import fault, load_ledger, lock_held
+from .leftover import refused_names
 from .pictures import last_map_line
 from .refusal import prose
 from .senders import typed_journal
@@ -58,6 +60,13 @@ class Post:
     def map_line(self, side: str) -> str:
         """Where the side's last map is: a reminder carries no picture (pictures.py)."""
         return last_map_line(self.maps.get(side))
+
+    @cached_property
+    def refused(self) -> set[str]:
+        """The names of the mails a server refused for good, waiting in the outbox's
+        refused/ (leftover.refused_names): listed once for the run, which sends nothing
+        meanwhile, however many reminders ask."""
+        return refused_names(self.outbox)
 
     def address(self, reader: str) -> str | None:
         return self.people.get(reader, {}).get("address")

@@ -45,7 +45,7 @@ from ..base.clock import for_players, parse_stamp, stamp
 from ..game.clockwalk import Due, clock_of
 from .deadlinepost import Post
 from .ledger import MAILED, SPARED, save_ledger
-from .leftover import held_sides, refused_names
+from .leftover import held_by
 from .newsmail import owed
 from .observers import resume_from, still_held
 
@@ -79,7 +79,7 @@ def _told_at(post: Post, ledger: dict, d: Due, now: datetime) -> datetime:
     sent = still_held(ledger["sent"].get(d.side), post.records)
     asked = ledger.get(ASKED) if isinstance(ledger.get(ASKED), dict) else {}
     if sent is None or sent < _last_change(post.records, d):
-        if d.side in held_sides(post.outbox, ledger):
+        if d.side in held_by(post.refused, ledger):
             # A mail to him waits refused for good: no report goes to him in this pass, and
             # none that reached him gave this deadline.
             return d.since
@@ -110,7 +110,7 @@ def told_by_mail(post: Post, ledger: dict, d: Due, now: datetime) -> datetime | 
     it for good; else None."""
     kept, name = last_mail(ledger, d.side)
     told = parse_stamp(kept) if isinstance(kept, str) else None
-    if name is not None and name in refused_names(post.outbox):
+    if name is not None and name in post.refused:
         return None
     return told if told is not None and d.since <= told <= now else None
 
@@ -153,7 +153,7 @@ def told_this_pass(post: Post, ledger: dict, side: str) -> bool:
     records since his last mail owe him one, whatever moved the game, and no mail to him
     waits refused): it asks his decision, lists the orders open to him and gives his
     deadline, as a reminder does."""
-    if post.address(side) is None or side in held_sides(post.outbox, ledger):
+    if post.address(side) is None or side in held_by(post.refused, ledger):
         return False
     since = resume_from(ledger["sent"].get(side), post.records)
     return owed(post.records, since, side) is not None
@@ -173,7 +173,7 @@ def spared_for_refused(post: Post, ledger: dict, d: Due, before: str) -> bool:
     """Whether the reminder, recorded as sent without a mail, was spared for a mail a server
     has since refused for good (its mail is then owed; an entry whose report is not yet
     written, for the side's last mail)."""
-    refused, last = refused_names(post.outbox), last_mail(ledger, d.side)[1]
+    refused, last = post.refused, last_mail(ledger, d.side)[1]
     return any(e[:4] == [d.side, d.handoff, before, stamp(d.due)] and
                (last if e[4] is None else e[4]) in refused for e in _spared(ledger))
 

@@ -87,7 +87,13 @@ def held_sides(folder: Path, ledger: dict) -> set[str]:
     """The sides a mail to whom waits in folder/refused/ (a server refused it for good):
     no report goes to them until the moderator has acted on it; then the next one carries
     its news too. Only the mails tick names to the moderator at every pass count."""
-    return {s[0] for s in (ledger["starts"].get(n) for n in refused_names(folder))
+    return held_by(refused_names(folder), ledger)
+
+
+def held_by(refused: set[str], ledger: dict) -> set[str]:
+    """The sides the mails refused for good (by name: refused_names) were to, as the
+    ledger's starts name them."""
+    return {s[0] for s in (ledger["starts"].get(n) for n in refused)
             if isinstance(s, list) and s and isinstance(s[0], str)}
 
 
