@@ -315,10 +315,11 @@ def test_a_discard_one_side_alone_makes_is_not_told_as_both_sides(tmp_path, cli)
     # Each side asked reads his own hand and limit first, the other's after (the public
     # prompt names the German first, the order the plans are revealed in).
     hands = {side: len(g.open_game(both).state.hands[side]) for side in ("german", "entente")}
-    assert view["prompt"].startswith(f"you hold {hands['entente']} cards, the limit is 5: "
-                                     f"discard the excess (2.0 V.3, 7.1); German holds "
-                                     f"{hands['german']} cards"), view["prompt"]
+    assert view["prompt"] == (f"you hold {hands['entente']} cards, the limit is 5: discard "
+                              f"the excess, sealed until both are in (2.0 V.3, 7.1); German "
+                              f"holds {hands['german']} cards, the limit is 6"), view["prompt"]
     public = json.loads(cli("status", both, "--format", "json").stdout)["prompt"]
-    assert public.startswith(f"German holds {hands['german']} cards") and "you" not in public
+    assert public.startswith(f"German holds {hands['german']} cards") and \
+        "you hold" not in public, public
     said = " ".join(cli("report", both, "--as", "entente").stdout.split())
     assert "its last card discarded; it stays secret until both sides are in." in said, said

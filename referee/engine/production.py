@@ -301,11 +301,11 @@ def _excess_reader_prompt(s: State, d: GameData, reader: str) -> str:
     then the other side's still owed, as the public prompt tells them."""
     b = sealed.book(s, "discard_excess")
     others = [x for x in b["plans"] if x not in b["done"] and x != reader] if b else []
+    seal = ", sealed until both are in" if b and len(b["plans"]) > 1 else ""
     return "; ".join([f"you hold {len(s.hands[reader])} cards, the limit is "
-                      f"{card_limit(s, d, reader)}: discard the excess (2.0 V.3, 7.1)"] +
+                      f"{card_limit(s, d, reader)}: discard the excess{seal} (2.0 V.3, 7.1)"] +
                      [f"{d.side_name(x)} holds {len(s.hands[x])} cards, the limit is "
-                      f"{card_limit(s, d, x)}" for x in others] +
-                     (["sealed until both are in"] if b and len(b["plans"]) > 1 else []))
+                      f"{card_limit(s, d, x)}" for x in others])
 
 
 register(DecisionSpec(

@@ -64,8 +64,8 @@ class Post:
     @cached_property
     def refused(self) -> set[str]:
         """The names of the mails a server refused for good, waiting in the outbox's
-        refused/ (leftover.refused_names): listed once for the run, which sends nothing
-        meanwhile, however many reminders ask."""
+        refused/ (leftover.refused_names): listed once for this Post (one step of the
+        deadline check, which sends nothing meanwhile), however many reminders ask."""
         return refused_names(self.outbox)
 
     def address(self, reader: str) -> str | None:
