@@ -452,3 +452,14 @@ def ticks_at_once(path: Path, runs: int = 2) -> list:
     for t in threads:
         t.join(60)
     return reports
+
+
+@pytest.fixture
+def smtp(servers, monkeypatch):
+    """The tests' SMTP server as the referee's, its mails of an earlier test forgotten; the
+    addresses it refuses for good (`gone`) emptied after the test."""
+    auth, _, server = servers
+    trust_smtp(monkeypatch, auth, server.port)
+    server.received.clear()
+    yield server
+    server.gone.clear()

@@ -54,12 +54,14 @@ def _moving(tmp_path: Path, cli, clock) -> tuple[Path, Path, set[str]]:
     return journal, out, seen
 
 
-def _send(tmp_path: Path, name: str, lines: list[str], moment) -> None:
-    """The German's mail, with his order key, into the Maildir `tick` reads."""
-    body = "\n".join(lines) + f"\n\nOrder key: {KEYS['german']}\n"
+def _send(tmp_path: Path, name: str, lines: list[str], moment, side: str = "german") -> None:
+    """A side's mail (the German's unless named), with his order key, into the Maildir
+    `tick` reads."""
+    address = ADDRESSES[side]
+    body = "\n".join(lines) + f"\n\nOrder key: {KEYS[side]}\n"
     stamp = (moment - timedelta(minutes=5)).strftime("%a, %d %b %Y %H:%M:%S +0000")
-    raw = (f"From: {GERMAN}\nTo: referee@example.com\nSubject: orders\nDate: {stamp}\n"
-           f"Message-ID: <{name}@example.org>\n\n{body}")
+    raw = (f"From: {address}\nTo: referee@example.com\nSubject: orders\nDate: {stamp}\n"
+           f"Message-ID: <{name}@{address.split('@')[1].lower()}>\n\n{body}")
     (tmp_path / "box" / "new" / f"{name}.eml").write_text(raw)
 
 

@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 from mailboxes import write_maildir
-from mailservers import trust_smtp
 from test_deadlines import DUE, START, new_game
 from test_inbox import ADDRESSES
 from test_reminder_answered import MOVE_DUE, MOVED, _send
@@ -29,17 +28,6 @@ from test_reminder_first_report import _reminded
 
 H = timedelta(hours=1)
 GERMAN = ADDRESSES["german"]
-
-
-@pytest.fixture
-def smtp(servers, monkeypatch):
-    """The tests' SMTP server as the referee's, its mails of an earlier test forgotten; the
-    addresses it refuses for good (`gone`) emptied after the test."""
-    auth, _, server = servers
-    trust_smtp(monkeypatch, auth, server.port)
-    server.received.clear()
-    yield server
-    server.gone.clear()
 
 
 def _game(tmp_path: Path, cli, smtp) -> Path:
@@ -55,13 +43,14 @@ def _tick(cli, clock, journal: Path, moment, code: int = 0) -> str:
     return r.stdout
 
 
-def _taken(smtp, seen: list[int]) -> list[str]:
-    """The texts of the mails the server took for the German since the last call."""
+def _taken(smtp, seen: list[int], to: str = GERMAN) -> list[str]:
+    """The texts of the mails the server took for one address (the German's unless named)
+    since the last call."""
     got = smtp.received[seen[0]:]
     seen[0] = len(smtp.received)
     return [" ".join(email.message_from_bytes(raw, policy=email.policy.default).get_body(
         ("plain",)).get_content().split())
-        for _, tos, raw in got if [t.lower() for t in tos] == [GERMAN.lower()]]
+        for _, tos, raw in got if [t.lower() for t in tos] == [to.lower()]]
 
 
 def test_a_reminder_answered_by_a_report_refused_for_good_is_sent_next_pass(

@@ -16,55 +16,26 @@ it is told to.
 
 from __future__ import annotations
 
-import email
-import email.policy
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
 from mailboxes import write_maildir
-from mailservers import trust_smtp
 from test_deadlines import DUE, START, new_game, order, to_production
-from test_inbox import ADDRESSES, KEYS
+from test_inbox import ADDRESSES
+from test_reminder_answered import _send as _send_as
+from test_reminder_refused import _taken as _taken_by
+from test_reminder_refused import _tick
 
 H = timedelta(hours=1)
 ENTENTE = ADDRESSES["entente"]
 
 
-@pytest.fixture
-def smtp(servers, monkeypatch):
-    """The tests' SMTP server as the referee's, its mails of an earlier test forgotten; the
-    addresses it refuses for good (`gone`) emptied after the test."""
-    auth, _, server = servers
-    trust_smtp(monkeypatch, auth, server.port)
-    server.received.clear()
-    yield server
-    server.gone.clear()
-
-
-def _tick(cli, clock, journal: Path, moment, code: int = 0) -> str:
-    clock(moment)
-    r = cli("tick", journal, "--no-map")
-    assert r.exit_code == code, r.output
-    return r.stdout
-
-
 def _taken(smtp, seen: list[int]) -> list[str]:
-    """The texts of the mails the server took for the Entente since the last call."""
-    got = smtp.received[seen[0]:]
-    seen[0] = len(smtp.received)
-    return [" ".join(email.message_from_bytes(raw, policy=email.policy.default).get_body(
-        ("plain",)).get_content().split())
-        for _, tos, raw in got if [t.lower() for t in tos] == [ENTENTE.lower()]]
+    return _taken_by(smtp, seen, ENTENTE)
 
 
 def _send(tmp_path: Path, name: str, lines: list[str], moment) -> None:
-    """The Entente's mail, with his order key, into the Maildir `tick` reads."""
-    body = "\n".join(lines) + f"\n\nOrder key: {KEYS['entente']}\n"
-    stamp = (moment - timedelta(minutes=5)).strftime("%a, %d %b %Y %H:%M:%S +0000")
-    raw = (f"From: {ENTENTE}\nTo: referee@example.com\nSubject: orders\nDate: {stamp}\n"
-           f"Message-ID: <{name}@example.net>\n\n{body}")
-    (tmp_path / "box" / "new" / f"{name}.eml").write_text(raw)
+    _send_as(tmp_path, name, lines, moment, "entente")
 
 
 def test_a_later_reply_refused_for_good_owes_no_reminder_the_report_stood_for(
