@@ -18,7 +18,7 @@ from ..game import standing
 from ..render import reports
 from ..render.documents import reader_words, side_name
 from ..render.formats import render
-from ..render.record_text import wrap_lines
+from ..render.record_text import prose
 from ..render.sections import Block, Document, Orders, Section, Span, para
 from ..render.unbroken import bound, unbound
 from ..store.players import roster
@@ -374,8 +374,4 @@ def _first_sentence(text: str) -> str:
     end = words.find(". ")
     return words if end < 0 else words[:end + 1]
 
-
-def prose(text: str) -> str:
-    """Text as a mail gives it: each line wrapped at 72 columns, as the reports are."""
-    return "\n".join(wrap_lines(text.split("\n"), 72, hang=0))
 

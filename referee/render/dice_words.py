@@ -30,7 +30,7 @@ Each sentence ends where an audit checks it (`explain N`); `log` keeps the mix w
 from __future__ import annotations
 
 from ..base.readers import MODERATOR
-from ..store.sheets import PLANS
+from ..store.sheets import in_side_count
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
@@ -68,7 +68,7 @@ def dice_words(rec: dict, data: GameData, manual: bool = False) -> str | None:
                f"{check}."
     if not source.get("links") and not source.get("mail"):
         return f"Dice: the secret alone, keyed {stream}: {FORESEE} {check}."
-    if stream.startswith(PLANS) and rec.get("link") not in source["links"]:
+    if not in_side_count(source) and rec.get("link") not in source["links"]:
         # No link of this record's: every one it mixes in was shown before it was written.
         return f"Dice: {_mix(source, rec, data, shown=True)}, keyed {stream}: {FORESEE} " \
                f"{check}."

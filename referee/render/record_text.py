@@ -124,3 +124,8 @@ def wrap_lines(lines: list[str], width: int = 72, hang: int = 4) -> list[str]:
             bound(line, width - len(indent)), width, subsequent_indent=indent,
             break_long_words=False, break_on_hyphens=False, drop_whitespace=True) or [line])
     return out
+
+
+def prose(text: str) -> str:
+    """Text as a mail gives it: each line wrapped at 72 columns, as the reports are."""
+    return "\n".join(wrap_lines(text.split("\n"), 72, hang=0))

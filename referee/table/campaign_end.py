@@ -5,7 +5,7 @@ the record that ended it, and the one thing left to him, its dice secret publish
 from __future__ import annotations
 
 from ..render.documents import result_words
-from ..render.record_text import wrap_lines
+from ..render.record_text import prose
 
 
 def ended(table, journal: str, sides: tuple[str, ...]) -> tuple[dict, str] | None:
@@ -30,17 +30,13 @@ def ended_mail(journal: str, result: dict, sides: tuple[str, ...]) -> str:
     """What the moderator is told: how the game ended, the one thing left to him, the
     commands to copy (never split), and how each player checks the game then."""
     how, level = result_words({**result, "reason": result.get("reason") or "the game ended"})
-    head = _prose(f"The game is over: {how}" + (f"; result: {level}" if level else "") +
+    head = prose(f"The game is over: {how}" + (f"; result: {level}" if level else "") +
                   ". The players are asked nothing more. It waits on you for one thing: "
                   "publish the dice secret, so that every die can be checked:")
-    then = _prose(f"Then give each player his side's export, and the public theirs (SIDE: "
+    then = prose(f"Then give each player his side's export, and the public theirs (SIDE: "
                   f"{', '.join(sides)} or public):")
-    check = _prose("which each checks with `referee verify SIDE.jsonl --export SIDE` "
+    check = prose("which each checks with `referee verify SIDE.jsonl --export SIDE` "
                    "(moderator.md, When the game is over).")
     return (f"{head}\n\n  referee reveal {journal}\n\n{then}\n\n"
             f"  referee log {journal} --as SIDE --format json > SIDE.jsonl\n\n{check}")
 
-
-def _prose(text: str) -> str:
-    """Text as a mail gives it: each line wrapped at 72 columns (mail/refusal.py prose)."""
-    return "\n".join(wrap_lines(text.split("\n"), 72, hang=0))
