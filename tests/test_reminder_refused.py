@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import email
 import email.policy
-from datetime import timedelta
+from datetime import UTC, timedelta
 from pathlib import Path
 
 import pytest
@@ -122,3 +122,21 @@ def test_a_spared_entry_of_another_shape_is_passed_over(entry):
 
     good = ["german", 3, "2h", "2026-11-25T18:00:00Z", None]
     assert _spared({"spared": [entry, good]}) == [good]
+
+
+def test_a_reminder_spared_again_keeps_one_entry(monkeypatch):
+    """A reminder spared anew (its earlier mail refused, a later one giving the deadline)
+    takes the place of its entry: one entry a reminder, naming the latest mail."""
+    from datetime import datetime
+    from types import SimpleNamespace
+
+    from referee.mail import firsttold
+
+    monkeypatch.setattr(firsttold, "save_ledger", lambda ledger: None)
+    d = SimpleNamespace(side="german", handoff=3,
+                        due=datetime(2026, 11, 25, 18, tzinfo=UTC))
+    ledger: dict = {}
+    firsttold.keep_spared(ledger, d, "2h", "first.eml")
+    firsttold.keep_spared(ledger, d, "2h", "second.eml")
+    firsttold.keep_spared(ledger, d, "24h", None)
+    assert [(e[2], e[4]) for e in ledger["spared"]] == [("2h", "second.eml"), ("24h", None)]

@@ -162,9 +162,10 @@ def told_this_pass(post: Post, ledger: dict, side: str) -> bool:
 def keep_spared(ledger: dict, d: Due, before: str, name: str | None) -> None:
     """A reminder recorded as sent without a mail kept with the mail that gave the deadline
     in its place (name; None: the report this pass writes after the check, which takes the
-    name of the side's first mail written since: ledger.note_start), the ledger saved,
-    should a server refuse that mail."""
-    ledger[SPARED] = [*_spared(ledger), [d.side, d.handoff, before, stamp(d.due), name]
+    name of the side's first mail written since: ledger.note_start), in place of an entry
+    it had before, the ledger saved, should a server refuse that mail."""
+    key = [d.side, d.handoff, before, stamp(d.due)]
+    ledger[SPARED] = [*(e for e in _spared(ledger) if e[:4] != key), [*key, name]
                       ][-MOST_SPARED:]
     save_ledger(ledger)
 
