@@ -12,6 +12,7 @@ import typer
 from ..contracts.outputs import DemoResult
 from ..engine import legal_orders
 from ..engine.order_text import format_order
+from ..game.battlethread import Battles
 from ..game.views import state_view, status_view
 from ..render.documents import show_document, status_document
 from ..render.formats import render
@@ -54,11 +55,13 @@ def play(keep: Optional[Path], fmt: str = "text") -> None:
     data = game.data
     say(f"$ referee new {path.name} --scenario 1914      (dice secret fixed for the demo)")
     steps: list[dict] = []
+    battles = Battles()             # a Surprise Attack! battle under way (4a), as `log` has it
 
     def submit(side: str, orders: list[str]) -> None:
         say(f"\n$ referee order {path.name} --as {side} " + " ".join(f"'{o}'" for o in orders))
         result = Table(path, GAMES["dir"]).submit(side, orders)
-        lines = [line for a in result.applied for ev in redact(a.record, side)["events"]
+        lines = [line for a in result.applied
+                 for ev in battles.marked(redact(a.record, side)["events"])
                  if (line := describe(ev, data, side))]
         for line in lines:
             say(f"    {line}")

@@ -67,6 +67,7 @@ class Submission(msgspec.Struct):
     stop_reason: str | None = None      # dice | cards | plans | other side
     bound: str = ""                     # what snapshots are bound to (Position.bound)
     rules: int = 0                      # the rules version it was decided under
+    begun: State | None = None          # the position it was decided from
     dropped: list[tuple[int, str, str]] = []    # (index, text, why): a trailing 'done' not needed
     # handoff_ends: the batch ended before order `index` (not_applied from it), when the
     # decision had passed to `side` (None: the game was over).
@@ -202,7 +203,7 @@ class Batch:
         pos = self.pos = known if known is not None else position(journal, raw, q.games_dir)
         self.header, self.data, self.state, self.seq = pos.header, pos.data, pos.state, pos.seq
         self.result.header, self.result.data, self.result.bound = pos.header, pos.data, pos.bound
-        self.result.rules = pos.rules
+        self.result.rules, self.result.begun = pos.rules, pos.state
         check_reader(q.side, self.data.sides, allow_moderator=False)
         check_current(pos, journal.path, q.games_dir)
         if q.expect_seq is not None and q.expect_seq != pos.seq:

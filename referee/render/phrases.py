@@ -22,6 +22,22 @@ if TYPE_CHECKING:
 PHASE = {"dogfight": "dogfight (5.2.1 a)", "artillery": "artillery fire (5.2.1 b)",
          "defensive": "defensive fire (5.2.1 c)", "offensive": "offensive fire (5.2.1 d)",
          "pursuit": "pursuit fire (8.3.1)"}
+# A Surprise Attack! battle fires in its own order, with its own letters (9.7; the sequence of
+# play's "4a. Surprise Attack! combat" and the note of 5.2.1: a dogfight, b offensive fire, the
+# artillery firing once, c defensive fire), cited as the battle's heading cites that order,
+# "(4a)"; pursuit fire is 8.3.1's in any battle.
+SURPRISE_PHASE = {"dogfight": "dogfight (4a a)", "offensive": "offensive fire (4a b)",
+                  "defensive": "defensive fire (4a c)"}
+
+
+def phase_name(ev: dict) -> str:
+    """A fire event's phase as the log and the dice counts name it, with its rule: the
+    surprise order's for a fire phase of a Surprise Attack! battle (the event marked so,
+    game/battlethread.py), else 5.2.1's (8.3.1 pursuit fire)."""
+    phase = ev["phase"]
+    if ev.get("surprise") and phase in SURPRISE_PHASE:
+        return SURPRISE_PHASE[phase]
+    return PHASE[phase]
 
 
 def unprinted(ev: dict, data: GameData, reader: str) -> None:

@@ -30,6 +30,7 @@ from ..engine.combat import allowed_in_hand, barred_in_hand
 from ..engine.core import and_list
 from ..engine.victory import level_of, vp_breakdown
 from ..game.ahead import ahead, next_for
+from ..game.battlethread import Battles
 from ..game.clockwalk import zone_of
 from ..game.forced import rule_of
 from ..game.planparts import heading_order, marked
@@ -231,7 +232,8 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     the game's time, to him (clock: the game's time zone and its deadlines now; manual: a
     game of dice the players roll)."""
     lines = []
-    for ev in marked(seen["events"]):
+    # A fire phase of a Surprise Attack! battle, begun here or before, in the surprise order (4a).
+    for ev in Battles.at(before).marked(marked(seen["events"])):
         line = shown(describe, rec["seq"], journal, ev, data, reader)
         if line:
             # A revealed plan (one order a line) in one sentence: its orders are told, not

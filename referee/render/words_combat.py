@@ -4,7 +4,7 @@ phase and how each hit was paid (2.0 II.3-II.4, 5.x, 8.3, 9.x), one function per
 from __future__ import annotations
 
 from ..base.plurals import counted
-from .phrases import PHASE, area, card_name, kind_name, opened, side, unit_named, unprinted
+from .phrases import area, card_name, kind_name, opened, phase_name, side, unit_named, unprinted
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
@@ -91,7 +91,7 @@ def _fire_resolved(ev: dict, data: GameData, reader: str) -> str:
         tail += f"; {counted(ev['forced_retreats'], 'army retreat')} forced ({_forcing(ev, data)})"
     if ev.get("silent"):
         tail += "; " + _silent(ev, data)
-    return (f"{area(ev['area'], data)} — {side(ev, data)} {PHASE[ev['phase']]}: "
+    return (f"{area(ev['area'], data)} — {side(ev, data)} {phase_name(ev)}: "
             + ("; ".join(parts) or "no die") + tail)
 
 

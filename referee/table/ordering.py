@@ -13,6 +13,7 @@ from ..base.errors import UNREADABLE, JournalError, OrderError, quoted
 from ..base.plurals import counted
 from ..base.readers import check_reader
 from ..contracts.views import OrderResult
+from ..game.battlethread import Battles
 from ..game.clockwalk import has_deadlines, zone_of
 from ..game.records import header_of, record_of
 from ..game.replay import Era, check_actor, data_for
@@ -52,7 +53,9 @@ def take_orders(table, side: str, texts: list[str], fmt: str, **how: Any
             dropped=[{"index": i, "order": t, "why": why} for i, t, why in result.dropped],
             status=view)
     else:
-        parts = ["\n".join(wrap_lines(record_lines(redact(a.record, side), result.data, side)))
+        battles = Battles.at(result.begun)      # a battle under way goes on in these records
+        parts = ["\n".join(wrap_lines(record_lines(told(redact(a.record, side), battles),
+                                                    result.data, side)))
                  for a in result.applied]
         parts += [f"order {i + 1} ({quoted(t)}): {why}" for i, t, why in result.dropped]
         if view is not None and result.rejected is None:
@@ -182,6 +185,7 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
     check_reader(reader, data.sides)
     check_first(since, last)
     pending: dict[str, str] = {}
+    battles = Battles()                 # a Surprise Attack! battle under way (4a)
     roster = RosterNews()               # what each roster record changed, in words
     zone = zone_of(raw)                 # the game's time zone, its deadlines are told in
     for rec in scan(raw, name):         # a stream: memory stays flat
@@ -189,13 +193,14 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
         news = roster.read(rec, data.side_name)
         if rec["seq"] < since:
             note_pending(rec, pending)
+            battles.marked(rec.get("events", []))
             continue
         shown = redact(rec, reader)
         if fmt == "json":
             yield json.dumps(shown, sort_keys=True, separators=(",", ":"))
             continue
         try:
-            lines = wrap_lines(record_lines(shown, data, reader, pending,
+            lines = wrap_lines(record_lines(told(shown, battles), data, reader, pending,
                                             first["dice"]["mode"] == "manual", zone, news),
                                width)
         except UNREADABLE as exc:
@@ -203,3 +208,9 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
                                f"something the game data does not have ({exc})",
                                record=rec["seq"]) from None
         yield "\n".join(lines)
+
+
+def told(shown: dict, battles: Battles) -> dict:
+    """A record as the reader sees it, its fire phases marked as the battle under way has
+    them (a Surprise Attack! battle's, 4a: game/battlethread.py); the record left as it is."""
+    return {**shown, "events": battles.marked(shown.get("events", []))}
