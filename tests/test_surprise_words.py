@@ -1,7 +1,7 @@
 """A Surprise Attack! battle fires in its own order (9.7; the sequence of play's "4a.
 Surprise Attack! combat" and the note of 5.2.1: a dogfight, b offensive fire, the artillery
 firing once, c defensive fire), so its fire phases cite that order, as the battle's heading
-cites it, "(4a)": in `log`, a report and an order's answer. A battle of
+cites it, "(4a)": in `log`, a report, `explain`, `dice` and an order's answer. A battle of
 the same combat phase fought in the order of 5.2.1 (b artillery fire, c defensive fire, d
 offensive fire) cites 5.2.1 as before, and the journal keeps the events the engine wrote.
 
@@ -118,6 +118,24 @@ def test_a_report_from_inside_the_battle_cites_both_orders(played, cli):
     out = cli("report", journal, "--as", "german", "--since", str(seq - 1)).stdout
     assert _fire_lines(out, case["surprise"][1]) == [f"Entente {SURPRISE['defensive']}"], out
     assert f"German {USUAL['offensive']}" in _fire_lines(out, case["usual"][1]), out
+
+
+def test_explain_cites_the_surprise_order(played, cli):
+    journal, case, _, seq = played
+    out = " ".join(cli("explain", journal, str(seq)).stdout.split())
+    assert f"{case['surprise'][1]} — Entente {SURPRISE['defensive']}:" in out, out
+    assert "defensive fire (5.2.1 c)" not in out, out
+
+
+def test_the_dice_counts_tell_the_surprise_fire_apart(played, cli):
+    journal, _, _, _ = played
+    doc = json.loads(cli("dice", journal, "--format", "json").stdout)
+    purposes = {side: set(t["by_purpose"]) for side, t in doc["sides"].items()}
+    assert purposes["german"] == {SURPRISE["offensive"], USUAL["artillery"],
+                                  USUAL["offensive"]}, purposes
+    assert purposes["entente"] == {SURPRISE["defensive"], USUAL["defensive"]}, purposes
+    text = cli("dice", journal).stdout
+    assert SURPRISE["offensive"] in text and USUAL["offensive"] in text, text
 
 
 def test_the_journal_keeps_the_engine_s_events(played):

@@ -15,6 +15,7 @@ the referee used, not a guess from the events.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from ..store.journal import Journal, parse, redact
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
 from ..store.sheets import SHEET, mix_text
+from .battlethread import Battles
 from .clockwalk import clock_of, zone_of
 from .planparts import heading_order, is_part, marked
 from .records import header_of, record_of
@@ -233,8 +235,9 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
                              zone_of(raw))
     out["checks"] = checks
     out["dice"] = _dice(rec, header, traced, revealed_secret(raw, header["dice"]["commitment"]))
-    out["hits"] = _hits(records, seq, data, reader)
-    out["changes"] = marked(shown.get("events", []))
+    # Its fire phases as a Surprise Attack! battle under way or begun in it has them (4a).
+    out["changes"] = Battles.at(state).marked(marked(shown.get("events", [])))
+    out["hits"] = _hits(records, seq, data, reader, out["changes"])
     return out, data
 
 
@@ -401,16 +404,15 @@ def _dice(rec: dict, header: dict, traced: _Traced | None,
     return out
 
 
-def _hits(records: list[dict], seq: int, data, reader: str) -> list[dict[str, Any]]:
+def _hits(records: list[dict], seq: int, data, reader: str,
+          seen: list[dict]) -> list[dict[str, Any]]:
     """Each hit the record scored and how it was paid, and each hit it paid, as the events
     reader may see: {"fired": event}, {"bill": event, "paid": [(seq, event)], "left": n}
     for the hits it had to pay, {"pays_for": seq, "bill": event, "paid": event} for each
-    event paying an earlier record's hits."""
+    event paying an earlier record's hits. seen: the record's events as the reader sees them
+    (each fire phase of a Surprise Attack! battle marked, battlethread.py)."""
     rec = records[seq]
-    out: list[dict[str, Any]] = []
-    for k, ev in enumerate(rec.get("events", [])):
-        if ev.get("type") == "FireResolved":
-            out.append({"fired": _seen(rec, k, reader)})
+    out: list[dict[str, Any]] = [{"fired": ev} for ev in seen if ev.get("type") == "FireResolved"]
     for bill in _bills(records, data):
         paid_here = [(s, k) for s, k in bill["paid"] if s == seq]
         if bill["seq"] == seq:
@@ -471,34 +473,36 @@ def _add(t: dict, purpose: str, values: list[int]) -> None:
         t["dice"] += 1
 
 
-def _rolled(ev: dict, box: str, phases: dict[str, str]) -> list[tuple[str, str, list[int]]]:
+def _rolled(ev: dict, box: str, phases: Callable[[dict], str] | None
+            ) -> list[tuple[str, str, list[int]]]:
     """(side, purpose, values) of every die a dice event rolled (5.2 fire, 8.3.4 re-rolls,
-    2.0 V.4 the EFT box, whose units are box's side); a fire phase's purpose is its name in
+    2.0 V.4 the EFT box, whose units are box's side); a fire phase's purpose is its name by
     phases, else its id."""
     if ev.get("type") == "FireResolved":
         values = [v for g in ev.get("groups", []) for v in [*g["dice"], *g.get("rerolled", [])]]
-        return [(ev["side"], phases.get(ev["phase"], ev["phase"]), values)]
+        return [(ev["side"], phases(ev) if phases else ev["phase"], values)]
     if ev.get("type") == "EftLossesDue":
         return [(box, "EFT box losses (2.0 V.4)", list(ev.get("dice", [])))]
     return []
 
 
 def count_dice(journal: Path, reader: str = "public", games_dir: Path | None = None,
-               phases: dict[str, str] | None = None, raw: bytes | None = None
+               phases: Callable[[dict], str] | None = None, raw: bytes | None = None
                ) -> dict[str, Any]:
     """Each side's dice so far by face and purpose, the expected counts and a chi-square
-    (dice are public once rolled: the same for every reader); phases names each fire phase
-    (5.2.1) as its dice's purpose."""
+    (dice are public once rolled: the same for every reader); phases names a fire event's
+    phase (5.2.1; 4a in a Surprise Attack! battle, its events marked: battlethread.py) as
+    its dice's purpose."""
     check_name(reader)
     records, _, data = _read(journal, games_dir, raw)
-    box, phases = eft_owner(data), phases or {}
+    box, battles = eft_owner(data), Battles()
     check_reader(reader, data.sides)
     sides = {s: _tally() for s in data.sides}
     both = _tally()
     other = 0
     for rec in records[1:]:
         counted: list[int] = []
-        for ev in rec.get("events", []):
+        for ev in battles.marked(rec.get("events", [])):
             for side, purpose, values in _rolled(ev, box, phases):
                 odd = next((v for v in values if type(v) is not int or not 1 <= v <= 6), None)
                 if odd is not None:         # a resealed journal: name it, count nothing

@@ -19,7 +19,7 @@ from ..contracts.outputs import Explanation
 from ..game.audit import FACES, count_dice, explain_facts, unexplainable
 from ..store.sheets import SHEET
 from .documents import players_words, reader_words, side_name
-from .phrases import PHASE
+from .phrases import PHASE, phase_name
 from .record_text import describe
 from .sections import Document, Items, Orders, Section, Table, para, plain
 
@@ -152,8 +152,13 @@ def dice_counts(journal: Path, raw: bytes, reader: str = "public",
                 games_dir: Path | None = None) -> dict[str, Any]:
     """Each side's dice so far by face and purpose, the expected counts and a chi-square
     (dice are public once rolled: the same for every reader); a fire phase's dice are counted
-    under the phase's name in the log (5.2.1)."""
-    return count_dice(journal, reader, games_dir, PHASE, raw)
+    under the phase's name in the log (5.2.1; 4a in a Surprise Attack! battle)."""
+    return count_dice(journal, reader, games_dir, _purpose, raw)
+
+
+def _purpose(ev: dict) -> str:
+    """A fire event's dice's purpose: its phase as the log names it, else its id."""
+    return phase_name(ev) if ev["phase"] in PHASE else ev["phase"]
 
 
 def _side_dice(name: str, t: dict[str, Any]) -> Section:
