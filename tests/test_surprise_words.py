@@ -23,22 +23,25 @@ from referee.engine import legal_orders
 from referee.engine.order_text import format_order
 from referee.game.battlethread import Battles
 
-# Two battles declared in one offensive: a Surprise Attack! on the first, the second fought
-# in the usual order (the attacker fights the surprise one first, 5.2.1).
+# Two battles declared in one offensive, each side with a Biplane in each (a dogfight): a
+# Surprise Attack! on the first, the second fought in the usual order (the attacker fights
+# the surprise one first, 5.2.1). AT ALL COSTS! in SPRING 1916, when Biplanes come (8.3.4).
 CASES = {
-    "ttlm": {"base": "1918", "surprise": ("champagne", "Champagne"),
+    "ttlm": {"base": "1918", "turn": None, "surprise": ("champagne", "Champagne"),
              "usual": ("verdun", "Verdun"),
-             "units": ["ge-5 ge army argonne 4I+1A", "ge-1 ge army rethel 4I+1A",
-                       "fr-4 fr army champagne 3I", "fr-2 fr army verdun 3I"],
+             "units": ["ge-5 ge army argonne 4I+1A+1B", "ge-1 ge army rethel 4I+1A+1B",
+                       "fr-4 fr army champagne 3I+1B", "fr-2 fr army verdun 3I+1B"],
              "moves": ["move ge-5 verdun", "move ge-1 champagne"]},
-    "aac": {"base": "1914", "surprise": ("lomza", "Łomża"), "usual": ("bialystok", "Białystok"),
-            "units": ["ge-8 ge army allenstein 4I+1A", "ah-1 ah army lotzen 4I+1A",
-                      "ru-2 ru army lomza 3I", "ru-1 ru army bialystok 3I"],
+    "aac": {"base": "1914", "turn": 9, "surprise": ("lomza", "Łomża"),
+            "usual": ("bialystok", "Białystok"),
+            "units": ["ge-8 ge army allenstein 4I+1A+1B", "ah-1 ah army lotzen 4I+1A+1B",
+                      "ru-2 ru army lomza 3I+1B", "ru-1 ru army bialystok 3I+1B"],
             "moves": ["move ah-1 bialystok", "move ge-8 lomza"]},
 }
-SURPRISE = {"offensive": "offensive fire (4a b)", "defensive": "defensive fire (4a c)"}
-USUAL = {"artillery": "artillery fire (5.2.1 b)", "defensive": "defensive fire (5.2.1 c)",
-         "offensive": "offensive fire (5.2.1 d)"}
+SURPRISE = {"dogfight": "dogfight (4a a)", "offensive": "offensive fire (4a b)",
+            "defensive": "defensive fire (4a c)"}
+USUAL = {"dogfight": "dogfight (5.2.1 a)", "artillery": "artillery fire (5.2.1 b)",
+         "defensive": "defensive fire (5.2.1 c)", "offensive": "offensive fire (5.2.1 d)"}
 
 
 def _answer(journal: Path, case: dict, until=None) -> None:
@@ -67,8 +70,10 @@ def played(request, tmp_path: Path, cli):
     `order` answers it, then the rest of the combat phase: (journal, case, answer, seq of
     the answer's record)."""
     case = CASES[request.param]
+    when = {"turn": case["turn"]} if case["turn"] else {}
     sc = cb.position(case["base"], game=request.param, player="german", units=case["units"],
-                     hands={"german": ["off-01", "surprise-01"], "entente": ["ers2-01"]})
+                     hands={"german": ["off-01", "surprise-01"], "entente": ["ers2-01"]},
+                     **when)
     journal = cb.new_game(tmp_path, sc, game=request.param)
     for text in ["play offensive", *case["moves"], "end movement"]:
         assert g.submit(journal, "german", [text]).rejected is None, text
@@ -90,9 +95,13 @@ def test_the_log_cites_the_surprise_order_in_the_surprise_battle_only(played, cl
     journal, case, _, _ = played
     out = cli("log", journal, "--as", "public").stdout
     surprise, usual = case["surprise"][1], case["usual"][1]
-    assert _fire_lines(out, surprise) == [f"German {SURPRISE['offensive']}",
+    assert _fire_lines(out, surprise) == [f"German {SURPRISE['dogfight']}",
+                                          f"Entente {SURPRISE['dogfight']}",
+                                          f"German {SURPRISE['offensive']}",
                                           f"Entente {SURPRISE['defensive']}"], out
-    assert _fire_lines(out, usual) == [f"German {USUAL['artillery']}",
+    assert _fire_lines(out, usual) == [f"German {USUAL['dogfight']}",
+                                       f"Entente {USUAL['dogfight']}",
+                                       f"German {USUAL['artillery']}",
                                        f"Entente {USUAL['defensive']}",
                                        f"German {USUAL['offensive']}"], out
 
@@ -131,9 +140,11 @@ def test_the_dice_counts_tell_the_surprise_fire_apart(played, cli):
     journal, _, _, _ = played
     doc = json.loads(cli("dice", journal, "--format", "json").stdout)
     purposes = {side: set(t["by_purpose"]) for side, t in doc["sides"].items()}
-    assert purposes["german"] == {SURPRISE["offensive"], USUAL["artillery"],
+    assert purposes["german"] == {SURPRISE["dogfight"], SURPRISE["offensive"],
+                                  USUAL["dogfight"], USUAL["artillery"],
                                   USUAL["offensive"]}, purposes
-    assert purposes["entente"] == {SURPRISE["defensive"], USUAL["defensive"]}, purposes
+    assert purposes["entente"] == {SURPRISE["dogfight"], SURPRISE["defensive"],
+                                   USUAL["dogfight"], USUAL["defensive"]}, purposes
     text = cli("dice", journal).stdout
     assert SURPRISE["offensive"] in text and USUAL["offensive"] in text, text
 
@@ -144,7 +155,7 @@ def test_the_journal_keeps_the_engine_s_events(played):
     journal, _, _, _ = played
     fired = [ev for line in journal.read_text(encoding="utf-8").splitlines()
              for ev in json.loads(line).get("events", []) if ev["type"] == "FireResolved"]
-    assert len(fired) == 5 and not any("surprise" in ev for ev in fired), fired
+    assert len(fired) == 9 and not any("surprise" in ev for ev in fired), fired
     assert g.verify(journal).records > 0
 
 
