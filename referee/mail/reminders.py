@@ -62,6 +62,8 @@ MOST_NAMED = 5
 # A deadline is ruled missed no sooner than this after it, and only by a pass that read the
 # game's mailbox in full: a mail sent just before it and slowed on its way is in time.
 GRACE = timedelta(minutes=15)
+# A Due's fate in a pass (_fate), when it is no missed deadline's policy.
+HELD, REMIND, RULED, NOT_YET = "held", "remind", "ruled", "not yet"
 # What a side whose mailed orders are held for the moderator's dice reads in place of his
 # deadline, in every mail of his while they are (waiting.py, holds.py).
 HELD_LINE = ("Your mailed orders for this decision are held: they need dice, and the "
@@ -227,28 +229,21 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
         tl = _timeline(j, raw)
         post = Post(j, raw, outbox, now, tl.state.game_id)
         bodies: list[dict] = []
-        reminding = not answering or not _answers_due(tl, now, rule_missed, on_hold)
-        for d in tl.dues:
-            if tl.paused or any(b["clock"].get("missed") == "pause" for b in bodies):
+        fates = [] if tl.paused else [(d, _fate(tl, d, now, rule_missed, on_hold))
+                                      for d in tl.dues]
+        reminding = not answering or not any(isinstance(f, Answer) for _, f in fates)
+        for d, fate in fates:
+            if any(b["clock"].get("missed") == "pause" for b in bodies):
                 break
-            if d.side in on_hold:
-                continue
-            if now < d.due:
+            if fate == REMIND:
                 bodies += remind(tl, d, now, post, log, reporting) if reminding else []
-                continue
-            if (d.side, d.handoff, stamp(d.due)) in tl.missed:
-                continue
-            if rule_missed is None or rule_missed < d.due:
+            elif fate == NOT_YET:
                 _not_yet(d, rule_missed, log)
-                continue
-            policy = tl.settings.missed
-            answer = default_answer(tl.state, tl.data, d.side) if policy == "default" else None
-            if answer is not None:
+            elif isinstance(fate, Answer):
                 if answering and not found:
-                    found.append((tl, d, answer))
-                continue
-            bodies.append(_missed_fact(tl, d, "wait" if policy == "default" else policy,
-                                       post, log))
+                    found.append((tl, d, fate))
+            elif fate not in (HELD, RULED):
+                bodies.append(_missed_fact(tl, d, fate, post, log))
         return tl.seq, tl.hash, bodies
 
     written = j.append(build)[1]
@@ -259,15 +254,26 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
     return None
 
 
-def _answers_due(tl: Timeline, now: datetime, rule_missed: datetime | None,
-                 on_hold) -> bool:
-    """Whether the referee answers for a silent side at now (policy default: a deadline
-    ruled missed, not yet answered, with an answer the rules give for his decision)."""
-    if tl.paused or tl.settings.missed != "default" or rule_missed is None:
-        return False
-    return any(d.side not in on_hold and d.due <= min(now, rule_missed) and
-               (d.side, d.handoff, stamp(d.due)) not in tl.missed and
-               default_answer(tl.state, tl.data, d.side) is not None for d in tl.dues)
+def _fate(tl: Timeline, d: Due, now: datetime, rule_missed: datetime | None,
+          on_hold) -> str | Answer:
+    """What a pass at now does for one Due (the game not paused): nothing (HELD: his
+    mailed orders wait for the moderator's dice; RULED: its deadline was ruled missed
+    before), REMIND (its deadline is still to come), NOT_YET (passed, not ruled missed in
+    this pass), else the policy at the missed deadline: the referee's Answer (default),
+    or "wait" (so too a default the rules give no answer for) or "pause"."""
+    if d.side in on_hold:
+        return HELD
+    if now < d.due:
+        return REMIND
+    if (d.side, d.handoff, stamp(d.due)) in tl.missed:
+        return RULED
+    if rule_missed is None or rule_missed < d.due:
+        return NOT_YET
+    policy = tl.settings.missed
+    if policy != "default":
+        return policy
+    answer = default_answer(tl.state, tl.data, d.side)
+    return "wait" if answer is None else answer
 
 
 def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
