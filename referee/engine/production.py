@@ -289,9 +289,9 @@ def _excess_prompt(s: State, d: GameData) -> str:
     sides = [x for x in b["plans"] if x not in b["done"]] if b else [s.pending.side]
     # Nothing here may tell one side what the other has discarded: the plans are sealed. A
     # side is named (by its name) only where two owe: the waiting side is named before it.
-    return "; ".join((f"{d.side_name(x)} holds " if len(sides) > 1 else "") +
-                     f"{len(s.hands[x])} cards{'' if len(sides) > 1 else ' held'}, the limit "
-                     f"is {card_limit(s, d, x)}" for x in sides) + \
+    two = len(sides) > 1
+    return "; ".join(_over_limit(s, d, x, f"{d.side_name(x)} holds " if two else "",
+                                 "" if two else " held") for x in sides) + \
         (": discard the excess, sealed until both are in (2.0 V.3, 7.1)"
          if b and len(b["plans"]) > 1 else ": discard the excess (2.0 V.3, 7.1)")
 
@@ -302,10 +302,15 @@ def _excess_reader_prompt(s: State, d: GameData, reader: str) -> str:
     b = sealed.book(s, "discard_excess")
     others = [x for x in b["plans"] if x not in b["done"] and x != reader] if b else []
     seal = ", sealed until both are in" if b and len(b["plans"]) > 1 else ""
-    return "; ".join([f"you hold {len(s.hands[reader])} cards, the limit is "
-                      f"{card_limit(s, d, reader)}: discard the excess{seal} (2.0 V.3, 7.1)"] +
-                     [f"{d.side_name(x)} holds {len(s.hands[x])} cards, the limit is "
-                      f"{card_limit(s, d, x)}" for x in others])
+    return "; ".join([f"{_over_limit(s, d, reader, 'you hold ')}: discard the "
+                      f"excess{seal} (2.0 V.3, 7.1)"] +
+                     [_over_limit(s, d, x, f"{d.side_name(x)} holds ") for x in others])
+
+
+def _over_limit(s: State, d: GameData, side: str, lead: str = "", tail: str = "") -> str:
+    """A side's hand against its card limit, as the discard prompts say it (7.1): lead,
+    the cards it holds, tail, then the limit ('German holds 8 cards, the limit is 6')."""
+    return f"{lead}{len(s.hands[side])} cards{tail}, the limit is {card_limit(s, d, side)}"
 
 
 register(DecisionSpec(
