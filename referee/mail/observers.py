@@ -23,7 +23,7 @@ from ..store.players import OBSERVER
 from .ledger import mail_name
 from .newsmail import NEWS, REPORT, news_body, owed
 from .pictures import MailPictures
-from .refusal import FULL_MOST, lead_lines, prose
+from .refusal import FULL_MOST, lead_lines, prose, split_receipt
 from .subjects import table_subject
 from .threads import thread_of
 
@@ -91,7 +91,7 @@ def _public_text(table, since: int, what: str, where: str = "") -> str:
     doc, meta = table.report(PUBLIC, since, keep_views=False, full_most=FULL_MOST)
     text = reports.render_report(doc, meta, "text").rstrip("\n")
     if where:
-        report, _, receipt = text.rpartition("\n\n")
+        report, receipt = split_receipt(text)
         text = f"{report}\n\n{prose(where)}\n\n{receipt}"
     return lead_lines(doc) + text + "\n"
 

@@ -292,7 +292,7 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
         del doc.sections[0].blocks[0]       # lead says what is asked, just above the title
         due = due if told or not due else _after_first_sentence(due)
     text = reports.render_report(doc, meta, "text")
-    report, _, receipt = text.rstrip("\n").rpartition("\n\n")
+    report, receipt = split_receipt(text)
     head = render(Document("", [Section("", [para(n) for n in notes])]), "text", 72).strip(
         "\n") + "\n\n" if notes else ""
     # What of his mail was not applied, then what is asked of him now and by when, above the
@@ -303,6 +303,14 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     return head + lead + title + "\n\n" + rest + \
         (f"\n\n{due}" if due else "") + (f"\n\n{prose(map_note)}" if map_note else "") + \
         f"\n\nOrder key: {key}\n{receipt}\n"
+
+
+def split_receipt(text: str) -> tuple[str, str]:
+    """A report as text (render_report) and the receipt that ends it (game/receipts.py),
+    apart: what is put between them (the deadline, where the last map is, the order key)
+    goes above the receipt, which stays the mail's last lines."""
+    report, _, receipt = text.rstrip("\n").rpartition("\n\n")
+    return report, receipt
 
 
 def standing_now(table, side: str) -> str:
