@@ -31,7 +31,6 @@ from .firsttold import (
     spared_by,
     spared_for_refused,
 )
-from .ledger import load_ledger
 from .ordersopen import orders_open_text
 
 # A missed deadline's extension runs from it: 24h after it, it gives no time.
@@ -80,8 +79,7 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
     # The game's ledger, read once for all a reminder asks of it (under the game's mail
     # lock, each change saved as made): when the side was told of his deadline, by which
     # mail, whether a report goes to him in this pass, and where the mail goes.
-    ledger = load_ledger(post.game_id, post.head) if reporting and \
-        isinstance(post.head, str) else None
+    ledger = post.kept() if reporting else None
     passed = reminders_passed(post, ledger, d, now, reminders)
     if not passed:
         return []

@@ -48,8 +48,7 @@ class Post:
         self.keys = {} if secret is None else {
             side: order_key(secret, game_id, side, p.get("key_no") or 0)
             for side, p in self.people.items() if side != MODERATOR}
-        head = self.head = records[0].get("hash")
-        self.maps = load_ledger(game_id, head)["maps"] if isinstance(head, str) else {}
+        self.head = records[0].get("hash")
 
     def _record(self, seq: int | None) -> tuple[str, dict] | None:
         """The game and its record seq, for a Message-ID (None: no record named)."""
@@ -57,9 +56,29 @@ class Post:
             return None
         return self.game_id, self.records[seq]
 
+    @cached_property
+    def _ledger(self) -> tuple[dict | None, bool]:
+        """The game's ledger, read once, when first asked (a pass with no mail to write
+        reads none), and whether this process held the game's mail lock then (None: a
+        record 0 with no hash)."""
+        if not isinstance(self.head, str):
+            return None, False
+        return load_ledger(self.game_id, self.head), lock_held(self.game_id, self.head)
+
+    def kept(self) -> dict | None:
+        """The game's ledger as it stands: the one this Post read, when it read it under the
+        game's mail lock (a check's step: every mail and reminder of it keeps its changes in
+        that one dict, each saved as made), else read now (None: a record 0 with no
+        hash)."""
+        ledger, locked = self._ledger
+        if ledger is None or locked:
+            return ledger
+        return load_ledger(self.game_id, self.head)
+
     def map_line(self, side: str) -> str:
         """Where the side's last map is: a reminder carries no picture (pictures.py)."""
-        return last_map_line(self.maps.get(side))
+        ledger = self._ledger[0]
+        return last_map_line((ledger["maps"] if ledger is not None else {}).get(side))
 
     @cached_property
     def refused(self) -> set[str]:
@@ -88,7 +107,7 @@ class Post:
             return False
         if ledger is None and isinstance(self.head, str) and \
                 lock_held(self.game_id, self.head):     # the ledger as it stands now
-            ledger = load_ledger(self.game_id, self.head)
+            ledger = self.kept()
         if ledger is not None:
             if written_elsewhere(ledger, self.outbox, name, to) is not None:
                 return False

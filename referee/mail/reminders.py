@@ -43,7 +43,7 @@ from .askagain import (
 )
 from .deadlinepost import Post, address_of, everyone
 from .holds import Hold, sides_on_hold
-from .ledger import game_lock, load_ledger, save_ledger
+from .ledger import game_lock, save_ledger
 from .refusal import prose
 
 # A line of a player's mail asking for more time: `extend 24h`.
@@ -423,16 +423,10 @@ def _tell_answered(j: Table, raw: bytes, recs: list[dict], outbox: Path, now: da
     post = Post(j, raw, outbox, now, after.state.game_id)
     for run in groups.values():
         told = outbox / f".deadline-{run[0]['seq']:06d}-told"
-        if not told.exists() and run[0]["seq"] not in _runs_told(_ledger_of(j)):
+        if not told.exists() and run[0]["seq"] not in _runs_told(post.kept()):
             _tell_run(j, run, after, post, answers or {})
-            _keep_told(_ledger_of(j), run[0]["seq"])
+            _keep_told(post.kept(), run[0]["seq"])
             _mark(outbox, told)
-
-
-def _ledger_of(j: Table) -> dict:
-    """The game's ledger as it stands (under the game's mail lock: check_deadlines)."""
-    head = j.records[0]
-    return load_ledger(head["game_id"], head["hash"])
 
 
 def _runs_told(ledger: dict) -> list[int]:
