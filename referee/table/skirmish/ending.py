@@ -11,8 +11,7 @@ from ...base.plurals import counted
 from ...base.readers import MODERATOR, PUBLIC
 from ...render.documents import side_name
 from ...render.record_text import wrap_lines
-from . import decider as sk
-from .life import replay
+from .life import states
 from .report import test_head
 from .state import SkState
 from .window import own_since
@@ -138,10 +137,8 @@ def ending_record(records: list[dict]) -> dict:
     """The record that ended the game: the first of the last run of records after which it
     is over (those after it are disputes and rulings that left it so). One replay, noting
     after each record whether the game stood over then, as the game replayed to it does."""
-    card, state = replay(records[:1])
     first = min(1, len(records) - 1)
-    for rec in records[1:-1]:
-        sk.evolve(card, state, rec, rec["seq"])
-        if not state.over():
+    for rec, _, state in states(records[:-1] or records):
+        if rec is not records[0] and not state.over():
             first = rec["seq"] + 1
     return records[first]

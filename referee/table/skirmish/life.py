@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import secrets as _secrets
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -290,6 +292,13 @@ def is_skirmish(header: dict) -> bool:
 
 def replay(records: list[dict]) -> tuple[SkirmishCard, sk.SkState]:
     """The card and the state after every record (evolve only: nothing is rolled)."""
+    _, card, state = deque(states(records), maxlen=1)[0]
+    return card, state
+
+
+def states(records: list[dict]) -> Iterator[tuple[dict, SkirmishCard, sk.SkState]]:
+    """One replay, told record by record: (the record, the card, the state after it), from
+    record 0's on; the state is changed in place, to be read before the next."""
     header = records[0]
     card = validator(SkirmishCard).validate_python(header["card_data"])
     for problem in card_problems(card, "record 0's card"):   # as a game folder's card is
@@ -299,9 +308,10 @@ def replay(records: list[dict]) -> tuple[SkirmishCard, sk.SkState]:
         raise ValueError(f"record 0's scenario: off_table_artillery: {why} "
                          f"(at off_table_artillery.{n})")
     state = sk.initial_state(scenario)
+    yield header, card, state
     for rec in records[1:]:
         sk.evolve(card, state, rec, rec["seq"])
-    return card, state
+        yield rec, card, state
 
 
 def open_skirmish(path: Path | str, records: list[dict] | None = None) -> Skirmish:
