@@ -7,7 +7,7 @@ from msgspec import UNSET, Meta, UnsetType, field
 
 from .base import Contract, Document, Frozen, Part
 from .events_base import Secret
-from .records import Hex64, Signature, Signing
+from .records import Hex64, Signature, Signing, Stream
 
 Name = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}\Z")]
 FigureId = Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}\Z")]
@@ -425,6 +425,18 @@ class Chained(Contract):
 class DiceCommitment(Contract):
     mode: Literal["committed", "manual"]
     commitment: str
+    # "side": each side's rolling record is keyed by the side's own count of them
+    # (SkirmishDiceFrom); absent in games begun before, keyed by the record's number.
+    keyed: Optional[Literal["side"]] = None
+
+
+class SkirmishDiceFrom(Contract):
+    """What keys a rolling record's dice in a game keyed by side: its stream, the side and
+    its count of rolling records ("british.3"), and for an order that came by mail the
+    SHA-256 of the mail's order lines, which its dice mix in."""
+
+    stream: Stream
+    mail: Optional[Hex64] = None
 
 
 class SkirmishHeader(Chained):
@@ -464,6 +476,7 @@ class SkirmishRecord(Chained):
     # Of that mail's Date, Subject and text: the same mail sent again under another
     # Message-ID is known for a copy.
     mail_content: Optional[Hex64] = None
+    dice_from: Optional[SkirmishDiceFrom] = None    # its dice's key (a game keyed by side)
 
 
 class SkirmishRoute(Chained):

@@ -2,7 +2,7 @@
 (test_import_graph.py): the kind on top, then the journal's life, what a mail asks and how
 many of its tests it tells in full, what `explain` tells, then how the game ended, then
 decide and evolve, what the card forbids, the dice tests and the order text, then the
-state; and its rules stand apart from the campaign engine."""
+state and what keys the dice; and its rules stand apart from the campaign engine."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from graphs import find_cycle
 PACKAGE = Path(referee.table.skirmish.__file__).parent
 LAYERS = [("__init__", "kind"), ("asking", "brief", "explained"), ("ending",), ("life",),
           ("decider", "report", "loading"), ("checks",), ("dicetests", "order_text"),
-          ("state", "window")]
+          ("state", "window", "dicekeys")]
 
 
 def _imports() -> dict[str, list[tuple[str, int, bool]]]:

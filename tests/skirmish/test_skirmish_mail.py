@@ -172,7 +172,7 @@ def as_mailed(cli, journal, side: str) -> str:
 
 
 TEST_1 = ('Tests:\n#1 British: move B2 mode=manoeuvre command=yes\n'
-          '    D6=3 -> B2 may move up to 6" (manoeuvre) (Movement)\n')
+          '    D6=6 -> B2 may move up to 9" (manoeuvre) (Movement)\n')
 
 
 def test_an_answer_carries_the_report_after_the_orders_and_its_reader_s_key(cli, tmp_path,

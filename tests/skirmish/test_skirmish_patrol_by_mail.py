@@ -21,22 +21,30 @@ from mailboxes import write_maildir
 from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail, mailed_patrol
 
 from referee.store.dice import below
+from referee.store.sheets import lines_digest
+
+SHOT_1 = ("fire G5 at=B2 range=10 state=halted cover=none command=yes", "done")
+SHOT_2 = ("fire G2 at=B3 range=10 state=halted command=yes", "done")
+MELEE = ("melee G1 attackers=B1", "done")
 
 
-def _die(secret: bytes, seq: int, i: int, sides: int) -> int:
-    return 1 + below(secret, "patrol", seq, i, sides)
+def _die(secret: bytes, stream: str, lines: tuple[str, ...], i: int, sides: int) -> int:
+    """Die i of a mailed order: keyed by its side's count of rolling records, mixing in
+    the digest of the mail's order lines."""
+    return 1 + below(secret, "patrol", stream, i, sides, f"mail={lines_digest(list(lines))}")
 
 
 def _story_secret() -> bytes:
     """The first secret (of sha256 of 0, 1, 2, ...) whose dice tell the story: record 6,
-    G5's aimed shot, 18+ ("18-20: Killed"); record 9, G2's shot, 15 or 16 ("15-17:
-    Pinned", and "14 or less: Miss" once hard cover's -2 is counted); record
-    15, the melee, B1's D6 two above G1's (G1: +1 Stubborn, +1 body armour, so equal
-    scores: no result)."""
+    G5's aimed shot (the German's first roll), 18+ ("18-20: Killed"); record 9, G2's shot
+    (his second), 15 or 16 ("15-17: Pinned", and "14 or less: Miss" once hard cover's -2
+    is counted); record 15, the melee (the British's third roll), B1's D6 two above G1's
+    (G1: +1 Stubborn, +1 body armour, so equal scores: no result)."""
     for n in range(20000):
         s = hashlib.sha256(str(n).encode()).digest()
-        if _die(s, 6, 0, 20) >= 18 and 15 <= _die(s, 9, 0, 20) <= 16 and \
-                _die(s, 15, 1, 6) == _die(s, 15, 0, 6) + 2:
+        if _die(s, "german.1", SHOT_1, 0, 20) >= 18 and \
+                15 <= _die(s, "german.2", SHOT_2, 0, 20) <= 16 and \
+                _die(s, "british.3", MELEE, 1, 6) == _die(s, "british.3", MELEE, 0, 6) + 2:
             return s
     raise AssertionError("no secret tells the story")
 
@@ -108,9 +116,9 @@ def test_a_patrol_by_mail_for_two_full_turns(cli, tmp_path, via):
     # the artillery phase. The veterans' step, the regulars' step, the raw step.
     assert [s for _, s, _ in post.send(
         ("british", ("done",)),
-        ("german", ("fire G5 at=B2 range=10 state=halted cover=none command=yes", "done")),
+        ("german", SHOT_1),
         ("british", ("done",)),
-        ("german", ("fire G2 at=B3 range=10 state=halted command=yes", "done")),
+        ("german", SHOT_2),
         ("british", ("dispute record=9 fact=cover value=hard", "done")),
         ("british", ("done",)),
         ("moderator", ("settle record=9 fact=cover value=hard",)))] == ["applied"] * 7
@@ -123,7 +131,7 @@ def test_a_patrol_by_mail_for_two_full_turns(cli, tmp_path, via):
     b3 = next(f for f in doc["figures"] if f["id"] == "B3")
     assert b3["pins"] == 0 and doc["phase"] == "melee"
     # Melee: equal scores, no result; both stay in contact. Morale: owed for B2.
-    got = post.send(("british", ("melee G1 attackers=B1", "done")), ("german", ("done",)),
+    got = post.send(("british", MELEE), ("german", ("done",)),
                     ("british", ("done",)))
     assert got[:2] == [("british", "applied", [15, 16]), ("german", "applied", [17])]
     assert got[2] == ("british", "refused", [])

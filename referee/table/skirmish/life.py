@@ -42,6 +42,15 @@ from ...store.journal import Journal, now, parse, scan
 from ...store.players import order_key
 from ...store.secrets import create_with_secret, load_secret, secret_for_new
 from . import decider as sk
+from .dicekeys import (
+    KEYED,
+    check_dice,
+    check_keys,
+    check_reveal,
+    follow_test,
+    keyed_by_side,
+    record_source,
+)
 from .loading import SkirmishData, artillery_problems, card_problems
 from .window import own_since
 
@@ -116,24 +125,9 @@ def audit(raw: bytes, name: str) -> list[dict]:
         if records[n]["kind"] == "route":
             check_route(records[n], name)       # as a campaign's: what new and mail write
         _redecide(records, n, name)
-    _check_reveal(records, name)
+    check_reveal(records, name)
+    check_keys(records, name)
     return records
-
-
-def _check_reveal(records: list[dict], name: str) -> None:
-    """A reveal is the last record, and its secret is the one the header committed to."""
-    shown = [r for r in records[1:] if r["kind"] == "reveal"]
-    if not shown:
-        return
-    n = shown[0]["seq"]
-    if len(records) - 1 > n:
-        raise JournalError(f"{name}: record {n + 1} comes after the dice secret was revealed "
-                           f"in record {n}; a revealed game takes no more records",
-                           record=n + 1)
-    if dicemod.commitment(bytes.fromhex(shown[0]["secret"])) != \
-            records[0]["dice"]["commitment"]:
-        raise JournalError(f"{name}: record {n} reveals a secret that does not match the "
-                           f"commitment in the journal header", record=n)
 
 
 def verify_skirmish(path: Path | str, secret_file: Path | None = None,
@@ -154,6 +148,9 @@ def verify_skirmish(path: Path | str, secret_file: Path | None = None,
         authors.pin(fpr, upto, what)
     lines = [f"{journal.name}: {len(records)} records, hash chain intact", *authors.lines(),
              "every record keeps its contract; every test follows from its facts and dice"]
+    if keyed_by_side(records[0]):
+        lines.append("every roll is keyed by its side's own count of rolls, a mail's by its "
+                     "digest too")
     shown = records[-1] if records[-1]["kind"] == "reveal" else None
     if shown is not None:
         lines.append(f"record {shown['seq']} reveals the dice secret; it matches the "
@@ -169,17 +166,8 @@ def verify_skirmish(path: Path | str, secret_file: Path | None = None,
         secret = bytes.fromhex(shown["secret"])
     else:
         return lines, authors
-    _check_dice(records, secret, journal.name)
+    check_dice(records, secret, journal.name)
     return lines + ["every die is the one the committed secret gives"], authors
-
-
-def _check_dice(records: list[dict], secret: bytes, name: str) -> None:
-    for rec in records[1:]:
-        for i, d in enumerate((rec.get("test") or {}).get("dice", [])):
-            if d["value"] != 1 + dicemod.below(secret, records[0]["game_id"], rec["seq"], i,
-                                               d["die"]):
-                raise JournalError(f"{name}: record {rec['seq']} die {i} is not the "
-                                   f"committed die", record=rec["seq"])
 
 
 def _redecide(records: list[dict], n: int, name: str) -> None:
@@ -241,7 +229,8 @@ def create_skirmish(path: Path | str, data: SkirmishData, scenario: str,
               "scenario": sc.id, "scenario_data": msgspec.to_builtins(sc),
               "card_data": msgspec.to_builtins(data.card),
               "challenge_window": data.info.challenge_window, "players": players or {},
-              "dice": {"mode": dice_mode, "commitment": dicemod.commitment(secret)},
+              "dice": {"mode": dice_mode, "commitment": dicemod.commitment(secret),
+                       "keyed": KEYED},
               "created_at": now()}
     key = signing.new_key(signing_key, path)
     records = create_with_secret(Journal(path, keep_contract), header, [], secret, spath, fresh,
@@ -325,13 +314,14 @@ def open_skirmish(path: Path | str, records: list[dict] | None = None) -> Skirmi
     return Skirmish(journal, records[0], card, state)
 
 
-def _dice(header: dict, path: Path, seq: int, given: list[int] | None) -> AnyDice:
+def _dice(header: dict, path: Path, seq: int, given: list[int] | None,
+          source: dict | None = None) -> AnyDice:
     if header["dice"]["mode"] == "manual" and given is None:
         given = []                  # an order that rolls then says the dice are missing
     elif header["dice"]["mode"] == "committed" and given is not None:
         raise UsageError("--dice: this game's dice are committed; nobody gives them")
     secret = None if given is not None else load_secret(path, header)
-    return AnyDice(header["game_id"], seq, secret, given)
+    return AnyDice(header["game_id"], seq, secret, given, source)
 
 
 def check_side(side: str, sides: tuple[str, ...]) -> None:
@@ -390,10 +380,11 @@ def submit_many(path: Path | str, side: str, texts: list[str],
         records = list(records)         # this batch's records go on a copy, one by one
         for i, o in enumerate(orders):
             seq = records[-1]["seq"] + 1
-            dice = _dice(records[0], path, seq, left)
+            dice = _dice(records[0], path, seq, left, record_source(records, side, texts, mail))
             try:
                 body = {"kind": "skirmish", "at": now(),
                         **_body(card, state, records, o, side, dice),
+                        **_keyed(dice, o),
                         **({"mail": mail} if mail else {}),
                         **({"mail_content": mail_content} if mail and mail_content else {})}
             except OrderError as exc:
@@ -402,7 +393,7 @@ def submit_many(path: Path | str, side: str, texts: list[str],
                 refused.append((i, exc))
                 break
             left = left[dice.index:] if left is not None else None
-            rolled = rolled or dice.index > 0
+            rolled = rolled or bool(dice.log)
             records.append({**body, "seq": seq, "hash": ""})
             sk.evolve(card, state, body, seq)
             bodies.append(body)
@@ -412,6 +403,12 @@ def submit_many(path: Path | str, side: str, texts: list[str],
 
     written = journal.append_raw(build)[1]
     return Taken(written, refused[0] if refused else None)
+
+
+def _keyed(dice: AnyDice, o) -> dict:
+    """A test that rolled, in a game keyed by side: its `dice_from` (dicekeys.py)."""
+    return {"dice_from": dice.source} if dice.source and dice.log and \
+        o.kind not in ("settle", "dispute") else {}
 
 
 def stopped_at(records: list[dict], side: str, texts: list[str], seqs: list[int]
@@ -520,6 +517,7 @@ def settle(card, records, o, side, dice) -> dict:
     _, before = replay(records[:n])
     again = sk.SkOrder(rec["test"]["kind"], rec["test"]["subject"], facts, o.text)
     old = [d["value"] for d in rec["test"]["dice"]]
+    follow_test(dice, rec)      # its fresh dice, if it needs any, are the test's next
     ruling.update({"fact": fact, "value": facts[fact]})
     try:
         redo = sk.decide(card, before, again, rec["actor"], _Reused(old, dice))
