@@ -1,0 +1,171 @@
+"""A skirmish's dice keyed by the side's own count of rolls (table/skirmish/dicekeys.py):
+keyed by their record's number, a side's dice moved with every record the moderator wrote
+before its order (a mail route, a ruling, the other side's orders applied first), so he,
+holding the secret, could choose among them. Now a game says so in record 0 and each
+rolling record names its stream ("british.1") and, for a mailed order, the digest of the
+mail's order lines; a game begun before keeps its record numbers and verifies as it did;
+a forged key or count is caught by verify in one line."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from forging import fixed_key, records, resign
+
+from referee.store import signing
+from referee.store.dice import below
+from referee.store.journal import line_of
+from referee.store.sheets import lines_digest
+from referee.table.skirmish import life
+
+SECRET = bytes.fromhex("5e" * 32)
+RUSH = "move B2 mode=rush command=yes"      # two D6 (Movement)
+G1 = "move G1 mode=rush command=yes"
+B3 = "move B3 mode=rush command=yes"
+OLD = Path(__file__).parent.parent / "fixtures" / "skirmish-before-artillery"
+
+
+def _new(cli, folder: Path, secret_file: Path) -> Path:
+    folder.mkdir()
+    j = folder / "patrol.jsonl"
+    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
+            "--secret-file", secret_file)
+    assert r.exit_code == 0, r.stderr
+    return j
+
+
+def _order(cli, j: Path, side: str, text: str) -> None:
+    r = cli("skirmish", "order", j, "--as", side, text)
+    assert r.exit_code == 0, r.output
+
+
+def _dice(rec: dict) -> list[int]:
+    return [d["value"] for d in rec["test"]["dice"]]
+
+
+def _committed(stream: int | str, count: int, mix: str = "") -> list[int]:
+    return [1 + below(SECRET, "patrol", stream, i, 6, mix) for i in range(count)]
+
+
+def test_no_record_the_moderator_writes_before_an_order_moves_its_dice(cli, tmp_path,
+                                                                       secret_file):
+    alone = _new(cli, tmp_path / "a", secret_file)
+    for side, text in (("british", RUSH), ("german", G1), ("british", B3)):
+        _order(cli, alone, side, text)
+    after = _new(cli, tmp_path / "b", secret_file)
+    _order(cli, after, "british", RUSH)
+    (tmp_path / "mb").write_bytes(b"")
+    r = cli("mail", after, "--in", str(tmp_path / "mb"), "--out", f"outbox:{tmp_path / 'ob'}")
+    assert r.exit_code == 0, r.output                           # record 2: a mail route
+    _order(cli, after, "german", G1)
+    _order(cli, after, "german", "done")                        # the other side's, first
+    _order(cli, after, "british", "dispute record=3 fact=mode value=stealthy")
+    _order(cli, after, "moderator", "settle record=3 uphold=yes")   # a ruling
+    _order(cli, after, "british", B3)
+    first, last = records(alone)[-1], records(after)[-1]
+    assert (first["seq"], last["seq"]) == (3, 7)
+    assert first["dice_from"] == last["dice_from"] == {"stream": "british.2"}
+    assert _dice(first) == _dice(last) == _committed("british.2", 2)
+    # Keyed by its record's number, as before, the same order would have rolled otherwise.
+    assert _committed(3, 2) != _committed(7, 2)
+    assert records(after)[3]["dice_from"] == {"stream": "german.1"}
+    assert "dice_from" not in records(after)[6]             # a ruling is nobody's roll
+    for j in (alone, after):
+        r = cli("verify", j, "--secret", secret_file)
+        assert r.exit_code == 0, r.output
+        assert "every roll is keyed by its side's own count of rolls" in r.stdout
+
+
+def test_a_mailed_order_s_dice_mix_in_the_digest_of_its_lines(cli, tmp_path, secret_file):
+    got = {}
+    for name, lines in (("a", [RUSH]), ("b", [RUSH, "done"])):
+        j = _new(cli, tmp_path / name, secret_file)
+        life.submit_many(j, "british", lines, mail=f"<{name}@example.org>")
+        rec = records(j)[1]
+        digest = lines_digest(lines)
+        assert rec["dice_from"] == {"mail": digest, "stream": "british.1"}
+        assert _dice(rec) == _committed("british.1", 2, f"mail={digest}")
+        got[name] = _dice(rec)
+        assert cli("verify", j, "--secret", secret_file).exit_code == 0
+    by_hand = _new(cli, tmp_path / "c", secret_file)
+    _order(cli, by_hand, "british", RUSH)
+    assert len({tuple(v) for v in (*got.values(), _dice(records(by_hand)[1]))}) == 3
+
+
+def _old_game(tmp_path: Path) -> Path:
+    j = tmp_path / "before.jsonl"
+    shutil.copyfile(OLD / "journal.jsonl", j)
+    shutil.copyfile(OLD / "journal.jsonl.secret", tmp_path / "before.jsonl.secret")
+    for p in (j, tmp_path / "before.jsonl.secret"):
+        p.chmod(0o600)
+    return j
+
+
+def test_a_game_begun_before_keeps_its_record_numbers_and_verifies(cli, tmp_path):
+    j = _old_game(tmp_path)
+    secret = tmp_path / "before.jsonl.secret"
+    assert "keyed" not in records(j)[0]["dice"]
+    for args in ((), ("--secret", secret)):
+        r = cli("verify", j, *args)
+        assert r.exit_code == 0 and "keyed" not in r.stdout, r.output
+    said = (OLD / "verify.txt").read_text(encoding="utf-8").replace("before-artillery", "before")
+    assert cli("verify", j).stdout == said
+    signing.new_key(fixed_key(tmp_path / "keys"))     # played on by the holder of its key
+    _order(cli, j, "british", "done")
+    _order(cli, j, "british", "fire B3 at=G5 range=10 state=halted cover=none command=yes")
+    rec = records(j)[-1]
+    assert "dice_from" not in rec
+    key = bytes.fromhex(secret.read_text().strip())
+    values = [1 + below(key, records(j)[0]["game_id"], rec["seq"], i, d["die"])
+              for i, d in enumerate(rec["test"]["dice"])]
+    assert _dice(rec) == values
+    assert cli("verify", j, "--secret", secret).exit_code == 0
+
+
+def _forge(j: Path, n: int, change) -> None:
+    """Record n changed, and it and every record after it chained and signed again, as the
+    holder of the game's key can."""
+    recs = records(j)
+    change(recs[n])
+    for k in range(n, len(recs)):
+        recs[k]["prev"] = recs[k - 1]["hash"] if k else None
+        recs[k] = resign(recs[k])
+    j.write_bytes(b"".join(line_of(r) for r in recs))
+
+
+FORGED = [
+    ("count", 2, lambda r: r["dice_from"].update(stream="german.2"),
+     "record 2 has its dice keyed 'german.2', not 'german.1', its side's count of rolling "
+     "records"),
+    ("record number", 1, lambda r: r.pop("dice_from"), "record 1 has its dice keyed None, "
+                                                       "not 'british.1'"),
+    ("a ruling's roll", 3, lambda r: r.update(dice_from={"stream": "british.2"}),
+     "record 3 names a dice stream but rolls no die"),
+    ("a mail's digest", 1, lambda r: r["dice_from"].update(mail="ab" * 32),
+     "record 1 mixes a mail's digest into its dice but came in no mail"),
+    ("header", 0, lambda r: r["dice"].pop("keyed"), "record 1 keys its dice by a stream, "
+                                                    "but record 0 keys this game's dice by "
+                                                    "record number"),
+    ("bad key", 1, lambda r: r["dice_from"].update(stream="british.0"), "record 1 breaks "
+                                                                        "the journal's"),
+    ("bad scheme", 0, lambda r: r["dice"].update(keyed="record"), "record 0 breaks the "
+                                                                  "journal's contract"),
+]
+
+
+@pytest.mark.parametrize("what, n, change, said", FORGED, ids=[f[0] for f in FORGED])
+def test_a_forged_key_or_count_fails_verify_in_one_line(cli, tmp_path, secret_file, what, n,
+                                                        change, said):
+    j = _new(cli, tmp_path / "g", secret_file)
+    _order(cli, j, "british", RUSH)
+    _order(cli, j, "german", G1)
+    _order(cli, j, "british", "dispute record=2 fact=mode value=stealthy")
+    assert cli("verify", j, "--secret", secret_file).exit_code == 0
+    _forge(j, n, change)
+    for args in ((), ("--secret", secret_file)):
+        r = cli("verify", j, *args)
+        assert r.exit_code == 3, (what, r.output)
+        assert said in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert "Traceback" not in r.output
