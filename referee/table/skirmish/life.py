@@ -121,12 +121,12 @@ def audit(raw: bytes, name: str) -> list[dict]:
     records = parse(raw, name)
     check_shapes(raw, name)
     replayed(records, name)             # its card and forces read as a game folder's are
-    check_keys(records, name)           # what keys each roll, before any is decided again
     for n in range(1, len(records)):
         if records[n]["kind"] == "route":
             check_route(records[n], name)       # as a campaign's: what new and mail write
         _redecide(records, n, name)
     check_reveal(records, name)
+    check_keys(records, name)           # what keys each roll (dicekeys.py)
     return records
 
 
