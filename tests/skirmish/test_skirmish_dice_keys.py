@@ -169,3 +169,32 @@ def test_a_forged_key_or_count_fails_verify_in_one_line(cli, tmp_path, secret_fi
         assert r.exit_code == 3, (what, r.output)
         assert said in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
         assert "Traceback" not in r.output
+
+
+LMG = "fire B4 at=G1 range=20 state=halted cover=none dice=3 command=yes"
+
+
+def test_a_ruling_takes_the_test_s_own_dice_then_the_next_of_its_stream(cli, tmp_path,
+                                                                         secret_file):
+    """A correction to five dice from three keeps the test's three and takes dice 3 and 4
+    of the test's own stream, whichever record the ruling is; verify checks those too."""
+    j = _new(cli, tmp_path / "g", secret_file)
+    for side, text in (("british", "done"), ("german", "done"), ("british", "done"),
+                       ("german", "done"), ("british", LMG),
+                       ("german", "dispute record=5 fact=dice value=5"),
+                       ("moderator", "settle record=5 fact=dice value=5")):
+        _order(cli, j, side, text)
+    test, ruling = records(j)[5], records(j)[7]
+    assert test["dice_from"] == {"stream": "british.1"} and "dice_from" not in ruling
+    stream = [1 + below(SECRET, "patrol", "british.1", i, 20) for i in range(5)]
+    assert _dice(test) == stream[:3]
+    assert [d["value"] for d in ruling["settle"]["test"]["dice"]] == stream
+    assert cli("verify", j, "--secret", secret_file).exit_code == 0
+
+    def forged(rec: dict) -> None:
+        rec["settle"]["test"]["dice"][4]["value"] = 1 + below(SECRET, "patrol", 7, 1, 20)
+    _forge(j, 7, forged)
+    assert cli("verify", j).exit_code == 0           # no die is known without the secret
+    r = cli("verify", j, "--secret", secret_file)
+    assert r.exit_code == 3 and "record 7 die 4 of its ruling is not the committed die" in \
+        r.stderr, r.output
