@@ -1,6 +1,6 @@
 """What keys a skirmish record's dice, and verify's check of every die and key.
 
-A game begun before record 0 said `"keyed": "side"` in its dice keys each record's dice by
+A game whose record 0 does not say `"keyed": "side"` in its dice keys each record's dice by
 the record's number (`game-id/n/i`): whoever holds the secret foresees them, and could
 choose among them by writing records first. A game whose record 0 says it keys each
 rolling record of a side by that side's own count of such records, as a campaign's mail
