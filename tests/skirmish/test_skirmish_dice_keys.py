@@ -198,3 +198,29 @@ def test_a_ruling_takes_the_test_s_own_dice_then_the_next_of_its_stream(cli, tmp
     r = cli("verify", j, "--secret", secret_file)
     assert r.exit_code == 3 and "record 7 die 4 of its ruling is not the committed die" in \
         r.stderr, r.output
+
+
+def test_the_players_guide_checks_a_skirmish_die_as_the_referee_draws_it(cli, tmp_path):
+    """player.md (A skirmish) shows a die checked by hand: its HMAC input, the digest's first
+    8 bytes and the die. They are those of a real game made with that secret, and the
+    game's last mail points there, not to the campaign's D6 (Receipts)."""
+    import hashlib
+    import hmac
+    import re
+
+    from referee.table.skirmish.ending import after_the_end
+
+    docs = (Path(__file__).parents[2] / "docs" / "player.md").read_text(encoding="utf-8")
+    block = docs[docs.index("## A skirmish"):docs.index("### Every skirmish order")]
+    s, m = re.search(r"s=([0-9a-f]{64}); m=(\S+)", block).groups()
+    shown = re.search(r"# ([0-9a-f]{16})…", block).group(1)
+    face = int(re.search(r"# (\d) \(it is below", block).group(1))
+    digest = hmac.new(bytes.fromhex(s), m.encode(), hashlib.sha256).hexdigest()
+    assert digest.startswith(shown) and int(shown, 16) % 6 + 1 == face
+    (tmp_path / "secret").write_text(s)
+    j = _new(cli, tmp_path / "g", tmp_path / "secret")
+    _order(cli, j, "british", "move B2 mode=manoeuvre command=yes")
+    rec = records(j)[-1]
+    assert m == f"patrol/{rec['dice_from']['stream']}/0" and _dice(rec) == [face]
+    told = " ".join(after_the_end([], type("S", (), {"revealed": "x"})(), "british", ""))
+    assert "(A skirmish)" in told and "Receipts" not in told

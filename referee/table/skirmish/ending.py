@@ -92,7 +92,7 @@ def after_the_end(records: list[dict], state: SkState, reader: str, keep: str) -
                     "game closed; `referee verify` recomputes every die with it."]
         return ["What now: the dice secret is published (in the report above), so every die "
                 "can be checked: `referee verify` on the game's journal recomputes each (ask "
-                "the moderator for it), or check a die by hand as player.md shows (Receipts)."]
+                "the moderator for it), or check a die by hand as player.md shows (A skirmish)."]
     if reader == MODERATOR:
         return [f"What now: check the journal (`referee verify`), then publish the dice "
                 f"secret (`referee reveal`), so that each player can check every die. Until "
