@@ -1,7 +1,7 @@
 """A Surprise Attack! battle fires in its own order (9.7; the sequence of play's "4a.
 Surprise Attack! combat" and the note of 5.2.1: a dogfight, b offensive fire, the artillery
 firing once, c defensive fire), so its fire phases cite that order, as the battle's heading
-cites it, "(4a)": in `log`, a report, `explain`, `dice` and an order's answer. A battle of
+cites it, "(9.7)": in `log`, a report, `explain`, `dice` and an order's answer. A battle of
 the same combat phase fought in the order of 5.2.1 (b artillery fire, c defensive fire, d
 offensive fire) cites 5.2.1 as before, and the journal keeps the events the engine wrote.
 
@@ -38,8 +38,9 @@ CASES = {
                       "ru-2 ru army lomza 3I+1B", "ru-1 ru army bialystok 3I+1B"],
             "moves": ["move ah-1 bialystok", "move ge-8 lomza"]},
 }
-SURPRISE = {"dogfight": "dogfight (4a a)", "offensive": "offensive fire (4a b)",
-            "defensive": "defensive fire (4a c)"}
+SURPRISE = {"dogfight": "dogfight (surprise order a, 9.7)",
+            "offensive": "offensive fire (surprise order b, 9.7)",
+            "defensive": "defensive fire (surprise order c, 9.7)"}
 USUAL = {"dogfight": "dogfight (5.2.1 a)", "artillery": "artillery fire (5.2.1 b)",
          "defensive": "defensive fire (5.2.1 c)", "offensive": "offensive fire (5.2.1 d)"}
 
@@ -95,6 +96,8 @@ def test_the_log_cites_the_surprise_order_in_the_surprise_battle_only(played, cl
     journal, case, _, _ = played
     out = cli("log", journal, "--as", "public").stdout
     surprise, usual = case["surprise"][1], case["usual"][1]
+    # The heading cites the card's rule, 9.7 ("2.0 II.4a" is the index's Dogfight step).
+    assert "SURPRISE ATTACK! battle (9.7)" in " ".join(out.split()), out
     assert _fire_lines(out, surprise) == [f"German {SURPRISE['dogfight']}",
                                           f"Entente {SURPRISE['dogfight']}",
                                           f"German {SURPRISE['offensive']}",

@@ -55,7 +55,7 @@ def play(keep: Optional[Path], fmt: str = "text") -> None:
     data = game.data
     say(f"$ referee new {path.name} --scenario 1914      (dice secret fixed for the demo)")
     steps: list[dict] = []
-    battles = Battles()             # a Surprise Attack! battle under way (4a), as `log` has it
+    battles = Battles()             # a Surprise Attack! battle under way (9.7), as `log` has it
 
     def submit(side: str, orders: list[str]) -> None:
         say(f"\n$ referee order {path.name} --as {side} " + " ".join(f"'{o}'" for o in orders))

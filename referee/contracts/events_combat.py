@@ -58,7 +58,7 @@ class BattleBegan(Ev):
 
 
 class BattleStep(Ev):
-    """The battle moves to its next step (2.0 II.4, 4a)."""
+    """The battle moves to its next step (2.0 II.4, 9.7)."""
 
     step: str
 

@@ -3,7 +3,7 @@
 Each battle runs through its fixed order: cavalry retreat, dogfight,
 artillery fire, defensive fire (or retreat instead), offensive fire, retreat
 after combat. The surprise order drops the artillery phase and lets the
-attacker fire first (4a). The referee rolls everything and stops at each
+attacker fire first (9.7). The referee rolls everything and stops at each
 choice a player has.
 """
 
@@ -84,7 +84,7 @@ register(DecisionSpec(
 
 
 def start_battle(ctx: Ctx, area: str) -> None:
-    """Begin one battle: surprise order if a Surprise Attack! names it (4a, 9.7)."""
+    """Begin one battle: surprise order if a Surprise Attack! names it (9.7)."""
     s = ctx.state
     att = s.combat["attacker"]
     surprise = any(c["key"] == "surprise_attack" and c["area"] == area

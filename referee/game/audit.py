@@ -235,7 +235,7 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
                              zone_of(raw))
     out["checks"] = checks
     out["dice"] = _dice(rec, header, traced, revealed_secret(raw, header["dice"]["commitment"]))
-    # Its fire phases as a Surprise Attack! battle under way or begun in it has them (4a).
+    # Its fire phases as a Surprise Attack! battle under way or begun in it has them (9.7).
     out["changes"] = Battles.at(state).marked(marked(shown.get("events", [])))
     out["hits"] = _hits(records, seq, data, reader, out["changes"])
     return out, data
@@ -491,8 +491,8 @@ def count_dice(journal: Path, reader: str = "public", games_dir: Path | None = N
                ) -> dict[str, Any]:
     """Each side's dice so far by face and purpose, the expected counts and a chi-square
     (dice are public once rolled: the same for every reader); phases names a fire event's
-    phase (5.2.1; 4a in a Surprise Attack! battle, its events marked: battlethread.py) as
-    its dice's purpose."""
+    phase (5.2.1; the surprise order, 9.7, in a Surprise Attack! battle, its events marked:
+    battlethread.py) as its dice's purpose."""
     check_name(reader)
     records, _, data = _read(journal, games_dir, raw)
     box, battles = eft_owner(data), Battles()

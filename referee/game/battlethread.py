@@ -1,4 +1,4 @@
-"""Which fire phases of the records were fought in a Surprise Attack! battle (4a, 9.7).
+"""Which fire phases of the records were fought in a Surprise Attack! battle (9.7).
 
 A battle under a Surprise Attack! card fires in its own order (dogfight, offensive fire,
 defensive fire: the sequence of play's 4a, the note of 5.2.1), so its fire phases are told

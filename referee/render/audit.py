@@ -152,7 +152,8 @@ def dice_counts(journal: Path, raw: bytes, reader: str = "public",
                 games_dir: Path | None = None) -> dict[str, Any]:
     """Each side's dice so far by face and purpose, the expected counts and a chi-square
     (dice are public once rolled: the same for every reader); a fire phase's dice are counted
-    under the phase's name in the log (5.2.1; 4a in a Surprise Attack! battle)."""
+    under the phase's name in the log (5.2.1; the surprise order, 9.7, in a Surprise Attack!
+    battle)."""
     return count_dice(journal, reader, games_dir, _purpose, raw)
 
 

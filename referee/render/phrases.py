@@ -23,11 +23,13 @@ PHASE = {"dogfight": "dogfight (5.2.1 a)", "artillery": "artillery fire (5.2.1 b
          "defensive": "defensive fire (5.2.1 c)", "offensive": "offensive fire (5.2.1 d)",
          "pursuit": "pursuit fire (8.3.1)"}
 # A Surprise Attack! battle fires in its own order, with its own letters (9.7; the sequence of
-# play's "4a. Surprise Attack! combat" and the note of 5.2.1: a dogfight, b offensive fire, the
-# artillery firing once, c defensive fire), cited as the battle's heading cites that order,
-# "(4a)"; pursuit fire is 8.3.1's in any battle.
-SURPRISE_PHASE = {"dogfight": "dogfight (4a a)", "offensive": "offensive fire (4a b)",
-                  "defensive": "defensive fire (4a c)"}
+# play's "4a. Surprise Attack! combat" and the note of 5.2.1: a dogfight, b offensive fire,
+# the artillery firing once, c defensive fire), cited by the card's rule as the battle's
+# heading is: the index numbers the usual combat's dogfight "2.0 II.4a", so "4a" alone would
+# name another step; pursuit fire is 8.3.1's in any battle.
+SURPRISE_PHASE = {"dogfight": "dogfight (surprise order a, 9.7)",
+                  "offensive": "offensive fire (surprise order b, 9.7)",
+                  "defensive": "defensive fire (surprise order c, 9.7)"}
 
 
 def phase_name(ev: dict) -> str:

@@ -232,7 +232,7 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     the game's time, to him (clock: the game's time zone and its deadlines now; manual: a
     game of dice the players roll)."""
     lines = []
-    # A fire phase of a Surprise Attack! battle, begun here or before, in the surprise order (4a).
+    # A fire phase of a Surprise Attack! battle, begun here or before, in the surprise order (9.7).
     for ev in Battles.at(before).marked(marked(seen["events"])):
         line = shown(describe, rec["seq"], journal, ev, data, reader)
         if line:

@@ -53,7 +53,7 @@ def _battle_cancelled(ev: dict, data: GameData, reader: str) -> str:
 # ---------------------------------------------------------------- a battle
 
 def _battle_began(ev: dict, data: GameData, reader: str) -> str:
-    kind = "SURPRISE ATTACK! battle (4a)" if ev.get("surprise") else "battle (5.2.1)"
+    kind = "SURPRISE ATTACK! battle (9.7)" if ev.get("surprise") else "battle (5.2.1)"
     return (f"=== {area(ev['area'], data)}: {kind}, {data.side_name(ev['attacker'])} "
             f"attacking ===")
 

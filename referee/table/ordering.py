@@ -185,7 +185,7 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
     check_reader(reader, data.sides)
     check_first(since, last)
     pending: dict[str, str] = {}
-    battles = Battles()                 # a Surprise Attack! battle under way (4a)
+    battles = Battles()                 # a Surprise Attack! battle under way (9.7)
     roster = RosterNews()               # what each roster record changed, in words
     zone = zone_of(raw)                 # the game's time zone, its deadlines are told in
     for rec in scan(raw, name):         # a stream: memory stays flat
@@ -212,5 +212,5 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
 
 def told(shown: dict, battles: Battles) -> dict:
     """A record as the reader sees it, its fire phases marked as the battle under way has
-    them (a Surprise Attack! battle's, 4a: game/battlethread.py); the record left as it is."""
+    them (a Surprise Attack! battle's, 9.7: game/battlethread.py); the record left as it is."""
     return {**shown, "events": battles.marked(shown.get("events", []))}
