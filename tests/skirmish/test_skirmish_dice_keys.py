@@ -217,6 +217,14 @@ def test_the_players_guide_checks_a_skirmish_die_as_the_referee_draws_it(cli, tm
     face = int(re.search(r"# (\d) \(it is below", block).group(1))
     digest = hmac.new(bytes.fromhex(s), m.encode(), hashlib.sha256).hexdigest()
     assert digest.startswith(shown) and int(shown, 16) % 6 + 1 == face
+    assert int(shown, 16) < (2**64 // 6) * 6 == 2**64 - 4      # the first 8 bytes serve
+    sh = re.search(r"```sh\n(s=[0-9a-f]{64}; m=patrol.*?)```", block, re.S).group(1)
+    if shutil.which("openssl"):         # run as written, the block prints the digest, the die
+        import subprocess
+
+        out = subprocess.run(["bash", "-c", sh], capture_output=True, text=True, timeout=60,
+                             check=True).stdout.split()
+        assert digest in out and out[-1] == str(face), out
     (tmp_path / "secret").write_text(s)
     j = _new(cli, tmp_path / "g", tmp_path / "secret")
     _order(cli, j, "british", "move B2 mode=manoeuvre command=yes")
