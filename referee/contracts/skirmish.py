@@ -361,6 +361,10 @@ class SkirmishExplained(Document):
     dispute: Optional[dict[str, Any]] = None
     settle: Optional[dict[str, Any]] = None
     revealed: Optional[str] = None          # the secret, for the record that reveals it
+    # The HMAC message of each die of its test (store/dice.py below; player.md, A skirmish):
+    # its stream and what it mixes in, so that anyone can check a die once the secret is
+    # revealed, and the player his own mail's digest at once.
+    hmac_inputs: Optional[list[str]] = None
 
 
 class DiceOfASide(Part):

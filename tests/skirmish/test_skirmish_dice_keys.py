@@ -232,3 +232,31 @@ def test_the_players_guide_checks_a_skirmish_die_as_the_referee_draws_it(cli, tm
     assert m == f"patrol/{rec['dice_from']['stream']}/0" and _dice(rec) == [face]
     told = " ".join(after_the_end([], type("S", (), {"revealed": "x"})(), "british", ""))
     assert "(A skirmish)" in told and "Receipts" not in told
+
+
+def test_explain_gives_each_die_s_hmac_input_and_the_mail_s_digest(cli, tmp_path, secret_file):
+    """`explain N` of a rolling test gives the HMAC input of each die: its stream and, for a
+    mailed order, the digest of the mail's order lines, which the player checks against his
+    own lines at once; each input, HMAC'd with the secret, draws the die recorded (store/
+    dice.py below). A game of an earlier version gives its record's number."""
+    import hashlib
+    import hmac
+    import json
+
+    j = _new(cli, tmp_path / "m", secret_file)
+    life.submit_many(j, "british", [RUSH, "done"], mail="<m@example.org>")
+    digest = lines_digest([RUSH, "done"])
+    doc = json.loads(cli("explain", j, "1", "--format", "json").stdout)
+    assert doc["hmac_inputs"] == [f"patrol/british.1/{i}/mail={digest}" for i in (0, 1)]
+    for text, d in zip(doc["hmac_inputs"], records(j)[1]["test"]["dice"]):
+        first = hmac.new(SECRET, text.encode(), hashlib.sha256).digest()
+        u = int.from_bytes(first[:8], "big")
+        assert u < (2**64 // 6) * 6 and u % 6 + 1 == d["value"]   # the doc's draw, by hand
+    said = " ".join(cli("explain", j, "1").stdout.split())
+    assert f"HMAC input of die i: patrol/british.1/i/mail={digest[:8]}…" in said, said
+    assert "player.md, A skirmish" in said
+    assert json.loads(cli("explain", j, "2", "--format", "json").stdout)["hmac_inputs"] is None
+    old = _old_game(tmp_path)
+    seq = next(r["seq"] for r in records(old) if (r.get("test") or {}).get("dice"))
+    inputs = json.loads(cli("explain", old, str(seq), "--format", "json").stdout)["hmac_inputs"]
+    assert inputs[0] == f"{records(old)[0]['game_id']}/{seq}/0"

@@ -11,6 +11,8 @@ from ...base.readers import MODERATOR
 from ...contracts.skirmish import SkirmishExplained
 from ...render.documents import side_name
 from ...render.sections import Document, Section, Span, para
+from ...store.dice import hmac_base, stream_of
+from ...store.sheets import mix_text
 from .report import test_lines
 
 
@@ -29,7 +31,30 @@ def explained(records: list[dict], rec: dict) -> SkirmishExplained:
         game_id=records[0]["game_id"], seq=rec["seq"], actor=rec["actor"],
         order=rec["order"], turn=rec.get("turn", 0), phase=rec.get("phase", ""), test=shown,
         dispute=rec.get("dispute"), settle=rec.get("settle"),
-        revealed=rec.get("secret") if rec.get("kind") == "reveal" else None)
+        revealed=rec.get("secret") if rec.get("kind") == "reveal" else None,
+        hmac_inputs=_hmac_inputs(records[0], rec))
+
+
+def _hmac_inputs(header: dict, rec: dict) -> list[str] | None:
+    """The HMAC message of each die of the record's own test (None: it rolled none, or its
+    dice were given by hand): keyed by its stream and mixing in its mail's digest in a game
+    keyed by side (dicekeys.py), else by the record's number."""
+    dice = (rec.get("test") or {}).get("dice")
+    if not dice or (header.get("dice") or {}).get("mode") != "committed":
+        return None
+    source = rec.get("dice_from") if isinstance(rec.get("dice_from"), dict) else None
+    key, mix = stream_of(rec["seq"], source), mix_text(source)
+    return [hmac_base(header["game_id"], key, i, mix) for i in range(len(dice))]
+
+
+def _key_line(inputs: list[str]) -> str:
+    """The HMAC input of die i of the test, in one line that wraps (the mail's digest
+    shortened: the JSON gives each input whole)."""
+    first, _, mix = inputs[0].partition("/mail=")
+    said = f"HMAC input of die i: {first.rsplit('/', 1)[0]}/i"
+    if mix:
+        said += f"/mail={mix[:8]}…, the SHA-256 of the mail's order lines (whole in JSON)"
+    return said + "; how to check a die: player.md, A skirmish"
 
 
 def _typed(value: Any) -> str:
@@ -53,6 +78,8 @@ def explained_document(doc: SkirmishExplained) -> Document:
     for what, part in (("dispute", doc.dispute), ("ruling", doc.settle)):
         if part:
             lines.append(para(f"{what}: " + json.dumps(part, sort_keys=True)))
+    if doc.hmac_inputs:
+        lines.append(para(_key_line(doc.hmac_inputs)))
     if doc.revealed:
         lines.append(para(f"the dice secret: {doc.revealed}"))
     return Document(f"Record {doc.seq} of skirmish {doc.game_id}", [Section("", lines)])
