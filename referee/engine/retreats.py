@@ -20,6 +20,9 @@ from .core import Ctx, DecisionSpec, Violation, open_kinds, prompt, register
 from .fire import units_in
 from .state import State
 
+# Each kind of retreat has its own words for where it may go: "adjacent" (5.4.1-5.4.3).
+HOW_RULE = {"instead": "5.4.1", "after": "5.4.2", "cavalry": "5.4.3"}
+
 
 def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) -> Violation | None:
     """Why a retreat is illegal: kind, destination, stacking, one area after combat (5.4)."""
@@ -41,8 +44,8 @@ def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) ->
         return Violation(d.units.unit_types[m.kind].rule,
                          f"a {m.kind.replace('_', ' ')} never retreats")
     if o.to not in d.neighbours[area]:
-        return Violation("5.4", f"{d.areas[o.to].name} is not adjacent to "
-                                f"{d.areas[area].name}")
+        return Violation(HOW_RULE[how], f"{d.areas[o.to].name} is not adjacent to "
+                                        f"{d.areas[area].name}")
     if s.status(o.to, side, d) not in ("friendly", "disputed"):
         return Violation("5.4", "units never retreat into an Enemy area")
     if how == "after":
