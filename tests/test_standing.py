@@ -150,6 +150,36 @@ def test_stand_and_fight_answers_the_defence_before_the_fire(tmp_path):
     assert g.verify(j2).records > 0
 
 
+def test_a_standing_answer_reads_as_the_answer_alone_to_all_but_its_owner(tmp_path):
+    """player.md (Standing orders): the opponent learns a standing order only when it is
+    used, as he would have learned the answer. Naming it as a standing order would tell him
+    it answers every such decision to come, so the opponent and the public read the answer
+    alone ('done') in the report, log and explain, text and JSON; its owner and the
+    moderator read the order."""
+    j = artois(tmp_path, calais="entente")
+    give(j, "entente", "no combat cards", "stand and fight")
+    rec = attack(j)
+    runner = CliRunner()
+
+    def read(reader):
+        outs = []
+        for cmd in (["log"], ["report"], ["explain", str(rec["seq"])]):
+            for fmt in ("text", "json"):
+                args = [cmd[0], str(j), *cmd[1:], "--as", reader, "--format", fmt]
+                r = runner.invoke(app, args)
+                assert r.exit_code == 0, r.output
+                outs.append(r.output if cmd[0] != "log" or fmt == "text" else "")
+        return "\n".join(outs)
+
+    for reader in ("german", "public"):
+        out = read(reader)
+        assert "Entente answers (defence): done" in out
+        assert "standing order" not in out and "stand and fight" not in out, reader
+    for reader in ("entente", "moderator"):
+        assert "Entente answers (defence) with his standing order 'stand and fight'" in \
+            read(reader)
+
+
 def test_withdrawn_and_this_turn(tmp_path):
     """A withdrawn standing order is no longer applied; one limited to this turn lapses."""
     j = artois(tmp_path)

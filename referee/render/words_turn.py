@@ -46,9 +46,24 @@ def _decision_skipped(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _standing_applied(ev: dict, data: GameData, reader: str) -> str:
+    """Its owner and the moderator read the standing order; anyone else the answer alone, as
+    he would have read it had it come by mail: naming the order would tell him it answers
+    every such decision to come (player.md, Standing orders)."""
+    said = f"{side(ev, data)} answers ({kind_name(ev['kind'])})"
+    if reader not in (ev["side"], "moderator"):
+        answer = _standing_answer(ev["standing"])
+        return f"{said}: {answer}" if answer else said
     scope = " this turn" if ev.get("turn") is not None else ""
-    return (f"{side(ev, data)} answers ({kind_name(ev['kind'])}) with his standing order "
-            f"'{ev['standing']}{scope}'")
+    return f"{said} with his standing order '{ev['standing']}{scope}'"
+
+
+def _standing_answer(standing: str) -> str | None:
+    """The order a standing order answers with ('done', 'eliminate uk-3'); None for a loss,
+    whose unit the loss's own line names (engine/standing.py)."""
+    from ..engine.standing import meaning  # start-up: only a standing answer needs it
+
+    answer = meaning({"text": standing})[1]
+    return None if answer == "lose" else answer
 
 
 def _game_ended(ev: dict, data: GameData, reader: str) -> str:
