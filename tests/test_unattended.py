@@ -267,7 +267,8 @@ def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_
     assert records(journal)[-1]["order"] == "reminder sent"
     # Friday 19:00: the deadline passes, but a mail sent just before it may still be on its
     # way: nothing is ruled for 15 minutes. At 19:15 the referee passes for him (2.0 II.1) and
-    # both players are told by mail; the moderator is not: the game does not wait on him.
+    # both players are told by mail, each by his report alone (no notice beside it); the
+    # moderator is not: the game does not wait on him.
     assert tick_at(START + 97 * h) == []
     assert tick_at(START + 97 * h + 14 * minute) == []
     sent = tick_at(START + 97 * h + 15 * minute)
@@ -275,8 +276,10 @@ def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_
     assert (missed["actor"], missed["order"], missed["at"]) == ("entente", "pass",
                                                                  "2026-11-27T19:15:00Z")
     assert missed["clock"]["missed"] == "default" and missed["clock"]["rule"] == "2.0 II.1"
-    told = sorted(side for side, said, text in sent if "orders were due by" in said
-                  and "none came" in text)
+    assert sorted(side for side, _, _ in sent) == ["entente", "german"]
+    told = sorted(side for side, said, text in sent if "orders were due by Fri 27 Nov 19:00 "
+                  "UTC and none came: the referee answered for" in words(text) and
+                  "with 'pass', the answer that does nothing (rule 2.0 II.1)" in words(text))
     assert told == ["entente", "german"]
     assert not [subject for side, subject, text in sent if side == "moderator"]
     logged = words(cli("log", journal).stdout)

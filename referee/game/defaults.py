@@ -241,3 +241,24 @@ def default_order(state: State, data: GameData, side: str) -> tuple[str, str] | 
 # The answers that do nothing as the journal holds them (an order's text).
 NULL_TEXTS = frozenset(format_order(o) for o in (Pass(), Done(), EndMovement(), EndTurn(),
                                                  CrisisRefuse()))
+
+
+def answer_words(text: str, answer: Answer | None) -> str:
+    """A record's answer for a silent side as its readers read it: the order and why it is
+    this one, from the answer the referee would give in the position before it (answer;
+    plain words when it is not that one: an answer of an older referee's)."""
+    why = answer.why if answer is not None and answer.text == text else \
+        NOTHING if text in NULL_TEXTS else "the referee's default for the decision"
+    return f"{text!r}, {why}"
+
+
+def answer_in(rec: dict, before: State, data: GameData) -> str | None:
+    """answer_words for a record that is the referee's answer for a silent side, told to
+    a reader who may read its order (rec as redacted for him; before: the position before
+    it); None for a sealed order kept from him (7.0: its placeholder alone is his)."""
+    private = rec.get("private_order")
+    if isinstance(private, dict) and "data" not in private:
+        return None
+    text = private["data"]["text"] if isinstance(private, dict) else rec["order"]
+    return answer_words(text, default_answer(before, data, rec["clock"]["side"]))
+

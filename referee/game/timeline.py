@@ -129,13 +129,15 @@ def answers_missed(rec: dict) -> bool:
 
 def clock_words(rec: dict, zone: str | None = None, asked: str | None = None,
                 reader: str | None = None, standing: str | None = None,
-                opening: bool = True) -> str | None:
+                opening: bool = True, answer: str | None = None) -> str | None:
     """What a record's clock part says, in words (None: it has none), to reader: the side's
     own player reads 'your', anyone else (the other side, the moderator, the public) 'the
     German player's'. zone: the game's time zone its times are read in (None: UTC); asked:
     the kind of the decision the side owed then (an extension says what it was for);
     standing: the deadline now in force for the hand-off an extension names (a stamp),
-    when the caller knows it; opening: the words open a sentence (capitalised)."""
+    when the caller knows it; opening: the words open a sentence (capitalised); answer:
+    the referee's answer for a missed deadline as the reader may read it, the order and why
+    it is this one (defaults.answer_words), when the caller worked it out."""
     fact = clock_of(rec)
     if fact is None:
         return None
@@ -148,7 +150,8 @@ def clock_words(rec: dict, zone: str | None = None, asked: str | None = None,
     if kind in ("extend", "reminded", "missed"):
         words = {"extend": _extend_words, "reminded": _reminded_words,
                  "missed": _missed_words}[kind](rec, fact, _Person(side, own), due,
-                                                 asked, standing, zone)
+                                                 asked, answer if kind == "missed" else
+                                                 standing, zone)
         return words if opening else words[0].lower() + words[1:]
     return "the moderator paused the game: no orders are taken, no deadline runs" \
         if kind == "pause" else "the moderator resumed the game: deadlines run again from now"
@@ -190,10 +193,12 @@ def _reminded_words(rec, fact, p: _Person, due, asked, standing, zone) -> str:
            f"{fact.get('before')} before the deadline, {due}"
 
 
-def _missed_words(rec, fact, p: _Person, due, asked, standing, zone) -> str:
+def _missed_words(rec, fact, p: _Person, due, asked, answer, zone) -> str:
+    """answer: the order and why it is this one, when the caller worked it out (its rule
+    follows); else the kind of answer it was."""
     from .defaults import NULL_TEXTS  # start-up: the rules' answers, for a missed one
 
-    how = "a sealed answer" if "private_order" in rec else \
+    how = answer if answer else "a sealed answer" if "private_order" in rec else \
         "the answer that does nothing" if rec.get("order") in NULL_TEXTS else \
         "its default answer for the decision"
     what = {"default": f"the referee answered for {p.who()} with {how} (rule "

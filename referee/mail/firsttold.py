@@ -41,13 +41,18 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from ..base.addresses import address_key
 from ..base.clock import for_players, parse_stamp, stamp
+from ..base.readers import PUBLIC
 from ..game.clockwalk import Due, clock_of
-from .deadlinepost import Post
+from ..game.timeline import Timeline
+from ..store.players import OBSERVER
+from .deadlinepost import Post, address_of
 from .ledger import MAILED, SPARED, save_ledger
 from .leftover import held_by
 from .newsmail import owed
 from .observers import resume_from, still_held
+from .subjects import OBSERVER_READERS
 
 # The ledger's part: each side's hand-off (its record and hash) and when he was last told.
 ASKED = "asked"
@@ -157,6 +162,30 @@ def told_this_pass(post: Post, ledger: dict, side: str) -> bool:
         return False
     since = resume_from(ledger["sent"].get(side), post.records)
     return owed(post.records, since, side) is not None
+
+
+def reported_this_pass(post: Post, tl: Timeline, reader: str, upto: int) -> bool:
+    """Whether a mail of this pass's tells reader a run of the referee's answers ending at
+    record upto, each with the order and why it is this one: the report (or news) the pass
+    sends after the check (told_this_pass; an observer's public one goes out with the
+    players' reports, when the pass sends any), or the one a mail of his took past the run
+    since (a run cut off before its notices, a reply written before they were). Not while
+    the referee goes on answering his decision: the notice says so, no report does."""
+    ledger = post.kept()
+    if ledger is None:
+        return False
+    owes = tl.due_for(reader)
+    if owes is not None and (reader, owes.handoff, stamp(owes.due)) in tl.answered:
+        return False
+    if not reader.startswith(OBSERVER_READERS):
+        since = resume_from(ledger["sent"].get(reader), post.records)
+        return since >= upto or told_this_pass(post, ledger, reader)
+    address = address_of(post, reader)
+    if address is None:
+        return False
+    since = resume_from(ledger["sent"].get(f"{OBSERVER}:{address_key(address)}"), post.records)
+    return since >= upto or (owed(post.records, since, PUBLIC) is not None and
+                             any(told_this_pass(post, ledger, s) for s in tl.data.sides))
 
 
 def keep_spared(ledger: dict, d: Due, before: str, name: str | None) -> None:

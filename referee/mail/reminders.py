@@ -20,12 +20,12 @@ from pathlib import Path
 
 from ..base.clock import duration_text, for_players, held, parse_stamp, stamp
 from ..base.errors import OrderError, StaleViewError, StorageError, UsageError
-from ..base.plurals import counted
+from ..base.plurals import counted, noun
 from ..base.readers import MODERATOR
 from ..game import timeline as g_timeline
 from ..game.clockwalk import Due, has_deadlines
 from ..game.decisionwords import owed_words
-from ..game.defaults import NOTHING, NULL_TEXTS, Answer, default_answer
+from ..game.defaults import Answer, answer_words, default_answer
 from ..game.replay import order_text
 from ..game.timeline import MISSED, Timeline, answers_missed, fact_body
 from ..render.documents import players_words, side_name
@@ -42,8 +42,9 @@ from .askagain import (
     whose,
 )
 from .deadlinepost import Post, address_of, everyone
+from .firsttold import reported_this_pass
 from .holds import Hold, sides_on_hold
-from .ledger import game_lock, save_ledger
+from .ledger import fault, game_lock, save_ledger
 from .refusal import prose
 
 # A line of a player's mail asking for more time: `extend 24h`.
@@ -193,7 +194,7 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
     # written once across the outboxes the ledger keeps (deadlinepost.py, elsewhere.py).
     # The records made here carry the time of the check (held).
     with game_lock(head["game_id"], head["hash"]), held(now):
-        _owed_from_last_pass(j, outbox, now, games_dir)
+        _owed_from_last_pass(j, outbox, now, games_dir, reporting)
         made: dict[int, tuple[dict, Answer]] = {}
         answer = None
         for _ in range(MOST_ANSWERS):
@@ -204,8 +205,9 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
         if answer is not None:      # the reminders, once the answers are made
             _facts(j, outbox, now, games_dir, log, rule_missed, reporting, answering=False)
         if made:
+            fault("answered")       # the answers recorded, none yet told
             _tell_answered(j, j.raw, [rec for rec, _ in made.values()], outbox, now,
-                           games_dir, {seq: a for seq, (_, a) in made.items()})
+                           games_dir, {seq: a for seq, (_, a) in made.items()}, reporting)
     return log
 
 
@@ -410,12 +412,15 @@ def _wait_instead(j: Table, outbox: Path, now: datetime, games_dir, log: list[st
 
 
 def _tell_answered(j: Table, raw: bytes, recs: list[dict], outbox: Path, now: datetime,
-                   games_dir, answers: dict[int, Answer] | None = None) -> None:
+                   games_dir, answers: dict[int, Answer] | None = None,
+                   reporting: bool = False) -> None:
     """Everyone's mail about the referee's answers for silent sides, once: one mail a reader
     for each side's run of answers to one hand-off (a battle's hits paid one by one make one
-    mail, not one each). A run cut off between the records and their mails writes them from
-    the journal; a mark in the outbox says they were written. `answers`: the answers as the
-    referee chose them, by record (else worked out again from the position before each)."""
+    mail, not one each), but none to a reader the pass sends a report that tells them
+    (reporting: tick's pass, whose reports follow; firsttold.reported_this_pass). A run cut
+    off between the records and their mails writes them from the journal; a mark in the
+    outbox says they were written. `answers`: the answers as the referee chose them, by
+    record (else worked out again from the position before each)."""
     groups: dict[tuple[str, int], list[dict]] = {}
     for rec in recs:
         groups.setdefault((rec["clock"]["side"], rec["clock"]["handoff"]), []).append(rec)
@@ -424,7 +429,7 @@ def _tell_answered(j: Table, raw: bytes, recs: list[dict], outbox: Path, now: da
     for run in groups.values():
         told = outbox / f".deadline-{run[0]['seq']:06d}-told"
         if not told.exists() and run[0]["seq"] not in _runs_told(post.kept()):
-            _tell_run(j, run, after, post, answers or {})
+            _tell_run(j, run, after, post, answers or {}, reporting)
             _keep_told(post.kept(), run[0]["seq"])
             _mark(outbox, told)
 
@@ -443,17 +448,19 @@ def _keep_told(ledger: dict, seq: int) -> None:
 
 
 def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
-              answers: dict[int, Answer]) -> None:
+              answers: dict[int, Answer], reporting: bool = False) -> None:
     """The mails of one side's run of answers to one hand-off, to the players and the
     observers: the game goes on without the moderator, so he is not mailed (the log and the
-    journal say it)."""
+    journal say it). A reader whose report this pass tells the run (each answer, why it is
+    this one, and his decision now) is sent that report alone."""
     fact = run[0]["clock"]
     side, due = fact["side"], for_players(parse_stamp(fact["due"]), after.settings.zone)
     for reader in everyone(after, post, moderator=False):
+        if reporting and reported_this_pass(post, after, reader, run[-1]["seq"]):
+            continue
         # A sealed answer (7.0, 2.0 I) stays sealed: the others read its placeholder only.
-        shown = "; ".join(_shown(j, rec, answers.get(rec["seq"]),
-                                 reader in (side, MODERATOR) or "private_order" not in rec)
-                          for rec in run)
+        shown = _told_once([(_shown(j, rec, answers.get(rec["seq"]), reader in (
+            side, MODERATOR) or "private_order" not in rec), rec["seq"]) for rec in run])
         who = "you" if reader == side else after.data.player_words(side)
         body = (f"{whose(after, reader, side, True)} orders were due by "
                 f"{due} and none came. Under the game's rule for a missed deadline (default) "
@@ -469,15 +476,27 @@ def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
                    seq=after.seq)
 
 
-def _shown(j: Table, rec: dict, answer: Answer | None, mine: bool) -> str:
-    """One answer as a reader of its mail may read it: the order, why it is this one, its
-    rule and record (a sealed one, to another reader, its placeholder only)."""
+def _shown(j: Table, rec: dict, answer: Answer | None, mine: bool) -> tuple[str, str]:
+    """One answer as a reader of its mail may read it: the order and why it is this one,
+    and its rule (a sealed one, to another reader, its placeholder only, and no rule)."""
     text, rule = order_text(rec), rec["clock"].get("rule")
     if not mine:
-        return f"{rec['order']} (record {rec['seq']})"
-    why = (answer or _answer_of(j, rec, text) or Answer(text, rule or "", (
-        NOTHING if text in NULL_TEXTS else "the referee's default for the decision"))).why
-    return f"{text!r}, {why} (rule {rule}; record {rec['seq']})"
+        return rec["order"], ""
+    return answer_words(text, answer or _answer_of(j, rec, text)), f"rule {rule}; "
+
+
+def _told_once(shown: list[tuple[tuple[str, str], int]]) -> str:
+    """The answers of a run, each with its rule and record; the same answer given again in
+    the next records (each hit paid by a unit of the same army and type) told once, with
+    them all."""
+    said: list[tuple[tuple[str, str], list[int]]] = []
+    for words, seq in shown:
+        if said and said[-1][0] == words:
+            said[-1][1].append(seq)
+        else:
+            said.append((words, [seq]))
+    return "; ".join(f"{text} ({rule}{noun(len(seqs), 'record')} "
+                     f"{', '.join(map(str, seqs))})" for (text, rule), seqs in said)
 
 
 def _mark(outbox: Path, told: Path) -> None:
@@ -502,7 +521,8 @@ def _answer_of(j: Table, rec: dict, text: str) -> Answer | None:
     return answer if answer is not None and answer.text == text else None
 
 
-def _owed_from_last_pass(j: Table, outbox: Path, now: datetime, games_dir) -> None:
+def _owed_from_last_pass(j: Table, outbox: Path, now: datetime, games_dir,
+                         reporting: bool = False) -> None:
     """The mails of the last pass's answers for silent sides, if a run was cut off between
     their records and them: the answers made at the time of the journal's last answer (the
     records of one pass share its time), whatever was applied after them (a player's mail
@@ -511,7 +531,7 @@ def _owed_from_last_pass(j: Table, outbox: Path, now: datetime, games_dir) -> No
     if answered:
         last_at = answered[-1].get("at")
         _tell_answered(j, j.raw, [r for r in answered if r.get("at") == last_at], outbox,
-                       now, games_dir)
+                       now, games_dir, reporting=reporting)
 
 
 

@@ -249,10 +249,21 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
         zone, dues = clock
         asked = before.pending.kind if before is not None and before.pending else None
         lines.append([Span(shown(clock_words, rec["seq"], journal, seen, zone, asked, reader,
-                                 standing_due(seen["clock"], dues)))])
+                                 standing_due(seen["clock"], dues), True,
+                                 _answer(seen, before, data)))])
     lines += [[Span(line)] for line in news]       # what a roster record changed
     return [Para(_record_heading(rec, before, reader), heading=True)] + \
         ([Items(lines)] if lines else [])
+
+
+def _answer(seen: dict, before, data) -> str | None:
+    """The referee's answer for a silent side as the reader may read it, the order and why
+    it is this one (the words of its mail of old); None for any other record."""
+    from ..game.defaults import answer_in  # start-up: only a missed deadline's answer
+    from ..game.timeline import answers_missed  # start-up: likewise
+
+    return answer_in(seen, before, data) if before is not None and answers_missed(seen) \
+        else None
 
 
 class _Brief:

@@ -1,0 +1,211 @@
+"""One mail a reader at a missed deadline: the report that tells the referee's answers.
+
+A pass of `tick` checks the deadlines, then writes the reports owed. At a missed deadline
+under the policy default the referee answers for the silent side, and that answer moves the
+game: each player (and each observer) is owed a report in the same pass, whose records say
+that the orders were due and none came. That report also says what each answer was and why
+it is this one (the words the notice of old gave: 'lose fr-2:infantry', a loss from the
+strongest unit ...), so no notice goes beside it. A reader the pass sends no report (his
+last mail waits refused for good, a run that writes no reports) still gets the notice, once.
+
+The game is test_defaults.py's Verdun: three hits the silent Entente owes, paid by the
+referee in one pass, three records (5.3.1).
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_defaults import ADDRESSES, DUE, START, VERDUN, VERDUN_STEPS, answered, game
+
+import gamecalls as g
+from casebook import SECRET, position, yaml_text
+from referee.base.clock import NOW_VARIABLE
+from referee.game.timeline import settings_fact
+from referee.mail.inbox import inbox
+from referee.mail.ledger import FAULT_VARIABLE, load_ledger
+from referee.mail.reminders import check_deadlines
+
+PRESS = "press@example.org"
+ANSWER = ("Your orders were due by Wed 25 Nov 18:00 UTC and none came: the referee answered "
+          "for you with 'lose fr-2:infantry', a loss from the strongest unit, an army losing "
+          "a unit of its most numerous type (rule 5.3.1)")
+THEIRS = ("The Entente player's orders were due by Wed 25 Nov 18:00 UTC and none came: the "
+          "referee answered for the Entente player with 'lose fr-2:infantry', a loss from "
+          "the strongest unit")
+
+
+@pytest.fixture(autouse=True)
+def clock(monkeypatch):
+    """The game's records are made at START (the commands' clock), as test_defaults' are."""
+    monkeypatch.setenv(NOW_VARIABLE, START.strftime("%Y-%m-%dT%H:%M:%SZ"))
+
+
+def _verdun(tmp_path: Path) -> Path:
+    """test_defaults.game's Verdun with an observer besides the players: each reader was
+    sent his report of the game so far (its first mail), as a pass of tick would have."""
+    spath = tmp_path / "case.yaml"
+    spath.write_text(yaml_text(position("1916", **VERDUN), sort_keys=False), encoding="utf-8")
+    secret = tmp_path / "case.secret"
+    secret.write_text(SECRET + "\n")
+    secret.chmod(0o600)
+    journal = tmp_path / "case.jsonl"
+    g.create_game(journal, str(spath), "manual", game_id="onemail", secret_file=secret,
+                  players=[*(f"{s}={a}" for s, a in ADDRESSES.items()), f"observer={PRESS}"],
+                  clock=settings_fact("48h", "", "default", 2, False))
+    for side, text, rolls in VERDUN_STEPS:
+        assert g.submit(journal, side, [text], rolls).rejected is None, text
+    inbox(journal, [], tmp_path / "out", with_map=False)
+    return journal
+
+
+def _pass(journal: Path, out: Path, moment, reports: bool = True) -> list[str]:
+    """The deadlines checked at moment as tick checks them, then the reports owed."""
+    log = check_deadlines(journal, out, moment, reporting=reports)
+    if reports:
+        inbox(journal, [], out, with_map=False)
+    return log
+
+
+def _new(out: Path, seen: set[str]) -> dict[str, list[str]]:
+    """The mails written since seen (taken into it), by address: each text, lines joined."""
+    got: dict[str, list[str]] = {}
+    for p in sorted(out.glob("*.eml")):
+        if p.name not in seen:
+            seen.add(p.name)
+            m = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+            got.setdefault(str(m["To"]), []).append(" ".join(
+                m.get_body(("plain",)).get_content().split()))
+    return got
+
+
+def _told(journal: Path, out: Path, first: int) -> bool:
+    """Whether the run of answers at record first is kept as told: the outbox's mark and
+    the ledger's entry, both."""
+    head = g.open_game(journal).records[0]
+    return (out / f".deadline-{first:06d}-told").exists() and \
+        first in load_ledger(head["game_id"], head["hash"])["answers_told"]
+
+
+def test_each_reader_is_sent_his_report_alone_which_names_each_answer_and_why(tmp_path):
+    journal = _verdun(tmp_path)
+    out, seen = tmp_path / "out", set()
+    _new(out, seen)
+    before = g.open_game(journal).state.seq
+    _pass(journal, out, DUE)
+    assert len(answered(journal, before)) == 3
+    got = _new(out, seen)
+    assert not list(out.glob("deadline-*-answered-*.eml"))
+    assert {a: len(m) for a, m in got.items()} == {
+        ADDRESSES["german"]: 1, ADDRESSES["entente"]: 1, PRESS: 1}
+    [entente] = got[ADDRESSES["entente"]]
+    assert ANSWER in entente, entente
+    at = [entente.index(f"with 'lose {x}', ") for x in ("fr-2:infantry", "fort-verdun",
+                                                        "fr-2:artillery")]
+    assert at == sorted(at)
+    # On a phone, the German's mail opens with what is asked of him and by when.
+    [german] = got[ADDRESSES["german"]]
+    assert german.startswith("Your decision: in the battle in Verdun"), german
+    assert THEIRS in german and THEIRS in got[PRESS][0]
+    assert _told(journal, out, before + 1)
+    assert _pass(journal, out, DUE) == [] and _new(out, seen) == {}
+
+
+def test_a_reader_sent_no_report_in_the_pass_is_sent_the_notice_once(tmp_path):
+    """The German's last mail waits in refused/ (a server refused it for good): no report
+    goes to him until the moderator acts, so the pass sends him the notice, once; the
+    others their reports alone."""
+    journal = _verdun(tmp_path)
+    out, seen = tmp_path / "out", set()
+    _new(out, seen)
+    german = next(p for p in out.glob("*.eml")
+                  if ADDRESSES["german"] in p.read_text(encoding="utf-8"))
+    (out / "refused").mkdir()
+    german.rename(out / "refused" / german.name)
+    _pass(journal, out, DUE)
+    got = _new(out, seen)
+    [notice] = got[ADDRESSES["german"]]
+    assert notice.startswith("The Entente player's orders were due by Wed 25 Nov 18:00 UTC "
+                             "and none came. Under the game's rule for a missed deadline "
+                             "(default) the referee answered for the Entente player with "
+                             "'lose fr-2:infantry', a loss from the strongest unit"), notice
+    assert [p.name.split("-")[-1] for p in out.glob("deadline-*-answered-*.eml")] == \
+        ["german.eml"]
+    assert len(got[ADDRESSES["entente"]]) == 1 and len(got[PRESS]) == 1
+    _pass(journal, out, DUE)
+    assert _new(out, seen) == {}
+
+
+def test_a_check_that_writes_no_reports_sends_every_reader_the_notice(tmp_path):
+    """A check with no reports after it (reporting off): each reader gets the notice."""
+    journal = _verdun(tmp_path)
+    out, seen = tmp_path / "out", set()
+    _new(out, seen)
+    _pass(journal, out, DUE, reports=False)
+    got = _new(out, seen)
+    assert {a: len(m) for a, m in got.items()} == {
+        ADDRESSES["german"]: 1, ADDRESSES["entente"]: 1, PRESS: 1}
+    assert got[ADDRESSES["entente"]][0].startswith("Your orders were due by Wed 25 Nov")
+
+
+def _killed_pass(journal: Path, out: Path, moment, step: str) -> None:
+    """A pass (the check, then the reports) in a process of its own, ended at step."""
+    code = ("import sys; from datetime import datetime; from pathlib import Path; "
+            "from referee.mail.reminders import check_deadlines; "
+            "from referee.mail.inbox import inbox; "
+            "j, o = Path(sys.argv[1]), Path(sys.argv[2]); "
+            "check_deadlines(j, o, datetime.fromisoformat(sys.argv[3]), reporting=True); "
+            "inbox(j, [], o, with_map=False)")
+    env = {**os.environ, FAULT_VARIABLE: step}
+    r = subprocess.run([sys.executable, "-c", code, str(journal), str(out),
+                        moment.isoformat()], env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 70, r.stderr
+
+
+def test_a_pass_killed_after_the_answers_sends_each_reader_one_mail_once(tmp_path):
+    """Killed between the answers' records and their notices, or after the first report
+    was written: the next passes send each reader his report once, and no notice."""
+    for step in ("answered", "written"):
+        (tmp_path / step).mkdir()
+        journal = _verdun(tmp_path / step)
+        out, seen = tmp_path / step / "out", set()
+        _new(out, seen)
+        before = g.open_game(journal).state.seq
+        _killed_pass(journal, out, DUE, step)
+        assert len(answered(journal, before)) == 3
+        got: dict[str, list[str]] = _new(out, seen)
+        for _ in range(2):
+            _pass(journal, out, DUE)
+            for address, texts in _new(out, seen).items():
+                got.setdefault(address, []).extend(texts)
+        assert {a: len(m) for a, m in got.items()} == {
+            ADDRESSES["german"]: 1, ADDRESSES["entente"]: 1, PRESS: 1}, step
+        assert ANSWER in got[ADDRESSES["entente"]][0], step
+        assert not list(out.glob("deadline-*-answered-*.eml")), step
+        assert _told(journal, out, before + 1), step
+
+
+def test_the_same_answer_in_the_next_record_is_told_once_with_both(tmp_path):
+    """Two hits paid by the same army's infantry: the notice (no report follows this
+    check) tells 'lose fr-4:infantry' once, for records 9 and 10, not twice over."""
+    journal = game(tmp_path, "1918", [
+        ("german", "play offensive", None), ("german", "move ge-1 champagne", None),
+        ("german", "end movement", None), ("entente", "done", None),
+        ("entente", "done", "6,6,6,6,1,1,6,6")],       # 2 German hits, an Ersatz card held
+        player="german", hands={"german": ["off-01"], "entente": ["ers2-01"]},
+        units=["ge-1 ge army rethel 4I", "fr-4 fr army champagne 3I+1A"])
+    out = tmp_path / "out"
+    check_deadlines(journal, out, DUE)
+    assert [o for _, o, _ in answered(journal, 0)] == ["lose fr-4:infantry"] * 2
+    by = _new(out, set())
+    for address in (ADDRESSES["german"], ADDRESSES["entente"]):
+        [told] = by[address]
+        assert told.count("'lose fr-4:infantry'") == 1, told
+        assert "its most numerous type (rule 5.3.1; records 9, 10)." in told, told
