@@ -183,14 +183,9 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
     unstated = _far_state(card, o)
     if unstated:
         return unstated
-    if f.pins and not (steps and f.id in state.fit):
-        return "If Pinned", f"{f.id} is pinned and may not shoot until the pin is removed"
-    sec = state.sections.get(f.section or "")
-    if sec and sec.failures >= 2:
-        return card.morale.rule, f"section {sec.id} has {sec.failures} morale failures and " \
-                                 f"cannot fire"
-    if f.fired:
-        return card.aimed.rule, f"{f.id} has fired this turn"
+    barred = _firer(card, state, f)
+    if barred:
+        return barred
     for g in [f, *targets]:
         if g.melee_turn and g.melee_turn == state.turn - 1:
             return "Hand-to-Hand Combat", (f"{g.id} was in melee last turn: it can't shoot or "
@@ -203,6 +198,33 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
         return card.weapons.rule, f"a {w.name} fires {' or '.join(map(str, w.dice))} dice"
     return _moved_fire(card, f, o) or motivation(card, state, f, facts, _fire_kind(o)) \
         or (_fire_step(card, state, f) if steps else _quality_order(card, state, f))
+
+
+def _firer(card: SkirmishCard, state: SkState, f: FigureState) -> Refusal | None:
+    """What bars a figure from firing now whatever it fires at: a pin (but in the fire
+    step it was fit in), its section's morale, a shot this turn already."""
+    if f.pins and not (stepped(card, state) and f.id in state.fit):
+        return "If Pinned", f"{f.id} is pinned and may not shoot until the pin is removed"
+    sec = state.sections.get(f.section or "")
+    if sec and sec.failures >= 2:
+        return card.morale.rule, f"section {sec.id} has {sec.failures} morale failures and " \
+                                 f"cannot fire"
+    if f.fired:
+        return card.aimed.rule, f"{f.id} has fired this turn"
+    return None
+
+
+def fire_barred(card: SkirmishCard, state: SkState, f: FigureState, kind: str
+                ) -> Refusal | None:
+    """Why figure f may not make a test of kind (fire, unaimed) now at any target and with
+    any facts (None: some order of it may be legal): check_fire's refusals that read the
+    figure alone."""
+    if _in_melee(state, f) or (card.melee.contact_lasts and contact_of(state, f.id)) or \
+            (f.melee_turn and f.melee_turn == state.turn - 1):
+        return "Hand-to-Hand Combat", f"{f.id} is in melee or was last turn"
+    return _firer(card, state, f) or _moved_bar(card, f, kind) or \
+        (_fire_step(card, state, f) if stepped(card, state) else
+         _quality_order(card, state, f))
 
 
 def _far_state(card: SkirmishCard, o: SkOrder) -> Refusal | None:
@@ -227,18 +249,26 @@ def _fire_kind(o: SkOrder) -> str:
 def _moved_fire(card: SkirmishCard, f: FigureState, o: SkOrder) -> Refusal | None:
     """What a figure may fire after its move (Movement: the Fire? column)."""
     mv = card.movement
-    if f.contact:
-        return "Hand-to-Hand Combat", f"{f.id} moved into contact and can't shoot"
-    if not f.moved:
-        return None
-    rule = mv.modes[f.moved].fire
-    if rule == "none":
-        return mv.rule, f"{f.id} moved {f.moved} this turn and may not fire"
-    if rule == "unaimed" and o.kind == "fire":
-        return mv.rule, f"{f.id} moved {f.moved} this turn: unaimed fire only"
-    if rule == "close" and o.facts["range"] > mv.assault_fire_range:
+    barred = _moved_bar(card, f, o.kind)
+    if barred or not f.moved:
+        return barred
+    if mv.modes[f.moved].fire == "close" and o.facts["range"] > mv.assault_fire_range:
         return mv.rule, f"{f.id} assaulted: it fires only with both within " \
                         f"{mv.assault_fire_range}\""
+    return None
+
+
+def _moved_bar(card: SkirmishCard, f: FigureState, kind: str) -> Refusal | None:
+    """What a figure's move this turn bars it from firing as kind (fire, unaimed), at any
+    range (Movement: the Fire? column)."""
+    mv = card.movement
+    if f.contact:
+        return "Hand-to-Hand Combat", f"{f.id} moved into contact and can't shoot"
+    rule = mv.modes[f.moved].fire if f.moved else None
+    if rule == "none":
+        return mv.rule, f"{f.id} moved {f.moved} this turn and may not fire"
+    if rule == "unaimed" and kind == "fire":
+        return mv.rule, f"{f.id} moved {f.moved} this turn: unaimed fire only"
     return None
 
 

@@ -34,6 +34,7 @@ from . import decider as sk
 from . import life
 from .asking import asked_now, asked_text
 from .brief import bounded
+from .checks import fire_barred, own_figure
 from .ending import disputable, ending_record, moderator_end_mail
 from .explained import dice_counts, explained, explained_document
 from .loading import load_skirmish
@@ -124,7 +125,7 @@ class SkirmishKind(GameKind):
         game = table.game()
         if side not in sk.waiting(game.state):
             return []
-        return _open_tests(game)
+        return _open_tests(game, side)
 
     def waiting_on(self, table) -> list[str]:
         game = table.game()
@@ -459,13 +460,24 @@ def _closed(state) -> bool:
     return state.revealed is not None or state.over()
 
 
-def _open_tests(game) -> list[str]:
+def _open_tests(game, side: str | None = None) -> list[str]:
     """The first words of the orders the phase takes (the card's aimed fire is ordered as
-    `fire`), then done; none once the game is over or closed."""
+    `fire`), then done; none once the game is over or closed. side: those open to him, a
+    fire left out when none of his figures may fire so now (checks.fire_barred, the
+    refusals that read the figure alone: moved, fired, pinned...)."""
     if _closed(game.state):
         return []
-    tests = sk.phase_of(game.card, game.state).tests
-    return [*("fire" if t == "aimed" else t for t in tests), "done"]
+    tests = ["fire" if t == "aimed" else t for t in sk.phase_of(game.card, game.state).tests]
+    if side is not None:
+        tests = [t for t in tests if t not in ("fire", "unaimed") or _can_fire(game, side, t)]
+    return [*tests, "done"]
+
+
+def _can_fire(game, side: str, kind: str) -> bool:
+    state = game.state
+    return any(f.side == side and not isinstance(own_figure(state, f.id, side), tuple)
+               and fire_barred(game.card, state, f, kind) is None
+               for f in state.figures.values())
 
 
 def given_dice(dice: str | None) -> list[int] | None:

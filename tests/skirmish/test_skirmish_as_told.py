@@ -1,0 +1,80 @@
+"""What a duel's mails, reports and status tell as the game goes: the orders open to a side
+(those that can be legal), the forces, a ruling and what it changed, an order the moderator
+entered for a side, and the game's end (and its end undone by a ruling)."""
+
+from __future__ import annotations
+
+import email
+import json
+from email.policy import default
+
+from mailboxes import write_maildir
+from skirmish_cases import done_until
+from test_skirmish_mail import BRITISH, GERMAN, UMPIRE
+
+DUEL = """\
+id: duel
+title: "A duel"
+sides: [british, german]
+first: german
+forces:
+  british:
+    sections:
+      - id: B
+        quality: regular
+        figures:
+          - {id: B1, role: squad_leader, weapon: rifle}
+  german:
+    sections:
+      - id: G
+        quality: regular
+        figures:
+          - {id: G1, role: squad_leader, weapon: rifle}
+"""
+FIRE = "fire G1 at=B1 range=10 state=halted cover=none command=yes"
+
+
+def duel(cli, tmp_path) -> tuple:
+    """A new duel played by mail (manual dice), in its first fire phase: its journal, the
+    outbox and the order keys."""
+    (tmp_path / "duel.yaml").write_text(DUEL, encoding="utf-8")
+    j, out = tmp_path / "d.jsonl", tmp_path / "out"
+    r = cli("new", j, "--game", "skirmish", "--scenario", tmp_path / "duel.yaml", "--dice",
+            "manual", "--player", f"british={BRITISH}", "--player", f"german={GERMAN}",
+            "--player", f"moderator={UMPIRE}")
+    assert r.exit_code == 0, r.output
+    keys = json.loads(cli("skirmish", "keys", j, "--format", "json").stdout)["keys"]
+    done_until(cli, j, "fire")
+    return j, out, keys
+
+
+def mails_of_pass(cli, j, out, *sent) -> dict[str, str]:
+    """The mails one `inbox` pass writes (of the mails sent, none: an empty folder), by
+    their reader's address."""
+    before = set(out.glob("*.eml")) if out.exists() else set()
+    box = write_maildir(out.parent / f"box{len(before)}", []) if not sent else sent[0]
+    r = cli("inbox", j, box, "--outbox", out)
+    assert r.exit_code == 0, r.output
+    got = {}
+    for p in set(out.glob("*.eml")) - before:
+        m = email.message_from_bytes(p.read_bytes(), policy=default)
+        got[str(m["To"])] = m.get_content()
+    return got
+
+
+def test_a_side_whose_figure_fired_is_offered_no_fire(cli, tmp_path):
+    j, out, _ = duel(cli, tmp_path)
+    r = cli("order", j, "--as", "german", "fire G1 at=B1 range=10 state=halted cover=none",
+            "--dice", "1")
+    assert r.exit_code == 0, r.output
+    told = mails_of_pass(cli, j, out)
+    german, british = told[GERMAN], told[BRITISH]
+    assert german.startswith("Your decision: turn 1, fire phase"), german
+    assert "\n  fire FIGURE" not in german and "\n  unaimed FIGURE" not in german, german
+    assert "\n  spot FIGURE" in german and "\n  done" in german, german
+    # The British figure has not fired: both are open to him.
+    assert "\n  fire FIGURE" in british and "\n  unaimed FIGURE" in british, british
+    # And refused as the mail says: G1 may not fire again.
+    r = cli("order", j, "--as", "german", "unaimed G1 at=B1 range=10 cover=none",
+            "--dice", "1")
+    assert r.exit_code != 0 and "G1 has fired this turn" in r.output, r.output
