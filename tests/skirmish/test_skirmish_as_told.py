@@ -78,3 +78,18 @@ def test_a_side_whose_figure_fired_is_offered_no_fire(cli, tmp_path):
     r = cli("order", j, "--as", "german", "unaimed G1 at=B1 range=10 cover=none",
             "--dice", "1")
     assert r.exit_code != 0 and "G1 has fired this turn" in r.output, r.output
+
+
+def test_a_killed_figure_is_shown_without_its_pins(cli, tmp_path):
+    j, out, _ = duel(cli, tmp_path)
+    r = cli("order", j, "--as", "german", "fire G1 at=B1 range=10 state=halted cover=none",
+            "--dice", "16")
+    assert r.exit_code == 0 and "B1 pinned" in r.stdout, r.output
+    assert "B1 regular rifle, squad leader: active, 1 pin" in \
+        cli("skirmish", "report", j).stdout
+    done_until(cli, j, "fire", turn=2)
+    r = cli("order", j, "--as", "german", FIRE, "--dice", "18")
+    assert r.exit_code == 0 and "B1 killed" in r.stdout, r.output
+    report = cli("skirmish", "report", j).stdout
+    assert "B1 regular rifle, squad leader: killed\n" in report, report
+    assert "B1 regular rifle, squad leader: killed\n" in mails_of_pass(cli, j, out)[GERMAN]

@@ -167,8 +167,9 @@ def _figure_line(f: dict) -> str:
 def figure_words(f: dict) -> str:
     """A figure as the forces list it: its id, quality and weapon, then what the orders and
     modifiers read of it (a squad leader gives command=; a sniper is spotted on a 6; body
-    armour and a gas mask change its tests), then its state and pins."""
-    pins = f", {counted(f['pins'], 'pin')}" if f["pins"] else ""
+    armour and a gas mask change its tests), then its state and pins (a killed or
+    surrendered figure's not told: they no longer count)."""
+    pins = f", {counted(f['pins'], 'pin')}" if f["pins"] and f["state"] == "active" else ""
     role = f.get("role") or ("platoon_commander" if f["section"] is None else None)
     more = "".join(f", {x}" for x in [*([role.replace("_", " ")] if role else []),
                                       *f.get("gear", [])])
