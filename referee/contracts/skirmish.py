@@ -340,7 +340,7 @@ class SkirmishStatus(Document):
     claims: dict[str, list[str]] = {}   # the surrenders each side may claim now
     # The sides with off-table artillery, as the scenario says (SkirmishReport's)
     off_table_artillery: list[str] | UnsetType = UNSET
-    prompt: str
+    prompt: str                 # what it asks now; once it has ended, how and who won
     game_over: bool             # a side has no figure left fighting
     revealed: bool              # the dice secret is in the journal: no more orders
 

@@ -93,3 +93,14 @@ def test_a_killed_figure_is_shown_without_its_pins(cli, tmp_path):
     report = cli("skirmish", "report", j).stdout
     assert "B1 regular rifle, squad leader: killed\n" in report, report
     assert "B1 regular rifle, squad leader: killed\n" in mails_of_pass(cli, j, out)[GERMAN]
+
+
+def test_status_of_an_ended_duel_says_who_won(cli, tmp_path):
+    j, _, _ = duel(cli, tmp_path)
+    r = cli("order", j, "--as", "german", FIRE, "--dice", "18")
+    assert r.exit_code == 0 and "B1 killed" in r.stdout, r.output
+    text = cli("status", j).stdout
+    assert "The game is over: the German side won." in text, text
+    assert "Waiting on" not in text and "fire phase" not in text, text
+    doc = json.loads(cli("status", j, "--format", "json").stdout)
+    assert doc["game_over"] and doc["prompt"].startswith("The game is over: the German side won")

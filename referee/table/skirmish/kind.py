@@ -35,7 +35,7 @@ from . import life
 from .asking import asked_now, asked_text
 from .brief import bounded
 from .checks import fire_barred, own_figure
-from .ending import disputable, ending_record, moderator_end_mail
+from .ending import disputable, end_words, ending_record, moderator_end_mail
 from .explained import dice_counts, explained, explained_document
 from .loading import load_skirmish
 from .order_text import KINDS
@@ -161,21 +161,24 @@ class SkirmishKind(GameKind):
             firing=sk.firing_now(game.card, state), waiting_on=waiting,
             tests=_open_tests(game), owed=owed_by_side(game.card, state),
             claims=claims_by_side(game.card, state), **artillery_of(state),
-            prompt=self.prompt(table), game_over=state.over(),
+            prompt=end_words(game.card, state) if _closed(state) else self.prompt(table),
+            game_over=state.over(),
             revealed=state.revealed is not None)
 
     def status_document(self, view: dict, aids: Any, every: bool) -> Document:
+        """The status as text: whom the game waits on and for what, the tests of the phase;
+        once it has ended, how (its prompt says it: ending.end_words) and no more."""
+        title = f"Skirmish {view['game_id']} ({view['scenario']}): record {view['seq']}"
+        if view["game_over"] or view["revealed"]:
+            return Document(title, [Section("Now", [para(view["prompt"])] + (
+                [para("The dice secret is revealed: the game is closed.")]
+                if view["revealed"] else []))])
         waiting = players_words(view["waiting_on"]) if view["waiting_on"] else "nobody"
         now = [para(Span("Waiting on ", "bold"), f"{waiting}: {view['prompt']}."),
                para("Tests of this phase: ", Span(", ".join(view["tests"]), "order")),
                *(para(line) for line in artillery_line(view.get("off_table_artillery"))),
                *(para(line) for line in owed_lines(view["owed"], view.get("claims")))]
-        if view["revealed"]:
-            now.append(para("The dice secret is revealed: the game is closed."))
-        elif view["game_over"]:
-            now.append(para("A side has no figure left fighting: the game is over."))
-        return Document(f"Skirmish {view['game_id']} ({view['scenario']}): record "
-                        f"{view['seq']}", [Section("Now", now)])
+        return Document(title, [Section("Now", now)])
 
     def show_view(self, table, reader: str, at: int | None) -> dict:
         _reader(table, reader)
