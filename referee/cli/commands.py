@@ -526,3 +526,12 @@ def print_pass(lines: list[str], problem) -> None:
     sys.stdout.flush()
     if problem is not None:
         raise problem
+
+
+def route_line(journal: Path, route: dict) -> str | None:
+    """The line `new` prints of the mail route it was given (None: none was)."""
+    if not (route["source"] or route["target"] or route.get("sender")):
+        return None
+    sender = f"; mail from: {route['sender']}" if route.get("sender") else ""
+    return (f"mail in: {route['source'] or 'not set'}; mail out: "
+            f"{route['target'] or 'not set'}{sender} (`referee mail {journal}` changes them)")

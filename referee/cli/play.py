@@ -109,8 +109,8 @@ def new(
 
     if kind_of(check_game_name(game, GAMES["dir"]), GAMES["dir"]) == "skirmish":
         _new_skirmish(journal, scenario, game, dice, game_id, secret_file, format,
-                      player or [], clock is not None, signing_key)
-        _route_of_new(journal, mail_in, mail_out, mail_from)
+                      player or [], clock is not None, signing_key,
+                      lambda: _route_of_new(journal, mail_in, mail_out, mail_from))
         return
     game = Table.create(journal, scenario, GAMES["dir"], dice_mode=dice, options=option or [],
                         game_id=game_id, secret_file=secret_file, players=player or [],
@@ -137,14 +137,14 @@ def _status_text(table, view: dict, aids) -> str:
 
 
 def _new_skirmish(journal, scenario, game, dice, game_id, secret_file, format, players,
-                  deadlines, signing_key) -> None:
+                  deadlines, signing_key, routed) -> None:
     from .skirmishcmd import new_skirmish  # start-up: only a new skirmish needs it
 
     if deadlines:
         raise UsageError("a skirmish takes no --deadline, --reminders or --missed: the card "
                          "has no clock, and its turns go as both sides say done")
     new_skirmish(journal, scenario, game, dice, game_id, secret_file, format, GAMES["dir"],
-                 players, signing_key)
+                 players, signing_key, routed)
 
 
 def _route_of_new(journal: Path, mail_in, mail_out, mail_from) -> dict:
@@ -235,11 +235,8 @@ def _say_created(journal, game, dice: str, where, sides: list[str], route: dict)
     if any(s != OBSERVER for s in sides):
         typer.echo(f"players registered; `referee players {journal} --keys` prints their order "
                    f"keys (for the moderator only)")
-    if route["source"] or route["target"] or route.get("sender"):
-        sender = f"; mail from: {route['sender']}" if route.get("sender") else ""
-        typer.echo(f"mail in: {route['source'] or 'not set'}; mail out: "
-                   f"{route['target'] or 'not set'}{sender} (`referee mail {journal}` changes "
-                   f"them)")
+    if commands.route_line(journal, route):
+        typer.echo(commands.route_line(journal, route))
     if OBSERVER in sides:
         typer.echo(f"{counted(sides.count(OBSERVER), 'observer')} registered: each is sent "
                    f"the public report, and none can order")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -79,8 +80,11 @@ def _own_key(journal: Path, table, reader: str) -> str | None:
 
 def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: str | None,
                  secret_file: Path | None, format: Fmt, games_dir: Path | None,
-                 players: list[str], signing_key: Path | None = None) -> None:
-    """`new --game skirmish`: the journal with the card and forces, and the first report."""
+                 players: list[str], signing_key: Path | None = None,
+                 routed: Callable[[], dict] | None = None) -> None:
+    """`new --game skirmish`: the journal with the card and forces, and the first report;
+    routed: records the mail route `new` was given (its source, target and sender), said
+    as a campaign's `new` says it."""
     from ..store.players import parse_players  # start-up: only a new skirmish needs it
     from ..table.skirmish.kind import SKIRMISH  # start-up: only a new skirmish needs it
     from ..table.skirmish.life import create_skirmish, scenario_of  # start-up: skirmish
@@ -92,13 +96,15 @@ def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: st
     sk = create_skirmish(journal, data, scenario, dice, game_id, secret_file, addresses,
                          signing_key)
     scenario = sk.header["scenario"]
+    route = routed() if routed else {"source": None, "target": None, "sender": None}
     doc = report_document(sk.header, sk.card, sk.state)
     where = secret_file if secret_file is not None else f"{journal}.secret"
     if format == Fmt.json:
         typer.echo(commands.dump(NewGame.of(
             journal=str(journal), game_id=sk.header["game_id"], game=game, scenario=scenario,
             dice=dice, secret_file=str(where), signing_key=commands.key_facts(sk.header),
-            players=list(addresses), observers=0, status=doc)))
+            players=list(addresses), observers=0, status=doc, mail_in=route["source"],
+            mail_out=route["target"], mail_from=route.get("sender"))))
         return
     typer.echo(f"created {journal} (game {sk.header['game_id']}, scenario {scenario}, dice "
                f"{dice}); the dice secret is in {where} — keep it private")
@@ -106,6 +112,8 @@ def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: st
     if addresses:
         typer.echo(f"players registered; `referee skirmish keys {journal}` prints their order "
                    f"keys (for the moderator only)")
+    if commands.route_line(journal, route):
+        typer.echo(commands.route_line(journal, route))
     typer.echo(report_text(doc), nl=False)
 
 

@@ -104,3 +104,22 @@ def test_status_of_an_ended_duel_says_who_won(cli, tmp_path):
     assert "Waiting on" not in text and "fire phase" not in text, text
     doc = json.loads(cli("status", j, "--format", "json").stdout)
     assert doc["game_over"] and doc["prompt"].startswith("The game is over: the German side won")
+
+
+def test_a_new_skirmish_says_its_mail_route(cli, tmp_path):
+    (tmp_path / "duel.yaml").write_text(DUEL, encoding="utf-8")
+    (tmp_path / "box").write_text("", encoding="utf-8")      # an mbox with no mail yet
+    route = ("--mail-in", str(tmp_path / "box"), "--mail-out", f"outbox:{tmp_path / 'out'}",
+             "--from", "referee@example.com")
+    r = cli("new", tmp_path / "d.jsonl", "--game", "skirmish", "--scenario",
+            tmp_path / "duel.yaml", *route)
+    assert r.exit_code == 0, r.output
+    assert f"; mail out: outbox:{tmp_path / 'out'}; mail from: " \
+           f"referee@example.com" in r.stdout, r.stdout
+    r = cli("new", tmp_path / "e.jsonl", "--game", "skirmish", "--scenario",
+            tmp_path / "duel.yaml", "--format", "json", *route)
+    doc = json.loads(r.stdout)
+    assert doc["mail_in"].endswith("box") and doc["mail_from"] == "referee@example.com", doc
+    r = cli("new", tmp_path / "f.jsonl", "--game", "skirmish", "--scenario",
+            tmp_path / "duel.yaml")
+    assert "mail in:" not in r.stdout, r.stdout
