@@ -271,6 +271,8 @@ class SkirmishTest(Document):
     turn: int | UnsetType = UNSET           # the report's: the turn and phase it was made in,
     phase: str | UnsetType = UNSET          # and whether a ruling settled it since
     settled: bool | UnsetType = UNSET
+    # A settled test's rulings: their records, and each fact changed, [declared, ruled]
+    ruling: dict[str, Any] | UnsetType = UNSET
 
 
 class SkirmishReport(Document):

@@ -10,7 +10,7 @@ from email.policy import default
 
 from mailboxes import write_maildir
 from skirmish_cases import done_until
-from test_skirmish_mail import BRITISH, GERMAN, UMPIRE
+from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail
 
 DUEL = """\
 id: duel
@@ -123,3 +123,38 @@ def test_a_new_skirmish_says_its_mail_route(cli, tmp_path):
     r = cli("new", tmp_path / "f.jsonl", "--game", "skirmish", "--scenario",
             tmp_path / "duel.yaml")
     assert "mail in:" not in r.stdout, r.stdout
+
+
+def killed_and_disputed(cli, tmp_path) -> tuple:
+    """A duel whose German shot (record 5) killed the British figure, then disputed by the
+    British by mail (its range 90, past a rifle's 80"): its journal, outbox, maildir and keys."""
+    j, out, keys = duel(cli, tmp_path)
+    r = cli("order", j, "--as", "german", FIRE, "--dice", "18")
+    assert r.exit_code == 0 and "#5 German" in r.stdout and "B1 killed" in r.stdout, r.output
+    assert "The game is over" in mails_of_pass(cli, j, out)[UMPIRE]
+    box = tmp_path / "box"
+    box.mkdir()
+    told = mails_of_pass(cli, j, out, mail(box, 1, BRITISH, keys["british"],
+                                           "dispute record=5 fact=range value=90"))
+    assert told[UMPIRE].startswith("Disputes for you to settle: record 5's range."), told
+    return j, out, box, keys
+
+
+def settled_by_mail(cli, tmp_path) -> tuple:
+    """killed_and_disputed, then the moderator's ruling by mail (range 90: the shot is void
+    and B1 lives): its journal, outbox, maildir, keys and the mails of that pass."""
+    j, out, box, keys = killed_and_disputed(cli, tmp_path)
+    told = mails_of_pass(cli, j, out, mail(box, 2, UMPIRE, keys["moderator"],
+                                           "settle record=5 fact=range value=90"))
+    return j, out, box, keys, told
+
+
+def test_a_settled_test_shows_its_facts_as_ruled_and_what_the_ruling_changed(cli, tmp_path):
+    j, _, _, _, told = settled_by_mail(cli, tmp_path)
+    line = "#5 German: fire G1 at=B1 range=90 state=halted cover=none command=yes " \
+        "[settled: range 10 → 90 by the moderator's ruling, #7]"
+    for text in (*told.values(), cli("skirmish", "report", j).stdout):
+        assert line in " ".join(text.split()) and "range=10" not in text, text
+    test = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)["tests"][0]
+    assert test["ruling"] == {"records": [7], "changed": {"range": [10, 90]}}, test
+    assert test["order"] == FIRE and test["facts"]["range"] == 90, test

@@ -69,7 +69,7 @@ def test_a_mailed_report_lists_the_tests_since_the_player_s_last_one(cli, tmp_pa
     for address in (BRITISH, GERMAN):               # the ruling changed #8's result
         (report,) = four[address]
         assert _listed(report) == ("Tests since your last report (#9):", [8]), report
-        assert "[settled]" in report and "dispute of #8 by German" in report
+        assert "[settled: range " in report and "dispute of #8 by German" in report
     # Settled and told, the dispute is not told again in each mail after it, as its test
     # is not.
     five = _pass(cli, j, tmp_path / "out5", mail(box, 11, BRITISH, b, "done"))

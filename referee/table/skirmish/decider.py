@@ -457,7 +457,7 @@ def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:
         state.revealed = {"record": seq, "secret": body["secret"]}
         return
     if "settle" in body:
-        settle(state, body["settle"], card)
+        settle(state, body["settle"], card, seq)
         return
     if "dispute" in body:
         state.disputes.append({**body["dispute"], "by": body["actor"], "seq": seq})
@@ -478,10 +478,12 @@ def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:
     _bookkeep(card, state, body["actor"], test)
 
 
-def settle(state: SkState, ruling: dict, card: SkirmishCard | None = None) -> None:
-    """A moderator's ruling on a dispute: a corrected test replaces the effects of the
-    disputed one (and, for a melee, who fought it and who stays in contact). A correction
-    settles the dispute of its fact; an uphold, every open one of the test."""
+def settle(state: SkState, ruling: dict, card: SkirmishCard | None = None,
+           seq: int | None = None) -> None:
+    """A moderator's ruling on a dispute (record seq): a corrected test replaces the effects
+    of the disputed one (and, for a melee, who fought it and who stays in contact), and
+    keeps the records of the rulings that corrected it. A correction settles the dispute of
+    its fact; an uphold, every open one of the test."""
     for d in open_disputes(state.disputes, ruling["record"]):
         if ruling.get("fact", d["fact"]) == d["fact"]:
             d["ruling"] = ruling
@@ -493,6 +495,7 @@ def settle(state: SkState, ruling: dict, card: SkirmishCard | None = None) -> No
     if old["kind"] == "melee":
         _melee_settled(card, state, old, ruling["test"])
     old["settled"] = ruling["test"]
+    old["rulings"] = [*old.get("rulings", []), *([] if seq is None else [seq])]
 
 
 def _melee_settled(card: SkirmishCard | None, state: SkState, old: dict, new: dict) -> None:

@@ -49,6 +49,7 @@ from .report import (
     owed_lines,
     report_document,
     report_text,
+    shown_order,
     test_head,
     test_lines,
 )
@@ -429,8 +430,9 @@ def _order_lines(line: str, test: dict) -> list[str]:
     if len(line) <= 72:
         return [line]
     head = test_head(test)
-    added = line[len(head) + 1 + len(test["order"]):].strip()
-    return [head, f"    {test['order']}", *(wrap_lines([f"    {added}"], hang=0) if added
+    order = shown_order(test)
+    added = line[len(head) + 1 + len(order):].strip()
+    return [head, f"    {order}", *(wrap_lines([f"    {added}"], hang=0) if added
                                             else [])]
 
 

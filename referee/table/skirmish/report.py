@@ -19,7 +19,17 @@ def _test(t: dict) -> dict:
             "subject": t.get("subject"), "facts": shown["facts"], "dice": shown["dice"],
             "modifiers": shown["modifiers"],
             "result": shown["result"], "effects": shown["effects"], "rule": shown["rule"],
-            "turn": t["turn"], "phase": t["phase"], "settled": "settled" in t}
+            "turn": t["turn"], "phase": t["phase"], "settled": "settled" in t,
+            **({"ruling": _ruling(t)} if "settled" in t else {})}
+
+
+def _ruling(t: dict) -> dict:
+    """What the rulings on a settled test changed: their records, and each fact they
+    changed, as declared and as ruled."""
+    ruled = t["settled"]["facts"]
+    return {"records": list(t.get("rulings", [])),
+            "changed": {k: [t["facts"].get(k), v] for k, v in ruled.items()
+                        if t["facts"].get(k) != v}}
 
 
 def _figures(state) -> list[dict]:
@@ -148,11 +158,37 @@ def _word(v) -> str:
 
 
 def test_lines(t: dict) -> list[str]:
-    """A test in two lines: the order (and the facts it left to the card's defaults) and
-    its dice; the result with its modifiers."""
-    settled = " [settled]" if t.get("settled") else ""
-    return [f"{test_head(t)} {t['order']}{_unstated(t)}{settled}",
+    """A test in two lines: the order (and the facts it left to the card's defaults; once a
+    ruling settled it, its facts as ruled and what the ruling changed) and its dice; the
+    result with its modifiers."""
+    return [f"{test_head(t)} {shown_order(t)}{_unstated(t)}{_settled(t)}",
             f"    {_dice(t)}{_mods(t)} -> {plain_plurals(t['result'])} ({t['rule']})"]
+
+
+def shown_order(t: dict) -> str:
+    """A test's order as its first line shows it: as given; once settled, with the facts
+    as the moderator ruled them (those it did not state too: the ruling decided them)."""
+    if not t.get("settled"):
+        return t["order"]
+    facts = t["facts"]
+    words = [f"{k}={_word(facts[k])}" if "=" in w and (k := w.partition("=")[0].casefold())
+             in facts else w for w in t["order"].split()]
+    said = {w.partition("=")[0].casefold() for w in t["order"].split() if "=" in w}
+    return " ".join([*words, *(f"{k}={_word(v)}" for k, v in facts.items() if k not in said)])
+
+
+def _settled(t: dict) -> str:
+    """What the moderator's rulings changed of a settled test: '[settled: range 10 → 130
+    by the moderator's ruling, #68]'."""
+    if not t.get("settled"):
+        return ""
+    ruling = t.get("ruling") or {}
+    changed = ", ".join(f"{k} {_word(a)} → {_word(b)}"
+                        for k, (a, b) in ruling.get("changed", {}).items())
+    records = ", ".join(f"#{n}" for n in ruling.get("records", []))
+    by = f"by the moderator's {'rulings' if ', ' in records else 'ruling'}, {records}" \
+        if records else "by the moderator's ruling"
+    return f" [settled: {changed + ' ' if changed else ''}{by}]"
 
 
 def test_head(t: dict) -> str:
