@@ -273,6 +273,8 @@ class SkirmishTest(Document):
     settled: bool | UnsetType = UNSET
     # A settled test's rulings: their records, and each fact changed, [declared, ruled]
     ruling: dict[str, Any] | UnsetType = UNSET
+    # A side that plays by mail: a test not taken from his mail (the moderator typed it)
+    by_hand: bool | UnsetType = UNSET
 
 
 class SkirmishReport(Document):

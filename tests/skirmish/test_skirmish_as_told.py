@@ -34,13 +34,13 @@ forces:
 FIRE = "fire G1 at=B1 range=10 state=halted cover=none command=yes"
 
 
-def duel(cli, tmp_path) -> tuple:
-    """A new duel played by mail (manual dice), in its first fire phase: its journal, the
-    outbox and the order keys."""
+def duel(cli, tmp_path, dice: tuple = ("--dice", "manual")) -> tuple:
+    """A new duel played by mail (manual dice, unless told), in its first fire phase: its
+    journal, the outbox and the order keys."""
     (tmp_path / "duel.yaml").write_text(DUEL, encoding="utf-8")
     j, out = tmp_path / "d.jsonl", tmp_path / "out"
-    r = cli("new", j, "--game", "skirmish", "--scenario", tmp_path / "duel.yaml", "--dice",
-            "manual", "--player", f"british={BRITISH}", "--player", f"german={GERMAN}",
+    r = cli("new", j, "--game", "skirmish", "--scenario", tmp_path / "duel.yaml", *dice,
+            "--player", f"british={BRITISH}", "--player", f"german={GERMAN}",
             "--player", f"moderator={UMPIRE}")
     assert r.exit_code == 0, r.output
     keys = json.loads(cli("skirmish", "keys", j, "--format", "json").stdout)["keys"]
@@ -158,3 +158,32 @@ def test_a_settled_test_shows_its_facts_as_ruled_and_what_the_ruling_changed(cli
     test = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)["tests"][0]
     assert test["ruling"] == {"records": [7], "changed": {"range": [10, 90]}}, test
     assert test["order"] == FIRE and test["facts"]["range"] == 90, test
+
+
+def test_an_order_the_moderator_entered_for_a_side_is_flagged(cli, tmp_path):
+    j, out, keys = duel(cli, tmp_path, ())         # dice from the secret: a mail rolls
+    spot = "spot G1 at=B1 range=10 light=day state=halted cover=none"   # seen: no die
+    r = cli("order", j, "--as", "german", spot)
+    assert r.exit_code == 0, r.output
+    box = tmp_path / "box"
+    box.mkdir()
+    told = mails_of_pass(cli, j, out, mail(box, 1, BRITISH, keys["british"],
+                                           "fire B1 at=G1 range=10 state=halted cover=none"))
+    # Every reader is shown the same: the German's test typed at the referee, flagged; the
+    # British one, from his mail, not.
+    hand = f"#5 German: {spot} — ⚑ entered by hand at the referee"
+    for text in (*told.values(), cli("skirmish", "report", j).stdout):
+        assert hand in " ".join(text.split()), text
+    assert "#6 British" in told[BRITISH] and told[BRITISH].count("⚑") == 1, told[BRITISH]
+    tests = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)["tests"]
+    assert [t.get("by_hand") for t in tests] == [True, None], tests
+
+
+def test_a_skirmish_played_at_the_referee_flags_nothing(cli, tmp_path):
+    (tmp_path / "duel.yaml").write_text(DUEL, encoding="utf-8")
+    j = tmp_path / "d.jsonl"
+    assert cli("new", j, "--game", "skirmish", "--scenario", tmp_path / "duel.yaml",
+               "--dice", "manual").exit_code == 0
+    done_until(cli, j, "fire")
+    assert cli("order", j, "--as", "german", FIRE, "--dice", "1").exit_code == 0
+    assert "⚑" not in cli("skirmish", "report", j).stdout

@@ -473,7 +473,7 @@ def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:
             _next_phase(card, state)
         return
     state.tests.append({**test, "record": seq, "side": body["actor"], "order": body["order"],
-                        "turn": body["turn"], "phase": body["phase"]})
+                        "turn": body["turn"], "phase": body["phase"], "by_mail": "mail" in body})
     apply_effects(state, test["effects"])
     _bookkeep(card, state, body["actor"], test)
 

@@ -13,14 +13,17 @@ from ...render.documents import players_words, side_name
 from .checks import claims, firing_now, live_contacts, owed
 
 
-def _test(t: dict) -> dict:
+def _test(t: dict, mailing: set[str] = frozenset()) -> dict:
+    """A test as the report holds it; mailing: the sides that play by mail (an address in
+    record 0), whose test not taken from their mail was entered by hand at the referee."""
     shown = t.get("settled") or t
     return {"record": t["record"], "side": t["side"], "order": t["order"], "kind": t["kind"],
             "subject": t.get("subject"), "facts": shown["facts"], "dice": shown["dice"],
             "modifiers": shown["modifiers"],
             "result": shown["result"], "effects": shown["effects"], "rule": shown["rule"],
             "turn": t["turn"], "phase": t["phase"], "settled": "settled" in t,
-            **({"ruling": _ruling(t)} if "settled" in t else {})}
+            **({"ruling": _ruling(t)} if "settled" in t else {}),
+            **({"by_hand": True} if t["side"] in mailing and not t.get("by_mail") else {})}
 
 
 def _ruling(t: dict) -> dict:
@@ -77,7 +80,8 @@ def report_document(header: dict, card, state, turn: int | None = None,
     (order_key), when a reader is named (`skirmish report --as`)."""
     if turn is not None:
         check_turn(turn, state.turn)
-    tests = [_test(t) for t in state.tests if turn is None or t["turn"] == turn]
+    mailing = set(header.get("players") or {})
+    tests = [_test(t, mailing) for t in state.tests if turn is None or t["turn"] == turn]
     return SkirmishReport.plain(**reading,
         game_id=header["game_id"], game=header["game"], scenario=header["scenario"],
         turn=state.turn, phase=card.sequence[state.phase].phase,
@@ -161,8 +165,15 @@ def test_lines(t: dict) -> list[str]:
     """A test in two lines: the order (and the facts it left to the card's defaults; once a
     ruling settled it, its facts as ruled and what the ruling changed) and its dice; the
     result with its modifiers."""
-    return [f"{test_head(t)} {shown_order(t)}{_unstated(t)}{_settled(t)}",
+    hand = f" {HAND}" if t.get("by_hand") else ""
+    return [f"{test_head(t)} {shown_order(t)}{_unstated(t)}{_settled(t)}{hand}",
             f"    {_dice(t)}{_mods(t)} -> {plain_plurals(t['result'])} ({t['rule']})"]
+
+
+# A side that plays by mail, his test entered for him by the moderator (`order --as`), as a
+# campaign's report flags it (render/reports.py); nothing of a skirmish is secret, so
+# every reader is shown it.
+HAND = "— ⚑ entered by hand at the referee"
 
 
 def shown_order(t: dict) -> str:
