@@ -187,3 +187,29 @@ def test_a_skirmish_played_at_the_referee_flags_nothing(cli, tmp_path):
     done_until(cli, j, "fire")
     assert cli("order", j, "--as", "german", FIRE, "--dice", "1").exit_code == 0
     assert "⚑" not in cli("skirmish", "report", j).stdout
+
+
+def _answer(told: dict, address: str) -> str:
+    return told[address].split("\n\nReport for ")[0]
+
+
+def test_the_moderator_s_answer_says_what_his_ruling_did(cli, tmp_path):
+    j, _, _, _, told = settled_by_mail(cli, tmp_path)
+    answer = " ".join(_answer(told, UMPIRE).split())
+    assert answer.startswith("Your mail was recorded: #7"), answer
+    assert "#7 moderator: settle record=5 fact=range value=90: #5 decided again, its new " \
+        "result: #5 German: fire G1 at=B1 range=90" in answer, answer
+    assert "-> void: out of range: a Rifle reaches 80\", the target is at 90\"" in answer
+    # The report after it does not list the test again.
+    report = told[UMPIRE].split("\n\nReport for ")[1]
+    assert "#5 German" not in report and "dispute of #5" in report, report
+
+
+def test_the_moderator_s_answer_says_an_uphold(cli, tmp_path):
+    j, out, box, keys = killed_and_disputed(cli, tmp_path)
+    told = mails_of_pass(cli, j, out, mail(box, 2, UMPIRE, keys["moderator"],
+                                           "settle record=5 uphold=yes"))
+    answer = " ".join(_answer(told, UMPIRE).split())
+    assert "#7 moderator: settle record=5 uphold=yes: #5's facts upheld; its result " \
+        "stands: B1 killed" in answer, answer
+

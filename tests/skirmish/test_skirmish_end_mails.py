@@ -166,7 +166,9 @@ def test_a_dispute_open_at_the_end_asks_the_moderator_first_then_he_is_told_the_
         _flat(umpire), umpire
     duel.post("moderator", "settle record=6 uphold=yes")
     (umpire,) = duel.tick()[UMPIRE]         # the answer to his ruling, with his report
-    assert umpire.startswith("Your mail was recorded: #8\n\n" + END.split(". ")[0]), umpire
+    assert umpire.startswith("Your mail was recorded: #8\n#8 moderator: settle record=6 "
+                             "uphold=yes: #6's facts upheld; its result\n    stands: B1 "
+                             "killed\n\n" + END.split(". ")[0]), umpire
     assert "What now: check the journal (`referee verify`), then publish the dice secret " \
         "(`referee reveal`)" in _flat(umpire), umpire
     assert UMPIRE not in duel.tick()

@@ -15,7 +15,7 @@ import referee.table.skirmish
 from graphs import find_cycle
 
 PACKAGE = Path(referee.table.skirmish.__file__).parent
-LAYERS = [("__init__", "kind"), ("asking", "brief", "explained"), ("ending",), ("life",),
+LAYERS = [("__init__", "kind"), ("asking", "brief", "explained", "ruled"), ("ending",), ("life",),
           ("decider", "report", "loading"), ("checks",), ("dicetests", "order_text"),
           ("state", "window", "dicekeys")]
 

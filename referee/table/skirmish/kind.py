@@ -53,6 +53,7 @@ from .report import (
     test_head,
     test_lines,
 )
+from .ruled import ruling_lines, settled_by
 
 FLOW = "Sequence of Play"
 
@@ -338,10 +339,20 @@ class SkirmishKind(GameKind):
         return out
 
     def recorded_lines(self, table, seqs: list[int]) -> list[str]:
-        """The lines a sender is answered with for the records his mail made."""
-        by_seq = {t["record"]: t for t in table.game().state.tests}
-        tests = [by_seq[n] for n in seqs if n in by_seq]
-        return _mail_lines([x for t in tests for x in test_lines(t)], tests)
+        """The lines a sender is answered with for the records his mail made: each test; a
+        ruling, what it did (ruled.py)."""
+        game, records = table.game(), _records(table)
+        by_seq = {t["record"]: t for t in game.state.tests}
+        lines, tests = [], []
+        for n in seqs:
+            if n in by_seq:
+                tests.append(by_seq[n])
+                lines += test_lines(by_seq[n])
+            elif isinstance(records[n].get("settle"), dict):
+                said, test = ruling_lines(records, game, n)
+                lines += said
+                tests += [test] if test else []
+        return _mail_lines(lines, tests)
 
     def mail_report(self, table, reader: str, since: int | None = None,
                     listed: tuple[int, ...] = (), full_most: int | None = None) -> str:
@@ -351,10 +362,12 @@ class SkirmishKind(GameKind):
         said once. since: the record of the last report
         he was sent, when the journal still holds it; then only the tests since are listed
         (new_since), the forces whole. listed: the records of the tests the mail gives
-        above the report (an answer's), left out. full_most: the most tests told in full,
+        above the report (an answer's; a ruling's, the test it decided again), left out.
+        full_most: the most tests told in full,
         the last ones, those before them in brief, a turn a line (brief.py)."""
         game = table.game()
         doc = report_document(game.header, game.card, game.state)
+        listed = (*listed, *settled_by(_records(table), listed))
         tests = doc["tests"] if since is None else \
             new_since(doc["tests"], _records(table), since)
         if since is not None:       # a dispute settled is told with its test, not again
