@@ -28,19 +28,14 @@ def skirmish_order(
     """Take one order of a skirmish: roll its test, record it, print the test."""
     from ..table.skirmish.kind import given_dice  # start-up: only a skirmish order needs it
     from ..table.skirmish.life import submit  # start-up: only a skirmish order needs it
-    from ..table.skirmish.report import test_lines  # start-up: only a skirmish order
 
     commands.check_side(as_, journal)      # as `order` takes it: a side's name as it is
     rec = submit(journal, as_, text, given_dice(dice))
     if format == Fmt.json:
         typer.echo(commands.dump(SkirmishOrderResult.of(record=rec["seq"], body=rec)))
         return
-    t = rec.get("test")
-    if t is not None:
-        typer.echo("\n".join(test_lines({**t, "record": rec["seq"], "side": rec["actor"],
-                                         "order": rec["order"]})))
-    else:
-        typer.echo(f"#{rec['seq']} {rec['actor']}: {rec['order']} recorded")
+    table = commands.table_of(journal)
+    typer.echo(table.kind.taken_text(table, [rec]))
 
 
 def skirmish_report(

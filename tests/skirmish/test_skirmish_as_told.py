@@ -213,3 +213,47 @@ def test_the_moderator_s_answer_says_an_uphold(cli, tmp_path):
     assert "#7 moderator: settle record=5 uphold=yes: #5's facts upheld; its result " \
         "stands: B1 killed" in answer, answer
 
+
+
+UNDONE = "The end is undone: the moderator's ruling #7 on #5 decided again the test that " \
+    "ended the game, and the game goes on."
+
+
+def test_every_mail_of_a_ruling_that_undid_the_end_says_so_first(cli, tmp_path):
+    j, _, _, _, told = settled_by_mail(cli, tmp_path)
+    assert set(told) == {BRITISH, GERMAN, UMPIRE}, told.keys()
+    for address in (BRITISH, GERMAN):
+        assert " ".join(told[address].split()).startswith(UNDONE), told[address]
+    answer = " ".join(told[UMPIRE].split())
+    assert answer.startswith(f"Your mail was recorded: #7 {UNDONE} #7 moderator: settle"), \
+        answer
+    assert answer.count("The end is undone") == 1, answer      # not again in his report
+
+
+def test_the_settle_typed_at_the_referee_says_the_end_is_undone(cli, tmp_path):
+    j, _, _, _ = killed_and_disputed(cli, tmp_path)
+    r = cli("skirmish", "order", j, "--as", "moderator", "settle record=5 fact=range value=90")
+    assert r.exit_code == 0, r.output
+    assert " ".join(r.stdout.split()).startswith(
+        f"{UNDONE} #7 moderator: settle record=5 fact=range value=90: #5 decided again"), \
+        r.stdout
+
+
+def test_a_game_ended_again_after_its_end_was_undone_is_told_again(cli, tmp_path):
+    j, out, box, keys, _ = settled_by_mail(cli, tmp_path)
+    done_until(cli, j, "fire", turn=2)
+    r = cli("order", j, "--as", "german", FIRE, "--dice", "18")
+    assert r.exit_code == 0 and "B1 killed" in r.stdout, r.output
+    assert not list(out.glob("ended-*.eml"))   # the first end: told in his report
+    killing = json.loads(cli("status", j, "--format", "json").stdout)["seq"]
+    told = mails_of_pass(cli, j, out)
+    # The new end is another record (the ledger's end mark is the ending record's): the
+    # moderator is mailed it.
+    (ended,) = out.glob("ended-*.eml")
+    assert ended.name.startswith(f"ended-{killing:06d}-"), ended.name
+    assert " ".join(told[UMPIRE].split()).startswith(
+        "The game is over: the German side won."), told[UMPIRE]
+    for address in (BRITISH, GERMAN):
+        assert "The game is over" in told[address] and "undone" not in told[address]
+    assert "The game is over: the German side won." in cli("status", j).stdout
+

@@ -142,3 +142,27 @@ def ending_record(records: list[dict]) -> dict:
         if rec is not records[0] and not state.over():
             first = rec["seq"] + 1
     return records[first]
+
+
+def undone_ends(records: list[dict], after: int) -> list[tuple[int, int]]:
+    """The rulings after record `after` that undid the game's end (it stood over before the
+    ruling and not after it: the test that ended it decided again), as (the ruling's
+    record, the test it settled). One replay."""
+    out, over = [], False
+    for rec, _, state in states(records):
+        settled = rec.get("settle")
+        if rec["seq"] > after and isinstance(settled, dict) and over and not state.over():
+            out.append((rec["seq"], settled["record"]))
+        over = state.over()
+    return out
+
+
+def undone_words(records: list[dict], state: SkState, after: int, told=()) -> list[str]:
+    """What a reader is told first of the last ruling after record `after` that undid the
+    game's end (but one in told: said already), while it goes on (a game ended again says
+    its new end instead)."""
+    if state.over() or state.revealed is not None:
+        return []
+    return [f"The end is undone: the moderator's ruling #{seq} on #{n} decided again the "
+            f"test that ended the game, and the game goes on." for seq, n in
+            [u for u in undone_ends(records, after) if u[0] not in told][-1:]]

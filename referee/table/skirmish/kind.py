@@ -35,7 +35,7 @@ from . import life
 from .asking import asked_now, asked_text
 from .brief import bounded
 from .checks import fire_barred, own_figure
-from .ending import disputable, end_words, ending_record, moderator_end_mail
+from .ending import disputable, end_words, ending_record, moderator_end_mail, undone_words
 from .explained import dice_counts, explained, explained_document
 from .loading import load_skirmish
 from .order_text import KINDS
@@ -213,7 +213,14 @@ class SkirmishKind(GameKind):
         if fmt == "json":
             return SkirmishOrders.of(records=[SkirmishOrderResult.of(record=r["seq"], body=r)
                                               for r in records]), stop
-        return "\n".join(_record_lines(r) for r in records), stop
+        return self.taken_text(table, records), stop
+
+    def taken_text(self, table, records: list[dict]) -> str:
+        """The records an order made, as `order` and `skirmish order` print them: a test in
+        two lines; a ruling, what it did (ruled.py); else one line."""
+        return "\n".join(line for r in records for line in (
+            ruling_lines(_records(table), table.game(), r["seq"])[0]
+            if isinstance(r.get("settle"), dict) else [_record_lines(r)]))
 
     def log(self, table, reader: str, since: int, fmt: str, width: int):
         """Each record: a test in two lines, else one; with fmt json each record whole, for
@@ -383,7 +390,12 @@ class SkirmishKind(GameKind):
         # them and as a campaign's report mail opens (mail/refusal.py lead_lines); then
         # what the mail is; after the report, the rest of what is asked (the orders' forms),
         # not its first paragraph again.
-        text = "\n".join([*wrap_lines(asked[:1], 72, hang=0), "",
+        # A ruling since his last report that undid the game's end is said first (an
+        # answer's own ruling says it above: ruled.py).
+        undone = [] if since is None else \
+            undone_words(_records(table), game.state, since, set(listed))
+        text = "\n".join([*(x for u in undone for x in [*wrap_lines([u], 72, hang=0), ""]),
+                          *wrap_lines(asked[:1], 72, hang=0), "",
                           f"Report for {reader_words(reader)}", *_mail_lines(
                               report_text(doc, heading, brief).splitlines(), doc["tests"])])
         return text + ("\n" + asked_text(asked[1:]) if asked[1:] else "")

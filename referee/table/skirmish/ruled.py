@@ -1,10 +1,12 @@
 """What a moderator's ruling did, as the answer to his settle tells it (his mail's answer,
 `skirmish order --as moderator`), as a player's answer lists each test his mail made: the
-facts upheld and the result standing, or the test decided again with its new result."""
+facts upheld and the result standing, or the test decided again with its new result; and,
+first, when it undid the game's end, that the game goes on."""
 
 from __future__ import annotations
 
 from ...base.plurals import plain_plurals
+from .ending import undone_words
 from .report import report_document, test_lines
 
 
@@ -19,7 +21,8 @@ def ruling_lines(records: list[dict], game, seq: int) -> tuple[list[str], dict |
     if rec["settle"].get("upheld") or test is None:
         stands = f": {plain_plurals(test['result'])}" if test else ""
         return [f"{head}: #{n}'s facts upheld; its result stands{stands}"], None
-    return [f"{head}: #{n} decided again, its new result:", *test_lines(test)], test
+    undone = undone_words(records, game.state, seq - 1)[:1]
+    return [*undone, f"{head}: #{n} decided again, its new result:", *test_lines(test)], test
 
 
 def settled_by(records: list[dict], seqs) -> list[int]:
