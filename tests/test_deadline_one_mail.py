@@ -209,3 +209,27 @@ def test_the_same_answer_in_the_next_record_is_told_once_with_both(tmp_path):
         [told] = by[address]
         assert told.count("'lose fr-4:infantry'") == 1, told
         assert "its most numerous type (rule 5.3.1; records 9, 10)." in told, told
+
+
+def test_a_run_a_report_would_tell_in_brief_is_still_told_by_its_notice(tmp_path, monkeypatch):
+    """A report mail tells only its last FULL_MOST records in full, those before in brief
+    (without the answers' words): a run of answers that began that far back is told by its
+    notice, beside the report, or nobody would read what was answered and why. Here at most
+    two records in full, and a run of three answers."""
+    import referee.mail.direct as direct
+    import referee.mail.firsttold as firsttold
+    import referee.mail.newsmail as newsmail
+    import referee.mail.observers as observers
+    import referee.mail.refusal as refusal
+
+    for module in (direct, firsttold, newsmail, observers, refusal):
+        monkeypatch.setattr(module, "FULL_MOST", 2)
+    journal = _verdun(tmp_path)
+    out, seen = tmp_path / "out", set()
+    _new(out, seen)
+    _pass(journal, out, DUE)
+    got = _new(out, seen)
+    for address in (ADDRESSES["german"], ADDRESSES["entente"], PRESS):
+        assert any("with 'lose fr-2:infantry'" in m for m in got[address]), got[address]
+    named = sorted(p.name.split("-answered-")[1] for p in out.glob("deadline-*-answered-*.eml"))
+    assert named[1:] == ["entente.eml", "german.eml"] and "observer" in named[0], named

@@ -52,6 +52,7 @@ from .ledger import MAILED, SPARED, save_ledger
 from .leftover import held_by
 from .newsmail import owed
 from .observers import resume_from, still_held
+from .refusal import FULL_MOST
 from .subjects import OBSERVER_READERS
 
 # The ledger's part: each side's hand-off (its record and hash) and when he was last told.
@@ -164,15 +165,19 @@ def told_this_pass(post: Post, ledger: dict, side: str) -> bool:
     return owed(post.records, since, side) is not None
 
 
-def reported_this_pass(post: Post, tl: Timeline, reader: str, upto: int) -> bool:
+def reported_this_pass(post: Post, tl: Timeline, reader: str, first: int, upto: int
+                       ) -> bool:
     """Whether a mail of this pass's tells reader a run of the referee's answers ending at
     record upto, each with the order and why it is this one: the report (or news) the pass
     sends after the check (told_this_pass; an observer's public one goes out with the
     players' reports, when the pass sends any), or the one a mail of his took past the run
     since (a run cut off before its notices, a reply written before they were). Not while
-    the referee goes on answering his decision: the notice says so, no report does."""
+    the referee goes on answering his decision: the notice says so, no report does. Nor
+    when the run (from record first) began FULL_MOST records or more before the journal's
+    end: a report mail tells those in brief, without the answers (no record is added after
+    the check in its pass, and a later pass's report is longer still)."""
     ledger = post.kept()
-    if ledger is None:
+    if ledger is None or post.records[-1]["seq"] - first >= FULL_MOST:
         return False
     owes = tl.due_for(reader)
     if owes is not None and (reader, owes.handoff, stamp(owes.due)) in tl.answered:

@@ -456,7 +456,7 @@ def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
     fact = run[0]["clock"]
     side, due = fact["side"], for_players(parse_stamp(fact["due"]), after.settings.zone)
     for reader in everyone(after, post, moderator=False):
-        if reporting and reported_this_pass(post, after, reader, run[-1]["seq"]):
+        if reporting and reported_this_pass(post, after, reader, run[0]["seq"], run[-1]["seq"]):
             continue
         # A sealed answer (7.0, 2.0 I) stays sealed: the others read its placeholder only.
         shown = _told_once([(_shown(j, rec, answers.get(rec["seq"]), reader in (
