@@ -34,8 +34,8 @@ from referee.mail.reminders import check_deadlines
 
 PRESS = "press@example.org"
 ANSWER = ("Your orders were due by Wed 25 Nov 18:00 UTC and none came: the referee answered "
-          "for you with 'lose fr-2:infantry', a loss from the strongest unit, an army losing "
-          "a unit of its most numerous type (rule 5.3.1)")
+          "for you with 'lose fr-2:infantry', a loss from the strongest unit (in an army, a "
+          "unit of its most numerous type) (rule 5.3.1)")
 THEIRS = ("The Entente player's orders were due by Wed 25 Nov 18:00 UTC and none came: the "
           "referee answered for the Entente player with 'lose fr-2:infantry', a loss from "
           "the strongest unit")
@@ -208,7 +208,7 @@ def test_the_same_answer_in_the_next_record_is_told_once_with_both(tmp_path):
     for address in (ADDRESSES["german"], ADDRESSES["entente"]):
         [told] = by[address]
         assert told.count("'lose fr-4:infantry'") == 1, told
-        assert "its most numerous type (rule 5.3.1; records 9, 10)." in told, told
+        assert "its most numerous type) (rule 5.3.1; records 9, 10)." in told, told
 
 
 def test_a_run_a_report_would_tell_in_brief_is_still_told_by_its_notice(tmp_path, monkeypatch):

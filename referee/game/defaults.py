@@ -147,7 +147,7 @@ def _nothing(*kinds: str) -> Step:
 
 _EMPTY_OUT = ("an empty army must leave its Disputed area while it can (8.1): it goes to a "
               "Friendly area where one is open, else the first the referee lists")
-_LOSS = "a loss from the strongest unit, an army losing a unit of its most numerous type"
+_LOSS = "a loss from the strongest unit (in an army, a unit of its most numerous type)"
 
 # What the referee answers for each decision kind, the steps tried in turn: the first whose
 # kinds hold a legal order gives the answer.
