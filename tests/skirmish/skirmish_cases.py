@@ -82,3 +82,25 @@ def done_until(cli, journal, phase: str, turn: int | None = None, step: str | No
         r = cli("order", journal, "--as", now["waiting_on"][0], "done")
         assert r.exit_code == 0, r.stderr
     raise AssertionError(f"never reached the {phase} phase")
+
+
+# A one-rifle-each duel, its scenario file's text: a game that ends at the first kill.
+DUEL = """\
+id: duel
+title: "A duel"
+sides: [british, german]
+first: german
+forces:
+  british:
+    sections:
+      - id: B
+        quality: regular
+        figures:
+          - {id: B1, role: squad_leader, weapon: rifle}
+  german:
+    sections:
+      - id: G
+        quality: regular
+        figures:
+          - {id: G1, role: squad_leader, weapon: rifle}
+"""

@@ -9,28 +9,9 @@ import json
 from email.policy import default
 
 from mailboxes import write_maildir
-from skirmish_cases import done_until
+from skirmish_cases import DUEL, done_until
 from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail
 
-DUEL = """\
-id: duel
-title: "A duel"
-sides: [british, german]
-first: german
-forces:
-  british:
-    sections:
-      - id: B
-        quality: regular
-        figures:
-          - {id: B1, role: squad_leader, weapon: rifle}
-  german:
-    sections:
-      - id: G
-        quality: regular
-        figures:
-          - {id: G1, role: squad_leader, weapon: rifle}
-"""
 FIRE = "fire G1 at=B1 range=10 state=halted cover=none command=yes"
 
 
