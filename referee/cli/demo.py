@@ -20,6 +20,7 @@ from ..render.record_text import describe
 from ..store.dice import write_secret
 from ..store.journal import redact
 from ..table import Table
+from ..table.ordering import told
 from .commands import dump
 from .params import GAMES
 
@@ -61,7 +62,7 @@ def play(keep: Optional[Path], fmt: str = "text") -> None:
         say(f"\n$ referee order {path.name} --as {side} " + " ".join(f"'{o}'" for o in orders))
         result = Table(path, GAMES["dir"]).submit(side, orders)
         lines = [line for a in result.applied
-                 for ev in battles.marked(redact(a.record, side)["events"])
+                 for ev in told(redact(a.record, side), battles)["events"]
                  if (line := describe(ev, data, side))]
         for line in lines:
             say(f"    {line}")

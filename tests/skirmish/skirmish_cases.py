@@ -104,3 +104,16 @@ forces:
         figures:
           - {id: G1, role: squad_leader, weapon: rifle}
 """
+
+
+def new_mails(out, before: set) -> dict[str, str]:
+    """The mails written to the outbox out since before (the paths then), each text by its
+    reader's address."""
+    import email
+    from email.policy import default
+
+    got = {}
+    for p in set(out.glob("*.eml")) - before:
+        m = email.message_from_bytes(p.read_bytes(), policy=default)
+        got[str(m["To"])] = m.get_content()
+    return got

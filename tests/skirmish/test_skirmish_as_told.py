@@ -4,12 +4,10 @@ entered for a side, and the game's end (and its end undone by a ruling)."""
 
 from __future__ import annotations
 
-import email
 import json
-from email.policy import default
 
 from mailboxes import write_maildir
-from skirmish_cases import DUEL, done_until
+from skirmish_cases import DUEL, done_until, new_mails
 from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail
 
 FIRE = "fire G1 at=B1 range=10 state=halted cover=none command=yes"
@@ -36,11 +34,7 @@ def mails_of_pass(cli, j, out, *sent) -> dict[str, str]:
     box = write_maildir(out.parent / f"box{len(before)}", []) if not sent else sent[0]
     r = cli("inbox", j, box, "--outbox", out)
     assert r.exit_code == 0, r.output
-    got = {}
-    for p in set(out.glob("*.eml")) - before:
-        m = email.message_from_bytes(p.read_bytes(), policy=default)
-        got[str(m["To"])] = m.get_content()
-    return got
+    return new_mails(out, before)
 
 
 def test_a_side_whose_figure_fired_is_offered_no_fire(cli, tmp_path):

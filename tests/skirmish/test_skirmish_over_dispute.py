@@ -4,21 +4,11 @@ his mail opens, and not told only that the game is over; his ruling by mail is t
 
 from __future__ import annotations
 
-import email
 import json
-from email.policy import default
 
 from mailboxes import write_maildir
-from skirmish_cases import DUEL, done_until
+from skirmish_cases import DUEL, done_until, new_mails
 from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail
-
-
-def _new_mails(out, before: set) -> dict[str, str]:
-    got = {}
-    for p in set(out.glob("*.eml")) - before:
-        m = email.message_from_bytes(p.read_bytes(), policy=default)
-        got[str(m["To"])] = m.get_content()
-    return got
 
 
 def test_the_moderator_is_asked_to_settle_a_dispute_of_the_last_kill(cli, tmp_path):
@@ -37,12 +27,12 @@ def test_the_moderator_is_asked_to_settle_a_dispute_of_the_last_kill(cli, tmp_pa
     # Every reader's first report: the game is over.
     assert cli("inbox", j, write_maildir(tmp_path / "empty", []), "--outbox", out
                ).exit_code == 0
-    assert "The game is over" in _new_mails(out, set())[UMPIRE]
+    assert "The game is over" in new_mails(out, set())[UMPIRE]
     before = set(out.glob("*.eml"))
     r = cli("inbox", j, mail(box, 1, BRITISH, keys["british"],
                              "dispute record=5 fact=cover value=hard"), "--outbox", out)
     assert r.exit_code == 0, r.output
-    told = _new_mails(out, before)
+    told = new_mails(out, before)
     assert UMPIRE in told, told.keys()
     assert told[UMPIRE].startswith("Disputes for you to settle: record 5's cover."), \
         told[UMPIRE]
