@@ -41,7 +41,7 @@ from ..store.players import (
     roster_body,
     same_roster,
 )
-from ..store.secrets import load_secret
+from ..store.secrets import load_secret, secret_missing
 from ..table import Table
 from . import outcome
 from .answered import answered_record
@@ -108,8 +108,8 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
     same: dict[str, str] = {}
     if set_ or new_keys or drop_observers:
         if secret is None:
-            raise UsageError("the dice secret is needed to register players (order keys are "
-                             "derived from it)")
+            raise secret_missing(game.journal.path, game.header,
+                                     "to register players (order keys are derived from it)")
         changes = parse_players(set_, game.data.sides, "--set")
         same = already_registered(changes, current)
         changes = {side: address for side, address in changes.items() if side not in same}
@@ -144,7 +144,7 @@ def players(journal: Path, set_: list[str], new_keys: list[str], keys: bool,
         entry = {"side": side, "address": p["address"]}
         if keys and side != MODERATOR:
             if secret is None:
-                raise UsageError("the dice secret is needed to print the order keys")
+                raise secret_missing(game.journal.path, game.header, "to print the order keys")
             entry["key"] = order_key(secret, game.game_id, side, p.get("key_no") or 0)
         out.append(entry)
     return out, watchers, same
@@ -313,7 +313,8 @@ def _people_and_keys(table: Table) -> tuple[dict, dict]:
     game = table.game()
     secret = load_secret(game.journal.path, game.header)
     if secret is None:
-        raise UsageError("the dice secret is needed to read players' mail (order keys)")
+        raise secret_missing(game.journal.path, game.header,
+                             "to read players' mail (order keys)")
     people = roster(table.records)
     if not any(s in people for s in game.data.sides):
         raise UsageError(f"{table.path}: no players registered (new --player SIDE=ADDRESS)")

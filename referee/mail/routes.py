@@ -25,7 +25,7 @@ from ..store.mailroute import (
     server_of,
 )
 from ..store.players import observer_addresses, roster
-from ..store.secrets import load_secret
+from ..store.secrets import load_secret, secret_missing
 from ..table import Table
 from .delivery import SmtpSession, TransportError, check_allowed
 from .mailboxes import check_mailbox
@@ -42,7 +42,7 @@ def set_route(journal: Path, source: str | None, target: str | None,
     secret = load_secret(game.journal.path, game.header)
     game_id = game.header["game_id"]
     if secret is None:
-        raise UsageError("the dice secret is needed to record the mail route")
+        raise secret_missing(game.journal.path, game.header, "to record the mail route")
     new = {"source": check_source(source, options[0]) if source is not None else None,
            "target": check_target(target, options[1]) if target is not None else None,
            "sender": check_sender(sender) if sender is not None else None}

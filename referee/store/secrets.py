@@ -6,7 +6,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from ..base.errors import JournalError
+from ..base.errors import JournalError, UsageError
 from . import dice as dicemod
 from . import home
 
@@ -74,3 +74,11 @@ def load_secret(path: Path, header: dict) -> bytes | None:
         raise JournalError(f"{wrong}: this secret does not match the commitment in the "
                            f"journal header", record=0)
     return None
+
+
+def secret_missing(path: Path, header: dict, why: str) -> UsageError:
+    """The one-line error of a command that needs the game's secret (why: what for) when
+    load_secret found none: where it was looked for, and what to do."""
+    places = " nor at ".join(str(p) for p in secret_candidates(path, header))
+    return UsageError(f"the dice secret is needed {why}, and it is not at {places}: put the "
+                      f"game's secret file there (nothing was written)")

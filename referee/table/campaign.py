@@ -236,12 +236,12 @@ class CampaignKind(GameKind):
 
     def order_keys(self, table) -> dict[str, str]:
         from ..store.players import order_key, roster  # start-up: only players --keys
-        from ..store.secrets import load_secret  # start-up: only players --keys
+        from ..store.secrets import load_secret, secret_missing  # start-up: only players --keys
 
         game = table.game()
         secret = load_secret(table.path, game.header)
         if secret is None:
-            raise UsageError("the dice secret is needed to print the order keys")
+            raise secret_missing(table.path, game.header, "to print the order keys")
         return {side: order_key(secret, game.game_id, side, p.get("key_no") or 0)
                 for side, p in roster(table.records).items() if side != MODERATOR}
 
