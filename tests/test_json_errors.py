@@ -77,6 +77,8 @@ TYPER_CASES = {
     "damaged journal": (lambda j: ["verify", damaged(j)], 3, "journal", None),
     "standing orders of no side": (lambda j: ["standing", j, "--as", "nobody", "--add",
                                               "no cavalry retreat"], 2, "usage", None),
+    "standing order it cannot read": (lambda j: ["standing", j, "--as", "german", "--add",
+                                                 "win the war"], 1, "order_syntax", None),
     "standing orders listed for no side": (lambda j: ["standing", j, "--as", "nobody"], 2,
                                            "usage", None),
     "export for no reader": (lambda j: ["verify", j, "--export", "nobody"], 2, "usage", None),
@@ -90,7 +92,8 @@ TYPER_CASES = {
 # What the error must name, for the cases whose option is easily misnamed: the option given.
 NAMED = {"export for no reader": "--export 'nobody'", "deadline not a duration": "--set 'soon'",
          "export replayed": "a redacted export", "export explained": "a redacted export",
-         "extension nobody owes": "extend: no side owes orders with a deadline now"}
+         "extension nobody owes": "extend: no side owes orders with a deadline now",
+         "standing order it cannot read": "'win the war'"}
 
 
 def folder(journal: Path) -> dict[str, bytes]:

@@ -274,3 +274,27 @@ def test_past_the_first_turn_the_report_names_every_turn_there_is(cli, game):
     assert r.stderr.strip() == "referee: --turn 3: the skirmish has had turns 1 to 2"
     for turn in ("1", "2"):
         assert cli("skirmish", "report", game, "--turn", turn).exit_code == 0
+
+
+def _shared_shapes() -> dict[str, str]:
+    """The shape docs/scripting.md names for each command a skirmish shares with a
+    campaign ("`status` a `skirmish-status`, ...")."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "scripting.md").read_text()
+    para = text[text.index("On a skirmish's journal"):].split("\n\n")[0]
+    return dict(re.findall(r"`(\w+)` an? `([\w-]+)`", para))
+
+
+def test_the_shared_commands_print_the_shapes_scripting_names_for_a_skirmish(game, cli):
+    shapes = _shared_shapes()
+    assert set(shapes) == {"status", "show", "explain", "dice", "order", "verify"}, shapes
+    args = {"explain": ["1"], "order": ["--as", "german", "done"]}
+    order(cli, game, "british", "done")
+    for command, name in shapes.items():
+        r = cli(command, game, *args.get(command, []), "--format", "json")
+        assert r.exit_code == 0, (command, r.stderr)
+        valid(r.stdout, name)
+    r = cli("log", game, "--format", "json")
+    assert r.exit_code == 2 and "no redacted export" in r.stderr, r.stderr
