@@ -7,6 +7,8 @@ that the orders were due and none came. That report also says what each answer w
 it is this one (the words the notice of old gave: 'lose fr-2:infantry', a loss from the
 strongest unit ...), so no notice goes beside it. A reader the pass sends no report (his
 last mail waits refused for good, a run that writes no reports) still gets the notice, once.
+So too while the referee goes on answering the silent side's decision (a pass makes at most
+MOST_ANSWERS answers): his report says so, in his deadline's line, as the notice did.
 
 The game is test_defaults.py's Verdun: three hits the silent Entente owes, paid by the
 referee in one pass, three records (5.3.1).
@@ -154,11 +156,15 @@ def test_a_check_that_writes_no_reports_sends_every_reader_the_notice(tmp_path):
     assert got[ADDRESSES["entente"]][0].startswith("Your orders were due by Wed 25 Nov")
 
 
-def _killed_pass(journal: Path, out: Path, moment, step: str) -> None:
-    """A pass (the check, then the reports) in a process of its own, ended at step."""
+def _killed_pass(journal: Path, out: Path, moment, step: str, most: int | None = None
+                 ) -> None:
+    """A pass (the check, then the reports) in a process of its own, ended at step (most:
+    the answers it makes at most, else reminders.MOST_ANSWERS)."""
     code = ("import sys; from datetime import datetime; from pathlib import Path; "
+            "from referee.mail import reminders; "
             "from referee.mail.reminders import check_deadlines; "
             "from referee.mail.inbox import inbox; "
+            + (f"reminders.MOST_ANSWERS = {most}; " if most is not None else "") +
             "j, o = Path(sys.argv[1]), Path(sys.argv[2]); "
             "check_deadlines(j, o, datetime.fromisoformat(sys.argv[3]), reporting=True); "
             "inbox(j, [], o, with_map=False)")
@@ -233,3 +239,106 @@ def test_a_run_a_report_would_tell_in_brief_is_still_told_by_its_notice(tmp_path
         assert any("with 'lose fr-2:infantry'" in m for m in got[address]), got[address]
     named = sorted(p.name.split("-answered-")[1] for p in out.glob("deadline-*-answered-*.eml"))
     assert named[1:] == ["entente.eml", "german.eml"] and "observer" in named[0], named
+
+
+GOES_ON = ("Your orders were due by Wed 25 Nov 18:00 UTC and none came: the decision asks "
+           "more of you, and the referee goes on answering for you in the same way at the "
+           "next pass. Send your orders for it to have them applied instead")
+
+
+def test_a_side_the_referee_goes_on_answering_for_is_sent_his_report_alone(tmp_path,
+                                                                          monkeypatch):
+    """A pass cut at two answers of the three hits: the Entente still owes the third, and
+    his report alone tells him the two answers and that the referee goes on answering (no
+    notice beside it); the next pass answers the third, each reader again one mail."""
+    import referee.mail.reminders as reminders
+
+    monkeypatch.setattr(reminders, "MOST_ANSWERS", 2)
+    journal = _verdun(tmp_path)
+    out, seen = tmp_path / "out", set()
+    _new(out, seen)
+    before = g.open_game(journal).state.seq
+    _pass(journal, out, DUE)
+    assert len(answered(journal, before)) == 2
+    got = _new(out, seen)
+    assert {a: len(m) for a, m in got.items()} == {
+        ADDRESSES["german"]: 1, ADDRESSES["entente"]: 1, PRESS: 1}
+    [entente] = got[ADDRESSES["entente"]]
+    assert ANSWER in entente and "with 'lose fort-verdun', " in entente, entente
+    assert GOES_ON in entente and "Orders due by" not in entente, entente
+    assert not list(out.glob("deadline-*-answered-*.eml"))
+    assert _told(journal, out, before + 1)
+    _pass(journal, out, DUE)
+    assert len(answered(journal, before)) == 3
+    got = _new(out, seen)
+    assert {a: len(m) for a, m in got.items()} == {
+        ADDRESSES["german"]: 1, ADDRESSES["entente"]: 1, PRESS: 1}
+    assert "with 'lose fr-2:artillery', " in got[ADDRESSES["entente"]][0]
+    assert "goes on answering" not in got[ADDRESSES["entente"]][0]
+    assert not list(out.glob("deadline-*-answered-*.eml"))
+    assert _pass(journal, out, DUE) == [] and _new(out, seen) == {}
+
+
+def test_a_pass_killed_while_the_referee_goes_on_answering_sends_one_mail_a_pass(
+        tmp_path, monkeypatch):
+    """One answer a pass, the pass making the first killed between its record and its mails
+    (or after the first report): each later pass sends each reader one mail, his report,
+    which tells the answers the killed pass made too, and no notice."""
+    import referee.mail.reminders as reminders
+
+    monkeypatch.setattr(reminders, "MOST_ANSWERS", 1)
+    for step in ("answered", "written"):
+        (tmp_path / step).mkdir()
+        journal = _verdun(tmp_path / step)
+        out, seen = tmp_path / step / "out", set()
+        _new(out, seen)
+        before = g.open_game(journal).state.seq
+        _killed_pass(journal, out, DUE, step, most=1)
+        assert len(answered(journal, before)) == 1
+        _new(out, seen)
+        _pass(journal, out, DUE)
+        assert len(answered(journal, before)) == 2
+        got = _new(out, seen)
+        assert {a: len(m) for a, m in got.items()} == {
+            ADDRESSES["german"]: 1, ADDRESSES["entente"]: 1, PRESS: 1}, step
+        [entente] = got[ADDRESSES["entente"]]
+        assert GOES_ON in entente and "with 'lose fort-verdun', " in entente, step
+        if step == "answered":          # no mail of the killed pass told the first answer
+            assert ANSWER in entente, entente
+        assert not list(out.glob("deadline-*-answered-*.eml")), step
+        assert _told(journal, out, before + 1) and _told(journal, out, before + 2), step
+
+
+def test_an_answer_the_referee_cannot_go_on_with_leaves_no_notice_beside_the_report(
+        tmp_path, monkeypatch):
+    """The first hit answered, the second refused (as an answer needing a die the side's
+    dice sheet must mix in is): the game waits. Each reader gets his report and the mail
+    that the game waits, as any wait sends; the Entente no notice besides, which said the
+    referee goes on answering for him."""
+    import referee.mail.reminders as reminders
+    from referee.game.defaults import NOTHING, Answer
+
+    real, given = reminders.default_answer, []
+
+    def once(state, data, side):
+        answer = real(state, data, side)
+        if answer is not None and given:
+            return Answer("end movement", "2.0 II.1", NOTHING)
+        given.append(answer)
+        return answer
+
+    monkeypatch.setattr(reminders, "default_answer", once)
+    journal = _verdun(tmp_path)
+    out, seen = tmp_path / "out", set()
+    _new(out, seen)
+    before = g.open_game(journal).state.seq
+    _pass(journal, out, DUE)
+    assert len(answered(journal, before)) == 1
+    got = _new(out, seen)
+    assert {a: len(m) for a, m in got.items()} == {
+        ADDRESSES["german"]: 2, ADDRESSES["entente"]: 2, PRESS: 2,
+        ADDRESSES["moderator"]: 1}
+    assert not list(out.glob("deadline-*-answered-*.eml"))
+    assert not any("goes on answering" in m for m in got[ADDRESSES["entente"]])
+    assert any(ANSWER in m and "the game waits for them" in m
+               for m in got[ADDRESSES["entente"]])

@@ -56,6 +56,17 @@ def more_time(tl: Timeline, side: str, passed: Due | None = None) -> str:
            f"{until}."
 
 
+def going_on(tl: Timeline, d: Due) -> str:
+    """What a side reads of his deadline once it passed and the referee answered part of his
+    decision, the rest still owed (the run cut at the answers a pass makes): the referee
+    goes on answering at the next pass, which reads his mail first (tick.py), so the orders
+    he may still send; the extensions he may still ask for."""
+    return (f"Your orders were due by {for_players(d.due, d.zone)} and none came: the "
+            f"decision asks more of you, and the referee goes on answering for you in the "
+            f"same way at the next pass. Send your orders for it to have them applied "
+            f"instead: he reads the mail before he answers.{more_time(tl, d.side, d)}")
+
+
 def extensions_left(tl: Timeline, side: str) -> str:
     """The extensions a side may still ask for by mail: '1 extension left of the 2 this
     game allows'."""

@@ -171,16 +171,14 @@ def reported_this_pass(post: Post, tl: Timeline, reader: str, first: int, upto: 
     record upto, each with the order and why it is this one: the report (or news) the pass
     sends after the check (told_this_pass; an observer's public one goes out with the
     players' reports, when the pass sends any), or the one a mail of his took past the run
-    since (a run cut off before its notices, a reply written before they were). Not while
-    the referee goes on answering his decision: the notice says so, no report does. Nor
-    when the run (from record first) began FULL_MOST records or more before the journal's
-    end: a report mail tells those in brief, without the answers (no record is added after
-    the check in its pass, and a later pass's report is longer still)."""
+    since (a run cut off before its notices, a reply written before they were). So too
+    while the referee goes on answering his decision: his report's deadline line says so,
+    as the notice would (reminders._due_line). Not when the run (from record first) began
+    FULL_MOST records or more before the journal's end: a report mail tells those in brief,
+    without the answers (no record is added after the check in its pass, and a later
+    pass's report is longer still)."""
     ledger = post.kept()
     if ledger is None or post.records[-1]["seq"] - first >= FULL_MOST:
-        return False
-    owes = tl.due_for(reader)
-    if owes is not None and (reader, owes.handoff, stamp(owes.due)) in tl.answered:
         return False
     if not reader.startswith(OBSERVER_READERS):
         since = resume_from(ledger["sent"].get(reader), post.records)

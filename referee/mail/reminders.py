@@ -34,6 +34,7 @@ from ..table import Table
 from .askagain import (
     extensions_left,
     file_stamp,
+    going_on,
     late_mail,
     late_tail,
     more_time,
@@ -141,11 +142,14 @@ def _still_held(hold: Hold) -> str:
 
 def _due_line(tl: Timeline, d: Due) -> str:
     """A side's deadline as its mails give it: when its orders are due, or, once that time
-    has passed with nobody answering for it, that the game waits for them."""
+    has passed, that the game waits for them (nobody answering for him) or that the referee
+    goes on answering for him (what the notice of his answers said beside the report)."""
     if (d.side, d.handoff, stamp(d.due)) in tl.missed:
         return (f"Your orders were due by {for_players(d.due, d.zone)}; that time has passed "
                 f"and the game waits for them (the moderator is told: he may extend the deadline)."
                 f"{more_time(tl, d.side)}")
+    if (d.side, d.handoff, stamp(d.due)) in tl.answered:
+        return going_on(tl, d)
     return f"{d.words}.{more_time(tl, d.side)}"
 
 
@@ -452,7 +456,8 @@ def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
     """The mails of one side's run of answers to one hand-off, to the players and the
     observers: the game goes on without the moderator, so he is not mailed (the log and the
     journal say it). A reader whose report this pass tells the run (each answer, why it is
-    this one, and his decision now) is sent that report alone."""
+    this one, and his decision now, with that the referee goes on answering it: _due_line)
+    is sent that report alone."""
     fact = run[0]["clock"]
     side, due = fact["side"], for_players(parse_stamp(fact["due"]), after.settings.zone)
     for reader in everyone(after, post, moderator=False):
