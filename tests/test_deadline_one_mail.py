@@ -119,6 +119,28 @@ def test_each_reader_is_sent_his_report_alone_which_names_each_answer_and_why(tm
     assert _pass(journal, out, DUE) == [] and _new(out, seen) == {}
 
 
+def test_a_run_of_answers_says_the_deadline_once_then_each_answer_alone(tmp_path, cli):
+    """The three answers of one run: each reader's report says at the first that the orders
+    were due and none came, and at each next record its answer alone, with why and its
+    rule; `log` still tells each record whole."""
+    journal = _verdun(tmp_path)
+    out, seen = tmp_path / "out", set()
+    _new(out, seen)
+    _pass(journal, out, DUE)
+    got = _new(out, seen)
+    for address, who in ((ADDRESSES["entente"], "you"), (ADDRESSES["german"], "the Entente player"),
+                         (PRESS, "the Entente player")):
+        [text] = got[address]
+        assert text.count("orders were due by Wed 25 Nov 18:00 UTC") == 1, text
+        for unit in ("fort-verdun", "fr-2:artillery"):
+            assert (f"- The referee answered for {who} with 'lose {unit}', a loss from the "
+                    f"strongest unit (in an army, a unit of its most numerous type) (rule "
+                    f"5.3.1) ") in text, text
+    logged = " ".join(cli("log", journal).stdout.split())
+    assert logged.count("orders were due by Wed 25 Nov 18:00 UTC and none came: the referee "
+                        "answered") == 3, logged
+
+
 def test_a_reader_sent_no_report_in_the_pass_is_sent_the_notice_once(tmp_path):
     """The German's last mail waits in refused/ (a server refused it for good): no report
     goes to him until the moderator acts, so the pass sends him the notice, once; the

@@ -196,17 +196,32 @@ def _reminded_words(rec, fact, p: _Person, due, asked, standing, zone) -> str:
 def _missed_words(rec, fact, p: _Person, due, asked, answer, zone) -> str:
     """answer: the order and why it is this one, when the caller worked it out (its rule
     follows); else the kind of answer it was."""
+    what = {"default": _answered(rec, fact, p, answer),
+            "wait": "the game waits for them (the moderator is told)",
+            "pause": "the game is paused until the moderator resumes it"}
+    return f"{p.opening_whose()} orders were due by {due} and none came: " \
+           f"{what.get(fact.get('missed'), what['wait'])}"
+
+
+def answered_words(rec: dict, reader: str | None = None, answer: str | None = None) -> str:
+    """What the record of a referee's answer for a silent side says of the answer alone,
+    to reader, in a sentence: the words its deadline's ('orders were due by ... and none
+    came: ') lead to (answer: as for clock_words)."""
+    fact = clock_of(rec) or {}
+    side = str(fact.get("side") or "")
+    words = _answered(rec, fact, _Person(side, reader is not None and reader == side), answer)
+    return words[0].upper() + words[1:]
+
+
+def _answered(rec, fact, p: _Person, answer) -> str:
+    """The referee's answer for p: the order and why (answer, when the caller worked it
+    out), else the kind of answer it was, with its rule."""
     from .defaults import NULL_TEXTS  # start-up: the rules' answers, for a missed one
 
     how = answer if answer else "a sealed answer" if "private_order" in rec else \
         "the answer that does nothing" if rec.get("order") in NULL_TEXTS else \
         "its default answer for the decision"
-    what = {"default": f"the referee answered for {p.who()} with {how} (rule "
-                       f"{fact.get('rule')})",
-            "wait": "the game waits for them (the moderator is told)",
-            "pause": "the game is paused until the moderator resumes it"}
-    return f"{p.opening_whose()} orders were due by {due} and none came: " \
-           f"{what.get(fact.get('missed'), what['wait'])}"
+    return f"the referee answered for {p.who()} with {how} (rule {fact.get('rule')})"
 
 
 def standing_due(fact: dict | None, dues: list[dict]) -> str | None:

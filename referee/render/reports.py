@@ -159,6 +159,7 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     dues = (views["status"].get("deadlines") or {}).get("due") or []
     for rec in records[:since + 1]:
         roster.read(rec)
+    told = None                         # the last record told in full
     for rec in records[since + 1:]:
         before = state.clone()
         data = era.data
@@ -169,7 +170,9 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
         if brief.takes(rec, before, seen, state, data):
             continue
         happened += _happened(rec, before, seen, state, data, reader, journal,
-                              (zone, dues), news, header["dice"]["mode"] == "manual")
+                              (zone, dues, _same_run(told, rec)), news,
+                              header["dice"]["mode"] == "manual")
+        told = rec
     data = era.data
     breakdown = vp_breakdown(state, data)
     total = sum(v for _, v in breakdown)
@@ -225,12 +228,14 @@ def _laid_out(happened: list[Section], now: list[Section], views: tuple[dict, di
 
 
 def _happened(rec: dict, before, seen: dict, state, data, reader: str,
-              journal: Path, clock: tuple[str | None, list[dict]], news: list[str],
+              journal: Path, clock: tuple[str | None, list[dict], bool], news: list[str],
               manual: bool = False) -> list:
     """One record as the reader may see it: its heading, then each event's line, who holds
     each battle area once its battle is over, the dice sheets' lines and what it says of
-    the game's time, to him (clock: the game's time zone and its deadlines now; manual: a
-    game of dice the players roll)."""
+    the game's time, to him (clock: the game's time zone, its deadlines now and whether
+    the record goes on a run of the referee's answers the record before it told, whose
+    missed deadline it then does not tell again; manual: a game of dice the players
+    roll)."""
     lines = []
     # A fire phase of a Surprise Attack! battle, begun here or before, in the surprise order (9.7).
     for ev in Battles.at(before).marked(marked(seen["events"])):
@@ -244,9 +249,13 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
             outcome = shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
             lines.append([Span(outcome, "bold")])
     lines += [[Span(t)] for t in report_lines(seen, data, manual)]
-    if "clock" in seen:             # a deadline moved, missed or set: as `log` says it
+    if "clock" in seen and clock[2]:   # an answer more of the run: its answer alone
+        from ..game.timeline import answered_words  # start-up: a missed deadline's answer
+        lines.append([Span(shown(answered_words, rec["seq"], journal, seen, reader,
+                                 _answer(seen, before, data)))])
+    elif "clock" in seen:           # a deadline moved, missed or set: as `log` says it
         from ..game.timeline import clock_words, standing_due  # start-up: a clock record
-        zone, dues = clock
+        zone, dues, _ = clock
         asked = before.pending.kind if before is not None and before.pending else None
         lines.append([Span(shown(clock_words, rec["seq"], journal, seen, zone, asked, reader,
                                  standing_due(seen["clock"], dues), True,
@@ -254,6 +263,18 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     lines += [[Span(line)] for line in news]       # what a roster record changed
     return [Para(_record_heading(rec, before, reader), heading=True)] + \
         ([Items(lines)] if lines else [])
+
+
+def _same_run(told: dict | None, rec: dict) -> bool:
+    """Whether rec, a referee's answer for a silent side, goes on the run of answers the
+    record just before it (told in full in the same report) began or went on: the same
+    side's, to the same hand-off and missed deadline."""
+    from ..game.timeline import answers_missed  # start-up: only a missed deadline's answer
+
+    if told is None or told["seq"] != rec["seq"] - 1 or not answers_missed(rec) or \
+            not answers_missed(told):
+        return False
+    return all(told["clock"].get(k) == rec["clock"].get(k) for k in ("side", "handoff", "due"))
 
 
 def _answer(seen: dict, before, data) -> str | None:
