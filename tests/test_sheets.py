@@ -25,6 +25,8 @@ Each claim of that table is a test here:
 
 from __future__ import annotations
 
+import email
+import email.policy
 import hashlib
 import hmac
 import json
@@ -773,6 +775,31 @@ def test_a_mail_with_a_wrong_link_gets_one_reply_naming_the_link_due(tmp_path, c
     out, _ = _inbox(cli, path, tmp_path, [raw], "box3")
     assert out[0]["status"] == "rejected" and "second 'Link:' line" in out[0]["reason"]
     assert path.read_bytes() == before
+
+
+def test_a_mail_without_its_link_is_refused_at_the_line_that_rolls_as_any_line_is(tmp_path,
+                                                                                   cli):
+    """A mail whose orders roll dice with no link: its reply quotes the line that rolls and
+    says why as every refused line's reply does (The line: / Why:), in the mail's terms,
+    citing the dice sheets' rule (player.md), not the rule of the dice it would roll; the
+    die's unit named once (ge-1:artillery, not 'ge-1:artillery artillery')."""
+    path, _, keys = _mail_game(tmp_path, sheets_for=("german",))
+    before = path.read_bytes()
+    raw = _mail("german", ["Hallo,", "", *OPENING_MAIL], keys["german"], 1)
+    out, written = _inbox(cli, path, tmp_path, [raw], "box1")
+    assert out[0]["status"] == "rejected" and path.read_bytes() == before
+    n = len(OPENING_MAIL) + 2                   # the last line rolls: its number in the mail
+    reply = email.message_from_bytes(
+        next(p for p in written if "not applied" in p.read_text()).read_bytes(),
+        policy=email.policy.default).get_body(("plain",)).get_content()
+    flat = " ".join(reply.split())
+    assert f"Your message was not applied: line {n} of it failed. The line: done Why: the " \
+           f"dice of Liège — German artillery fire, ge-1:artillery F1 mix in the next link " \
+           f"of the German player's dice sheet, which this mail does not give: link 1 of the " \
+           f"German player's dice sheet is due, on a line 'Link: LINK' of the mail " \
+           f"(player.md, Dice sheets). Applied: nothing, not even the lines before it" in flat
+    assert "order " + str(n - 2) not in flat and "8.3.2" not in flat.split("Below:")[0]
+    assert out[0]["reason"].startswith(f"line {n} ('done'): the dice of Liège")
 
 
 def test_a_refused_mail_that_showed_a_link_tells_the_player_to_give_the_next(tmp_path, cli):

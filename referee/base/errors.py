@@ -142,8 +142,11 @@ class SheetError(DiceError):
 
     kind = "dice_sheet"
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, order: int | None = None, bare: str = ""):
         self.reason = reason
+        # The order whose dice or plan needs the link (its index among the batch's orders)
+        # and the reason without naming it: a mail's refusal quotes that order's line.
+        self.order, self.bare = order, bare or reason
         OrderError.__init__(self, f"{reason} (nothing was recorded)")
 
 

@@ -269,6 +269,14 @@ def reroll_first(s: State, d: GameData) -> list[str]:
     return sorted(d.units.infantry_types, key=worth)
 
 
+def _fired_by(g: dict) -> str:
+    """A group's source as its dice's purpose names it: a unit of an army by its ref alone
+    ('ge-18:biplane' names its type), a unit on its own with its type ('be-i-01 infantry'),
+    as the log names it (render/words_combat.py)."""
+    return g["source"] if g["source"].endswith(f":{g['kind']}") else \
+        f"{g['source']} {g['kind']}"
+
+
 def roll(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = None
          ) -> FireResolved:
     """Roll every group of a phase; reacting Biplanes force re-rolls of infantry hits (8.3.4).
@@ -290,7 +298,7 @@ def roll(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = No
     for g in gs:
         dice = ctx.dice.roll(g["count"], f"{d.areas[area].name} — {d.side_name(side)} "
                                          f"{names[phase]}, "
-                                         f"{g['source']} {g['kind']} F{g['fp']}"
+                                         f"{_fired_by(g)} F{g['fp']}"
                                          + (f" ({g['why']})" if g["why"] else ""))
         out.append(DieGroup(source=g["source"], kind=g["kind"], fp=g["fp"], dice=dice,
                             hits=sum(1 for x in dice if x <= g["fp"]),

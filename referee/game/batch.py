@@ -38,7 +38,7 @@ from ..store.secrets import load_secret
 from . import standing
 from .clockwalk import Walk, walked_on
 from .decisionwords import decision_words
-from .dicesource import batch_dice, plan_takes_a_link
+from .dicesource import batch_dice, order_needs, plan_takes_a_link
 from .drydice import DryDice, DryStop
 from .records import keep_contract
 from .refused import refusal
@@ -391,7 +391,7 @@ class Batch:
                                        standing=self.decide_sets)
             return events, new_state, q.texts[i], is_private(state, self.parsed[i])
         except SheetError as exc:          # the whole batch, naming the order
-            raise SheetError(f"order {i + 1} ({quoted(q.texts[i])}): {exc.reason}") from None
+            raise order_needs(exc, i, q.texts[i]) from None
         except DiceError:
             raise          # a dice problem rejects the whole batch (an OrderError too)
         except DryStop as why:

@@ -55,10 +55,15 @@ def batch_dice(b) -> Dice:
     need = None
     if q.side in b.sheets and not b.fresh and plans_stream(b.state, q.side) is None:
         owner = b.owner()
-        need = (f"the next link of {owner}'s dice sheet, which none of these orders gives: "
+        need = (f"the next link of {owner}'s dice sheet, {sheets.NONE_GIVES}: "
                 f"link {b.sheets[q.side].due()} of {owner}'s dice sheet is due "
                 f"({sheets.LINK_HOW})")
     return Dice(game_id, b.seq + 1, b.secret, b.manual, source=source, link=b.link, need=need)
+
+
+def order_needs(exc: SheetError, i: int, text: str) -> SheetError:
+    """A dice sheet's refusal met deciding the order at i (its text), naming that order."""
+    return SheetError(f"order {i + 1} ({quoted(text)}): {exc.reason}", i, exc.reason)
 
 
 def plan_takes_a_link(b, i: int) -> None:
@@ -72,8 +77,8 @@ def plan_takes_a_link(b, i: int) -> None:
             plans_stream(b.state, q.side) is None:
         return
     owner, rule = b.owner(), plan_label(b.state).rpartition("(")[2].rstrip(")")
-    raise SheetError(f"order {i + 1} ({quoted(q.texts[i])}): a sealed plan given at once with "
-                     f"the other side's carries the next link of {owner}'s dice sheet, since "
-                     f"the plan that closes the phase rolls with both (rule {rule}): link "
-                     f"{b.sheets[q.side].due()} of {owner}'s dice sheet is due "
-                     f"({sheets.LINK_HOW})")
+    raise order_needs(SheetError(
+        f"a sealed plan given at once with the other side's carries the next link of "
+        f"{owner}'s dice sheet, since the plan that closes the phase rolls with both (rule "
+        f"{rule}): link {b.sheets[q.side].due()} of {owner}'s dice sheet is due "
+        f"({sheets.LINK_HOW})"), i, q.texts[i])

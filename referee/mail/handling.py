@@ -9,7 +9,7 @@ from ..game.batch import AlreadyApplied
 from ..game.forced import closer, rule_of
 from ..game.suggest import amend
 from ..game.timeline import NoOrdersTaken, taking_orders
-from ..store.sheets import sheets_in, steps_down
+from ..store.sheets import sheet_why, sheets_in, steps_down
 from ..table import Table
 from . import message as mailtext
 from .answered import stale_reply
@@ -129,6 +129,8 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
         return
     except OrderError as exc:
         out.status, out.reason = "rejected", str(exc)
+        if getattr(exc, "order", None) is not None:     # a line's dice or plan, no link
+            _line_refused(out, lines, exc.order, sheet_why(exc.bare))
         return
     if result.rejected is not None:
         i, text, exc = result.rejected
@@ -143,6 +145,13 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
     if change is not None and result.applied:       # kept with the records (game/batch.py)
         out.notes.append(f"Your standing orders are now: {standing_now(table, side)}.")
     close_forced(table, out)
+
+
+def _line_refused(out, lines: list[tuple[int, str]], i: int, why: str) -> None:
+    """out names the mail's line i (of its order lines) as the one refused, and why."""
+    out.line, out.text, out.before, out.why = lines[i][0], clipped(lines[i][1]), i, why
+    out.reason = f"line {lines[i][0]} ({quoted(lines[i][1], NAMED_LENGTH)}): {why}; nothing " \
+                 f"was applied"
 
 
 def _taking_none(table: Table, makes_records: bool, out) -> bool:

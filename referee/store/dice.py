@@ -248,7 +248,9 @@ class Dice:
             return []
         if self.manual is not None:
             return self.manual.take(count, purpose)
-        self._may_stream(f"the dice of {purpose}")
+        # Named without the rule that gave their firepower ('(dogfight, 8.3.4)'): a link
+        # missing is the refusal's reason, not that rule.
+        self._may_stream(f"the dice of {purpose.partition(' (')[0]}")
         if self.secret is None:
             raise _no_secret("rolling committed dice")
         out = [die(self.secret, self.game_id, self.stream, self.index + k, self.mix)

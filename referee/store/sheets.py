@@ -194,6 +194,18 @@ class SheetPos:
 
 
 LINK_HOW = "a line 'Link: LINK' in a mail; by command, order --link LINK"
+# Where the players read what a dice sheet asks of them: the refusal of a mail's line cites it,
+# as a game's refusal cites its rule.
+SHEET_RULE = "player.md, Dice sheets"
+NONE_GIVES = "which none of these orders gives"
+
+
+def sheet_why(reason: str) -> str:
+    """A dice sheet's refusal of an order as the reply to a mail gives it, below the line it
+    quotes: in the mail's terms (its line 'Link: LINK'), citing the dice sheets' rule."""
+    return reason.replace(f" ({LINK_HOW})", ", on a line 'Link: LINK' of the mail").replace(
+        NONE_GIVES, "which this mail does not give") + \
+        f" ({SHEET_RULE})"
 
 
 def check_link(known: dict[str, SheetPos], side: str, text: str, owner: str) -> dict:
