@@ -52,11 +52,13 @@ def test_the_losses_heading_offers_no_annihilation_while_units_can_pay(tmp_path)
     _one_hit_on_the_defender(j)
     open_now = legal(j, "entente")
     assert "annihilate" not in open_now and "ersatz ersatz_2" in open_now
-    assert _prompt(j, "entente") == ("pay 1 hit in Artois: lose a unit of the strongest or "
-                                     "play an Ersatz card (5.3)")
+    assert _prompt(j, "entente") == ("pay 1 hit in Artois: lose a unit from the strongest unit "
+                                     "in the battle area (5.3.1) or play an Ersatz card "
+                                     "(5.3)")
     # The German does not read the Entente hand: only that it holds a card (its size).
-    assert _prompt(j, "german") == ("pay 1 hit in Artois: lose a unit of the strongest or "
-                                    "play an Ersatz card if the hand holds one (5.3)")
+    assert _prompt(j, "german") == ("pay 1 hit in Artois: lose a unit from the strongest unit "
+                                    "in the battle area (5.3.1) or play an Ersatz card if the "
+                                    "hand holds one (5.3)")
     # An order of another kind is refused naming the kinds of answer open now, as the
     # heading does: not 'annihilate', which the decision takes once no unit can pay.
     r = g.submit(j, "entente", ["done"])

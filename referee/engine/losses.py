@@ -126,7 +126,8 @@ def _prompt(s: State, d: GameData, own: bool = False) -> str:
     siege = _siege_words(pay["siege"], pay["hits"] + pay["siege"])
     kinds = open_kinds(s, d)
     ersatz = ("ersatz" in kinds) if own else bool(s.hands.get(s.pending.side))
-    ways = ["lose a unit of the strongest"] * ("lose" in kinds) + \
+    ways = ["lose a unit from the strongest unit in the battle area (5.3.1)"] * \
+        ("lose" in kinds) + \
         [f"play an Ersatz card{'' if own else ' if the hand holds one'}"] * ersatz + \
         ["annihilate"] * ("annihilate" in kinds)
     said = " or ".join(ways) if len(ways) < 3 else ", ".join(ways[:-1]) + ", or " + ways[-1]
