@@ -16,7 +16,14 @@ from datetime import datetime, timedelta
 
 import msgspec
 
-from ..base.clock import duration_text, for_players, parse_duration, parse_stamp, past_weekend
+from ..base.clock import (
+    duration_text,
+    for_players,
+    parse_duration,
+    parse_stamp,
+    past_weekend,
+    stamp,
+)
 from ..base.errors import UNREADABLE, JournalError, UsageError, quoted
 from ..engine import waiting_on
 from ..engine.state import State
@@ -180,7 +187,8 @@ class Walk(msgspec.Struct):
     of its own before a sealed plan ran one deadline for both sides (hand_offs, take);
     `resumed`: the last resume; `used`: the extensions each side asked for; `extended`: the
     time added to a side's hand-off, the record of the last extension of it and the time
-    that one added; `reminded`,
+    that one added; `floor`: the deadline, extended, of a side's decision he answered with
+    his next one, before which a deadline of his next ones never falls (hand_offs); `reminded`,
     `missed`, `answered`: what Timeline says of them."""
 
     settings: Settings = msgspec.field(default_factory=Settings)
@@ -196,6 +204,7 @@ class Walk(msgspec.Struct):
     reminded: set[tuple[str, int, str, str]] = msgspec.field(default_factory=set)
     missed: set[tuple[str, int, str]] = msgspec.field(default_factory=set)
     answered: set[tuple[str, int, str]] = msgspec.field(default_factory=set)
+    floor: dict[str, str] = msgspec.field(default_factory=dict)
 
     def kept(self) -> dict:
         """The walk as the state snapshot keeps it (plain JSON)."""
@@ -204,7 +213,7 @@ class Walk(msgspec.Struct):
             self.resumed, self.used,
             [(side, at, more, last, by) for (side, at), (more, last, by)
              in self.extended.items()],
-            sorted(self.reminded), sorted(self.missed), sorted(self.answered)))
+            sorted(self.reminded), sorted(self.missed), sorted(self.answered), self.floor))
 
     @classmethod
     def from_kept(cls, kept: object) -> Walk | None:
@@ -216,7 +225,7 @@ class Walk(msgspec.Struct):
         return cls(k.settings, k.paused, k.keys, k.handoff, k.owners, k.former, k.resumed,
                    k.used, {(side, at): (more, last, by)
                             for side, at, more, last, by in k.extended},
-                   set(k.reminded), set(k.missed), set(k.answered))
+                   set(k.reminded), set(k.missed), set(k.answered), k.floor)
 
     def step(self, state: State, rec, sides, name: str) -> None:
         """Walk one record just replayed onto state (a JSON object or of its class); sides:
@@ -227,22 +236,26 @@ class Walk(msgspec.Struct):
             seq, at, actor, fact = rec.seq, rec.at, rec.actor, rec.clock
             if fact is not None:
                 fact = msgspec.to_builtins(fact)
-        self.hand_offs(state, seq, at, sides, name)
+        self.hand_offs(state, seq, at, sides, name, actor)
         if fact is not None:
             self.take(fact, (seq, at), actor, sides, name)
 
-    def hand_offs(self, state: State, seq: int, at, sides, name: str) -> None:
+    def hand_offs(self, state: State, seq: int, at, sides, name: str,
+                  actor: str | None = None) -> None:
         """A side asked something new by record seq (written at `at`) has its hand-off there:
         it was not waited on before, or what it is asked (the decision's kind, the turn and
         the phase) changed. A decision both sides answer at once (a sealed plan: 2.0 I, 7.0,
         8.1) is one for both: the other side's plan going in leaves this side's hand-off,
         and so its deadline, where it was (JournalError naming the record when the rules
-        cannot say whom it leaves waited on)."""
+        cannot say whom it leaves waited on). A side that answers a decision whose deadline
+        was extended with his next decision (nobody else waited on between) keeps that time:
+        the next deadline is no earlier (carried)."""
         p = state.pending
         keys = self.keys
         if p is None:
             for side in sides:
                 keys[side] = None
+                self.floor.pop(side, None)
             return
         asked = (p.kind, state.turn, state.phase)
         try:
@@ -256,14 +269,35 @@ class Walk(msgspec.Struct):
         for side in sides:
             key = asked if side in waited else None
             if key is not None and key != keys.get(side):
+                self.carried(side, actor, sides, name)
                 self.handoff[side] = (seq, at)
                 self.former.pop(side, None)
+            elif key is None:
+                self.floor.pop(side, None)
             elif key is not None and p.side != self.owners.get(side):
                 # The other side's plan went in: the rule before one deadline ran for both
                 # made this a hand-off, and a fact it wrote names it (take).
                 self.former[side] = (seq, at)
             keys[side] = key
             self.owners[side] = p.side if key is not None else None
+
+    def carried(self, side: str, actor: str | None, sides, name: str) -> None:
+        """Before side's new hand-off: the deadline of the decision he leaves becomes his
+        floor when he answered it himself, alone waited on, and it was extended or carried
+        (an extension holds until the other side is asked); else he has none."""
+        was = self.keys.get(side)
+        alone = was is not None and actor == side and all(
+            self.keys.get(other) is None for other in sides if other != side)
+        made = self.handoff.get(side)
+        extended = made is not None and (side, made[0]) in self.extended
+        if not alone or not (extended or side in self.floor):
+            self.floor.pop(side, None)
+            return
+        due = self._due(side, was[0], name)
+        if due is None:
+            self.floor.pop(side, None)
+        else:
+            self.floor[side] = stamp(due.due)
 
     def take(self, fact: dict, moment: Moment, actor: str, sides, name: str) -> None:
         """What a record's clock part changes. One naming the hand-off the rule before one
@@ -302,16 +336,22 @@ class Walk(msgspec.Struct):
     def due(self, state: State, side: str, name: str) -> Due | None:
         """A side's deadline for the decision it owes now (None: no deadline for it;
         JournalError naming the record it would run from when it cannot be a date)."""
+        return self._due(side, state.pending.kind, name)
+
+    def _due(self, side: str, kind: str, name: str) -> Due | None:
+        """due, for a decision of that kind: from the side's hand-off (or the resume after
+        it), never before his floor, then his extensions of it."""
         made = self.handoff.get(side)
-        span = self.settings.duration(state.pending.kind)
+        span = self.settings.duration(kind)
         if made is None or span is None:
             return None
         start, since = _time_of(made, name), made
         if self.resumed is not None and self.resumed[0] > made[0]:
             start, since = max((start, made), (_time_of(self.resumed, name), self.resumed))
         more, last, by = self.extended.get((side, made[0]), (timedelta(0), None, timedelta(0)))
+        floor = parse_stamp(self.floor[side]) if side in self.floor else None
         try:
-            due = start + span + more
+            due = (start + span if floor is None else max(start + span, floor)) + more
             if self.settings.skip_weekends:
                 due = past_weekend(due, self.settings.zone)
         except OverflowError:           # a time the referee never writes (year 9999)
@@ -319,7 +359,7 @@ class Walk(msgspec.Struct):
                                f"from ({since[1]!r}): {duration_text(span + more)} after it "
                                f"is no date", record=since[0]) from None
         began = start if last is None else max(start, _time_of(last, name))
-        return Due(side, made[0], state.pending.kind, due, more, began, self.settings.zone, by)
+        return Due(side, made[0], kind, due, more, began, self.settings.zone, by)
 
 
 def walked_on(walk: Walk | None, steps, sides, name: str) -> Walk | None:
@@ -348,6 +388,7 @@ class _Kept(msgspec.Struct):
     reminded: list[tuple[str, int, str, str]]
     missed: list[tuple[str, int, str]]
     answered: list[tuple[str, int, str]]
+    floor: dict[str, str]       # none in a snapshot an older referee kept: walked again
 
 
 def _time_of(moment: Moment, name: str) -> datetime:
