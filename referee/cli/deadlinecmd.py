@@ -94,7 +94,7 @@ def _shown(journal: Path, made: list[dict], fmt: Fmt, table=None) -> str:
     the journal read again and checked so (someone who can write the folder may have put
     another copy in its place since)."""
     from ..game import timeline  # start-up: only the deadline commands need it
-    from ..render.documents import extension_note, side_name
+    from ..render.documents import extension_note, missed_note, side_name
 
     if table is None:
         table = commands.table_of(journal, GAMES["dir"], shown=True)
@@ -110,5 +110,6 @@ def _shown(journal: Path, made: list[dict], fmt: Fmt, table=None) -> str:
         lines.append("the game is paused: no orders are taken, no deadline runs")
     elif not view["due"]:
         lines.append("no side owes orders with a deadline now")
-    lines += [f"{side_name(d['side'])}: {d['words']}{extension_note(d)}" for d in view["due"]]
+    lines += [f"{side_name(d['side'])}: {d['words']}{extension_note(d)}{missed_note(d)}"
+              for d in view["due"]]
     return "\n".join(lines)

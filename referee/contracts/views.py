@@ -24,7 +24,9 @@ class FortShown(Part):
 class DeadlineDue(Part):
     """One side's deadline for the decision it owes: the record that asked it (`handoff`),
     the time in UTC (`due`, ISO 8601) and in the players' words, the extensions granted:
-    all the time they added (`extended`) and the time the last one added (`last_extension`)."""
+    all the time they added (`extended`) and the time the last one added (`last_extension`);
+    `missed`, once the time has passed, what follows by the policy at a missed deadline
+    (wait: the game waits for the side; pause; default: the referee answers for it)."""
 
     side: str
     decision: str
@@ -33,6 +35,7 @@ class DeadlineDue(Part):
     handoff: int
     extended: str | None | UnsetType = UNSET
     last_extension: str | None | UnsetType = UNSET
+    missed: Literal["default", "wait", "pause"] | UnsetType = UNSET
 
 
 class Deadlines(Document):

@@ -274,8 +274,19 @@ def deadline_note(view: dict[str, Any]) -> list:
     if clock["paused"]:
         return [para("The game is paused: no orders are taken and no deadline runs until "
                      "the moderator resumes it.")]
-    return [para(f"{side_name(d['side'])}: {d['words']}{extension_note(d)}.")
+    return [para(f"{side_name(d['side'])}: {d['words']}{extension_note(d)}{missed_note(d)}.")
             for d in clock["due"]]
+
+
+# What follows a deadline that has passed, by the policy at a missed deadline.
+MISSED_WORDS = {"wait": "the game waits for them", "pause": "the game is paused",
+                "default": "the referee answers for them"}
+
+
+def missed_note(due: dict[str, Any]) -> str:
+    """', missed: the game waits for them' after a deadline that has passed, as its policy
+    has it; '' for one still to come."""
+    return f", missed: {MISSED_WORDS[due['missed']]}" if due.get("missed") else ""
 
 
 def extension_note(due: dict[str, Any]) -> str:
