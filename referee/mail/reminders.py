@@ -27,16 +27,13 @@ from ..game.clockwalk import Due, has_deadlines
 from ..game.decisionwords import owed_words
 from ..game.defaults import Answer, answer_words, default_answer
 from ..game.replay import order_text
-from ..game.timeline import MISSED, Timeline, answers_missed, fact_body
+from ..game.timeline import Timeline, answers_missed
 from ..render.documents import players_words, side_name
 from ..store import home
 from ..table import Table
 from .askagain import (
     extensions_left,
-    file_stamp,
     going_on,
-    late_mail,
-    late_tail,
     more_time,
     remind,
     season,
@@ -46,6 +43,7 @@ from .deadlinepost import Post, address_of, everyone
 from .firsttold import reported_this_pass
 from .holds import Hold, sides_on_hold
 from .ledger import fault, game_lock, save_ledger
+from .missednotice import missed_facts
 from .refusal import prose
 
 # A line of a player's mail asking for more time: `extend 24h`.
@@ -238,6 +236,7 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
         fates = [] if tl.paused else [(d, _fate(tl, d, now, rule_missed, on_hold))
                                       for d in tl.dues]
         reminding = not answering or not any(isinstance(f, Answer) for _, f in fates)
+        ruled: set[str] = set()
         for d, fate in fates:
             if any(b["clock"].get("missed") == "pause" for b in bodies):
                 break
@@ -248,8 +247,12 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
             elif isinstance(fate, Answer):
                 if answering and not found:
                     found.append((tl, d, fate))
-            elif fate not in (HELD, RULED):
-                bodies.append(_missed_fact(tl, d, fate, post, log))
+            elif fate not in (HELD, RULED) and d.side not in ruled:
+                # The sides of one decision missed in this pass (a sealed plan: both) are
+                # told of in one mail a reader.
+                late = [e for e, f in fates if f == fate and e.handoff == d.handoff]
+                ruled.update(e.side for e in late)
+                bodies += missed_facts(tl, late, fate, post, log)
         return tl.seq, tl.hash, bodies
 
     written = j.append(build)[1]
@@ -293,83 +296,6 @@ def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
         log.append(line)
 
 
-def _missed_fact(tl: Timeline, d: Due, policy: str, post: Post, log: list[str],
-                 why: str = "no order the referee may give for the side is open here") -> dict:
-    """A missed deadline under wait (the moderator is told; `why` the game waits under the
-    policy default) or pause (everyone is)."""
-    due = for_players(d.due, d.zone)
-    if policy == "wait":
-        reason = "" if tl.settings.missed == "wait" else (
-            f" The game's policy is default, but {why}, so the game waits.")
-        body = prose(f"The game waits on you: {whose(tl, MODERATOR, d.side)} orders were "
-                     f"due by {due} and none came (the decision: "
-                     f"{owed_words(tl.state, tl.data, d.side, d.decision)}).{reason}") + \
-            "\n\n" + _waiting_choices(post.journal, d.side)
-        told = _tell_each(tl, d, post, "missed", lambda reader: body if reader == MODERATOR
-                          else _waiting_mail(tl, d, reader, due, post),
-                          [MODERATOR, *everyone(tl, post, moderator=False)], late_tail(post))
-        log.append(f"missed: {d.side}, orders were due by {due}; waiting" +
-                   (" (the moderator is told)" if told[MODERATOR] else
-                    " (no moderator address to tell: `referee players --set moderator=...`)"))
-    else:
-        _tell_each(tl, d, post, "paused", lambda reader: _paused_mail(tl, d, reader,
-                                                                      post.journal),
-                   everyone(tl, post))
-        log.append(f"missed: {d.side}, orders were due by {due}; the game is paused")
-    return fact_body(MODERATOR, MISSED, {"kind": "missed", "side": d.side,
-                                         "handoff": d.handoff, "due": stamp(d.due),
-                                         "missed": policy})
-
-
-def _tell_each(tl: Timeline, d: Due, post: Post, what: str, body_of, readers: list[str],
-               tail: str = "") -> dict[str, bool]:
-    """Each reader's mail of side's missed deadline (what: missed, paused), in turn, each
-    written once under the name that makes it that mail; the moderator's wrapped by its
-    maker (a command to copy is never split); tail after the side's own key. Whether each
-    was written now."""
-    return {reader: post.write(f"deadline-{d.handoff:06d}-{d.side}-{what}-{file_stamp(d.due)}-"
-                               f"{reader}.eml", address_of(post, reader),
-                               post.subject(reader, season(tl)), body_of(reader), reader,
-                               wrapped=reader == MODERATOR, seq=tl.seq,
-                               tail=tail if reader == d.side else "")
-            for reader in readers}
-
-
-def _waiting_mail(tl: Timeline, d: Due, reader: str, due: str, post: Post) -> str:
-    """A missed deadline under wait as a player or an observer takes it: the game waits for
-    the side's orders, the moderator told; the side's own player is asked for them again in
-    a mail he can answer from (askagain.late_mail)."""
-    if reader == d.side:
-        return late_mail(tl, d, post, due)
-    return (f"{whose(tl, reader, d.side, True)} orders were due by {due} and none came: "
-            f"the game waits for them. The moderator is told; he may extend the deadline or "
-            f"give an order for that side.\n")
-
-
-def _paused_mail(tl: Timeline, d: Due, reader: str, journal: str) -> str:
-    """A pause at side's missed deadline as reader takes it: the moderator, the only one who
-    can resume the game, is given the command, alone on its line to be copied whole."""
-    paused = (f"The game is paused: {whose(tl, reader, d.side)} orders were due by "
-              f"{for_players(d.due, d.zone)} and none came, and under the game's rule for a "
-              f"missed deadline no orders are taken until ")
-    if reader != MODERATOR:
-        return paused + "the moderator resumes it.\n"
-    return prose(paused + "you resume it:") + f"\n\n  referee deadline {journal} --resume\n"
-
-
-def _waiting_choices(journal: str, side: str) -> str:
-    """What the moderator may do for a game waiting on side's missed orders: each command
-    alone on an indented line, to be copied whole (wrapped with the prose, a command was cut
-    in two at a space, its journal's path on one line and the rest on the next)."""
-    return (prose("Nothing moves until they come. You may give them yourself, as the player "
-                  "sends them to you some other way:") +
-            f"\n\n  referee order {journal} --as {side} ...\n\n"
-            "Or extend the deadline:\n\n"
-            f"  referee extend {journal} {side} 24h\n\n"
-            "Or pause the game:\n\n"
-            f"  referee deadline {journal} --pause\n")
-
-
 def _answer_for(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
                 made: dict, tl: Timeline, d: Due, answer: Answer) -> bool:
     """The referee's answer for a side that let its deadline pass (policy default): the
@@ -409,7 +335,7 @@ def _wait_instead(j: Table, outbox: Path, now: datetime, games_dir, log: list[st
                 (d.side, d.handoff, stamp(again.due)) in tl.missed:
             return tl.seq, tl.hash, []
         post = Post(j, raw, outbox, now, tl.state.game_id)
-        return tl.seq, tl.hash, [_missed_fact(tl, again, "wait", post, log, why)]
+        return tl.seq, tl.hash, missed_facts(tl, [again], "wait", post, log, why)
 
     j.append(build)
     return False
