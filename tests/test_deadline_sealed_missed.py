@@ -170,3 +170,25 @@ def test_a_pass_killed_midway_leaves_one_mail_a_reader(tmp_path, cli, monkeypatc
     readers = {"german": 1, "entente": 1, "observer": 1}
     assert {r: len(m) for r, m in got.items()} == (
         readers if policy == "default" else {**readers, "moderator": 1}), (policy, fault, got)
+
+
+def test_tick_s_line_names_every_side_the_game_waits_on(tmp_path, cli, monkeypatch):
+    """The line `tick` exits with names both sides and the commands for each, at every pass
+    until the moderator acts; once he extends the German's deadline, the Entente alone."""
+    folder, out = _game(tmp_path, cli, monkeypatch, "wait")
+    monkeypatch.setenv(NOW_VARIABLE, at(PASSED))
+    for _ in range(2):
+        r = cli("tick", folder, "--no-map")
+        assert r.exit_code == 3, r.output
+        [line] = {x.split("the game waits on the moderator: ", 1)[1].replace(f"{folder}/", "")
+                  for x in r.stderr.splitlines() if "waits on the moderator" in x}
+        assert line.startswith(f"the German and Entente players' orders were due by {DUE} "
+                               f"and none came (the decision: production: sealed"), line
+        assert ("give them (`referee order m.jsonl --as german ...`, `referee order m.jsonl "
+                "--as entente ...`), extend the deadlines (`referee extend m.jsonl german "
+                "24h`, `referee extend m.jsonl entente 24h`) or pause") in line, line
+    assert cli("extend", folder / "m.jsonl", "german", "24h").exit_code == 0
+    r = cli("tick", folder, "--no-map")
+    assert r.exit_code == 3, r.output
+    assert f"the game waits on the moderator: the Entente player's orders were due by {DUE} " \
+           f"and none came" in r.stderr, r.stderr

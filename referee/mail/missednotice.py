@@ -57,6 +57,19 @@ def missed_facts(tl: Timeline, late: list[Due], policy: str, post: Post, log: li
     return [_fact(e, policy) for e in late]
 
 
+def waiting_words(tl: Timeline, late: list[Due], name: str) -> str:
+    """The line `tick` gives while the game waits on the moderator for the late sides'
+    missed orders (every side it waits on), with what he may do (name: the journal as the
+    line may show it)."""
+    one = len(late) == 1
+    orders = ", ".join(f"`referee order {name} --as {d.side} ...`" for d in late)
+    extend = ", ".join(f"`referee extend {name} {d.side} 24h`" for d in late)
+    return (f"the game waits on the moderator: {late_words(tl, MODERATOR, late)} and none "
+            f"came (the decision: {decision_of(tl, late)}); give them ({orders}), extend the "
+            f"deadline{'' if one else 's'} ({extend}) or pause the game (`referee deadline "
+            f"{name} --pause`)")
+
+
 def _fact(d: Due, policy: str) -> dict:
     """The record of one side's missed deadline, the moderator's."""
     return fact_body(MODERATOR, MISSED, {"kind": "missed", "side": d.side,

@@ -24,7 +24,6 @@ from ..base.plurals import counted, noun
 from ..base.readers import MODERATOR
 from ..game import timeline as g_timeline
 from ..game.clockwalk import Due, has_deadlines
-from ..game.decisionwords import owed_words
 from ..game.defaults import Answer, answer_words, default_answer
 from ..game.replay import order_text
 from ..game.timeline import Timeline, answers_missed
@@ -43,7 +42,7 @@ from .deadlinepost import Post, address_of, everyone
 from .firsttold import reported_this_pass
 from .holds import Hold, sides_on_hold
 from .ledger import fault, game_lock, save_ledger
-from .missednotice import missed_facts
+from .missednotice import missed_facts, waiting_words
 from .refusal import prose
 
 # A line of a player's mail asking for more time: `extend 24h`.
@@ -162,17 +161,8 @@ def waits_on_the_moderator(table, name: str) -> str | None:
     if tl.paused:
         return (f"the game is paused and waits on the moderator: `referee deadline {name} "
                 f"--resume` resumes it")
-    for d in tl.dues:
-        if (d.side, d.handoff, stamp(d.due)) in tl.missed:
-            owed = owed_words(tl.state, tl.data, d.side, d.decision)
-            return (f"the game waits on the moderator: {tl.data.player_words(d.side)}'s "
-                    f"orders were due by "
-                    f"{for_players(d.due, d.zone)} and none came (the decision: "
-                    f"{owed}); give them (`referee order {name} --as "
-                    f"{d.side} ...`), extend the deadline "
-                    f"(`referee extend {name} {d.side} 24h`) or pause the game (`referee "
-                    f"deadline {name} --pause`)")
-    return None
+    late = [d for d in tl.dues if (d.side, d.handoff, stamp(d.due)) in tl.missed]
+    return waiting_words(tl, late, name) if late else None
 
 
 def check_deadlines(journal: Path, outbox: Path, now: datetime,
