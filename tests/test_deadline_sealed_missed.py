@@ -20,9 +20,10 @@ from __future__ import annotations
 import email
 import email.policy
 import os
+import re
 import subprocess
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,43 @@ def test_tick_s_line_names_every_side_the_game_waits_on(tmp_path, cli, monkeypat
     assert r.exit_code == 3, r.output
     assert f"the game waits on the moderator: the Entente player's orders were due by {DUE} " \
            f"and none came" in r.stderr, r.stderr
+
+
+def _menu(text: str) -> str:
+    """The orders open, as a mail lists them: from 'Reply with one order per line' to the
+    list's last item, and the paragraph naming the areas the long lines share, if any."""
+    start = text.index("Reply with one order per line")
+    end = re.search(r"\n- Also: [^\n]*(\n  [^\n]+)*\n(\nThe \d+ areas: [^\n]*(\n[^\n]+)*\n)?",
+                    text[start:])
+    assert end is not None, text[start:]
+    return text[start:start + end.end()]
+
+
+def test_the_late_mail_and_the_reminder_list_the_orders_as_the_report_does(
+        tmp_path, cli, monkeypatch):
+    """A phone reader's list: each build line names its few special areas, then 'any of the
+    44 areas listed below', the areas once after the list, word for word as the report that
+    asked the plan gives it; not every area again on every line."""
+    folder, out = _game(tmp_path, cli, monkeypatch, "wait")
+    reports = {}
+    for p in sorted((out / "sent").glob("*.eml"), key=lambda p: p.stat().st_mtime):
+        m = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+        text = m.get_body(("plain",)).get_content()
+        if "Orders open to you" in text:
+            reports[str(m["To"])] = _menu(text)
+    monkeypatch.setenv(NOW_VARIABLE, at(PASSED - timedelta(hours=24, minutes=30)))
+    assert cli("tick", folder, "--no-map").exit_code == 0
+    reminders = {str(m["To"]): m.get_body(("plain",)).get_content() for m in (
+        email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+        for p in out.glob("*.eml"))}
+    _sent(out)
+    assert _tick(folder, monkeypatch, cli) == 3
+    for p in out.glob("*.eml"):
+        m = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+        if str(m["To"]) in reports:
+            late = m.get_body(("plain",)).get_content()
+            assert str(m["To"]) != ADDRESSES["entente"] or \
+                "or any of the 44 areas listed below" in late, late
+            assert _menu(late) == reports[str(m["To"])], late
+            assert _menu(reminders[str(m["To"])]) == reports[str(m["To"])]
+    assert len(reports) == 2

@@ -1,6 +1,8 @@
 """The orders open to a side, for a mail that asks him for them without a whole report (a
-reminder): the grouped list a report ends with (2.0), so that a player can answer that mail
-itself, on a phone, without looking for the report that asked him."""
+reminder, the mail at his missed deadline, his held orders dropped): the grouped list a
+report mail ends with (2.0), built as that one is, the areas its long lines share named once
+after them, so that a player can answer that mail itself, on a phone, without looking for
+the report that asked him, and reads the same list in both."""
 
 from __future__ import annotations
 
@@ -20,5 +22,5 @@ def orders_open_text(state: State, data: GameData, side: str) -> str:
     legal = [format_order(o) for o in legal_orders(state, data, side)]
     if not legal:
         return ""
-    blocks = orders_open_blocks(legal, order_aids(state, data, side))
+    blocks = orders_open_blocks(legal, order_aids(state, data, side), bounded=True)
     return render(Document("", [Section("", blocks)]), "text", 72).strip("\n")
