@@ -178,15 +178,19 @@ def test_a_check_that_writes_no_reports_sends_every_reader_the_notice(tmp_path):
     assert got[ADDRESSES["entente"]][0].startswith("Your orders were due by Wed 25 Nov")
 
 
-def _killed_pass(journal: Path, out: Path, moment, step: str, most: int | None = None
-                 ) -> None:
+def _killed_pass(journal: Path, out: Path, moment, step: str, most: int | None = None,
+                 once: bool = False) -> None:
     """A pass (the check, then the reports) in a process of its own, ended at step (most:
-    the answers it makes at most, else reminders.MOST_ANSWERS)."""
+    the answers it makes at most, else reminders.MOST_ANSWERS; once: the referee's second
+    answer refused, as _one_answer_then_wait makes it)."""
     code = ("import sys; from datetime import datetime; from pathlib import Path; "
             "from referee.mail import reminders; "
             "from referee.mail.reminders import check_deadlines; "
             "from referee.mail.inbox import inbox; "
             + (f"reminders.MOST_ANSWERS = {most}; " if most is not None else "") +
+            (f"import pytest; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+             "import test_deadline_one_mail as t; "
+             "mp = pytest.MonkeyPatch(); t._one_answer_then_wait(mp); " if once else "") +
             "j, o = Path(sys.argv[1]), Path(sys.argv[2]); "
             "check_deadlines(j, o, datetime.fromisoformat(sys.argv[3]), reporting=True); "
             "inbox(j, [], o, with_map=False)")
@@ -331,12 +335,9 @@ def test_a_pass_killed_while_the_referee_goes_on_answering_sends_one_mail_a_pass
         assert _told(journal, out, before + 1) and _told(journal, out, before + 2), step
 
 
-def test_an_answer_the_referee_cannot_go_on_with_leaves_no_notice_beside_the_report(
-        tmp_path, monkeypatch):
+def _one_answer_then_wait(monkeypatch) -> None:
     """The first hit answered, the second refused (as an answer needing a die the side's
-    dice sheet must mix in is): the game waits. Each reader gets his report and the mail
-    that the game waits, as any wait sends; the Entente no notice besides, which said the
-    referee goes on answering for him."""
+    dice sheet must mix in is): the game then waits."""
     import referee.mail.reminders as reminders
     from referee.game.defaults import NOTHING, Answer
 
@@ -350,6 +351,19 @@ def test_an_answer_the_referee_cannot_go_on_with_leaves_no_notice_beside_the_rep
         return answer
 
     monkeypatch.setattr(reminders, "default_answer", once)
+
+
+WAITS = ("Your orders were due by Wed 25 Nov 18:00 UTC; that time has passed and the game "
+         "waits for them (the moderator is told: he may extend the deadline).")
+
+
+def test_an_answer_the_referee_cannot_go_on_with_is_told_by_the_report_alone(
+        tmp_path, monkeypatch):
+    """The first hit answered, the second refused: the game waits. Each reader's report
+    tells the answer and that the game waits (the Entente's with his decision, the orders
+    open to him and that his deadline passed), so no mail of the wait goes beside it: one
+    mail a reader, and the moderator, sent no report, his."""
+    _one_answer_then_wait(monkeypatch)
     journal = _verdun(tmp_path)
     out, seen = tmp_path / "out", set()
     _new(out, seen)
@@ -358,9 +372,37 @@ def test_an_answer_the_referee_cannot_go_on_with_leaves_no_notice_beside_the_rep
     assert len(answered(journal, before)) == 1
     got = _new(out, seen)
     assert {a: len(m) for a, m in got.items()} == {
-        ADDRESSES["german"]: 2, ADDRESSES["entente"]: 2, PRESS: 2,
+        ADDRESSES["german"]: 1, ADDRESSES["entente"]: 1, PRESS: 1,
         ADDRESSES["moderator"]: 1}
     assert not list(out.glob("deadline-*-answered-*.eml"))
-    assert not any("goes on answering" in m for m in got[ADDRESSES["entente"]])
-    assert any(ANSWER in m and "the game waits for them" in m
-               for m in got[ADDRESSES["entente"]])
+    assert [p.name.split("-")[-1] for p in out.glob("deadline-*-missed-*.eml")] == \
+        ["moderator.eml"]
+    [entente] = got[ADDRESSES["entente"]]
+    assert "goes on answering" not in entente, entente
+    assert ANSWER in entente and WAITS in entente and "Reply with one order per line" in \
+        entente, entente
+    for address in (ADDRESSES["german"], PRESS):
+        assert "The Entente player's orders were due by Wed 25 Nov 18:00 UTC and none came: " \
+               "the game waits for them (the moderator is told)" in got[address][0]
+    assert _pass(journal, out, DUE) == [] and _new(out, seen) == {}
+
+
+def test_a_pass_killed_before_the_reports_of_an_answer_then_a_wait_sends_one_mail(
+        tmp_path):
+    """The same pass killed after its records, before the reports (or after the first): the
+    next pass sends each reader his report alone, which tells the wait."""
+    for step in ("answered", "written"):
+        (tmp_path / step).mkdir()
+        journal = _verdun(tmp_path / step)
+        out, seen = tmp_path / step / "out", set()
+        _new(out, seen)
+        _killed_pass(journal, out, DUE, step, once=True)
+        got = _new(out, seen)
+        for _ in range(2):
+            _pass(journal, out, DUE)
+            for address, texts in _new(out, seen).items():
+                got.setdefault(address, []).extend(texts)
+        assert {a: len(m) for a, m in got.items()} == {
+            ADDRESSES["german"]: 1, ADDRESSES["entente"]: 1, PRESS: 1,
+            ADDRESSES["moderator"]: 1}, (step, got)
+        assert WAITS in got[ADDRESSES["entente"]][0], step

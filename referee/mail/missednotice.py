@@ -21,6 +21,7 @@ from ..game.timeline import MISSED, Timeline, fact_body
 from ..render.documents import players_words
 from .askagain import asking_body, file_stamp, late_mail, late_tail, more_time, season, whose
 from .deadlinepost import Post, address_of, everyone
+from .firsttold import reported_this_pass
 from .refusal import prose
 
 # Why the game waits under the policy default when no answer is open (reminders._fate).
@@ -28,16 +29,20 @@ NO_ANSWER = "no order the referee may give for the side is open here"
 
 
 def missed_facts(tl: Timeline, late: list[Due], policy: str, post: Post, log: list[str],
-                 why: str = NO_ANSWER) -> list[dict]:
+                 why: str = NO_ANSWER, reporting: bool = False) -> list[dict]:
     """The sides of one decision whose deadlines a pass rules missed with nobody answering
     (late: their Dues, one hand-off), each reader's one mail of them, and the records: under
     wait, one a side (the moderator told; `why` the game waits under the policy default);
-    under pause, the one that pauses the game (everyone told)."""
+    under pause, the one that pauses the game (everyone told). reporting: the reports owed
+    follow (tick); a player or observer the pass sends one reads it there, in the record's
+    lines and his deadline's (a late side: the orders open to him), and no mail goes
+    beside it (the referee's answer for a side before the one he cannot give: the game
+    then waits, and that answer owes everyone a report)."""
     d = late[0]
     if policy != "wait":
         _tell_each(tl, late, post, "paused", lambda reader: _paused_mail(tl, late, reader,
                                                                          post.journal),
-                   everyone(tl, post))
+                   _unreported(tl, post, everyone(tl, post), reporting))
         log.append(f"missed: {d.side}, orders were due by {for_players(d.due, d.zone)}; the "
                    f"game is paused")
         return [_fact(d, policy)]
@@ -48,7 +53,8 @@ def missed_facts(tl: Timeline, late: list[Due], policy: str, post: Post, log: li
         "\n\n" + _waiting_choices(post.journal, [e.side for e in late])
     told = _tell_each(tl, late, post, "missed", lambda reader: body if reader == MODERATOR
                       else _waiting_mail(tl, late, reader, post),
-                      [MODERATOR, *everyone(tl, post, moderator=False)], late_tail(post))
+                      _unreported(tl, post, [MODERATOR, *everyone(tl, post, moderator=False)],
+                                  reporting), late_tail(post))
     for e in late:
         log.append(f"missed: {e.side}, orders were due by {for_players(e.due, e.zone)}; "
                    f"waiting" + (" (the moderator is told)" if told[MODERATOR] else
@@ -68,6 +74,15 @@ def waiting_words(tl: Timeline, late: list[Due], name: str) -> str:
             f"came (the decision: {decision_of(tl, late)}); give them ({orders}), extend the "
             f"deadline{'' if one else 's'} ({extend}) or pause the game (`referee deadline "
             f"{name} --pause`)")
+
+
+def _unreported(tl: Timeline, post: Post, readers: list[str], reporting: bool) -> list[str]:
+    """The readers a missed deadline's own mail goes to: the moderator, sent no report, and
+    each other reader unless the pass sends him a report after the check (reporting), which
+    tells the record it is about (written now, after every record of the journal)."""
+    after = post.records[-1]["seq"] + 1
+    return [r for r in readers if r == MODERATOR or not reporting or
+            not reported_this_pass(post, tl, r, after, after)]
 
 
 def _fact(d: Due, policy: str) -> dict:

@@ -192,7 +192,7 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
         for _ in range(MOST_ANSWERS):
             answer = _facts(j, outbox, now, games_dir, log, rule_missed, reporting)
             if answer is None or not _answer_for(j, outbox, now, games_dir, log, made,
-                                                 *answer):
+                                                 *answer, reporting=reporting):
                 break
         if answer is not None:      # the reminders, once the answers are made
             _facts(j, outbox, now, games_dir, log, rule_missed, reporting, answering=False)
@@ -242,7 +242,7 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
                 # told of in one mail a reader.
                 late = [e for e, f in fates if f == fate and e.handoff == d.handoff]
                 ruled.update(e.side for e in late)
-                bodies += missed_facts(tl, late, fate, post, log)
+                bodies += missed_facts(tl, late, fate, post, log, reporting=reporting)
         return tl.seq, tl.hash, bodies
 
     written = j.append(build)[1]
@@ -287,10 +287,12 @@ def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
 
 
 def _answer_for(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
-                made: dict, tl: Timeline, d: Due, answer: Answer) -> bool:
+                made: dict, tl: Timeline, d: Due, answer: Answer, reporting: bool = False
+                ) -> bool:
     """The referee's answer for a side that let its deadline pass (policy default): the
     side's order, decided like any other, holding the missed deadline (into made, by seq:
-    everyone is told once the pass has answered all it will)."""
+    everyone is told once the pass has answered all it will); reporting: the reports owed
+    follow (_wait_instead)."""
     text, rule = answer.text, answer.rule
     fact = {"kind": "missed", "side": d.side, "handoff": d.handoff, "due": stamp(d.due),
             "missed": "default", "rule": rule}
@@ -300,10 +302,10 @@ def _answer_for(j: Table, outbox: Path, now: datetime, games_dir, log: list[str]
     except StaleViewError:
         return True                 # another run moved the game on: look again
     except OrderError as exc:
-        return _wait_instead(j, outbox, now, games_dir, log, d, str(exc))
+        return _wait_instead(j, outbox, now, games_dir, log, d, str(exc), reporting)
     if not result.applied:
         reason = result.rejected[2] if result.rejected else "nothing was applied"
-        return _wait_instead(j, outbox, now, games_dir, log, d, str(reason))
+        return _wait_instead(j, outbox, now, games_dir, log, d, str(reason), reporting)
     rec = result.applied[0].record
     made[rec["seq"]] = (rec, answer)
     log.append(f"missed: {d.side}, orders were due by {for_players(d.due, d.zone)}; the "
@@ -312,10 +314,12 @@ def _answer_for(j: Table, outbox: Path, now: datetime, games_dir, log: list[str]
 
 
 def _wait_instead(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
-                  d: Due, reason: str) -> bool:
+                  d: Due, reason: str, reporting: bool = False) -> bool:
     """The referee could not give its default answer (a die his dice sheet must mix in,
     say): the game waits for the side as under the policy wait, the moderator told why,
-    once. Returns False: nothing moved."""
+    once; a reader the pass sends a report (reporting: tick's, after the referee's answers
+    before this one) reads it there alone (missednotice.missed_facts). Returns False:
+    nothing moved."""
     why = f"the referee could not answer for {side_name(d.side)} ({reason})"
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
@@ -325,7 +329,7 @@ def _wait_instead(j: Table, outbox: Path, now: datetime, games_dir, log: list[st
                 (d.side, d.handoff, stamp(again.due)) in tl.missed:
             return tl.seq, tl.hash, []
         post = Post(j, raw, outbox, now, tl.state.game_id)
-        return tl.seq, tl.hash, missed_facts(tl, [again], "wait", post, log, why)
+        return tl.seq, tl.hash, missed_facts(tl, [again], "wait", post, log, why, reporting)
 
     j.append(build)
     return False
