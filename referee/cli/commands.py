@@ -503,7 +503,7 @@ def _tick_document(report) -> dict:
         games=[{"journal": str(x.journal), "game_id": x.game_id, "source": x.source,
                 "target": x.target, "messages": x.messages, "log": x.lines,
                 "problems": x.problems} for x in report.games],
-        unclaimed=report.unclaimed, problems=report.problems)
+        unclaimed=report.unclaimed, waiting=report.waiting, problems=report.problems)
 
 
 def emit(text: str, stream=None) -> None:

@@ -449,14 +449,25 @@ class GameTick(Part):
     problems: list[str]
 
 
+class WaitingMail(Document):
+    """A message a game of the folder would claim that the pass cannot play (its journal
+    cannot be read): left where it is, for the next pass."""
+
+    where: str
+    game_id: str
+    journals: list[str]
+
+
 class TickResult(Document):
     """`tick`: each game's pass, the places of the messages no game claimed (left for the
-    moderator), every problem; `ok` when all was handled (exit 0)."""
+    moderator), those waiting for a game not played now, every problem; `ok` when all
+    was handled (exit 0)."""
 
     schema_version: int
     ok: bool
     games: list[GameTick]
     unclaimed: list[str]
+    waiting: list[WaitingMail]
     problems: list[str]
 
 

@@ -113,6 +113,16 @@ class Claims:
     # From a side's address in several games: each with what answers it (strays.py).
     aside: list[tuple[int, Fetched, Callable]] = field(default_factory=list)
     unclaimed: list[tuple[int, Fetched]] = field(default_factory=list)
+    # A game the pass cannot play would claim it (withheld.py): each with that game's.
+    held: list[tuple[object, Fetched]] = field(default_factory=list)
+    withheld: list = field(default_factory=list)
+
+    def hold(self, f: Fetched) -> bool:
+        """Whether a game the pass cannot play would claim f (held for it, then)."""
+        waits = _unplayable_claimant(f.raw, self.withheld)
+        if waits is not None:
+            self.held.append((waits, _without_bytes(f)))
+        return waits is not None
 
     def keep(self, x: Game, f: Fetched) -> None:
         """f onto x's spool, on disk."""
@@ -129,10 +139,12 @@ class Claims:
 
 
 @contextmanager
-def claimed(found: Iterable[Fetched], games: list[Game]) -> Iterator[Claims]:
+def claimed(found: Iterable[Fetched], games: list[Game], withheld: list = ()
+            ) -> Iterator[Claims]:
     """The messages found, each claimed as it comes (its bytes dropped then); the games'
-    private Maildirs removed afterwards."""
-    claims = Claims()
+    private Maildirs removed afterwards. withheld: the games of the source that the pass
+    cannot play (withheld.py), whose messages are held, neither taken nor unclaimed."""
+    claims = Claims(withheld=list(withheld))
     try:
         for i, f in enumerate(found):
             if f.oversize:
@@ -143,7 +155,8 @@ def claimed(found: Iterable[Fetched], games: list[Game]) -> Iterator[Claims]:
             if aside is not None:
                 claims.aside.append((i, *aside))
             elif owner is None:
-                claims.unclaimed.append((i, _without_bytes(f)))
+                if not claims.hold(f):
+                    claims.unclaimed.append((i, _without_bytes(f)))
             else:
                 claims.keep(owner, f)
         yield claims
@@ -153,6 +166,12 @@ def claimed(found: Iterable[Fetched], games: list[Game]) -> Iterator[Claims]:
                 spool.lock.close()
             if spool.folder is not None:
                 shutil.rmtree(spool.folder, ignore_errors=True)
+
+
+def _unplayable_claimant(raw: bytes, withheld: list):
+    """The first unplayable game that, alone, would claim the message (twins each as their
+    journal says), or None."""
+    return next((w for w in withheld for x in w.games if claimant(raw, [x]) is x), None)
 
 
 def message_name(i: int) -> str:

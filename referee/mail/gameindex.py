@@ -8,6 +8,10 @@ folder it indexes. It is never believed over a journal: an entry serves only whi
 journal's fingerprint is the one recorded, and is written only after a full pass of that
 game found nothing wrong and left nothing owed. A missing, damaged, foreign or planted
 index, or another folder's, is a miss, and the pass opens every journal as without it.
+
+Beside the entries it keeps, for each journal a pass read (or served), what claimed its
+mail then: never served, only what tells a later pass, which cannot read that journal,
+which mail is its game's (withheld.py).
 """
 
 from __future__ import annotations
@@ -38,19 +42,28 @@ def _where(path: Path) -> Path:
 def load(path: Path) -> dict[str, dict]:
     """The entries of the index of `path` (a folder or one journal), by journal name; {}
     when there is none this user's referee wrote for it."""
+    return load_all(path)[0]
+
+
+def load_all(path: Path) -> tuple[dict[str, dict], dict[str, dict]]:
+    """The entries, and what claimed each journal's mail when it was last read (by journal
+    name: never served, only what claims the mail of a journal that cannot be read now)."""
     where = _where(path)
     data = home.read_signed(_path(where))
     if not isinstance(data, dict) or data.get("version") != VERSION or \
             data.get("folder") != str(where) or not isinstance(data.get("games"), dict):
-        return {}
-    return {k: v for k, v in data["games"].items() if isinstance(v, dict)}
+        return {}, {}
+    known = data.get("known")
+    return {k: v for k, v in data["games"].items() if isinstance(v, dict)}, \
+        {k: v for k, v in known.items() if isinstance(v, dict)} \
+        if isinstance(known, dict) else {}
 
 
-def save(path: Path, entries: dict[str, dict]) -> None:
+def save(path: Path, entries: dict[str, dict], known: dict[str, dict] | None = None) -> None:
     """Keep the index (best effort: a cache that cannot be written is rebuilt)."""
     where = _where(path)
     home.write_signed(_path(where), {"version": VERSION, "folder": str(where),
-                                     "games": entries})
+                                     "games": entries, "known": known or {}})
 
 
 def fingerprint(journal: Path) -> list | None:
@@ -163,7 +176,7 @@ def forget(journal: Path) -> None:
     one journal): its next pass opens the game, as for news. Called before a game owes a
     mail no journal change shows (best effort, as every write of the index)."""
     for path in (journal.parent, journal):
-        entries = load(path)
+        entries, known = load_all(path)
         if journal.name in entries:
             entries.pop(journal.name)
-            save(path, entries)
+            save(path, entries, known)

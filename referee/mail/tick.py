@@ -29,7 +29,7 @@ from ..store.journal import signed_only
 from ..store.mailroute import check_target, is_local
 from ..store.players import roster
 from ..table import Table
-from . import gameindex
+from . import gameindex, withheld
 from .claims import Claims, Spool, claimed
 from .delivery import (
     Fetched,
@@ -48,7 +48,15 @@ from .reminders import GRACE, check_deadlines, quiet_until
 from .sending import send_owed
 from .sharing import each_game, workers
 from .standingproblems import StandingProblems
-from .tickgame import Game, game_lock, journals_in, load_game, unplayable
+from .tickgame import (
+    Game,
+    exported_game,
+    game_lock,
+    game_tag,
+    journals_in,
+    load_game,
+    unplayable,
+)
 from .toolarge import too_large
 from .unclaimed import (
     keep_known_files,
@@ -69,6 +77,7 @@ class TickReport:
     unclaimed: list[str]
     broken: list[str]                   # journals that could not be read
     fresh: list[str] = field(default_factory=list)     # unclaimed, not told of before
+    waiting: list[dict] = field(default_factory=list)   # held for a game not played now
 
     @property
     def problems(self) -> list[str]:
@@ -99,13 +108,14 @@ def tick(path: Path, games_dir: Path | None = None, with_map: bool = True) -> Ti
 
 
 def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
-    index = gameindex.load(path)
-    games, broken = _games(path, games_dir, index)
+    index, known = gameindex.load_all(path)
+    games, broken, aside = _games(path, games_dir, index, known)
     try:
         shared = workers()
     except RefereeError as exc:     # the mail settings: every pass finds it (watch names it once)
         shared = 1
         broken.append(f"mail settings: {exc}")
+    claims_known = withheld.known_now(games, aside, known, INDEXED)
     games, twins = _one_journal_a_game(games)
     broken += twins
     unclaimed: list[str] = []
@@ -125,7 +135,8 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
     fresh: list[str] = []
     for source, group in by_source.items():
         try:
-            left, known_as = _take_mail(source, group, games_dir, with_map, shared)
+            left, known_as = _take_mail(source, group, withheld.of_source(aside, source),
+                                        games_dir, with_map, shared)
         except RefereeError as exc:
             for x in group:
                 x.read = False
@@ -138,8 +149,9 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
     each_game([x for x in games if x.routed and x.target is not None and
                x.journal.name not in idle], lambda x: _after_mail(x, games_dir, with_map),
               share_among=shared)
-    gameindex.save(path, _indexed(games, index, idle, games_dir, moment))
-    return TickReport(games, unclaimed, broken, fresh)
+    gameindex.save(path, _indexed(games, index, idle, games_dir, moment), claims_known)
+    withheld.told(broken, aside)
+    return TickReport(games, unclaimed, broken, fresh, withheld.waiting(aside))
 
 
 # What the index keeps of a game (gameindex.py): what claims its mail and where it goes.
@@ -147,17 +159,21 @@ INDEXED = ("game_id", "header_hash", "source", "target", "keys", "addresses", "k
            "routed", "direct", "former")
 
 
-def _games(path: Path, games_dir, index: dict) -> tuple[list[Game], list[str]]:
+def _games(path: Path, games_dir, index: dict, known: dict
+           ) -> tuple[list[Game], list[str], list[withheld.Withheld]]:
     """Each journal's game: from the index while the journal is as it found it, else read
-    (a journal that cannot be read is a problem line)."""
-    games, broken = [], []
+    (a journal that cannot be read is a problem line, its game as the index last knew it
+    withheld (known); a redacted export is no game's)."""
+    games, broken, aside = [], [], []
     for journal in journals_in(path):
         served = _served(journal, index)
         try:
             games.append(served or load_game(journal, games_dir))
         except RefereeError as exc:
             broken.append(unplayable(journal, exc))
-    return games, broken
+            if exported_game(journal) is None:
+                aside.append(withheld.unread(journal, known, len(broken) - 1, INDEXED))
+    return games, broken, aside
 
 
 def _served(journal: Path, index: dict) -> Game | None:
@@ -224,14 +240,15 @@ def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[str]]:
     return [x for x in games if len(by_id[x.game_id]) == 1], twins
 
 
-def _take_mail(source: str, group: list[Game], games_dir, with_map: bool, shared: int
-               ) -> tuple[list[str], list[str]]:
+def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map: bool,
+               shared: int) -> tuple[list[str], list[str]]:
     """Read the source, give each game the messages it claims; the unclaimed ones' places,
     and what tells each from another at its place (unclaimed.not_told). From IMAP, a pass
     reads what the mail settings allow (the rest next pass), and never a message again
-    that no game claimed (it stays unread there for the moderator)."""
+    that no game claimed (it stays unread there for the moderator). aside: the source's
+    games the pass cannot play; their messages stay unread, for the next pass."""
     if is_local(source):
-        return _take_local_mail(source, group, games_dir, with_map, shared)
+        return _take_local_mail(source, group, aside, games_dir, with_map, shared)
     reading = mailsettings.load().reading
     readers = _readers(group)
     with open_source(source) as folder:
@@ -242,8 +259,9 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool, shared
         fault("fetched")
         if not folder.left:
             _read_all(group)
-        with claimed(found, group) as claims:
+        with claimed(found, group, aside) as claims:
             taken, left_alone = _deliver(claims, group, games_dir, with_map, shared)
+            _hold(claims)
         folder.mark_seen([f.uid for f, _ in taken if f.uid is not None])
         fault("seen")
         unclaimed = {f.uid.decode(): _shown(f) for f in left_alone if f.uid is not None}
@@ -258,8 +276,8 @@ def _take_mail(source: str, group: list[Game], games_dir, with_map: bool, shared
         return left, left               # a UID is never another message's
 
 
-def _take_local_mail(source: str, group: list[Game], games_dir, with_map: bool, shared: int
-                     ) -> tuple[list[str], list[str]]:
+def _take_local_mail(source: str, group: list[Game], aside: list, games_dir, with_map: bool,
+                     shared: int) -> tuple[list[str], list[str]]:
     """_take_mail from a mailbox on this machine. A Maildir's files a pass dealt with are
     known by their prints and not read again (an idle pass stays idle however much old
     mail the Maildir keeps): those a game took, while its journal still holds all it held
@@ -269,13 +287,15 @@ def _take_local_mail(source: str, group: list[Game], games_dir, with_map: bool, 
     readers = _readers(group)
     took_before, shown = known_files(source, readers)
     held = still_held(took_before, group)
+    held.update(withheld.held_aside(took_before, aside, _tags(group)))
     known = {place: printed for _, files in held.values() for place, printed in files.items()}
     known.update((place, printed) for place, (printed, _) in shown.items())
     boxes = Mailboxes([Path(source)], known)
     read = _LocalReading()
-    with claimed(read.found(boxes), group) as claims:
+    with claimed(read.found(boxes), group, aside) as claims:
         _read_all(group, read.unread)
         taken, left = _deliver(claims, group, games_dir, with_map, shared)
+        _hold(claims)
     prints, passed = read.prints, boxes.passed
     there = set(passed)
     kept_left = {p: shown[p] for p in there if p in shown}
@@ -317,6 +337,16 @@ class _LocalReading:
             boxes.release(m)
             m.subject = ""              # a pass keeps no more of a message than its place
         yield from oversize
+
+
+def _hold(claims: Claims) -> None:
+    """The messages a game the pass cannot play would claim: each told to that game."""
+    for w, f in claims.held:
+        w.waiting.append(f.where)
+
+
+def _tags(group: list[Game]) -> set[str]:
+    return {game_tag(x.game_id, x.header_hash) for x in group}
 
 
 def _read_all(group: list[Game], unread: list | None = None) -> None:
@@ -361,7 +391,7 @@ def _deliver(claims: Claims, group: list[Game], games_dir, with_map: bool, share
         answered = answer(f, group, games_dir, with_map)
         if answered is not None:
             taken.append((f, answered))
-        else:
+        elif not claims.hold(f):        # one too large for a game not played now waits
             unclaimed.append((i, f))
     mine = claims.spools
     busy = [x for x in group if x.game_id in mine]

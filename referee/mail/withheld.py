@@ -1,0 +1,97 @@
+"""The games of a folder that a pass cannot play (a journal that cannot be read: a torn
+last line, a hand edit) and the mail that is theirs.
+
+Such a game's mail is not "mail no game claims": a message it would claim if it could be
+read (its tag, one of its order keys, a sender registered in it) stays where it is, not
+marked read nor known, and the game's problem line says how many wait for it; the pass
+takes them once the game can be played again. What claims a journal's mail is what the
+folder's index kept of it when it was last read (gameindex.load_all). A message is held
+only while its game stays unplayable, and the moderator is told at every pass that it
+is: a stranger naming a broken game's tag makes his mail wait no longer than that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..base.errors import one_line
+from ..base.plurals import counted
+from . import gameindex
+from .tickgame import Game, game_tag
+
+
+@dataclass
+class Withheld:
+    """An unplayable game of the folder: what claims its mail (none known: games empty),
+    the slot of its problem line among the pass's, and the mail that waits for it."""
+
+    journals: list[Path]
+    games: list[Game]
+    slot: int
+    until: str
+    waiting: list[str] = field(default_factory=list)
+
+    @property
+    def tags(self) -> set[str]:
+        return {game_tag(x.game_id, x.header_hash) for x in self.games}
+
+
+def unread(journal: Path, known: dict, slot: int, fields: tuple[str, ...]) -> Withheld:
+    """A journal that cannot be read, with what claimed its mail when it was last read, as
+    the folder's index kept it (gameindex.load_all; if any)."""
+    found = known.get(journal.name)
+    try:
+        games = [Game(journal, **{k: found[k] for k in fields})] \
+            if isinstance(found, dict) else []
+    except (KeyError, TypeError):
+        games = []
+    return Withheld([journal], games, slot, "until the journal can be read")
+
+
+def of_source(withheld: list[Withheld], source: str) -> list[Withheld]:
+    return [w for w in withheld if any(x.source == source for x in w.games)]
+
+
+def known_now(games: list[Game], withheld: list[Withheld], known: dict,
+              fields: tuple[str, ...]) -> dict:
+    """What claims each journal's mail, for the index: each game's as read now (or served),
+    and an unreadable journal's as it was last known."""
+    out = {w.journals[0].name: known[w.journals[0].name] for w in withheld
+           if w.games and len(w.journals) == 1 and w.journals[0].name in known}
+    out.update((x.journal.name, {k: getattr(x, k) for k in fields}) for x in games)
+    return out
+
+
+def told(broken: list[str], withheld: list[Withheld]) -> None:
+    """Each unplayable game's problem line, with the mail that waits for it."""
+    for w in withheld:
+        if w.waiting:
+            n = len(w.waiting)
+            broken[w.slot] += (f"; {counted(n, 'message')} for game "
+                               f"{one_line(w.games[0].game_id)} "
+                               f"{'waits' if n == 1 else 'wait'} {w.until}")
+
+
+def held_aside(took: dict[str, dict], withheld: list[Withheld], tags: set[str]
+               ) -> dict[str, tuple[list, dict]]:
+    """Of the Maildir files games took before (unclaimed.known_files), those of the
+    unplayable games, while one of their journals still holds what it held then (a torn
+    journal holds all before its tear; tags: the games reading the mailbox now)."""
+    out = {}
+    for tag, entry in took.items():
+        then, files = entry.get("mark"), entry.get("files")
+        if tag in tags or not isinstance(files, dict) or not isinstance(then, list) or \
+                len(then) != 2:
+            continue
+        mine = [w for w in withheld if tag in w.tags]
+        if any(gameindex.holds(j, *then) for w in mine for j in w.journals):
+            out[tag] = (then, files)
+    return out
+
+
+def waiting(withheld: list[Withheld]) -> list[dict]:
+    """The messages held, each with its game and journals (tick --format json)."""
+    return [{"where": where, "game_id": w.games[0].game_id,
+             "journals": [str(j) for j in w.journals]}
+            for w in withheld for where in w.waiting]
