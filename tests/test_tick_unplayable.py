@@ -1,13 +1,14 @@
-"""Mail of a game a pass cannot play (its journal torn as a crash leaves it) is not
-"mail no game claims": a message that game would claim waits where it is, its problem line
-says so, and `tick --format json` does not list it under `unclaimed`; mail it applied long
-ago is not announced at all. Once the game can be played its mail is taken, once. A
-message no game claims is still told, once. Two 1914 games read one Maildir (or an IMAP
-folder); time comes from REFEREE_NOW."""
+"""Mail of a game a pass cannot play (its journal torn as a crash leaves it, or two
+journals holding it) is not "mail no game claims": a message that game would claim waits
+where it is, its problem line says so, and `tick --format json` does not list it under
+`unclaimed`; mail it applied long ago is not announced at all. Once the game can be played
+its mail is taken, once. A message no game claims is still told, once. Two 1914 games
+read one Maildir (or an IMAP folder); time comes from REFEREE_NOW."""
 
 from __future__ import annotations
 
 import json
+import shutil
 
 from mailservers import servers  # noqa: F401 - the fixture net needs
 from test_tick_sharing import opened
@@ -70,6 +71,24 @@ def test_a_torn_journal_s_mail_waits_for_it(cli, tmp_path, monkeypatch):
     r = _tick(cli, tmp_path)
     assert r.exit_code == 0, r.output
     assert _taken(r.output) and UNCLAIMED not in r.output, r.output
+
+
+def test_twins_mail_waits_until_one_is_left(cli, tmp_path, monkeypatch):
+    made = _played(cli, tmp_path, monkeypatch)
+    journal = made["alpha"][0]
+    copy = journal.with_name("alpha-copy.jsonl")
+    shutil.copy(journal, copy)
+    shutil.copy(journal.with_name(journal.name + ".secret"),
+                copy.with_name(copy.name + ".secret"))
+    _put(tmp_path / "box", "2.eml", _entente(made))
+    r = _tick(cli, tmp_path)
+    assert "2 journals hold it" in r.output, r.output
+    assert "only one is left in the folder; 1 message for game alpha waits until then" \
+        in r.output, r.output
+    assert UNCLAIMED not in r.output, r.output
+    copy.unlink()
+    r = _tick(cli, tmp_path)
+    assert r.exit_code == 0 and _taken(r.output), r.output
 
 
 def test_a_stranger_naming_a_broken_game_waits_only_while_it_is_broken(

@@ -451,7 +451,7 @@ class GameTick(Part):
 
 class WaitingMail(Document):
     """A message a game of the folder would claim that the pass cannot play (its journal
-    cannot be read): left where it is, for the next pass."""
+    cannot be read, or two journals hold it): left where it is, for the next pass."""
 
     where: str
     game_id: str

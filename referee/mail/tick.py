@@ -117,7 +117,9 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
         broken.append(f"mail settings: {exc}")
     claims_known = withheld.known_now(games, aside, known, INDEXED)
     games, twins = _one_journal_a_game(games)
-    broken += twins
+    for problem, xs in twins:
+        broken.append(problem)
+        aside.append(withheld.twins(xs, len(broken) - 1))
     unclaimed: list[str] = []
     by_source: dict[str, list[Game]] = {}
     for x in games:
@@ -226,16 +228,16 @@ def _indexed(games: list[Game], index: dict, idle: set[str], games_dir, moment) 
     return out
 
 
-def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[str]]:
+def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[tuple[str, list]]]:
     """The games to play, and a problem for each game id that two journals of the folder
     hold (a backup copy beside the live one): neither is played, since a message would be
     applied to both and answered twice, until the moderator moves one away."""
     by_id: dict[str, list[Game]] = {}
     for x in games:
         by_id.setdefault(x.game_id, []).append(x)
-    twins = [f"game {game_id}: {len(xs)} journals hold it "
-             f"({', '.join(one_line(x.journal.name) for x in xs)}); none is played until "
-             f"only one is left in the folder"
+    twins = [(f"game {game_id}: {len(xs)} journals hold it "
+              f"({', '.join(one_line(x.journal.name) for x in xs)}); none is played until "
+              f"only one is left in the folder", xs)
              for game_id, xs in by_id.items() if len(xs) > 1]
     return [x for x in games if len(by_id[x.game_id]) == 1], twins
 

@@ -1,13 +1,14 @@
 """The games of a folder that a pass cannot play (a journal that cannot be read: a torn
-last line, a hand edit) and the mail that is theirs.
+last line, a hand edit; or two journals holding one game) and the mail that is theirs.
 
 Such a game's mail is not "mail no game claims": a message it would claim if it could be
 read (its tag, one of its order keys, a sender registered in it) stays where it is, not
 marked read nor known, and the game's problem line says how many wait for it; the pass
 takes them once the game can be played again. What claims a journal's mail is what the
-folder's index kept of it when it was last read (gameindex.load_all). A message is held
-only while its game stays unplayable, and the moderator is told at every pass that it
-is: a stranger naming a broken game's tag makes his mail wait no longer than that.
+folder's index kept of it when it was last read (gameindex.load_all), and for twins what
+their journals say. A message is held only while its game stays
+unplayable, and the moderator is told at every pass that it is: a stranger naming a
+broken game's tag makes his mail wait no longer than that.
 """
 
 from __future__ import annotations
@@ -47,6 +48,12 @@ def unread(journal: Path, known: dict, slot: int, fields: tuple[str, ...]) -> Wi
     except (KeyError, TypeError):
         games = []
     return Withheld([journal], games, slot, "until the journal can be read")
+
+
+def twins(games: list[Game], slot: int) -> Withheld:
+    """Journals holding one game: each claims what its own journal says."""
+    return Withheld([x.journal for x in games], games, slot,
+                    "until then")
 
 
 def of_source(withheld: list[Withheld], source: str) -> list[Withheld]:
