@@ -3,7 +3,7 @@ journals holding it) is not "mail no game claims": a message that game would cla
 where it is, its problem line says so, and `tick --format json` does not list it under
 `unclaimed`; mail it applied long ago is not announced at all. Once the game can be played
 its mail is taken, once. A message no game claims is still told, once. Two 1914 games
-read one Maildir (or an IMAP folder); time comes from REFEREE_NOW."""
+read one Maildir; time comes from REFEREE_NOW."""
 
 from __future__ import annotations
 
@@ -106,6 +106,28 @@ def test_a_stranger_naming_a_broken_game_waits_only_while_it_is_broken(
     assert "waits" not in r.output, r.output
     r = _tick(cli, tmp_path)
     assert "waits" not in r.output and "2.eml" not in r.output, r.output
+
+
+def test_nothing_known_of_the_torn_game_says_so(cli, tmp_path, monkeypatch):
+    """The index gone as well: no message can be told to be the torn game's. Mail it
+    applied is not announced again; a new message no readable game claims is left for the
+    moderator, the line saying the journal may be its; mended, the game takes it."""
+    from referee.store import home
+
+    made = _played(cli, tmp_path, monkeypatch)
+    journal = made["alpha"][0]
+    with journal.open("a") as fh:
+        fh.write('{"actor":"german"')
+    shutil.rmtree(home.data_dir("index"))
+    r = _tick(cli, tmp_path)
+    assert UNCLAIMED not in r.output, r.output          # the German's, applied before
+    _put(tmp_path / "box", "2.eml", _entente(made))
+    r = _tick(cli, tmp_path)
+    assert "1 new message no game claims" in r.output, r.output
+    assert "alpha.jsonl cannot be read and nothing is known of its game" in r.output
+    assert cli("repair", journal).exit_code == 0
+    r = _tick(cli, tmp_path)
+    assert _taken(r.output), r.output
 
 
 def test_a_mail_too_large_for_a_torn_game_waits_too(cli, tmp_path, monkeypatch):

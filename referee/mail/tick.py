@@ -78,6 +78,7 @@ class TickReport:
     broken: list[str]                   # journals that could not be read
     fresh: list[str] = field(default_factory=list)     # unclaimed, not told of before
     waiting: list[dict] = field(default_factory=list)   # held for a game not played now
+    unknown: list[str] = field(default_factory=list)    # unreadable, its game not known
 
     @property
     def problems(self) -> list[str]:
@@ -95,8 +96,17 @@ class TickReport:
             more = len(self.unclaimed) - len(self.fresh)
             out.append(f"{counted(len(self.fresh), 'new message')} no game claims (no game's "
                        f"tag or order key): left for the moderator"
-                       + (f" ({more} more told of before)" if more else ""))
+                       + (f" ({more} more told of before)" if more else "")
+                       + self._maybe_theirs())
         return out
+
+    def _maybe_theirs(self) -> str:
+        if not self.unknown:
+            return ""
+        return (f"; {', '.join(self.unknown)} cannot be read and nothing is known of "
+                f"{'its game' if len(self.unknown) == 1 else 'their games'}: any may be "
+                f"{'its' if len(self.unknown) == 1 else 'theirs'}, taken once "
+                f"{'it' if len(self.unknown) == 1 else 'they'} can be read")
 
 
 def tick(path: Path, games_dir: Path | None = None, with_map: bool = True) -> TickReport:
@@ -153,7 +163,8 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
               share_among=shared)
     gameindex.save(path, _indexed(games, index, idle, games_dir, moment), claims_known)
     withheld.told(broken, aside)
-    return TickReport(games, unclaimed, broken, fresh, withheld.waiting(aside))
+    return TickReport(games, unclaimed, broken, fresh, withheld.waiting(aside),
+                      withheld.unknown(aside))
 
 
 # What the index keeps of a game (gameindex.py): what claims its mail and where it goes.

@@ -9,6 +9,12 @@ folder's index kept of it when it was last read (gameindex.load_all), and for tw
 their journals say. A message is held only while its game stays
 unplayable, and the moderator is told at every pass that it is: a stranger naming a
 broken game's tag makes his mail wait no longer than that.
+
+When nothing is known of an unreadable journal's game (its index entry gone too), no
+message can be told to be its: those no playable game claims are left for the moderator
+as before, the line saying that the journal may be theirs; the files of the Maildir that
+games no longer reading it took (it may be one of them) are kept known meanwhile, so that
+mail applied long ago is not announced as new.
 """
 
 from __future__ import annotations
@@ -57,7 +63,8 @@ def twins(games: list[Game], slot: int) -> Withheld:
 
 
 def of_source(withheld: list[Withheld], source: str) -> list[Withheld]:
-    return [w for w in withheld if any(x.source == source for x in w.games)]
+    """Those that read the source, and those of which nothing is known (any may)."""
+    return [w for w in withheld if not w.games or any(x.source == source for x in w.games)]
 
 
 def known_now(games: list[Game], withheld: list[Withheld], known: dict,
@@ -80,19 +87,27 @@ def told(broken: list[str], withheld: list[Withheld]) -> None:
                                f"{'waits' if n == 1 else 'wait'} {w.until}")
 
 
+def unknown(withheld: list[Withheld]) -> list[str]:
+    """The journals that cannot be read and of whose game nothing is known."""
+    return [one_line(w.journals[0].name) for w in withheld if not w.games]
+
+
 def held_aside(took: dict[str, dict], withheld: list[Withheld], tags: set[str]
                ) -> dict[str, tuple[list, dict]]:
     """Of the Maildir files games took before (unclaimed.known_files), those of the
     unplayable games, while one of their journals still holds what it held then (a torn
-    journal holds all before its tear; tags: the games reading the mailbox now)."""
+    journal holds all before its tear); while a journal of an unknown game cannot be read,
+    those of any game not reading the mailbox now (tags: those that do), as they were."""
     out = {}
+    blind = any(not w.games for w in withheld)
     for tag, entry in took.items():
         then, files = entry.get("mark"), entry.get("files")
         if tag in tags or not isinstance(files, dict) or not isinstance(then, list) or \
                 len(then) != 2:
             continue
         mine = [w for w in withheld if tag in w.tags]
-        if any(gameindex.holds(j, *then) for w in mine for j in w.journals):
+        if any(gameindex.holds(j, *then) for w in mine for j in w.journals) or \
+                (blind and not mine):
             out[tag] = (then, files)
     return out
 
