@@ -67,6 +67,14 @@ def _verdun(tmp_path: Path) -> Path:
     return journal
 
 
+def _started(tmp_path: Path) -> tuple[Path, Path, set[str]]:
+    """The Verdun game, its outbox, and the names of its first mails, read already."""
+    journal = _verdun(tmp_path)
+    out, seen = tmp_path / "out", set()
+    _new(out, seen)
+    return journal, out, seen
+
+
 def _pass(journal: Path, out: Path, moment, reports: bool = True) -> list[str]:
     """The deadlines checked at moment as tick checks them, then the reports owed."""
     log = check_deadlines(journal, out, moment, reporting=reports)
@@ -96,9 +104,7 @@ def _told(journal: Path, out: Path, first: int) -> bool:
 
 
 def test_each_reader_is_sent_his_report_alone_which_names_each_answer_and_why(tmp_path):
-    journal = _verdun(tmp_path)
-    out, seen = tmp_path / "out", set()
-    _new(out, seen)
+    journal, out, seen = _started(tmp_path)
     before = g.open_game(journal).state.seq
     _pass(journal, out, DUE)
     assert len(answered(journal, before)) == 3
@@ -123,9 +129,7 @@ def test_a_run_of_answers_says_the_deadline_once_then_each_answer_alone(tmp_path
     """The three answers of one run: each reader's report says at the first that the orders
     were due and none came, and at each next record its answer alone, with why and its
     rule; `log` still tells each record whole."""
-    journal = _verdun(tmp_path)
-    out, seen = tmp_path / "out", set()
-    _new(out, seen)
+    journal, out, seen = _started(tmp_path)
     _pass(journal, out, DUE)
     got = _new(out, seen)
     for address, who in ((ADDRESSES["entente"], "you"), (ADDRESSES["german"], "the Entente player"),
@@ -145,9 +149,7 @@ def test_a_reader_sent_no_report_in_the_pass_is_sent_the_notice_once(tmp_path):
     """The German's last mail waits in refused/ (a server refused it for good): no report
     goes to him until the moderator acts, so the pass sends him the notice, once; the
     others their reports alone."""
-    journal = _verdun(tmp_path)
-    out, seen = tmp_path / "out", set()
-    _new(out, seen)
+    journal, out, seen = _started(tmp_path)
     german = next(p for p in out.glob("*.eml")
                   if ADDRESSES["german"] in p.read_text(encoding="utf-8"))
     (out / "refused").mkdir()
@@ -168,9 +170,7 @@ def test_a_reader_sent_no_report_in_the_pass_is_sent_the_notice_once(tmp_path):
 
 def test_a_check_that_writes_no_reports_sends_every_reader_the_notice(tmp_path):
     """A check with no reports after it (reporting off): each reader gets the notice."""
-    journal = _verdun(tmp_path)
-    out, seen = tmp_path / "out", set()
-    _new(out, seen)
+    journal, out, seen = _started(tmp_path)
     _pass(journal, out, DUE, reports=False)
     got = _new(out, seen)
     assert {a: len(m) for a, m in got.items()} == {
@@ -256,9 +256,7 @@ def test_a_run_a_report_would_tell_in_brief_is_still_told_by_its_notice(tmp_path
 
     for module in (direct, firsttold, newsmail, observers, refusal):
         monkeypatch.setattr(module, "FULL_MOST", 2)
-    journal = _verdun(tmp_path)
-    out, seen = tmp_path / "out", set()
-    _new(out, seen)
+    journal, out, seen = _started(tmp_path)
     _pass(journal, out, DUE)
     got = _new(out, seen)
     for address in (ADDRESSES["german"], ADDRESSES["entente"], PRESS):
@@ -280,9 +278,7 @@ def test_a_side_the_referee_goes_on_answering_for_is_sent_his_report_alone(tmp_p
     import referee.mail.reminders as reminders
 
     monkeypatch.setattr(reminders, "MOST_ANSWERS", 2)
-    journal = _verdun(tmp_path)
-    out, seen = tmp_path / "out", set()
-    _new(out, seen)
+    journal, out, seen = _started(tmp_path)
     before = g.open_game(journal).state.seq
     _pass(journal, out, DUE)
     assert len(answered(journal, before)) == 2
@@ -364,9 +360,7 @@ def test_an_answer_the_referee_cannot_go_on_with_is_told_by_the_report_alone(
     open to him and that his deadline passed), so no mail of the wait goes beside it: one
     mail a reader, and the moderator, sent no report, his."""
     _one_answer_then_wait(monkeypatch)
-    journal = _verdun(tmp_path)
-    out, seen = tmp_path / "out", set()
-    _new(out, seen)
+    journal, out, seen = _started(tmp_path)
     before = g.open_game(journal).state.seq
     _pass(journal, out, DUE)
     assert len(answered(journal, before)) == 1
