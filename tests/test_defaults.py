@@ -398,6 +398,9 @@ def test_every_decision_of_a_random_game_has_a_legal_answer(tmp_path, scenario, 
             answer = default_answer(state, data, side)
             assert answer is not None and answer.text in listed, (state.pending, answer)
             kinds.add(state.pending.kind)
+            if state.pending.kind in ("defence", "cavalry_retreat", "reaction"):
+                # 'done' there lets units fire or stay: never "the answer that does nothing".
+                assert "does nothing" not in answer.words(), (state.pending, answer)
         side = state.pending.side
         order = rng.choice([o for o in legal_orders(state, data, side)
                             if o.kind != "armistice"])

@@ -239,3 +239,15 @@ def test_cards_bought_keep_their_recorded_words_and_read_plainly(revealed, cli):
     assert r.exit_code == 0, r.stderr
     assert "- German draws 2 cards, 2 cards bought (7.1)" in r.stdout
     assert "(s)" not in r.stdout
+
+
+def test_a_siege_gun_hit_the_referee_pays_for_a_silent_side_cites_the_siege_gun_rule(siege):
+    """Verdun's hit is a Siege Gun hit: the fort's step pays it because of 8.3.3, not because
+    the fort is the strongest unit (fr-2 is stronger): the referee's answer for a silent
+    Entente, and the decision's own words, say so."""
+    from referee.game.defaults import default_answer
+
+    opened = g.open_game(siege["battle"])
+    answer = default_answer(opened.state, opened.data, "entente")
+    assert (answer.text, answer.rule) == ("lose fort-verdun", "8.3.3"), answer
+    assert "Siege Gun" in answer.why and "strongest" not in answer.why, answer

@@ -126,12 +126,21 @@ def _prompt(s: State, d: GameData, own: bool = False) -> str:
     siege = _siege_words(pay["siege"], pay["hits"] + pay["siege"])
     kinds = open_kinds(s, d)
     ersatz = ("ersatz" in kinds) if own else bool(s.hands.get(s.pending.side))
-    ways = ["lose a unit from the strongest unit in the battle area (5.3.1)"] * \
-        ("lose" in kinds) + \
+    ways = [_lose_words(pay)] * ("lose" in kinds) + \
         [f"play an Ersatz card{'' if own else ' if the hand holds one'}"] * ersatz + \
         ["annihilate"] * ("annihilate" in kinds)
     said = " or ".join(ways) if len(ways) < 3 else ", ".join(ways[:-1]) + ", or " + ways[-1]
     return f"pay {counted(pay['hits'] + pay['siege'], 'hit')} in {area}{what}{siege}: {said} (5.3)"
+
+
+def _lose_words(pay: dict) -> str:
+    """The unit the next hit takes, as the prompt offers it: the fort's step while Siege Gun
+    hits are to pay (8.3.3), a Biplane in a dogfight (8.3.4), else the strongest unit's."""
+    if pay["siege"]:
+        return "lose a step of the fort"
+    if pay["target"] == "dogfight":
+        return "lose a Biplane"
+    return "lose a unit from the strongest unit in the battle area (5.3.1)"
 
 
 def _siege_words(siege: int, hits: int) -> str:

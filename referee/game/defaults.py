@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 
 import msgspec
 
-from ..contracts.orders import CrisisRefuse, Done, EndMovement, EndTurn, Ord, Pass
+from ..contracts.orders import CrisisRefuse, EndMovement, EndTurn, Ord, Pass
 from ..data.gamedata import GameData
 from ..engine import legal_orders
 from ..engine.core import DECISIONS
@@ -84,6 +84,12 @@ def _strongest(s: State, d: GameData, side: str, orders: Sequence[Ord]) -> Ord:
     top = max(strength for _, _, strength, _ in ranked)
     counter = next(c for _, c, strength, _ in ranked if strength == top)
     return max((r for r in ranked if r[1] == counter), key=lambda r: r[3])[0]
+
+
+def _fort_first(s: State, d: GameData, side: str, orders: Sequence[Ord]) -> Ord | None:
+    """The fort's step, while Siege Gun hits are to pay (8.3.3: the only loss open then);
+    None for any other hit."""
+    return orders[0] if s.battle["pay"]["siege"] else None
 
 
 def _weakest_army(s: State, d: GameData, side: str, orders: Sequence[Ord]) -> Ord | None:
@@ -161,13 +167,15 @@ DEFAULTS: dict[str, tuple[Step, ...]] = {
     "declare_battles": (_nothing("done"),),
     "attacker_cards": (_nothing("done"),),
     "defender_cards": (_nothing("done"),),
-    "cavalry_retreat": (_nothing("done"),),
-    "defence": (_nothing("done"),
+    "cavalry_retreat": (Step(("done",), _first, "no Cavalry retreats before combat: it stays "
+                                                 "and fights"),),
+    "defence": (Step(("done",), _first, "no unit retreats, so every one of them fires"),
                 Step(("retreat",), _empty_army_out,
                      "an empty army must leave the battle (8.1): it retreats to a Friendly "
                      "area where one is open, else the first the referee lists", "8.1",
                      ", then 'done': the others fire and none retreats")),
-    "reaction": (_nothing("done"),),
+    "reaction": (Step(("done",), _first, "no Biplane reacts: they fire with the other "
+                                          "units"),),
     "scramble": (_nothing("done"),),
     "retreat_after": (_nothing("done"),
                       Step(("retreat",), _weakest_army,
@@ -187,8 +195,11 @@ DEFAULTS: dict[str, tuple[Step, ...]] = {
     "keep_battle": (Step(("keep",), _first,
                          "the first battle declared (those the moves made compulsory first)",
                          "9.5"),),
-    "losses": (Step(("lose",), _strongest, _LOSS, "5.3.1",
-                    ", and so on for each hit still to pay; no card is spent"),),
+    "losses": (Step(("lose",), _fort_first, "a Siege Gun hit falls on the fort unless a card "
+                                            "pays it", "8.3.3",
+                    ", and so on for each hit still to pay; no card is spent"),
+               Step(("lose",), _strongest, _LOSS, "5.3.1",
+                    ", and so on for each hit still to pay; no card is spent")),
     # 9.8, 9.9: the units must be removed while the map holds them ('refuse crisis' is never
     # open: the VP is conceded by itself when too few are left).
     "crisis": (Step(("crisis_remove",), _strongest,
@@ -238,8 +249,10 @@ def default_order(state: State, data: GameData, side: str) -> tuple[str, str] | 
     return None if answer is None else (answer.text, answer.rule)
 
 
-# The answers that do nothing as the journal holds them (an order's text).
-NULL_TEXTS = frozenset(format_order(o) for o in (Pass(), Done(), EndMovement(), EndTurn(),
+# The answers that do nothing whatever the decision, as the journal holds them (an order's
+# text): not 'done', which in a battle lets every unit fire (5.4.1) or a Cavalry stay
+# (5.4.3), and says what it does only beside its decision (DEFAULTS).
+NULL_TEXTS = frozenset(format_order(o) for o in (Pass(), EndMovement(), EndTurn(),
                                                  CrisisRefuse()))
 
 
