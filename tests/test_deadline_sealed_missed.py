@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 from commandclock import at
+from ticklines import problem_text, problems
 
 from referee.base.clock import NOW_VARIABLE
 from referee.mail.ledger import FAULT_VARIABLE
@@ -182,7 +183,7 @@ def test_tick_s_line_names_every_side_the_game_waits_on(tmp_path, cli, monkeypat
         r = cli("tick", folder, "--no-map")
         assert r.exit_code == 3, r.output
         [line] = {x.split("the game waits on the moderator: ", 1)[1].replace(f"{folder}/", "")
-                  for x in r.stderr.splitlines() if "waits on the moderator" in x}
+                  for x in problems(r) if "waits on the moderator" in x}
         assert line.startswith(f"the German and Entente players' orders were due by {DUE} "
                                f"and none came (the decision: production: sealed"), line
         assert ("give them (`referee order m.jsonl --as german ...`, `referee order m.jsonl "
@@ -192,7 +193,7 @@ def test_tick_s_line_names_every_side_the_game_waits_on(tmp_path, cli, monkeypat
     r = cli("tick", folder, "--no-map")
     assert r.exit_code == 3, r.output
     assert f"the game waits on the moderator: the Entente player's orders were due by {DUE} " \
-           f"and none came" in r.stderr, r.stderr
+           f"and none came" in problem_text(r), r.output
 
 
 def _menu(text: str) -> str:

@@ -10,6 +10,7 @@ import json
 from mailboxes import write_maildir
 from test_held_orders_stand import held_view, records
 from test_waits_on_moderator import held_for_dice
+from ticklines import problem_text
 
 
 def order_key(cli, j, side: str) -> str:
@@ -34,7 +35,7 @@ def _held_still_after(cli, j, box, line: str) -> None:
     assert [(h["side"], h["record"], h["lines"]) for h in held_view(cli, j)] == [
         ("entente", at, ["done", "done"])]
     assert r.exit_code != 0 and "the game waits on the moderator: the Entente player's orders" in \
-        r.stderr, r.output
+        problem_text(r), r.output
 
 
 def test_a_players_extend_leaves_his_orders_held(tmp_path, cli):

@@ -19,6 +19,7 @@ from commandclock import START
 from mailkinds import first_line
 from test_held_orders_stand import held_view, records
 from test_waits_on_moderator import MODERATOR, held_for_dice
+from ticklines import problems
 
 from referee.mail import ledger as ledgermod
 
@@ -41,8 +42,8 @@ def _passes_after(cli, j, out) -> tuple:
     for _ in range(2):
         r = cli("tick", j, "--no-map")
         assert r.exit_code != 0, r.output
-    [line] = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
-    return _mails(out), _held(cli, j), line.split(": ", 1)[1]
+    [line] = [x for x in problems(r) if "waits on the moderator" in x]
+    return _mails(out), _held(cli, j), line
 
 
 @pytest.fixture

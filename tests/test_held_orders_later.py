@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from test_held_orders_dropped import ENTENTE, _held_then_told, _text, _to, dropped
 from test_held_orders_stand import held_view
+from ticklines import problems
 
 # The dice of the Entente's first 'done' (the German artillery's fire, three dice) and of
 # his second (his defensive fire and the German's offensive fire, 18 dice, every one a miss).
@@ -27,7 +28,7 @@ def test_a_pass_between_two_orders_of_the_moderator_tells_no_line_dropped(tmp_pa
     _entered(cli, j, FIRST)
     r = cli("tick", j, "--no-map")
     assert dropped(out) == []               # the second 'done' may still be entered
-    [line] = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
+    [line] = [x for x in problems(r) if "waits on the moderator" in x]
     assert "the Entente player's orders ('done') need dice" in line, line
     [held] = held_view(cli, j)
     assert held["lines"] == ["done"] and held["command"].endswith("-- done"), held

@@ -10,6 +10,7 @@ import email.policy
 
 from test_held_orders_stand import held_view, records
 from test_waits_on_moderator import MODERATOR, held_for_dice
+from ticklines import problems, unstamped
 
 from referee.mail.ledger import load_ledger, save_ledger
 
@@ -33,7 +34,7 @@ def test_two_games_of_one_folder_holding_orders_at_once_are_each_told(tmp_path, 
         for game in ("case", "other"):
             assert any(line.startswith(f"{game}: problem  the game waits on the moderator: "
                                        f"the Entente player's orders")
-                       for line in r.stdout.splitlines()), (game, r.stdout)
+                       for line in unstamped(r.stdout)), (game, r.stdout)
     told = _moderator_mails(out)
     assert len(told) == 2, told
     assert sorted(f"referee order {j}" in " ".join(t.split()) for t in told for j in (a, b)
@@ -58,7 +59,7 @@ def test_every_hold_a_ledger_keeps_is_named_and_mailed_not_the_first_alone(tmp_p
     for _ in range(2):
         r = cli("tick", j, "--no-map")
         assert r.exit_code != 0
-        [line] = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
+        [line] = [x for x in problems(r) if "waits on the moderator" in x]
         assert "the Entente player's orders ('done', 'done')" in line, line
         assert "the German player's orders ('end turn')" in line, line
     told = [" ".join(t.split()) for t in _moderator_mails(out)]

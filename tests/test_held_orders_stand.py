@@ -17,6 +17,7 @@ import pytest
 from commandclock import START
 from forging import forget_mark
 from test_waits_on_moderator import held_for_dice
+from ticklines import problem_text
 
 ROLLED = ",".join(["6"] * 21)       # enough dice for the two 'done' (3 to 21)
 
@@ -62,15 +63,15 @@ def test_a_record_that_leaves_the_decision_leaves_the_orders_held(tmp_path, cli,
         " ".join(text.split()), text
     if record[1] == "--pause":          # no orders are taken: none can be entered yet
         r = cli("tick", j, "--no-map")
-        assert r.exit_code != 0 and "the game is paused" in r.stderr, r.stderr
+        assert r.exit_code != 0 and "the game is paused" in problem_text(r), r.output
         assert cli("deadline", j, "--resume").exit_code == 0
         assert [h["record"] for h in held_view(cli, j)] == [at]
     # ... and every pass of tick says the game waits on him, but mails him once.
     for _ in range(2):
         r = cli("tick", j, "--no-map")
         assert r.exit_code != 0 and \
-            "the Entente player's orders ('done', 'done') need 3 to 21 dice" in r.stderr, \
-            r.stderr
+            "the Entente player's orders ('done', 'done') need 3 to 21 dice" in \
+            problem_text(r), r.output
     [told] = held_mails(out)
     # He enters them as his mail says: the hold ends, and the game waits on him no more.
     r = enter_as_mailed(cli, told)
@@ -114,8 +115,8 @@ def test_a_side_whose_orders_are_held_never_misses_his_deadline(tmp_path, cli, c
         clock(START + timedelta(hours=hours))
         r = cli("tick", j, "--no-map")
         assert r.exit_code != 0 and \
-            "the Entente player's orders ('done', 'done') need 3 to 21 dice" in r.stderr, \
-            r.stderr
+            "the Entente player's orders ('done', 'done') need 3 to 21 dice" in \
+            problem_text(r), r.output
         assert "reminder" not in r.stdout and "missed" not in r.stdout, r.stdout
     assert records(j) == before, [r.get("order") for r in records(j)[len(before):]]
     assert not list(out.glob("deadline-*")), sorted(p.name for p in out.glob("*"))
@@ -181,6 +182,7 @@ def test_the_moderator_is_told_of_a_hold_once_though_his_mail_program_took_the_m
     told.unlink()                               # taken by his mail program
     for _ in range(2):
         r = cli("tick", j, "--no-map")
-        assert r.exit_code != 0 and "by the command mailed to you" in r.stderr, r.stderr
+        assert r.exit_code != 0 and "by the command mailed to you" in problem_text(r), \
+            r.output
     assert list(out.glob("held-*moderator.eml")) == []
     assert [h["side"] for h in held_view(cli, j)] == ["entente"]

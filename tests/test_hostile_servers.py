@@ -7,8 +7,8 @@ certificate) in a game's route after its opening pass, and runs `tick` with the 
 small (the module's constants), so that a bound is met in a few kilobytes and a second:
 
 - each answer comes within COMMAND_SECONDS however the server trickles, and a session
-  reads at most its allowance: past a bound `tick` exits 3 with one line naming it, and
-  the mail stays unread or owed;
+  reads at most its allowance: past a bound `tick` exits 3 with one problem line naming
+  it, and the mail stays unread or owed;
 - a session waits on its server SESSION_SECONDS in all, and an IMAP folder is read no
   further after half of it: a server that answers each command late is read over several
   passes;
@@ -26,6 +26,7 @@ import pytest
 from hostileservers import HOST, Imap, Smtp, order_mail
 from mailservers import IMAP_PASSWORD_ENV, PASSWORD, SMTP_PASSWORD_ENV, USER, mail_settings
 from test_transport import ADDRESSES, new_game, records
+from ticklines import problem_text
 
 from referee.mail import wire
 
@@ -84,8 +85,10 @@ def trickle(c, line: bytes) -> None:
 
 
 def failed(r, *words: str) -> None:
+    """The pass failed with a problem naming every word (and no internal error)."""
     assert r.exit_code == 3, (r.exit_code, r.stdout, r.stderr)
-    assert "internal error" not in r.stderr and all(w in r.stderr for w in words), r.stderr
+    told = problem_text(r)
+    assert "internal error" not in told and all(w in told for w in words), told
 
 
 # ---------------------------------------------------------------- what a session reads
@@ -405,7 +408,7 @@ def test_an_imap_server_that_stalled_a_session_rests_and_no_pass_waits_on_it(rou
     assert imap.connections == tried + 1
     tried = imap.connections
     _now_plus(monkeypatch, 15)
-    assert "not tried now" in tick(cli, journal)[0].stderr and imap.connections == tried
+    assert "not tried now" in problem_text(tick(cli, journal)[0]) and imap.connections == tried
     _now_plus(monkeypatch, 17)
     imap.talk = normal                          # mended: it answers in time again
     r, _ = tick(cli, journal)
@@ -491,7 +494,8 @@ def test_the_referee_s_own_fault_after_a_slow_session_rests_no_server(route, cli
     monkeypatch.setattr(tickmod, "keep_unclaimed", keep)
     tried = imap.connections
     r, _ = tick(cli, journal)
-    assert "not tried now" not in r.stderr and imap.connections == tried + 1, r.stderr
+    assert "not tried now" not in r.stdout + r.stderr and imap.connections == tried + 1, \
+        r.output
 
 
 def test_a_search_answer_of_two_hundred_thousand_unseen_messages_is_read(route, cli,
@@ -513,5 +517,5 @@ def test_a_search_answer_of_two_hundred_thousand_unseen_messages_is_read(route, 
     searching_from(imap)
     n = len(records(journal))
     r, _ = tick(cli, journal)
-    assert "got more than" not in r.stderr, r.stderr
+    assert "got more than" not in r.stdout + r.stderr, r.output
     assert len(records(journal)) == n + 1, (r.stdout, r.stderr)

@@ -18,6 +18,7 @@ from mailboxes import write_maildir
 from mailservers import route_through
 from test_transport import ADDRESSES, mail, records, tick
 from test_transport import new_game as game_through
+from ticklines import problem_text
 
 from referee.mail import ledger as ledgermod
 from referee.mail import leftover
@@ -65,7 +66,7 @@ def test_a_kill_after_a_mail_is_set_aside_and_before_the_ledger_is_saved_keeps_i
     spool = ticking.load_game(journal, None).spool
     assert len(refused_mails(spool)) == 1                  # the Entente's, set aside
     r = tick(cli, journal)                                 # the rerun
-    assert r.exit_code == 3 and "1 mail refused for good" in r.stderr, r.output
+    assert r.exit_code == 3 and "1 mail refused for good" in problem_text(r), r.output
     # The moderator mends the address and removes the refused mail, as docs/moderator.md says:
     # the Entente's next report must carry everything he missed, from the start of the game.
     assert cli("players", journal, "--set", f"entente={ADDRESSES['entente']}").exit_code == 0
@@ -115,7 +116,7 @@ def test_a_side_is_never_held_by_an_entry_of_refused_that_the_moderator_is_not_t
     write_maildir(box, [mail("german", keys["german"], ["pass"], "<n1@example.org>")])
     r = tick(cli, journal)
     assert records(journal)[-1]["order"] == "pass"
-    told = r.exit_code != 0 and "refused" in r.stderr
+    told = r.exit_code != 0 and "refused" in problem_text(r)
     held = [p for p in out.glob("*.eml")
             if email.message_from_bytes(p.read_bytes())["To"] == ADDRESSES["entente"]]
     assert told or len(held) == 2, (r.output, held)   # held unseen: no report, no word

@@ -21,8 +21,10 @@ from unittest import mock
 import pytest
 import typer
 import typer.testing
+from commandclock import START, at
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ticklines import problem_text
 
 from doors import quick as quick_run
 from referee.cli import entry, forms
@@ -254,10 +256,11 @@ def _records(journal) -> list[dict]:
             for line in journal.read_text(encoding="utf-8").splitlines()]
 
 
-def test_a_quick_tick_prints_what_typers_prints(cli, secret_file, tmp_path):
+def test_a_quick_tick_prints_what_typers_prints(clock, cli, secret_file, tmp_path):
     """tick from the console script without Typer: the same lines, the same one-line error
     and exit code, in text and in JSON, for a pass with a problem (a game with no mail
-    target) and for one that handled all (twin folders: a game writing to an outbox)."""
+    target) and for one that handled all (twin folders: a game writing to an outbox); the
+    clock is set, so that both print the same time."""
     lone = tmp_path / "lone" / "g.jsonl"
     lone.parent.mkdir()
     assert cli("new", lone, "--scenario", "1914", "--game-id", "lone",
@@ -265,7 +268,8 @@ def test_a_quick_tick_prints_what_typers_prints(cli, secret_file, tmp_path):
     for form in ((), ("--format", "json"), ("--no-map",), ("--format=json", "--map")):
         for target in (lone, lone.parent):
             r = cli("tick", target, *form)
-            assert r.exit_code == 3 and "no mail target" in r.stderr, (form, r.stderr)
+            told = r.stderr if "json" in "".join(form) else problem_text(r)
+            assert r.exit_code == 3 and "no mail target" in told, (form, r.output)
             assert quick_run("tick", target, *form) == (r.exit_code, r.stdout, r.stderr), form
     runs = []
     for twin in ("a", "b"):
@@ -283,7 +287,8 @@ def test_a_quick_tick_prints_what_typers_prints(cli, secret_file, tmp_path):
                      for x in (r, again)])
         assert len(list(out.glob("*.eml"))) == 2
     assert runs[0] == runs[1]
-    assert runs[0][0][0] == 0 and runs[0][0][1].endswith("1 game: all handled\n")
+    assert runs[0][0][0] == 0 and runs[0][0][1].endswith(
+        f"{at(START)} 1 game: all handled\n"), runs[0][0][1]
 
 
 class _Ran:
@@ -311,9 +316,10 @@ def _gone_reader(argv: list[str], quick_door: bool) -> subprocess.CompletedProce
 
 
 def test_a_tick_logged_to_one_file_has_its_lines_before_its_error_by_either_door(
-        cli, secret_file, tmp_path):
+        clock, cli, secret_file, tmp_path):
     """cron's `>>log 2>&1`: the pass's lines, then its one-line error, in that order, by the
-    quick path as by Typer; and a log reader gone ends the run as quietly by either."""
+    quick path as by Typer (the clock set, so that both print the same time); and a log
+    reader gone ends the run as quietly by either."""
     lone = tmp_path / "lone" / "g.jsonl"
     lone.parent.mkdir()
     assert cli("new", lone, "--scenario", "1914", "--game-id", "lone",
@@ -326,9 +332,13 @@ def test_a_tick_logged_to_one_file_has_its_lines_before_its_error_by_either_door
                           for door in (True, False))
         assert quick_.returncode == typer_.returncode == 3
         assert quick_.stdout == typer_.stdout, form
-        first, last = quick_.stdout.splitlines()[0], quick_.stdout.splitlines()[-1]
-        assert b"no mail target" in last and last.startswith(
-            b'{"schema_version":1,"error":' if form else b"referee: ")
-        assert first == b"{" if form else b"no mail target" in first
+        lines = quick_.stdout.decode().splitlines()
+        if form:
+            assert lines[0] == "{" and "no mail target" in lines[-1] and lines[-1].startswith(
+                '{"schema_version":1,"error":'), lines
+        else:
+            assert lines == [f"{at(START)} lone: problem  no mail target: `referee mail {lone} "
+                             f"--out TARGET` sets one", f"{at(START)} 1 game: 0 handled, 1 problem",
+                             "referee: 1 problem in 1 game (see above)"], lines
         gone = [_gone_reader(argv, door) for door in (True, False)]
         assert [(g.returncode, g.stderr) for g in gone] == [(0, b"")] * 2, form

@@ -19,6 +19,7 @@ import pytest
 from mailboxes import write_maildir
 from test_transport import ADDRESSES, mail, new_game, records
 from test_unattended import at
+from ticklines import unstamped
 
 from referee.base.clock import NOW_VARIABLE
 from referee.mail import gameindex, tickgame, toolarge
@@ -209,6 +210,7 @@ def test_watch_serves_a_game_made_and_forgets_one_moved_away_while_it_runs(cli, 
 
     assert ticking.watch(games, 30.0, log=lines.append, with_map=False,
                          wait=between_passes) == 2
+    lines = unstamped(lines)
     assert not [ln for ln in lines if ln.startswith("problem")], lines
     assert any(ln.startswith("bravo: applied") and "b.eml" in ln for ln in lines), lines
     assert any(ln.startswith("1 new message no game claims") for ln in lines), lines
@@ -280,7 +282,7 @@ def test_a_file_name_with_a_line_end_cannot_forge_a_line_of_the_pass(cli, tmp_pa
     (games / f"z\n{forged}\n.jsonl").write_text("junk\n")
     r = cli("tick", games, "--no-map")
     assert r.exit_code == 3
-    lines = r.output.splitlines()
+    lines = unstamped(r.stdout) + r.stderr.splitlines()
     assert forged not in lines
     problems = [line for line in lines if "junk" in line or "z\\n" in line]
     assert problems and all("\\n" in line and forged in line for line in problems)
@@ -512,7 +514,7 @@ def test_names_in_the_folder_or_the_maildir_cannot_forge_a_line_of_the_pass(
     raw = mail("german", made["alpha"][1]["german"], ["pass"], "<f1@example.org>")
     (tmp_path / "box-alpha" / "new" / f"m\n{forged}").write_bytes(raw)
     r = cli("tick", games, "--no-map")
-    lines = r.output.splitlines()
+    lines = unstamped(r.stdout) + r.stderr.splitlines()
     assert forged not in lines
     assert any("journals hold it" in line and "\\n" in line for line in lines)
     assert any(line.startswith("alpha: applied") and "\\n" in line for line in lines)
@@ -788,13 +790,13 @@ def test_an_export_in_the_folder_is_named_on_one_line_and_the_games_go_on(
     _mail_pass(tmp_path, "alpha", "german", made["alpha"][1], "<x1@example.org>")
     r = cli("tick", games, "--no-map")
     assert r.exit_code == 3, r.output
-    named = [ln for ln in r.stdout.splitlines() if "entente.jsonl" in ln]
+    named = [ln for ln in unstamped(r.stdout) if "entente.jsonl" in ln]
     assert named == [f"problem  {export}: a redacted export of game alpha (`referee log "
                      f"--format json`), not a game's journal: no game is played from it; "
                      f"keep exports out of this folder"], r.stdout
-    assert "Error" not in r.stderr and r.stderr.count("entente.jsonl") == 1, r.stderr
+    assert "Error" not in r.output and r.output.count("entente.jsonl") == 1, r.output
     assert records(made["alpha"][0])[-1]["order"] == "pass"
-    assert any(ln.startswith("alpha: applied") for ln in r.stdout.splitlines()), r.stdout
+    assert any(ln.startswith("alpha: applied") for ln in unstamped(r.stdout)), r.stdout
 
 
 def test_a_damaged_file_in_the_folder_is_named_once_on_its_line(cli, tmp_path, monkeypatch):
@@ -804,7 +806,7 @@ def test_a_damaged_file_in_the_folder_is_named_once_on_its_line(cli, tmp_path, m
     (games / "notes.jsonl").chmod(0o600)
     r = cli("tick", games, "--no-map")
     assert r.exit_code == 3, r.output
-    (line,) = [ln for ln in r.stdout.splitlines() if "notes.jsonl" in ln]
+    (line,) = [ln for ln in unstamped(r.stdout) if "notes.jsonl" in ln]
     assert line.startswith(f"problem  {games / 'notes.jsonl'}: record 0") and \
         line.count("notes.jsonl") == 1, line
 
@@ -828,7 +830,7 @@ def test_watch_names_an_export_in_the_folder_once_while_it_stays(cli, tmp_path, 
 
     assert ticking.watch(games, 30.0, log=lines.append, with_map=False,
                          wait=between_passes) == 4
-    assert [ln for ln in lines if "redacted export" in ln] == [
+    assert [ln for ln in unstamped(lines) if "redacted export" in ln] == [
         f"problem  {export}: a redacted export of game alpha (`referee log --format json`), "
         f"not a game's journal: no game is played from it; keep exports out of this "
         f"folder"] * 2, lines

@@ -13,6 +13,7 @@ import shutil
 from mailservers import servers  # noqa: F401 - the fixture net needs
 from test_tick_sharing import opened
 from test_transport import ADDRESSES, mail, net, new_game  # noqa: F401 - net: a fixture
+from ticklines import unstamped
 
 UNCLAIMED = "no game claims"
 
@@ -37,7 +38,7 @@ def _played(cli, tmp_path, monkeypatch) -> dict:
 
 def _taken(output: str) -> bool:
     """alpha answered the Entente's mail (not his decision: rejected), once, and no other."""
-    return [line.split()[1] for line in output.splitlines() if ".eml" in line] == \
+    return [line.split()[1] for line in unstamped(output) if ".eml" in line] == \
         ["rejected"] and "2.eml (entente)" in output
 
 

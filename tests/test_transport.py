@@ -39,6 +39,7 @@ from mailservers import (
     ticks_at_once,
     trust_smtp,
 )
+from ticklines import failure, problem_text, problems, unstamped
 
 from referee.base.errors import StorageError, UsageError
 from referee.mail import tick as ticking
@@ -187,7 +188,7 @@ def test_a_refused_connection_keeps_the_reply_owed_for_the_next_tick(cli, net, t
                                       "<d1@example.org>"))
     r = tick(cli, journal)
     assert r.exit_code == 3
-    assert r.stderr.count("\n") == 1 and "connection refused" in r.stderr
+    assert r.stderr.count("\n") == 1 and "connection refused" in problem_text(r), r.output
     assert records(journal)[-1]["order"] == "pass"      # applied, reply owed
     assert net.smtp.received == []
     r = cli("mail", journal, "--out", net.target)
@@ -207,7 +208,8 @@ def test_a_wrong_password_is_one_line_and_never_printed(cli, net, tmp_path, monk
     for fmt in ("text", "json"):
         r = tick(cli, journal, "--format", fmt)
         assert r.exit_code == 3 and r.stderr.count("\n") == 1, r.output
-        assert "imap" in r.stderr and "no mail was read" in r.stderr
+        told = failure(r)
+        assert "imap" in told and "no mail was read" in told, r.output
         no_password_in(r.stdout, r.stderr)
         assert PASSWORD + "-wrong" not in r.output
     assert journal.read_bytes() == before
@@ -433,17 +435,18 @@ def test_a_player_whose_mail_is_refused_for_good_stops_nobody_and_the_moderator_
     assert r.exit_code == 0, r.output
     r = tick(cli, journal)
     assert r.exit_code == 3, r.output
-    assert "refused for good at DATA for toolarge@example.net (554)" in r.stderr
+    assert "refused for good at DATA for toolarge@example.net (554)" in problem_text(r)
     assert received_by(net) == [ADDRESSES["german"]]               # the German's went
     assert "his next report carries the news of the mail refused" in r.stdout
     net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<l1@example.org>"))
     r = tick(cli, journal)              # the German's orders: his report; none to the Entente
-    assert r.exit_code == 3 and "1 mail refused for good waits in" in r.stderr, r.output
+    assert r.exit_code == 3 and "1 mail refused for good waits in" in problem_text(r), r.output
     assert records(journal)[-1]["order"] == "pass"
     assert received_by(net) == [ADDRESSES["german"]] * 2
     for _ in range(2):                  # nothing new: told again at every pass, until he acts
         r = tick(cli, journal)
-        assert r.exit_code == 3 and "1 mail refused for good waits in" in r.stderr, r.output
+        assert r.exit_code == 3 and "1 mail refused for good waits in" in problem_text(r), \
+            r.output
     assert received_by(net) == [ADDRESSES["german"]] * 2        # no mail piles up meanwhile
     # The moderator mends the address and removes the refused mail: the Entente's next report
     # carries all he missed, from the start of the game (his first, with his key).
@@ -678,7 +681,8 @@ def test_a_route_planted_in_a_folder_runs_no_program(cli, tmp_path, target, says
     before = journal.read_bytes()
     r = tick(cli, folder)
     assert journal.read_bytes() == before
-    assert r.exit_code in (2, 3) and says in r.stderr and "planted" in r.stderr, r.output
+    told = failure(r)
+    assert r.exit_code in (2, 3) and says in told and "planted" in told, r.output
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.output
     assert not pwned.exists()
 
@@ -694,8 +698,8 @@ def test_a_forged_route_to_a_host_of_someone_elses_gets_nothing(cli, net, tmp_pa
         net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"],
                                           "<f1@example.org>"))
         r = tick(cli, journal)
-        assert r.exit_code == 3 and "not a host and port of your mail settings" in r.stderr, \
-            r.output
+        assert r.exit_code == 3 and \
+            "not a host and port of your mail settings" in problem_text(r), r.output
         assert all(x.connections == 0 and not x.received for x in theirs.values())
         no_password_in(r.output, folder=journal.parent)
     finally:
@@ -715,7 +719,7 @@ def test_a_host_that_offers_no_tls_is_told_nothing_unless_the_settings_say_so(
                           "--mail-out", f"smtp://{USER}@{HOST}:{plain.port}")}[kind]
         journal, _ = new_game(cli, tmp_path / "games", f"plain{kind}", net, *route)
         r = tick(cli, journal)
-        assert r.exit_code == 3 and "offers no STARTTLS" in r.stderr, r.output
+        assert r.exit_code == 3 and "offers no STARTTLS" in problem_text(r), r.output
         assert plain.connections == 1 and b"LOGIN" not in plain.received.upper()
         assert b"AUTH" not in plain.received.upper() and b"MAIL FROM" not in plain.received
         # The moderator may allow a server without TLS (one on his own machine): then the
@@ -747,7 +751,7 @@ def test_a_backup_copy_of_a_journal_in_the_folder_is_not_played_as_a_second_game
     r = tick(cli, folder)
     assert r.exit_code == 3, r.output
     assert ("game mike: 2 journals hold it (mike-backup.jsonl, mike.jsonl); none is played"
-            in r.stderr)
+            in problem_text(r)), r.output
     assert (journal.read_bytes(), copy.read_bytes()) == before      # neither played
     assert net.imap.seen(net.folder) == {"<m1@example.org>": False}  # left for the live one
     copy.unlink()
@@ -836,7 +840,7 @@ def test_watch_runs_tick_until_told_to_stop(cli, net, tmp_path):
     passes = ticking.watch(journal, 30.0, log=lines.append, with_map=False, wait=wait)
     assert passes == 2 and waits == [30.0, 30.0]
     assert any("applied" in line and "foxtrot" in line for line in lines)
-    assert sum(line.startswith("foxtrot: sent") for line in lines) == 2
+    assert sum(line.startswith("foxtrot: sent") for line in unstamped(lines)) == 2, lines
 
 
 def test_watch_finishes_its_pass_and_stops_on_sigterm(cli, net, tmp_path):
@@ -886,7 +890,7 @@ def test_a_pass_cut_before_the_messages_are_marked_read_repeats_nothing(cli, net
     with monkeypatch.context() as m:
         m.setattr(delivery.ImapFolder, "mark_seen", cut)
         r = tick(cli, journal)
-    assert r.exit_code == 3 and "connection was lost" in r.stderr
+    assert r.exit_code == 3 and "connection was lost" in problem_text(r), r.output
     assert net.imap.seen(net.folder) == {"<k1@example.org>": False}
     applied = len(records(journal))
     r = tick(cli, journal)
@@ -929,7 +933,7 @@ def test_tick_says_at_every_pass_that_a_game_waits_on_the_moderator(cli, tmp_pat
     for _ in range(2):
         r = tick(cli, journal)
         assert r.exit_code != 0, r.output
-        lines = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
+        lines = [x for x in problems(r) if "waits on the moderator" in x]
         assert len(lines) == 1 and \
             "the German player's orders were due by Wed 25 Nov 18:00 UTC" in lines[0] and \
             f"referee extend {journal} german 24h" in lines[0], r.stderr
@@ -972,7 +976,7 @@ def test_watch_says_once_a_day_that_a_game_waits_on_the_moderator(cli, tmp_path,
     assert passes == [1, 4], "\n".join(lines)
     assert all(x.startswith("kilo: problem  the game waits on the moderator: the German "
                             "player's orders were due by")
-               for x in (lines[n] for n in waiting)), lines
+               for x in unstamped([lines[n] for n in waiting])), lines
 
 
 def test_the_moderator_s_line_names_an_odd_journal_on_one_line(cli, tmp_path, monkeypatch):
@@ -991,7 +995,7 @@ def test_the_moderator_s_line_names_an_odd_journal_on_one_line(cli, tmp_path, mo
     assert cli("deadline", named, "--pause").exit_code == 0
     r = tick(cli, named)
     assert r.exit_code != 0
-    (line,) = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
+    (line,) = [x for x in problems(r) if "waits on the moderator" in x]
     assert "\x1b" not in line and "--resume" in line, line
 
 
@@ -1032,10 +1036,11 @@ def test_a_player_whose_server_says_try_later_stops_nobody_and_gets_his_mail_nex
     journal, _ = new_game(cli, tmp_path / "games", "mike", net)
     with greylisted(net, ADDRESSES["entente"]):
         r = tick(cli, journal)
-    assert r.exit_code == 3 and f"refused for now for {ADDRESSES['entente']}" in r.stderr
+    assert r.exit_code == 3 and f"refused for now for {ADDRESSES['entente']}" in \
+        problem_text(r), r.output
     assert received_by(net) == [ADDRESSES["german"]]               # the German's went
     # and the pass's log says so, beside the problem line
-    (line,) = [x for x in r.stdout.splitlines() if x.split(": ", 1)[-1].startswith("sent ")]
+    (line,) = [x for x in unstamped(r.stdout) if x.split(": ", 1)[-1].startswith("sent ")]
     assert line.endswith(f"to {ADDRESSES['german']}")
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output

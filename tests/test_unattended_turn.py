@@ -32,6 +32,7 @@ from test_defaults import ADDRESSES, START, VERDUN, VERDUN_STEPS, game
 from test_outage import Behind as Relayed
 from test_outage import relayed
 from test_unattended import at, records, text_of, words
+from ticklines import problem_text
 
 import gamecalls as g
 from referee.base.clock import NOW_VARIABLE
@@ -164,7 +165,7 @@ def test_the_end_of_a_turn_by_mail_with_an_outage_a_silence_and_ordinary_mail(
         first_line(notice).startswith("The game waits on you: the Entente player's orders "
                                       "were due by")
     r = cli("tick", journal, "--no-map")
-    assert r.exit_code != 0 and "waits on the moderator" in r.stderr
+    assert r.exit_code != 0 and "waits on the moderator" in problem_text(r), r.output
     # Nothing the referee sent was read back as a player's mail or answered to itself.
     assert not [m for m in post.received() if str(m["To"]) == REFEREE]
     assert cli("verify", journal).exit_code == 0

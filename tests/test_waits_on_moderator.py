@@ -11,6 +11,7 @@ import re
 import shlex
 
 from mailboxes import write_maildir
+from ticklines import problem_text, problems
 
 import gamecalls as g
 from casebook import new_game, position
@@ -56,7 +57,7 @@ def test_orders_held_for_dice_make_every_pass_say_the_game_waits_on_the_moderato
     for _ in range(2):
         r = cli("tick", j, "--no-map")
         assert r.exit_code != 0, r.output
-        [line] = [x for x in r.stderr.splitlines() if "waits on the moderator" in x]
+        [line] = [x for x in problems(r) if "waits on the moderator" in x]
         # The orders held, and the dice they roll: three when the artillery hits (losses
         # are then his to take), 21 when every die misses and the battle runs on.
         assert "the Entente player's orders ('done', 'done') need 3 to 21 dice" in line, line
@@ -113,8 +114,9 @@ def test_orders_held_under_an_older_ledger_still_name_the_journal(tmp_path, cli)
     ledger["held"] = {side: entry["seq"] for side, entry in ledger["held"].items()}
     save_ledger(ledger)
     r = cli("tick", j, "--no-map")
-    assert r.exit_code != 0 and "the Entente player's orders need dice" in r.stderr, r.stderr
-    assert "as his mail gives them" in r.stderr, r.stderr
+    told = problem_text(r)
+    assert r.exit_code != 0 and "the Entente player's orders need dice" in told, r.output
+    assert "as his mail gives them" in told, told
     [old] = set(out.glob("held-*moderator.eml")) - before
     said = " ".join(email.message_from_bytes(old.read_bytes(), policy=email.policy.default)
                     .get_body(("plain",)).get_content().split())
@@ -129,7 +131,7 @@ def test_a_side_with_no_address_is_a_game_waiting_on_the_moderator(tmp_path, cli
     r = cli("tick", j, "--no-map")
     assert r.exit_code != 0
     assert "the game waits on the German player, who has no registered address" in \
-        r.stderr, r.stderr
+        problem_text(r), r.output
     assert cli("players", j, "--set", "german=g@example.org").exit_code == 0
     assert cli("tick", j, "--no-map").exit_code == 0
 
@@ -173,8 +175,8 @@ def test_orders_held_from_a_mail_dated_past_the_last_year_are_held_undated(tmp_p
     pass went down on it, at every pass, the player never answered."""
     j, box, out = held_for_dice(tmp_path, cli, date="Fri, 31 Dec 9999 23:59:59 -1400")
     r = cli("tick", j, "--no-map")
-    assert "the referee failed" not in r.stderr and "Traceback" not in r.stderr, r.stderr
-    assert "waits on the moderator" in r.stderr, r.stderr
+    assert "the referee failed" not in r.output and "Traceback" not in r.output, r.output
+    assert "waits on the moderator" in problem_text(r), r.output
     view = json.loads(cli("status", j, "--as", "moderator", "--format", "json").stdout)
     assert [(h["side"], h["date"], h["lines"]) for h in view["held"]] == [
         ("entente", None, ["done", "done"])], view["held"]

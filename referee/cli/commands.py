@@ -36,7 +36,6 @@ from ..base.errors import (
     one_line,
     quoted,
 )
-from ..base.plurals import counted
 from ..base.readers import MODERATOR, PUBLIC, check_name, check_reader
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -482,17 +481,17 @@ def tick_pass(path: Path, format: str, with_map: bool, games_dir: Path | None
     (one JSON document with format json), and the error it ends with when it left
     something undone."""
     load_msgspec()                      # before the rules, as every command loads it
+    from ..base.clock import now  # start-up: datetime, for tick and watch
     from ..mail import tick as ticking  # start-up: the mail transport, for tick and watch
 
     for journal in ticking.journals_in(path):
         check_private(journal)
+    moment = now()
     report = ticking.tick(path, games_dir, with_map)
     if format == "json":
-        lines = [dump(_tick_document(report))]
-    else:
-        lines = report.lines() + ([] if report.problems else
-                                  [f"{counted(len(report.games), 'game')}: all handled"])
-    return lines, ticking.summary(report)
+        return [dump(_tick_document(report))], ticking.summary(report)
+    lines = ticking.stamped(moment, report.lines() + [ticking.tally(report)])
+    return lines, ticking.summary(report, shown=True)
 
 
 def _tick_document(report) -> dict:

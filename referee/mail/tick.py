@@ -15,9 +15,10 @@ from __future__ import annotations
 import hashlib
 import signal
 import threading
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..base.clock import now as clock_now
@@ -513,10 +514,32 @@ def _reports_owed(x: Game) -> bool:
                for side in roster(records))
 
 
-def summary(report: TickReport) -> RefereeError | None:
-    """The one-line error of a pass that left something undone (None: all handled)."""
+def stamped(moment: datetime, lines: Iterable[str]) -> list[str]:
+    """A pass's lines as `tick` and `watch` print them: each begins with the pass's time
+    (ISO 8601, UTC, to the second), since a cron or service log has no time of its own."""
+    at = moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return [f"{at} {line}" for line in lines]
+
+
+def tally(report: TickReport) -> str:
+    """The line every pass of `tick` ends with: its games, and how many were handled and
+    how many problems are left when some are."""
+    games = counted(len(report.games), 'game')
+    if not report.problems:
+        return f"{games}: all handled"
+    handled = sum(not x.problems for x in report.games)
+    return f"{games}: {handled} handled, {counted(len(report.problems), 'problem')}"
+
+
+def summary(report: TickReport, shown: bool = False) -> RefereeError | None:
+    """The one-line error of a pass that left something undone (None: all handled): its
+    first problem, or, when the text lines above named every problem (shown), how many
+    there are, so that a log taking both streams has each problem once."""
     if not report.problems:
         return None
+    if shown:
+        return TransportError(f"{counted(len(report.problems), 'problem')} in "
+                              f"{counted(len(report.games), 'game')} (see above)")
     more = len(report.problems) - 1
     return TransportError(report.problems[0] + (f" (and {counted(more, 'more problem')} above)"
                                                 if more else ""))
@@ -528,22 +551,24 @@ def watch(path: Path, interval: float, games_dir: Path | None = None,
           log: Callable[[str], None] = print, with_map: bool = True,
           wait: Callable[[float], bool] | None = None) -> int:
     """tick, then wait interval seconds, until SIGTERM or SIGINT (the pass under way is
-    finished first) or wait(interval) returns True; one log line per action, a problem (a
-    file of the folder no game is read from, a game waiting on the moderator...) named
-    once while it stands as it is, and again once a day (standingproblems.py). Returns how
-    many passes ran."""
+    finished first) or wait(interval) returns True; one log line per action, each after
+    the pass's time (stamped), a problem (a file of the folder no game is read from, a game
+    waiting on the moderator...) named once while it stands as it is, and again once a day
+    (standingproblems.py). Returns how many passes ran."""
     stop = threading.Event()
     pause = wait or stop.wait
     passes = 0
     told = StandingProblems()
     with _stopping_on_signals(stop):
         while not stop.is_set():
+            moment = clock_now()
             try:
                 report = tick(path, games_dir, with_map)
-                for line in report.lines(told.quiet(report.problems, clock_now())):
-                    log(line)
+                lines = report.lines(told.quiet(report.problems, clock_now()))
             except RefereeError as exc:
-                log(f"problem  {exc}")
+                lines = [f"problem  {exc}"]
+            for line in stamped(moment, lines):
+                log(line)
             passes += 1
             if stop.is_set() or pause(interval):
                 break
