@@ -351,15 +351,27 @@ class Walk(msgspec.Struct):
         more, last, by = self.extended.get((side, made[0]), (timedelta(0), None, timedelta(0)))
         floor = parse_stamp(self.floor[side]) if side in self.floor else None
         try:
-            due = (start + span if floor is None else max(start + span, floor)) + more
-            if self.settings.skip_weekends:
-                due = past_weekend(due, self.settings.zone)
+            due = self._settled(start + span + more)
+            if floor is not None and floor > start + span and \
+                    not self._told(side, made[0], stamp(due)):
+                due = self._settled(floor + more)
         except OverflowError:           # a time the referee never writes (year 9999)
             raise JournalError(f"{name}: record {since[0]} has a time no deadline can run "
                                f"from ({since[1]!r}): {duration_text(span + more)} after it "
                                f"is no date", record=since[0]) from None
         began = start if last is None else max(start, _time_of(last, name))
         return Due(side, made[0], kind, due, more, began, self.settings.zone, by)
+
+
+    def _settled(self, due: datetime) -> datetime:
+        """A deadline moved past a weekend when the game skips them."""
+        return past_weekend(due, self.settings.zone) if self.settings.skip_weekends else due
+
+    def _told(self, side: str, handoff: int, due: str) -> bool:
+        """Whether the journal told that deadline of side's hand-off already (a reminder of
+        it, or it missed): a referee before the floor was kept wrote it so, and it stands."""
+        return any(k[:2] == (side, handoff) and k[-1] == due for k in self.reminded) or \
+            any(k == (side, handoff, due) for k in self.missed | self.answered)
 
 
 def walked_on(walk: Walk | None, steps, sides, name: str) -> Walk | None:
