@@ -10,10 +10,14 @@ from __future__ import annotations
 import json
 import shutil
 
-from mailservers import servers  # noqa: F401 - the fixture net needs
+from mailservers import mail_settings, servers  # noqa: F401 - the fixture net needs
+from test_tick_index import START
 from test_tick_sharing import opened
-from test_transport import ADDRESSES, mail, net, new_game  # noqa: F401 - net: a fixture
-from ticklines import unstamped
+from test_transport import ADDRESSES, HOST, mail, net, new_game  # noqa: F401 - net: a fixture
+from test_unattended import at
+from ticklines import problem_text, unstamped
+
+from referee.base.clock import NOW_VARIABLE
 
 UNCLAIMED = "no game claims"
 
@@ -165,3 +169,70 @@ def test_on_imap_a_torn_game_s_mail_stays_unread_for_it(cli, net, tmp_path):  # 
     r = _tick(cli, tmp_path)
     assert r.exit_code == 0 and "applied" in r.output, r.output
     assert net.imap.seen(net.folder) == {"<i1@example.org>": True}
+
+
+def _imap_held(cli, net, tmp_path, monkeypatch):  # noqa: F811
+    """alpha and bravo reading one IMAP folder, a pass reading 2 messages at the most;
+    alpha's journal torn, then two messages for alpha (a stranger's naming its tag, the
+    German's orders) and after them bravo's German's orders, by his key from an address
+    not registered: alpha's journal and the Message-IDs of its two."""
+    monkeypatch.setenv(NOW_VARIABLE, at(START))
+    journal, keys = new_game(cli, tmp_path / "games", "alpha", net)
+    _, bravo = new_game(cli, tmp_path / "games", "bravo", net)
+    mail_settings(f'[hosts."{HOST}"]\nports = {[net.imap.port, net.smtp.port]}\n'
+                  f'[reading]\nmessages = 2\n')
+    assert _tick(cli, tmp_path).exit_code == 0
+    with journal.open("a") as fh:
+        fh.write('{"actor":"german"')
+    hostile = _stranger().replace(b"Subject: hello", b"Subject: [referee alpha] hi")
+    order = mail("german", bravo["german"], ["pass"], "<b1@example.org>",
+                 "Re: [referee bravo] orders").replace(ADDRESSES["german"].encode(),
+                                                       b"german.other@example.org")
+    net.imap.deliver(net.folder, hostile, mail("german", keys["german"], ["pass"],
+                                               "<a1@example.org>", "Re: [referee alpha] orders"),
+                     order)
+    return journal
+
+
+def _handled(output: str) -> list[str]:
+    """Each message a pass handled, as its game and what became of it."""
+    return sorted(" ".join(line.split()[:2]) for line in unstamped(output) if ";UID=" in line)
+
+
+def test_on_imap_mail_held_for_a_torn_game_is_not_read_again(cli, net, tmp_path,  # noqa: F811
+                                                             monkeypatch):
+    """Held mail is remembered as held: later passes do not read it again while its game
+    stays torn (it filled each pass's reading, and bravo's orders behind it were never
+    read), and still count it; mended, alpha takes its own, once."""
+    journal = _imap_held(cli, net, tmp_path, monkeypatch)
+    waits = "2 messages for game alpha wait until the journal can be read"
+    r = _tick(cli, tmp_path)
+    assert waits in problem_text(r) and _handled(r.stdout) == [], r.output
+    for handled in (["bravo: rejected"], []):      # not from the German's registered address
+        r = _tick(cli, tmp_path)
+        assert waits in problem_text(r) and _handled(r.stdout) == handled, r.output
+        assert UNCLAIMED not in r.output, r.output
+    assert net.imap.seen(net.folder) == {"<s1@example.com>": False, "<a1@example.org>": False,
+                                         "<b1@example.org>": True}
+    assert cli("repair", journal).exit_code == 0
+    r = _tick(cli, tmp_path)
+    assert r.exit_code == 0 and _handled(r.stdout) == ["alpha: applied", "alpha: rejected"], \
+        r.output
+    assert set(net.imap.seen(net.folder).values()) == {True}, r.output
+    r = _tick(cli, tmp_path)
+    assert r.exit_code == 0 and ".eml" not in r.output and "UID" not in r.output, r.output
+
+
+def test_on_imap_held_mail_of_a_journal_moved_away_is_the_moderator_s(
+        cli, net, tmp_path, monkeypatch):  # noqa: F811
+    """Held for a torn game that then no longer reads the folder (its journal moved away):
+    read again, it is mail no game claims, told to the moderator."""
+    journal = _imap_held(cli, net, tmp_path, monkeypatch)
+    for _ in range(2):
+        r = _tick(cli, tmp_path)
+        assert "2 messages for game alpha wait" in r.output, r.output
+    journal.rename(tmp_path / "alpha.jsonl")
+    r = _tick(cli, tmp_path)
+    assert "2 new messages no game claims" in r.output, r.output
+    assert "for game alpha wait" not in r.output, r.output
+

@@ -60,6 +60,7 @@ from .tickgame import (
 )
 from .toolarge import too_large
 from .unclaimed import (
+    held_before,
     keep_known_files,
     keep_unclaimed,
     known_files,
@@ -260,14 +261,17 @@ def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map:
     and what tells each from another at its place (unclaimed.not_told). From IMAP, a pass
     reads what the mail settings allow (the rest next pass), and never a message again
     that no game claimed (it stays unread there for the moderator). aside: the source's
-    games the pass cannot play; their messages stay unread, for the next pass."""
+    games the pass cannot play; their messages stay unread, for the pass that can play
+    them (from IMAP not read again until then: withheld.py)."""
     if is_local(source):
         return _take_local_mail(source, group, aside, games_dir, with_map, shared)
     reading = mailsettings.load().reading
     readers = _readers(group)
     with open_source(source) as folder:
         seen_before = unclaimed_before(source, folder.uidvalidity, readers)
-        found = folder.unseen(frozenset(seen_before), reading.messages,
+        held = held_before(source, folder.uidvalidity, readers)
+        waits = withheld.still_held(held, aside)        # not read again while they wait
+        found = folder.unseen(frozenset(seen_before) | frozenset(waits), reading.messages,
                               reading.megabytes << 20,
                               [a for x in group for a in x.addresses.values()])
         fault("fetched")
@@ -275,11 +279,12 @@ def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map:
             _read_all(group)
         with claimed(found, group, aside) as claims:
             taken, left_alone = _deliver(claims, group, games_dir, with_map, shared)
+            held_now = withheld.held_now(held, waits, folder.unseen_uids, claims)
             _hold(claims)
         folder.mark_seen([f.uid for f, _ in taken if f.uid is not None])
         fault("seen")
         unclaimed = {f.uid.decode(): _shown(f) for f in left_alone if f.uid is not None}
-        keep_unclaimed(source, folder, readers, seen_before, unclaimed)
+        keep_unclaimed(source, folder, readers, seen_before, unclaimed, (held, held_now))
         if folder.left:
             why = "the server is slow" if folder.slow else "mail settings: reading"
             group[0].log(f"{counted(folder.left, 'more unread message')} of {source} "

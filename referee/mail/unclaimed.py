@@ -1,9 +1,10 @@
 """The messages of a mail source that no game claims: which ones an IMAP folder held unread
-at the last pass (so a pass does not read them again), which files of a Maildir a pass
-dealt with (a game took them, or none claimed them: known_files), and which ones the
-moderator has been told of (so a pass tells him once per message, not at every pass).
-All are kept in this user's data folder, signed like the ledgers: a lost or planted file
-only repeats a read or a line."""
+at the last pass (so a pass does not read them again), which ones it held for a game the
+pass could not play (withheld.py: not read again while that game stays unplayable), which
+files of a Maildir a pass dealt with (a game took them, or none claimed them: known_files),
+and which ones the moderator has been told of (so a pass tells him once per message, not at
+every pass). All are kept in this user's data folder, signed like the ledgers: a lost or
+planted file only repeats a read or a line."""
 
 from __future__ import annotations
 
@@ -24,29 +25,48 @@ def _path(source: str, what: str = "") -> Path:
     return home.data_dir("mailboxes") / f"{tag}{what}"
 
 
-def unclaimed_before(source: str, uidvalidity: str, readers: str) -> dict[str, str]:
-    """The messages of this folder that no game claimed in an earlier pass (UID -> place),
-    as this user's referee kept them; none when the folder's UIDs were renumbered or the
-    games reading it are not the same."""
+def _kept(source: str, uidvalidity: str, readers: str) -> dict:
+    """What this user's referee kept of an IMAP folder at the last pass; nothing when the
+    folder's UIDs were renumbered or the games reading it are not the same (a message no
+    game claimed, or held, may be claimed now)."""
     kept = home.read_signed(_path(source))
     if not isinstance(kept, dict) or kept.get("source") != source or not uidvalidity or \
             kept.get("uidvalidity") != uidvalidity or kept.get("readers") != readers:
         return {}
-    found = kept.get("unclaimed")
+    return kept
+
+
+def unclaimed_before(source: str, uidvalidity: str, readers: str) -> dict[str, str]:
+    """The messages of this folder that no game claimed in an earlier pass (UID -> place),
+    as this user's referee kept them (_kept)."""
+    found = _kept(source, uidvalidity, readers).get("unclaimed")
     return {k: v for k, v in found.items() if isinstance(v, str)} if isinstance(found, dict) \
         else {}
 
 
+def held_before(source: str, uidvalidity: str, readers: str) -> dict[str, dict]:
+    """The messages of this folder an earlier pass held for a game it could not play
+    (UID -> {"where": its place, "tags": that game's tags}), as this user's referee kept
+    them (_kept)."""
+    found = _kept(source, uidvalidity, readers).get("held")
+    return {k: v for k, v in found.items() if isinstance(v, dict) and
+            isinstance(v.get("where"), str) and isinstance(v.get("tags"), list)} \
+        if isinstance(found, dict) else {}
+
+
 def keep_unclaimed(source: str, folder, readers: str, before: dict[str, str],
-                   now: dict[str, str]) -> None:
-    """Remember the unclaimed messages still unread on the server (best effort: without it
-    they are only read again)."""
+                   now: dict[str, str], held: tuple[dict, dict] = ({}, {})) -> None:
+    """Remember the unclaimed messages still unread on the server, and those held (held:
+    as they were kept before, and as they are now; best effort: without it they are only
+    read again)."""
     unseen = set(folder.unseen_uids)
     kept = {uid: where for uid, where in {**before, **now}.items() if uid in unseen}
-    if kept == before and not now:
+    waiting = {uid: entry for uid, entry in held[1].items() if uid in unseen}
+    if kept == before and not now and waiting == held[0]:
         return
     try:
         home.keep_signed(_path(source), {"source": source, "unclaimed": kept,
+                                         "held": waiting,
                                          "uidvalidity": folder.uidvalidity,
                                          "readers": readers})
     except OSError:

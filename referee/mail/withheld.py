@@ -4,7 +4,12 @@ last line, a hand edit; or two journals holding one game) and the mail that is t
 Such a game's mail is not "mail no game claims": a message it would claim if it could be
 read (its tag, one of its order keys, a sender registered in it) stays where it is, not
 marked read nor known, and the game's problem line says how many wait for it; the pass
-takes them once the game can be played again. What claims a journal's mail is what the
+takes them once the game can be played again. From an IMAP folder, a message held is
+remembered as held (unclaimed.py, signed in this user's data folder) and not read again
+while its game stays unplayable: else every pass would read the same held mail again
+within its reading budget, and a stranger's flood naming a broken game's tag would keep
+the other games' mail unread behind it. It is read again, and taken once, when its game
+can be played (or no longer reads the folder). What claims a journal's mail is what the
 folder's index kept of it when it was last read (gameindex.load_all), and for twins what
 their journals say. A message is held only while its game stays
 unplayable, and the moderator is told at every pass that it is: a stranger naming a
@@ -117,3 +122,31 @@ def waiting(withheld: list[Withheld]) -> list[dict]:
     return [{"where": where, "game_id": w.games[0].game_id,
              "journals": [str(j) for j in w.journals]}
             for w in withheld for where in w.waiting]
+
+
+def still_held(held: dict[str, dict], withheld: list[Withheld]) -> dict[str, Withheld]:
+    """Of the messages of an IMAP folder held in an earlier pass (unclaimed.held_before),
+    those whose game the pass still cannot play, each with it: they are not read again."""
+    out = {}
+    for uid, entry in held.items():
+        tags = {t for t in entry["tags"] if isinstance(t, str)}
+        found = next((w for w in withheld if tags & w.tags), None)
+        if found is not None:
+            out[uid] = found
+    return out
+
+
+def held_now(before: dict[str, dict], still: dict[str, Withheld], unseen: list[str],
+             claims) -> dict[str, dict]:
+    """The messages of an IMAP folder held now, to remember: those held before whose game
+    is still unplayable (each told to that game again: still unread, unseen) and those the
+    pass held (claims.held)."""
+    out = {}
+    for uid in unseen:
+        if uid in still:
+            still[uid].waiting.append(before[uid]["where"])
+            out[uid] = before[uid]
+    for w, f in claims.held:
+        if f.uid is not None:
+            out[f.uid.decode()] = {"where": f.where, "tags": sorted(w.tags)}
+    return out
