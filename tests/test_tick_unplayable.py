@@ -236,3 +236,23 @@ def test_on_imap_held_mail_of_a_journal_moved_away_is_the_moderator_s(
     assert "2 new messages no game claims" in r.output, r.output
     assert "for game alpha wait" not in r.output, r.output
 
+
+def test_in_a_maildir_held_mail_keeps_no_other_game_s_waiting(cli, tmp_path, monkeypatch):
+    """A Maildir is read whole at every pass (no reading budget there, unlike IMAP's): mail
+    held for the torn game, however much, does not keep bravo's orders behind it unread."""
+    made = _played(cli, tmp_path, monkeypatch)
+    mail_settings("[reading]\nmessages = 2\n")
+    with made["alpha"][0].open("a") as fh:
+        fh.write('{"actor":"german"')
+    for i in range(3):
+        _put(tmp_path / "box", f"2{i}.eml", _stranger().replace(
+            b"Subject: hello", b"Subject: [referee alpha] hi").replace(b"<s1@", f"<s{i}@".encode()))
+    _put(tmp_path / "box", "3.eml", mail("german", made["bravo"][1]["german"], ["pass"],
+                                         "<b1@example.org>", "Re: [referee bravo] orders"))
+    r = _tick(cli, tmp_path)
+    assert "3 messages for game alpha wait" in problem_text(r), r.output
+    assert [line.split()[:2] for line in unstamped(r.stdout) if ".eml" in line] == \
+        [["bravo:", "applied"]] and "new/3.eml (german)" in r.stdout, r.output
+    r = _tick(cli, tmp_path)
+    assert "3 messages for game alpha wait" in problem_text(r) and ".eml" not in r.stdout, \
+        r.output
