@@ -18,10 +18,11 @@ import threading
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 from ..base.clock import now as clock_now
+from ..base.clock import stamp
 from ..base.errors import RefereeError, StorageError, one_line
 from ..base.plurals import counted
 from ..base.readers import MODERATOR
@@ -522,7 +523,7 @@ def _reports_owed(x: Game) -> bool:
 def stamped(moment: datetime, lines: Iterable[str]) -> list[str]:
     """A pass's lines as `tick` and `watch` print them: each begins with the pass's time
     (ISO 8601, UTC, to the second), since a cron or service log has no time of its own."""
-    at = moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    at = stamp(moment)
     return [f"{at} {line}" for line in lines]
 
 
