@@ -37,3 +37,20 @@ def test_extend_tells_the_other_sides_passed_deadline_as_missed(tmp_path, cli, c
         in status and "German: Orders due by Fri 27 Nov 10:00 UTC (extended by 24h)." in status
     view = json.loads(cli("status", journal, "--format", "json").stdout)["deadlines"]["due"]
     assert [d.get("missed") for d in view] == [None, "wait"]
+
+
+def test_a_status_kept_before_the_deadline_tells_it_missed_once_it_has_passed(
+        tmp_path, cli, clock):
+    """`status` keeps its view for the journal's bytes; the same bytes read after the
+    deadline say it is missed (the clock's, never kept), and before it, not."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    for fmt in ("text", "json"):
+        clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+        early = cli("status", journal, "--format", fmt).stdout
+        assert "missed" not in early, early
+        clock(datetime(2026, 11, 26, 11, 0, tzinfo=UTC))
+        late = cli("status", journal, "--format", fmt).stdout
+        assert ("missed: the game waits for them" if fmt == "text" else '"missed": "wait"') \
+            in " ".join(late.split()), late
+        report = cli("report", journal, "--as", "public", "--since", "0").stdout
+        assert "missed: the game waits for them" in " ".join(report.split()), report

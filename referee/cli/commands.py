@@ -196,12 +196,22 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
         view = table.kind.status_view(table, reader)
         table.keep_view(key, view)
     aids = view.pop("_aids", None)
-    view = _with_held(_with_standing(view, table, reader), table, reader)
+    view = _with_held(_with_standing(_with_missed(view), table, reader), table, reader)
     if fmt == "json":
         return dump(view)
     from ..render.formats import render  # start-up: JSON needs no renderer
 
     return render(table.kind.status_document(view, aids, every), fmt, width, dialect)
+
+
+def _with_missed(view: dict) -> dict:
+    """The view with each deadline whose time has come marked missed (by the clock, never
+    kept: game/missednow.py)."""
+    if not view.get("deadlines"):
+        return view
+    from ..game.missednow import marked_missed  # start-up: only a game with deadlines
+
+    return {**view, "deadlines": marked_missed(view["deadlines"])}
 
 
 def _with_standing(view: dict, table, reader: str, data=None) -> dict:

@@ -94,12 +94,14 @@ def _shown(journal: Path, made: list[dict], fmt: Fmt, table=None) -> str:
     the journal read again and checked so (someone who can write the folder may have put
     another copy in its place since)."""
     from ..game import timeline  # start-up: only the deadline commands need it
+    from ..game.missednow import marked_missed  # start-up: only the deadline commands
     from ..render.documents import extension_note, missed_note, side_name
 
     if table is None:
         table = commands.table_of(journal, GAMES["dir"], shown=True)
-    view = timeline.deadline_view(timeline.timeline(table.journal, table.raw, GAMES["dir"]),
-                                  records=[r["seq"] for r in made])
+    view = marked_missed(timeline.deadline_view(
+        timeline.timeline(table.journal, table.raw, GAMES["dir"]),
+        records=[r["seq"] for r in made]))
     if fmt == Fmt.json:
         return commands.dump(view)
     owed = {d["side"]: d["decision"] for d in view["due"]}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..base.errors import UsageError
 from ..game import standing
 from ..game.board import board_view
+from ..game.missednow import marked_missed
 from ..game.views import state_view
 from ..render.reports import shown
 
@@ -25,6 +26,8 @@ def report_views(table, reader: str, keep: bool = True) -> dict:
     # Made as `status` makes it (with the deadlines): kept under the same key, it is what
     # the reader's next `status` prints.
     status = table.view(f"status:{reader}", table.kind.status_view, table, reader, keep=keep)
+    if status.get("deadlines"):         # a deadline passed since: said now, never kept
+        status = {**status, "deadlines": marked_missed(status["deadlines"])}
     return {"show": show, "board": board, "status": status}
 
 
