@@ -18,6 +18,7 @@ from ..base.addresses import address_key
 from ..base.errors import OrderError, clipped
 from ..base.gameids import other_game
 from ..base.readers import MODERATOR
+from ..render.reports import receipt_text
 from ..store.journal import signed_only
 from ..store.mailroute import referee_address
 from ..table import Table
@@ -464,12 +465,16 @@ def _report_body(table: Table, side: str, keys: dict, ledger: dict,
     text the kind's: the tests since the last report he was sent but those listed above it
     (an answer's records), at most FULL_MOST of them in full as a campaign's report mail
     (the earlier in brief), the forces whole; with his own order key (his side's only),
-    which his reply quotes."""
+    which his reply quotes; then, as every report mail of a campaign's ends, the game's key
+    and the receipt of the journal's last record, for his own records (player.md:
+    Receipts)."""
     since = still_held(ledger["sent"].get(side), table.records)
     report = table.kind.mail_report(table, side, since, listed, full_most=FULL_MOST)
     subject = table_subject(table, side)
-    return subject, f"{report}\nOrder key: {keys[side]}\n" \
-        if side in keys and table.kind.key_serves(table, side) else report
+    key = f"Order key: {keys[side]}\n" \
+        if side in keys and table.kind.key_serves(table, side) else ""
+    return subject, f"{report}\n{key}" + receipt_text(table.records[0], table.records[-1]) \
+        + "\n"
 
 
 def _write(table: Table, path: Path, to: str, subject: str, body: str,

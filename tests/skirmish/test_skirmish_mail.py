@@ -24,6 +24,17 @@ BRITISH, GERMAN, UMPIRE = "tommy@example.org", "fritz@example.org", "umpire@exam
 # An answer to a mail, as written: its text's first line says what became of the mail (its
 # subject names the game, the reader and the turn alone).
 ANSWER = re.compile(r"\n\n(?:Your mail was recorded: #\d|Nothing of your mail was recorded)")
+# What ends a report mail, as a campaign's: the game's signing key, then the receipt.
+RECEIPT = re.compile(r"Fingerprint: [0-9A-Z]{4}(?:-[0-9A-Z]{4}){3} \(the game's signing key\)\n"
+                     r"Receipt: \S+ [0-9]+:[0-9a-f]{32}\n\Z")
+
+
+def without_receipt(body: str) -> str:
+    """A report mail's text without the fingerprint and receipt lines it ends with (an
+    AssertionError when it lacks them)."""
+    tail = RECEIPT.search(body)
+    assert tail is not None, body
+    return body[:tail.start()]
 
 
 def kind(m) -> str:
@@ -201,6 +212,7 @@ def test_an_answer_carries_the_report_after_the_orders_and_its_reader_s_key(cli,
                                    (2, "german", GERMAN, "Nothing of your mail was recorded")):
         to, body = answers[f"<m{n}@example.org>"]
         assert to == address and body.startswith(head), body
+        body = without_receipt(body)
         report = as_mailed(cli, j, side)       # after record 1
         if side == "british":       # his test is listed above the report, not again in it
             assert TEST_1 in report, report
@@ -644,7 +656,7 @@ def test_skirmish_report_as_a_reader_tells_what_his_mail_asks(cli, tmp_path, sec
         if "\nForces:\n" in msg.get_content():      # a report, or an answer carrying one
             reports[str(msg["To"])] = msg.get_content()
     for side, address in (("british", BRITISH), ("german", GERMAN)):
-        body = reports[address]
+        body = without_receipt(reports[address])
         tail = body[body.index("\n\n", body.index("Forces:")):]     # after the report
         r = cli("skirmish", "report", j, "--as", side)
         assert r.exit_code == 0, r.stderr
