@@ -42,7 +42,7 @@ from .ledger import (
 from .ledger import game_lock as mail_lock
 from .mailboxes import Mailboxes, Message, too_large_refusal
 from .msgids import record_of
-from .notmatched import KEY_HELP, NOT_YOURS
+from .notmatched import KEY_HELP, NOT_YOURS, not_matched
 from .observers import sent_mark, still_held
 from .prose import read_orders
 from .refusal import (
@@ -55,7 +55,7 @@ from .refusal import (
     why_refused,
 )
 from .robots import AUTOMATIC, Roster, aside, automatic, set_aside
-from .senders import OWN_MAIL, own_mail, typed_journal
+from .senders import OWN_MAIL, own_mail, typed_journal, unmatched
 from .subjects import table_subject
 from .threads import thread_of
 
@@ -84,6 +84,7 @@ class Handled:
     keyed: bool = False            # it carried its side's order key: surely the player's
     robot: str = ""                # what makes it a machine's mail (robots.automatic)
     copied: int | None = None      # a copy of the mail applied as that record (copies.py)
+    unmatched: str = ""            # a stranger's: the check it failed (senders.unmatched)
 
 
 def _side_of(m: Message, players: dict[str, str]) -> str | None:
@@ -118,8 +119,15 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
     if robot is not None:       # an automatic reply or a bounce: never read, never answered
         out.status, out.reason, out.robot = AUTOMATIC, aside(robot), robot
         return out
-    if m.problem or side is None or not m.message_id:
-        out.status, out.reason = "ignored", m.problem or "not from a registered player"
+    if m.problem or not m.sender or not m.message_id:
+        out.status, out.reason = "ignored", m.problem or "no usable sender address or " \
+            "Message-ID: nothing to answer"
+        return out
+    if side is None:        # a stranger's: answered as a campaign answers it (notmatched.py)
+        out.unmatched = unmatched(m, {s: {"address": a} for s, a in players.items()},
+                                  table.records)
+        out.status = "refused"
+        out.reason = f"not from a registered player with his order key: {out.unmatched}"
         return out
     out.side = side
     try:
@@ -249,12 +257,14 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
         # Its answer is owed, kept in the ledger saved with the mail's mark below, and
         # written once the pass took every mail (_answers_due): a run stopped before writes
         # it on the next run, and the mail is never read as new again.
-        due = outbox is not None and h.new and h.side and _answered(ledger, h,
-                                                                    players[h.side])
+        due = outbox is not None and h.new and (
+            _answered(ledger, h, players[h.side]) if h.side else
+            bool(h.unmatched) and _stranger_answered(ledger, h))
         if due:
             ledger["answers_due"].append({**asdict(h), "digest": m.sha256})
         noted = m.sha256 and (h.side and h.status != "ignored" or h.status in (AUTOMATIC,
-                                                                               "skipped"))
+                                                                               "skipped")
+                              or bool(h.unmatched))
         if noted:
             # Only a keyed mail speaks for its Message-ID: a keyless one under the same ID
             # would make a copy of the player's mail look new, and be answered again.
@@ -277,13 +287,14 @@ def _answers_due(table: Table, outbox: Path, players: dict, keys: dict, ledger: 
     the journal stands now, after every mail of the pass, which leaves out the tests his
     answers listed; his earlier ones say that it follows. Each is written once by its name
     (a run stopped half way finds those it wrote), then the ledger forgets them."""
-    due = [h for h in map(_owed_answer, ledger["answers_due"])
-           if h is not None and h[0].side in players]
+    owed = [h for h in map(_owed_answer, ledger["answers_due"]) if h is not None]
+    out = [_stranger_answer(table, outbox, h, digest, players, ledger)
+           for h, digest in owed if h.side is None and h.unmatched]
+    due = [h for h in owed if h[0].side in players]
     last = {h.side: i for i, (h, _) in enumerate(due) if h.keyed}
     listed: dict[str, set[int]] = {}
     for h, _ in due:
         listed.setdefault(h.side, set()).update(h.records)
-    out = []
     for i, (h, digest) in enumerate(due):
         report = tuple(sorted(listed[h.side])) if last.get(h.side) == i else None
         out += _answer(table, outbox, h, players[h.side], digest, keys, ledger, report)
@@ -303,6 +314,28 @@ def _owed_answer(entry) -> tuple[Handled, str] | None:
     except (TypeError, ValueError):
         return None
     return h, entry["digest"]
+
+
+def _stranger_answered(ledger: dict, h: Handled) -> bool:
+    """Whether a stranger's mail is answered: as a campaign answers one, once a day at most
+    to its address and UNMATCHED_PER_DAY a day in all (ledger.may_answer: no backscatter);
+    the reason says when it is not."""
+    if may_answer(ledger, h.sender):
+        return True
+    h.reason += "; no reply: one a day at most to an address that is no player's"
+    return False
+
+
+def _stranger_answer(table: Table, outbox: Path, h: Handled, digest: str, players: dict,
+                     ledger: dict) -> Path:
+    """The answer to a stranger's mail, a campaign's (notmatched.py): which check it failed
+    and that nothing was done, at the address it came from, naming no game (no tag, no
+    thread, no record in its Message-ID)."""
+    said = not_matched(table, {s: {"address": a} for s, a in players.items()}, ledger,
+                       {"to": h.sender, "why": h.unmatched})
+    return _write(table, outbox / f"{mail_name('direct stranger', digest)}.eml",
+                  said["to"], said["subject"], said["body"], h.message_id, ledger,
+                  game=False)[0]
 
 
 def _roster(table: Table, players: dict[str, str]) -> Roster:
@@ -478,14 +511,17 @@ def _report_body(table: Table, side: str, keys: dict, ledger: dict,
 
 
 def _write(table: Table, path: Path, to: str, subject: str, body: str,
-           in_reply_to: str | None, ledger: dict) -> list[Path]:
+           in_reply_to: str | None, ledger: dict, game: bool = True) -> list[Path]:
     """One mail into the outbox, whole or not at all, under the name that makes it that mail
     (a run that stopped before its ledger was saved finds it there, or in the outbox's sent/
-    once it went out, or in another outbox the ledger keeps, and writes no other)."""
+    once it went out, or in another outbox the ledger keeps, and writes no other); game:
+    in the game's thread, its Message-ID naming the journal's last record (a stranger's
+    answer names no game)."""
     if (there := written_anywhere(ledger, path, to)) is not None:
         return [there]
     keep_folder(ledger, path.parent)
     msg = plain_mail(referee_address(table.records), to, subject, body,
-                     in_reply_to, thread_of(table.records[0]["game_id"], to), path.stem,
-                     record=(table.records[0]["game_id"], table.records[-1]))
+                     in_reply_to, thread_of(table.records[0]["game_id"], to) if game else None,
+                     path.stem,
+                     record=(table.records[0]["game_id"], table.records[-1]) if game else None)
     return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg))]

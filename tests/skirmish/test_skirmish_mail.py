@@ -313,7 +313,7 @@ def test_a_skirmish_inbox_holds_one_message_at_a_time(cli, tmp_path, secret_file
     mails = [mail(box, n, f"s{n}@stranger.example", "none", "hello") for n in range(1, 6)]
     mails.append(mail(box, 6, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes"))
     r = cli("inbox", j, *mails, "--outbox", tmp_path / "out", "--format", "json")
-    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["ignored"] * 5 + [
+    assert [x["status"] for x in json.loads(r.stdout)["messages"]] == ["refused"] * 5 + [
         "applied"]
     assert most[0] == 1, most
 
@@ -554,7 +554,8 @@ def test_a_sender_is_matched_to_a_side_by_case_only_never_casefolded(cli, tmp_pa
                                                                      secret_file):
     """straße@ and strasse@ are two mailboxes (mail/msgids.py): a mail from the one is no
     mail from the side registered with the other, even with that side's key (not applied,
-    not answered, not counted against his quota); the same address in other capitals is."""
+    answered as a stranger's, not counted against his quota); the same address in other
+    capitals is."""
     j = tmp_path / "p.jsonl"
     r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--game-id", "patrol",
             "--secret-file", secret_file, "--player", "british=strasse@example.org",
@@ -569,9 +570,13 @@ def test_a_sender_is_matched_to_a_side_by_case_only_never_casefolded(cli, tmp_pa
     r = cli("inbox", j, other, "--outbox", out, "--format", "json")
     assert r.exit_code == 0, r.stderr
     (got,) = json.loads(r.stdout)["messages"]
-    assert (got["side"], got["status"]) == (None, "ignored"), got
+    assert (got["side"], got["status"]) == (None, "refused"), got
     assert j.read_bytes() == before
     assert not [p for p in out.glob("*.eml") if ANSWER.search(p.read_text())]
+    told = [email.message_from_bytes(p.read_bytes(), policy=default)
+            for p in out.glob("*.eml")]
+    told = [str(m["To"]) for m in told if m["Subject"] == "referee: message not accepted"]
+    assert told == ["straße@example.org"], told       # a stranger's answer, to him alone
     same = mail(box, 2, "STRASSE@example.org", keys["british"], "done")
     r = cli("inbox", j, same, "--outbox", out, "--format", "json")
     (got,) = json.loads(r.stdout)["messages"]
