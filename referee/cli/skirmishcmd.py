@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..base.errors import OrderError
 from ..base.readers import PUBLIC, check_reader
 from ..contracts.outputs import NewGame
 from ..contracts.skirmish import SkirmishKeys, SkirmishOrderResult
@@ -28,9 +29,16 @@ def skirmish_order(
     """Take one order of a skirmish: roll its test, record it, print the test."""
     from ..table.skirmish.kind import given_dice  # start-up: only a skirmish order needs it
     from ..table.skirmish.life import submit  # start-up: only a skirmish order needs it
+    from ..table.skirmish.order_text import rejection  # start-up: likewise
 
     commands.check_side(as_, journal)      # as `order` takes it: a side's name as it is
-    rec = submit(journal, as_, text, given_dice(dice))
+    try:
+        rec = submit(journal, as_, text, given_dice(dice))
+    except OrderError as exc:       # printed with the order rejected, then the error
+        if format == Fmt.json:
+            typer.echo(commands.dump(SkirmishOrderResult.of(
+                record=None, body=None, rejected=rejection([text], 0, exc))))
+        raise
     if format == Fmt.json:
         typer.echo(commands.dump(SkirmishOrderResult.of(record=rec["seq"], body=rec)))
         return

@@ -8,6 +8,7 @@ from msgspec import UNSET, Meta, UnsetType, field
 from .base import Contract, Document, Frozen, Part
 from .events_base import Secret
 from .records import Hex64, Signature, Signing, Stream
+from .views import Rejection
 
 Name = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}\Z")]
 FigureId = Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}\Z")]
@@ -310,19 +311,22 @@ class SkirmishReport(Document):
 
 
 class SkirmishOrderResult(Document):
-    """`skirmish order`: the record the order made (its test, dispute or ruling)."""
+    """`skirmish order`: the record the order made (its test, dispute or ruling); for an
+    order refused, none (null) and the order rejected, with why (the command's error)."""
 
     schema_version: int
-    record: int
-    body: dict[str, Any]
+    record: int | None
+    body: dict[str, Any] | None
+    rejected: Rejection | UnsetType = UNSET
 
 
 class SkirmishOrders(Document):
     """`order` on a skirmish: the records a side's orders made, in order (up to one refused
-    after a die was rolled: the command's error names it)."""
+    after a die was rolled: the command's error names it, and `rejected` the order)."""
 
     schema_version: int
     records: list[SkirmishOrderResult]
+    rejected: Rejection | UnsetType = UNSET
 
 
 class SkirmishStatus(Document):

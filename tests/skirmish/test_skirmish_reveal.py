@@ -181,3 +181,26 @@ def test_no_moderator_s_command_writes_after_a_skirmish_s_reveal(cli, game, tmp_
         assert r.exit_code == 2 and "revealed the dice secret" in r.stderr, r.output
         assert len(r.stderr.splitlines()) == 1 and game.read_bytes() == closed
     assert cli("verify", game).exit_code == 0
+
+
+@pytest.mark.parametrize("command", [("skirmish", "order"), ("order",)])
+def test_an_order_to_a_revealed_skirmish_is_an_order_refused_with_its_result(cli, game,
+                                                                           command):
+    """A `done` rolls nothing: an order to a closed game is refused as a campaign's is
+    (scripting.md: kind order_rejected, not a dice error), and --format json still prints
+    its result, nothing recorded and the order rejected, as a batch refused whole does."""
+    revealed(cli, game)
+    before = game.read_bytes()
+    r = cli(*command, game, "--as", "british", "done", "--format", "json")
+    assert r.exit_code == 1 and game.read_bytes() == before
+    error = json.loads(r.stderr)
+    why = "the dice secret was revealed in record 2: the game is closed and takes no more " \
+        "orders (nothing was recorded)"
+    assert (error["kind"], error["error"], error["rule"]) == ("order_rejected", why, None)
+    out = json.loads(r.stdout)
+    name = "skirmish-order-result" if command == ("skirmish", "order") else "skirmish-orders"
+    jsonschema.Draft202012Validator(schema(name)).validate(out)
+    assert out["rejected"] == {"index": 0, "order": "done", "error": why, "rule": None}
+    assert out.get("records", []) == [] and out.get("record") is None
+    text = cli(*command, game, "--as", "british", "done")
+    assert (text.exit_code, text.stdout, text.stderr) == (1, "", f"referee: {why}\n")

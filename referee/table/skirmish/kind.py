@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ...base.errors import UsageError, quoted
+from ...base.errors import OrderError, UsageError, quoted
 from ...base.plurals import a_or_an, counted
 from ...base.readers import MODERATOR, check_reader
 from ...contracts.skirmish import (
@@ -38,7 +38,7 @@ from .checks import fire_barred, own_figure
 from .ending import disputable, end_words, ending_record, moderator_end_mail, undone_words
 from .explained import dice_counts, explained, explained_document
 from .loading import load_skirmish
-from .order_text import KINDS
+from .order_text import KINDS, rejection
 from .report import (
     artillery_line,
     artillery_of,
@@ -207,12 +207,19 @@ class SkirmishKind(GameKind):
             raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
         life.check_side(side, self.sides(table))
         given = given_dice(how.get("dice_text"))
-        records, refused = life.submit_many(table.path, side, texts, given)
+        try:
+            records, refused = life.submit_many(table.path, side, texts, given)
+        except OrderError as exc:       # refused whole: as a campaign's, printed with it
+            if fmt != "json":
+                raise
+            return SkirmishOrders.of(records=[], rejected=rejection(texts, None, exc)), \
+                (f"referee: {exc}", exc)
         table.forget()
         stop = None if refused is None else _stopped(texts, *refused)
         if fmt == "json":
-            return SkirmishOrders.of(records=[SkirmishOrderResult.of(record=r["seq"], body=r)
-                                              for r in records]), stop
+            return SkirmishOrders.of(
+                records=[SkirmishOrderResult.of(record=r["seq"], body=r) for r in records],
+                **({} if refused is None else {"rejected": rejection(texts, *refused)})), stop
         return self.taken_text(table, records), stop
 
     def taken_text(self, table, records: list[dict]) -> str:

@@ -369,9 +369,9 @@ def submit_many(path: Path | str, side: str, texts: list[str],
         card, state = replay(records)
         check_side(side, tuple(state.sides))
         if state.revealed is not None:
-            raise DiceError(f"the dice secret was revealed in record "
-                            f"{state.revealed['record']}: the game is closed and takes no "
-                            f"more orders")
+            raise OrderError(f"the dice secret was revealed in record "
+                             f"{state.revealed['record']}: the game is closed and takes no "
+                             f"more orders (nothing was recorded)")
         orders = [sk.parse_order(text, card) for text in texts]
         last = records[-1]
         left = list(given) if given is not None else None

@@ -139,3 +139,14 @@ def _values(key: str, card: SkirmishCard) -> str:
                "reason": ["routing", "melee"],          # decider.py: a surrender's reasons
                "light": card.facts.light, "state": card.facts.state, "cover": card.facts.cover}
     return "|".join(choices[key]) if key in choices else key.upper()
+
+
+def rejection(texts: list[str], at: int | None, exc: Exception) -> dict:
+    """The order a batch's result names as rejected, as a campaign's order-result names it:
+    its index (at; else the line the error quotes, the batch's first when it quotes none:
+    the game closed), the order, the error and its rule."""
+    if at is None:
+        text = getattr(exc, "text", None)
+        at = texts.index(text) if isinstance(text, str) and text in texts else 0
+    return {"index": at, "order": texts[at], "error": str(exc),
+            "rule": getattr(exc, "rule", None)}
