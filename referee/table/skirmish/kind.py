@@ -439,12 +439,14 @@ def new_since(tests: list[dict], records: list[dict], since: int) -> list[dict]:
 def _since_heading(doc: dict, since: int | None, other: bool) -> str | None:
     """The heading of a mailed report's tests: those since the reader's last report
     (record since), and other than the ones his answer listed above it; None: the
-    report's own heading (every test)."""
+    report's own heading (every test). "none" only when no line follows it: the reveal
+    since is the record it lists."""
     if since is None and not other:
         return None
     words = ("Other tests" if other else "Tests") + \
         ("" if since is None else f" since your last report (#{since})")
-    return f"{words}:" + ("" if doc["tests"] else " none")
+    shown = (doc.get("revealed") or {}).get("record", -1) > (since or 0)
+    return f"{words}:" + ("" if doc["tests"] or shown else " none")
 
 
 def _mail_lines(lines: list[str], tests: list[dict]) -> list[str]:
