@@ -11,6 +11,7 @@ says why such a reply is stale, in the words a campaign and a skirmish both give
 
 from __future__ import annotations
 
+import email.header
 from collections.abc import Callable
 from email.message import Message
 
@@ -47,9 +48,10 @@ def subject_record(subject: str, game_id: str) -> Answered | None:
 
 def _answered_ids(msg: Message) -> list[str]:
     """The referee's Message-IDs a reply names: In-Reply-To's, then References' from the
-    last (each header as sent, its end only for References)."""
-    replying = marked_ids(_raw_header(msg, "In-Reply-To")[:REFERENCES_TAIL])
-    return replying + last_marked_ids(_raw_header(msg, "References")[-REFERENCES_TAIL:])
+    last (each header as sent, its end only for References, read decoded)."""
+    replying = marked_ids(_decoded(_raw_header(msg, "In-Reply-To")[:REFERENCES_TAIL]))
+    return replying + last_marked_ids(
+        _decoded(_raw_header(msg, "References")[-REFERENCES_TAIL:]))
 
 
 def _raw_header(msg: Message, name: str) -> str:
@@ -59,6 +61,23 @@ def _raw_header(msg: Message, name: str) -> str:
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
         return ""
     return " ".join(v for v in values if isinstance(v, str))
+
+
+def _decoded(text: str) -> str:
+    """A header's text with its RFC 2047 encoded words decoded: a mail program folding a
+    long Message-ID it cannot break (Python's email package, the referee's own ids among
+    them) writes it as =?utf-8?q?=3Crec=2E...?=. What it decodes to is only ever read as
+    the text sent is: an id in it counts only when its mark checks out for the reply's
+    sender and its game (record_of), so no encoding makes one of another game or reader.
+    The text as sent when it holds no encoded word or cannot be decoded."""
+    if "=?" not in text:
+        return text
+    try:
+        parts = email.header.decode_header(text)
+        return "".join(p.decode(c or "ascii", "replace") if isinstance(p, bytes) else p
+                       for p, c in parts)
+    except Exception:  # noqa: BLE001 - an unknown charset, a broken word: read as sent
+        return text
 
 
 def stale_reply(answered: Answered | None, records: list[dict], last: int,

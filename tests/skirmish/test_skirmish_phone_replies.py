@@ -49,9 +49,12 @@ class Phone:
                       key=lambda m: (email.utils.parsedate_to_datetime(m["Date"]),
                                      _record(m)))
 
-    def reply(self, address: str, body: str, to=None, quote: bool = False):
+    def reply(self, address: str, body: str, to=None, quote: bool = False,
+              written: bool = False):
         """A reply from address to the mail `to` (the latest to him with his key when None):
-        body, then the mail quoted when quote. The mail replied to."""
+        body, then the mail quoted when quote. The mail replied to. written: as Python's
+        email package writes it (bytes(msg): a header over 78 columns it cannot fold, the
+        referee's long Message-ID, RFC 2047-encoded), not as mailbox writes it (unfolded)."""
         to = to if to is not None else self.keyed(address)[-1]
         text = body
         if quote:
@@ -65,7 +68,7 @@ class Phone:
         m["Date"] = email.utils.formatdate(1_795_000_000 + 60 * self.n)
         m.set_content(text + "\n")
         box = mailbox.mbox(self.box)
-        box.add(m)
+        box.add(bytes(m) if written else m)
         box.close()
         return to
 
@@ -205,3 +208,25 @@ def test_an_address_two_sides_share_is_told_apart_by_the_key_typed_not_the_one_q
     assert r.exit_code == 0, r.stderr
     told = json.loads(r.stdout)["messages"][0]
     assert (told["status"], told["side"]) == ("applied", "german"), told
+
+
+def test_a_stale_reply_whose_in_reply_to_is_encoded_is_still_stale(cli, tmp_path, clock):
+    """A reply written by Python's email package to an old mail of the referee's: its
+    In-Reply-To, the referee's Message-ID, too long to fold, is RFC 2047-encoded
+    (=?utf-8?q?=3Crec=2E...). Read decoded, it is still known to answer that mail, and a
+    stale `done` is refused, not applied to the phase that came since."""
+    p = Phone(cli, tmp_path)
+    first = p.keyed(GERMAN)[-1]
+    p.reply(BRITISH, "done", quote=True)
+    p.reply(GERMAN, "done", quote=True)
+    p.tick()
+    before = p.j.read_bytes()
+    p.reply(GERMAN, "done", to=first, quote=True, written=True)
+    raw = p.box.read_bytes().decode()
+    assert "\nIn-Reply-To: =?utf-8?q?=3Crec=2Epatrol=2E" in raw, raw[-2000:]
+    found = p.tick()
+    assert _statuses(found) == [("german", "refused")], found
+    assert found[0]["reason"].startswith(
+        f"it answers the mail of record {_record(first)}, and your decision has changed "), \
+        found
+    assert p.j.read_bytes() == before
