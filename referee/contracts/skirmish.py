@@ -369,6 +369,9 @@ class SkirmishExplained(Document):
     dispute: Optional[dict[str, Any]] = None
     settle: Optional[dict[str, Any]] = None
     revealed: Optional[str] = None          # the secret, for the record that reveals it
+    # A test's: the records disputing its facts, and the moderator's rulings on it.
+    disputed_in: list[int] | UnsetType = UNSET
+    ruled_in: list[int] | UnsetType = UNSET
     # The HMAC message of each die of its test (store/dice.py below; player.md, A skirmish):
     # its stream and what it mixes in, so that anyone can check a die once the secret is
     # revealed, and the player his own mail's digest at once.

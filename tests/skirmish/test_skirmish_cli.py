@@ -298,3 +298,36 @@ def test_the_shared_commands_print_the_shapes_scripting_names_for_a_skirmish(gam
         valid(r.stdout, name)
     r = cli("log", game, "--format", "json")
     assert r.exit_code == 2 and "no redacted export" in r.stderr, r.stderr
+
+
+def test_explain_of_a_disputed_test_points_to_its_dispute_and_ruling_in_words(cli, game):
+    """explain of a test the moderator's ruling decided again named neither the dispute nor
+    the ruling (null in JSON) while the report showed the test as ruled; explain of those
+    records printed raw JSON dicts in the text, called the moderator "Moderator" where
+    every mail says "moderator", and gave the claimed range as the string "90" beside the
+    declared number 70."""
+    _to_fire_phase(cli, game)
+    r = order(cli, game, "british", "fire B3 at=G2 range=70 state=moving command=yes",
+              "--format", "json")
+    fired = json.loads(r.stdout)["record"]
+    assert order(cli, game, "german", f"dispute record={fired} fact=range value=90"
+                 ).exit_code == 0
+    assert order(cli, game, "moderator", f"settle record={fired} fact=range value=90"
+                 ).exit_code == 0
+    disputed, ruled = fired + 1, fired + 2
+    shot = valid(cli("explain", game, str(fired), "--format", "json").stdout,
+                 "skirmish-explained")
+    assert (shot["disputed_in"], shot["ruled_in"]) == ([disputed], [ruled])
+    text = cli("explain", game, str(fired)).stdout
+    assert f"\ndisputed in #{disputed}; ruled on in #{ruled} (the report shows the test as " \
+        "ruled)\n" in text, text
+    dispute = valid(cli("explain", game, str(disputed), "--format", "json").stdout,
+                    "skirmish-explained")["dispute"]
+    assert (dispute["declared"], dispute["claimed"]) == (70, 90)
+    text = cli("explain", game, str(disputed)).stdout
+    assert f"\ndispute of #{fired} by German: range declared 70, claimed 90\n" in text, text
+    text = cli("explain", game, str(ruled)).stdout
+    assert f"\n#{ruled} moderator: settle record={fired}" in text, text
+    assert f"ruling on #{fired}: range set to 90; its new result: void: out of range: a " \
+        "Rifle" in " ".join(text.split()), text
+    assert "{" not in text, text

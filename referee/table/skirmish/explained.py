@@ -4,7 +4,6 @@ each side's dice by size and face."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ...base.readers import MODERATOR
@@ -27,12 +26,38 @@ def explained(records: list[dict], rec: dict) -> SkirmishExplained:
     shown = None if shown is None else {k: shown[k] for k in (
         "record", "side", "order", "kind", "subject", "facts", "dice", "modifiers", "result",
         "effects", "rule") if k in shown}
+    dispute = rec.get("dispute")
+    if isinstance(dispute, dict) and "claimed" in dispute:   # typed as the fact declared
+        dispute = {**dispute, "claimed": _as_declared(dispute["claimed"],
+                                                      dispute.get("declared"))}
+    on = {} if shown is None else {
+        "disputed_in": _about(records, rec["seq"], "dispute"),
+        "ruled_in": _about(records, rec["seq"], "settle")}
     return SkirmishExplained.of(
         game_id=records[0]["game_id"], seq=rec["seq"], actor=rec["actor"],
         order=rec["order"], turn=rec.get("turn", 0), phase=rec.get("phase", ""), test=shown,
-        dispute=rec.get("dispute"), settle=rec.get("settle"),
+        dispute=dispute, settle=rec.get("settle"),
         revealed=rec.get("secret") if rec.get("kind") == "reveal" else None,
-        hmac_inputs=_hmac_inputs(records[0], rec))
+        hmac_inputs=_hmac_inputs(records[0], rec),
+        **{k: v for k, v in on.items() if v})
+
+
+def _about(records: list[dict], seq: int, what: str) -> list[int]:
+    """The records whose dispute (or ruling: settle) is of test seq."""
+    return [r["seq"] for r in records[seq + 1:]
+            if isinstance(r.get(what), dict) and r[what].get("record") == seq]
+
+
+def _as_declared(claimed: Any, declared: Any) -> Any:
+    """A fact claimed in a dispute (kept as typed) as the fact declared is given: a number,
+    yes or no, figures; as typed when it reads as none of them."""
+    if not isinstance(claimed, str):
+        return claimed
+    if isinstance(declared, bool):
+        return {"yes": True, "no": False}.get(claimed, claimed)
+    if isinstance(declared, int):
+        return int(claimed) if claimed.isascii() and claimed.isdigit() else claimed
+    return claimed.split(",") if isinstance(declared, list) else claimed
 
 
 def _hmac_inputs(header: dict, rec: dict) -> list[str] | None:
@@ -65,7 +90,8 @@ def _typed(value: Any) -> str:
 
 
 def explained_document(doc: SkirmishExplained) -> Document:
-    lines = [para(f"#{doc.seq} {side_name(doc.actor)}: ", Span(doc.order, "order")),
+    who = "moderator" if doc.actor == MODERATOR else side_name(doc.actor)   # as mails say
+    lines = [para(f"#{doc.seq} {who}: ", Span(doc.order, "order")),
              para(f"turn {doc.turn}, {doc.phase or 'before play'}")]
     if doc.test is not None:
         t = doc.test
@@ -75,14 +101,41 @@ def explained_document(doc: SkirmishExplained) -> Document:
             {"record": t.record, "side": t.side, "order": t.order, "kind": t.kind,
              "subject": t.subject or None, "facts": t.facts, "dice": t.dice,
              "modifiers": t.modifiers, "result": t.result, "rule": t.rule})[1:]]
-    for what, part in (("dispute", doc.dispute), ("ruling", doc.settle)):
-        if part:
-            lines.append(para(f"{what}: " + json.dumps(part, sort_keys=True)))
+    if doc.disputed_in or doc.ruled_in:
+        lines.append(para(_disputed_words(doc.disputed_in or [], doc.ruled_in or [])))
+    if doc.dispute:
+        d = doc.dispute
+        lines.append(para(f"dispute of #{d.get('record')} by {side_name(doc.actor)}: "
+                          f"{d.get('fact')} declared {_typed(d.get('declared'))}, claimed "
+                          f"{_typed(d.get('claimed'))}"))
+    if doc.settle:
+        lines.append(para(_ruling_words(doc.settle)))
     if doc.hmac_inputs:
         lines.append(para(_key_line(doc.hmac_inputs)))
     if doc.revealed:
         lines.append(para(f"the dice secret: {doc.revealed}"))
     return Document(f"Record {doc.seq} of skirmish {doc.game_id}", [Section("", lines)])
+
+
+def _disputed_words(disputes: list[int], rulings: list[int]) -> str:
+    """Where a test's disputes and rulings are, to explain them in turn; the report gives
+    the test as the last ruling decided it."""
+    said = [f"disputed in {', '.join(f'#{n}' for n in disputes)}"] if disputes else []
+    said += [f"ruled on in {', '.join(f'#{n}' for n in rulings)} (the report shows the test "
+             f"as ruled)"] if rulings else []
+    return "; ".join(said)
+
+
+def _ruling_words(settle: dict) -> str:
+    """What a ruling decided, in words: the facts upheld, or the fact set and the test's
+    new result."""
+    n = settle.get("record")
+    if settle.get("upheld"):
+        return f"ruling on #{n}: its facts upheld; its result stands"
+    test = settle.get("test") if isinstance(settle.get("test"), dict) else {}
+    result = f"; its new result: {test['result']}" if test.get("result") else ""
+    return f"ruling on #{n}: {settle.get('fact')} set to {_typed(settle.get('value'))}" + \
+        result
 
 
 def dice_counts(records: list[dict]) -> list[dict]:
