@@ -331,3 +331,22 @@ def test_explain_of_a_disputed_test_points_to_its_dispute_and_ruling_in_words(cl
     assert f"ruling on #{fired}: range set to 90; its new result: void: out of range: a " \
         "Rifle" in " ".join(text.split()), text
     assert "{" not in text, text
+
+
+def test_a_settled_test_still_tells_the_facts_its_order_left_to_the_card(cli, game):
+    """Once the moderator ruled the range, the report showed the cover the order never
+    stated as if declared (cover=none), its "(not stated, taken as ...)" dropped: only the
+    facts a ruling changed are shown as ruled."""
+    _to_fire_phase(cli, game)
+    r = order(cli, game, "british", "fire B3 at=G2 range=70 state=moving command=yes",
+              "--format", "json")
+    fired = json.loads(r.stdout)["record"]
+    assert order(cli, game, "german", f"dispute record={fired} fact=range value=90"
+                 ).exit_code == 0
+    assert order(cli, game, "moderator", f"settle record={fired} fact=range value=90"
+                 ).exit_code == 0
+    report = cli("skirmish", "report", game).stdout
+    line = next(x for x in report.splitlines() if x.startswith(f"#{fired} British:"))
+    assert line == f"#{fired} British: fire B3 at=G2 range=90 state=moving command=yes (not " \
+        f"stated, taken as cover=none) [settled: range 70 → 90 by the moderator's ruling, " \
+        f"#{fired + 2}]", line

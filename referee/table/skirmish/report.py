@@ -149,10 +149,15 @@ def _dice(t: dict) -> str:
 def _unstated(t: dict) -> str:
     """The facts a test recorded that its order did not state: the card's defaults."""
     said = {w.partition("=")[0].casefold() for w in t["order"].split() if "=" in w}
-    left = [f"{k}={_word(v)}" for k, v in t.get("facts", {}).items() if k not in said]
-    if t.get("settled"):            # the facts are the moderator's ruling now
-        return ""
+    ruled = _ruled(t)               # those a ruling decided are shown as ruled
+    left = [f"{k}={_word(v)}" for k, v in t.get("facts", {}).items()
+            if k not in said and k not in ruled]
     return f" (not stated, taken as {' '.join(left)})" if left else ""
+
+
+def _ruled(t: dict) -> set[str]:
+    """The facts the moderator's rulings on a settled test changed."""
+    return set((t.get("ruling") or {}).get("changed", {})) if t.get("settled") else set()
 
 
 def _word(v) -> str:
@@ -178,14 +183,16 @@ HAND = "— ⚑ entered by hand at the referee"
 
 def shown_order(t: dict) -> str:
     """A test's order as its first line shows it: as given; once settled, with the facts
-    as the moderator ruled them (those it did not state too: the ruling decided them)."""
+    as the moderator ruled them (one it did not state too, when a ruling decided it; the
+    others it did not state stay the card's defaults, _unstated)."""
     if not t.get("settled"):
         return t["order"]
-    facts = t["facts"]
+    facts, ruled = t["facts"], _ruled(t)
     words = [f"{k}={_word(facts[k])}" if "=" in w and (k := w.partition("=")[0].casefold())
              in facts else w for w in t["order"].split()]
     said = {w.partition("=")[0].casefold() for w in t["order"].split() if "=" in w}
-    return " ".join([*words, *(f"{k}={_word(v)}" for k, v in facts.items() if k not in said)])
+    return " ".join([*words, *(f"{k}={_word(v)}" for k, v in facts.items()
+                               if k not in said and k in ruled)])
 
 
 def _settled(t: dict) -> str:
