@@ -209,6 +209,11 @@ class SkirmishCard(Frozen):
     # (the referee names the step; one killed or pinned in it still fires in it). Empty in
     # journals made before steps: there no figure fires after a worse one has fired.
     fire_steps: list[list[Quality]] = []
+    # A fire step waits on a side only while a figure of it may fire in the step as its
+    # order would be checked (not after a stealthy move or a rush, a shot, a melee). False in
+    # journals made before: a side was waited on while a figure of the step was on the
+    # table, unpinned and in a section not routing, though it could not fire.
+    steps_wait_on_fit: bool = False
     # Facts whose omission would favour the side declaring them, and the value a test
     # records when one is left out, so the report shows it and the opponent may dispute it.
     # Empty in journals made before: a fact left out there counted for nothing.

@@ -6,6 +6,7 @@ first. The figures of one step fire at the same time."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import shutil
 
 import msgspec
@@ -122,3 +123,50 @@ def test_a_card_whose_fire_steps_leave_out_a_quality_is_refused(tmp_path):
     else:
         raise AssertionError("a card without raw in its fire steps was taken")
     assert "fire_steps: missing (raw)" in text and "named twice (regular)" in text
+
+
+STEALTHY = "move G5 mode=stealthy command=yes"
+G5_FIRES = "fire G5 at=B1 range=10 state=halted cover=none command=yes"
+
+
+def _to_the_veterans_step(cli, j) -> dict:
+    """The patrol's movement, the German's only Veteran (G5) moving stealthily: the
+    status of the gallant and veteran step that follows."""
+    for side, text in (("british", "done"), ("german", STEALTHY), ("german", "done")):
+        r = cli("order", j, "--as", side, text)
+        assert r.exit_code == 0, r.stderr
+    return json.loads(cli("status", j, "--format", "json").stdout)
+
+
+def test_a_side_with_no_figure_of_the_step_able_to_fire_is_not_waited_on(cli, patrol):
+    """G5 may not fire after a stealthy move (Movement: the Fire? column), so the German
+    has no figure fit to fire in the step: he is not waited on nor asked, as the order
+    list and the refusal of his fire read it."""
+    now = _to_the_veterans_step(cli, patrol)
+    assert (now["firing"], now["waiting_on"]) == (["gallant", "veteran"], ["british"])
+    report = cli("skirmish", "report", patrol, "--as", "german").stdout
+    assert "Your decision" not in report and "Nothing is asked of you now" in report
+    r = cli("order", patrol, "--as", "german", G5_FIRES)
+    assert r.exit_code == 1 and "has none fit to fire" in r.stderr, r.stderr
+    assert cli("order", patrol, "--as", "british", "done").exit_code == 0
+    now = json.loads(cli("status", patrol, "--format", "json").stdout)
+    assert now["firing"] == ["regular", "stubborn", "ferocious"]
+
+
+def test_a_journal_made_before_waits_on_the_side_as_it_was_played(cli, tmp_path):
+    """Its card (record 0) has no steps_wait_on_fit: the step waits on the German though
+    G5 cannot fire, his done is taken there, and the journal verifies."""
+    data = load_skirmish(default_games_dir() / "skirmish")
+    assert data.card.steps_wait_on_fit
+    old = dataclasses.replace(data, card=msgspec.structs.replace(data.card,
+                                                                 steps_wait_on_fit=False))
+    j = tmp_path / "old.jsonl"
+    life.create_skirmish(j, old, "patrol")
+    now = _to_the_veterans_step(cli, j)
+    assert now["waiting_on"] == ["british", "german"]
+    assert cli("order", j, "--as", "german", "done").exit_code == 0
+    assert cli("order", j, "--as", "british", "done").exit_code == 0
+    assert cli("order", j, "--as", "british", "fire B2 at=G5 range=10 state=halted "
+               "cover=none command=yes").exit_code == 0
+    r = cli("verify", j)
+    assert r.exit_code == 0 and "every test follows from its facts and dice" in r.stdout

@@ -219,12 +219,33 @@ def fire_barred(card: SkirmishCard, state: SkState, f: FigureState, kind: str
     """Why figure f may not make a test of kind (fire, unaimed) now at any target and with
     any facts (None: some order of it may be legal): check_fire's refusals that read the
     figure alone."""
+    return _unfit(card, state, f, kind) or \
+        (_fire_step(card, state, f) if stepped(card, state) else
+         _quality_order(card, state, f))
+
+
+def _unfit(card: SkirmishCard, state: SkState, f: FigureState, kind: str) -> Refusal | None:
+    """fire_barred's refusals but the order of quality: those of the figure's turn so far
+    (melee, pins, morale, its shot, its move)."""
     if _in_melee(state, f) or (card.melee.contact_lasts and contact_of(state, f.id)) or \
             (f.melee_turn and f.melee_turn == state.turn - 1):
         return "Hand-to-Hand Combat", f"{f.id} is in melee or was last turn"
-    return _firer(card, state, f) or _moved_bar(card, f, kind) or \
-        (_fire_step(card, state, f) if stepped(card, state) else
-         _quality_order(card, state, f))
+    return _firer(card, state, f) or _moved_bar(card, f, kind)
+
+
+FIRES = ("fire", "unaimed")
+
+
+def may_fire(card: SkirmishCard, state: SkState, f: FigureState, kinds=FIRES,
+             any_step: bool = False) -> bool:
+    """Whether figure f may fire now as one of kinds at some target with some facts, as
+    check_fire would take it: fighting (or fit when its fire step began, which it fires in
+    though killed in it) and barred by none of the refusals that read the figure alone.
+    any_step: whatever the step or order of quality (a fire step about to begin)."""
+    fits = fighting(state, f.id) or (stepped(card, state) and f.id in state.fit
+                                     and not f.surrendered)
+    barred = _unfit if any_step else fire_barred
+    return fits and any(barred(card, state, f, k) is None for k in kinds)
 
 
 def _far_state(card: SkirmishCard, o: SkOrder) -> Refusal | None:

@@ -21,6 +21,7 @@ from .checks import (
     contact_of,
     enemy_figures,
     firing_now,
+    may_fire,
     motivation,
     moving_next,
     owed,
@@ -47,9 +48,13 @@ def waiting(state: SkState) -> list[str]:
     return [s for s in state.sides if s not in state.done]
 
 
-def _fit(state: SkState, f) -> bool:
-    """A figure that may fire, as far as the forces show: on the table, unpinned, and in a
-    section neither dispersed nor routing."""
+def _fit(card: SkirmishCard, state: SkState, f) -> bool:
+    """A figure fit to fire in the fire step about to begin: one that may fire now but for
+    its step (checks.may_fire, as its order would be checked and the order list reads it).
+    A card without steps_wait_on_fit (a journal made before) read the forces alone: on the
+    table, unpinned, and in a section neither dispersed nor routing."""
+    if card.steps_wait_on_fit:
+        return may_fire(card, state, f, any_step=True)
     sec = state.sections.get(f.section or "")
     return f.active and not f.pins and not (sec and (sec.dispersed or sec.failures >= 2))
 
@@ -57,7 +62,8 @@ def _fit(state: SkState, f) -> bool:
 def _start_step(card: SkirmishCard, state: SkState, step: int) -> None:
     """Begin the first fire step from `step` with a figure fit to fire; a side with none
     of that step's qualities fit is not waited on. With no step left the phase ends."""
-    fit = [f for f in state.figures.values() if _fit(state, f)]
+    state.fit = []                  # a pin taken in the step before counts now
+    fit = [f for f in state.figures.values() if _fit(card, state, f)]
     for n in range(step, len(card.fire_steps)):
         firing = [f.side for f in fit if f.quality in card.fire_steps[n]]
         if firing:

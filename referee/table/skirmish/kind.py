@@ -34,7 +34,7 @@ from . import decider as sk
 from . import life
 from .asking import asked_now, asked_text
 from .brief import bounded
-from .checks import fire_barred, own_figure
+from .checks import may_fire
 from .ending import disputable, end_words, ending_record, moderator_end_mail, undone_words
 from .explained import dice_counts, explained, explained_document
 from .loading import load_skirmish
@@ -502,7 +502,7 @@ def _closed(state) -> bool:
 def _open_tests(game, side: str | None = None) -> list[str]:
     """The first words of the orders the phase takes (the card's aimed fire is ordered as
     `fire`), then done; none once the game is over or closed. side: those open to him, a
-    fire left out when none of his figures may fire so now (checks.fire_barred, the
+    fire left out when none of his figures may fire so now (checks.may_fire, the
     refusals that read the figure alone: moved, fired, pinned...)."""
     if _closed(game.state):
         return []
@@ -513,10 +513,8 @@ def _open_tests(game, side: str | None = None) -> list[str]:
 
 
 def _can_fire(game, side: str, kind: str) -> bool:
-    state = game.state
-    return any(f.side == side and not isinstance(own_figure(state, f.id, side), tuple)
-               and fire_barred(game.card, state, f, kind) is None
-               for f in state.figures.values())
+    return any(f.side == side and may_fire(game.card, game.state, f, (kind,))
+               for f in game.state.figures.values())
 
 
 def given_dice(dice: str | None) -> list[int] | None:
