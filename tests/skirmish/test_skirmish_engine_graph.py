@@ -15,8 +15,8 @@ import referee.table.skirmish
 from graphs import find_cycle
 
 PACKAGE = Path(referee.table.skirmish.__file__).parent
-LAYERS = [("__init__", "kind"), ("asking", "brief", "explained", "ruled"), ("ending",), ("life",),
-          ("decider", "report", "loading"), ("checks",), ("dicetests", "order_text"),
+LAYERS = [("__init__", "kind"), ("asking", "brief", "explained", "ruled"), ("ending", "listed"),
+          ("life",), ("decider", "report", "loading"), ("checks",), ("dicetests", "order_text"),
           ("state", "window", "dicekeys")]
 
 

@@ -8,7 +8,7 @@ from ...base.readers import MODERATOR, PUBLIC
 from ...render.documents import players_words
 from ...render.record_text import wrap_lines
 from .ending import after_the_end, end_words
-from .order_text import order_form
+from .listed import forms
 from .state import open_disputes
 
 
@@ -49,6 +49,7 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
         return [f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}."]
     mine = kind.legal_orders(table, reader) if reader != MODERATOR else []
     if mine:
+        game = table.game()
         # What the card compels is said on the first screen, not only in the report after.
         first = f"Your decision: {kind.prompt(table)}." + \
             compelled(doc.get("owed", {}).get(reader, []))
@@ -56,7 +57,7 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
                 f"Reply with one order a line, {keep}, each made as one of these: its first "
                 f"word, the figure or section, then the facts of the table it reads that you "
                 f"declare, KEY=VALUE (the values the card knows between |):",
-                *(f"  {order_form(verb, table.game().card)}" for verb in mine)]
+                *(f"  {form}" for form in forms(game.card, game.state, reader, mine))]
     waiting = f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}."
     meanwhile = _meanwhile(doc, reader, keep)
     if reader == MODERATOR and _open(doc):

@@ -34,9 +34,9 @@ from . import decider as sk
 from . import life
 from .asking import asked_now, asked_text
 from .brief import bounded
-from .checks import may_fire
 from .ending import disputable, end_words, ending_record, moderator_end_mail, undone_words
 from .explained import dice_counts, explained, explained_document
+from .listed import usable
 from .loading import load_skirmish
 from .order_text import KINDS, rejection
 from .report import (
@@ -501,20 +501,15 @@ def _closed(state) -> bool:
 
 def _open_tests(game, side: str | None = None) -> list[str]:
     """The first words of the orders the phase takes (the card's aimed fire is ordered as
-    `fire`), then done; none once the game is over or closed. side: those open to him, a
-    fire left out when none of his figures may fire so now (checks.may_fire, the
-    refusals that read the figure alone: moved, fired, pinned...)."""
+    `fire`), then done; none once the game is over or closed. side: those open to him, one
+    left out when no order of it can be legal now (listed.usable: a fire when none of his
+    figures may fire, a move or a melee that check would refuse for every figure)."""
     if _closed(game.state):
         return []
     tests = ["fire" if t == "aimed" else t for t in sk.phase_of(game.card, game.state).tests]
     if side is not None:
-        tests = [t for t in tests if t not in ("fire", "unaimed") or _can_fire(game, side, t)]
+        tests = [t for t in tests if usable(game.card, game.state, side, t)]
     return [*tests, "done"]
-
-
-def _can_fire(game, side: str, kind: str) -> bool:
-    return any(f.side == side and may_fire(game.card, game.state, f, (kind,))
-               for f in game.state.figures.values())
 
 
 def given_dice(dice: str | None) -> list[int] | None:

@@ -1,0 +1,92 @@
+"""The orders a side's report lists as open to him, and each one's form, derived from the
+checks that refuse them (decider.check, checks.may_fire): an order listed can be legal, and
+a value a form names is one some order of his could take now."""
+
+from __future__ import annotations
+
+from ...contracts.skirmish import SkirmishCard
+from . import decider as sk
+from .checks import fighting, may_fire
+from .order_text import order_form
+from .state import FigureState, SkState
+
+# The verbs whose use the side's figures decide, each with what makes one of them usable.
+_FIRES = ("fire", "unaimed")
+
+
+def usable(card: SkirmishCard, state: SkState, side: str, verb: str) -> bool:
+    """Whether some order of verb may be legal for side now (a verb of the phase)."""
+    if verb in _FIRES:
+        return any(f.side == side and may_fire(card, state, f, (verb,))
+                   for f in state.figures.values())
+    if verb == "move":
+        return bool(_moves(card, state, side))
+    if verb == "melee":
+        return any(True for _ in _melees(card, state, side))
+    return True
+
+
+def forms(card: SkirmishCard, state: SkState, side: str, verbs: list[str]) -> list[str]:
+    """The form of each verb as his mail lists it, with the values some order of his may
+    take now where the checks narrow them: the move modes (a routing section rushes away),
+    one target for a spotting test and unaimed fire, several for aimed fire only when a
+    figure that may fire has a weapon that fires at several."""
+    return [order_form(verb, card, _narrowed(card, state, side, verb)) for verb in verbs]
+
+
+def _narrowed(card: SkirmishCard, state: SkState, side: str, verb: str) -> dict[str, str]:
+    if verb in ("spot", "unaimed"):
+        return {"at": "FIGURE"}             # one test per target; unaimed fire at one figure
+    if verb == "fire":
+        several = any(f.side == side and may_fire(card, state, f, ("fire",))
+                      and _several(card, f) for f in state.figures.values())
+        return {} if several else {"at": "FIGURE"}
+    if verb != "move":
+        return {}
+    legal = _moves(card, state, side)
+    if not legal:
+        return {}
+    return {"mode": "|".join(m for m in card.movement.modes if any(x[0] == m for x in legal)),
+            "away": _yes_no({x[1] for x in legal}),
+            "contact": _yes_no({x[2] for x in legal})}
+
+
+def _several(card: SkirmishCard, f: FigureState) -> bool:
+    """A weapon that fires at several figures (checks.check_fire: an area or a radius)."""
+    w = card.weapons.kinds[f.weapon]
+    return bool(w.area or w.radius)
+
+
+def _yes_no(values: set[bool]) -> str:
+    return "|".join(w for v, w in ((True, "yes"), (False, "no")) if v in values)
+
+
+def _moves(card: SkirmishCard, state: SkState, side: str) -> set[tuple[str, bool, bool]]:
+    """(mode, away, contact) of each move some figure of side may make now, as check takes
+    it (a leader within command range declared)."""
+    out = set()
+    for f in state.figures.values():
+        if f.side != side or not fighting(state, f.id):
+            continue
+        for mode in card.movement.modes:
+            for away in (False, True):
+                for contact in (False, True):
+                    o = sk.SkOrder("move", f.id, {"mode": mode, "away": away,
+                                                  "contact": contact, "command": True})
+                    if sk.check(card, state, o, side) is None:
+                        out.add((mode, away, contact))
+    return out
+
+
+def _melees(card: SkirmishCard, state: SkState, side: str):
+    """The melees side may order now, as check takes them: each enemy figure attacked by one
+    of his figures, or by those in contact with it."""
+    own = [f.id for f in state.figures.values() if f.side == side and fighting(state, f.id)]
+    for d in state.figures.values():
+        if d.side == side or not fighting(state, d.id):
+            continue
+        held = [c["attackers"] for c in state.contacts if c["defender"] == d.id]
+        for attackers in [*held, *([a] for a in own)]:
+            o = sk.SkOrder("melee", d.id, {"attackers": list(attackers)})
+            if sk.check(card, state, o, side) is None:
+                yield o

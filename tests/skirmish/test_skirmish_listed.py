@@ -1,0 +1,79 @@
+"""player.md, A skirmish: "Only the orders that can be legal are listed". The forms a
+report lists are derived from the checks that refuse the orders: an order the referee
+would refuse for every figure of the side is not listed, nor a value no order could take."""
+
+from __future__ import annotations
+
+from skirmish_cases import DUEL, done_until
+
+
+def _new(cli, tmp_path, scenario="patrol"):
+    j = tmp_path / "g.jsonl"
+    if scenario == "duel":
+        (tmp_path / "duel.yaml").write_text(DUEL, encoding="utf-8")
+        scenario = tmp_path / "duel.yaml"
+    r = cli("new", j, "--game", "skirmish", "--scenario", scenario, "--dice", "manual")
+    assert r.exit_code == 0, r.stderr
+
+    def order(side, text, *dice):
+        r = cli("order", j, "--as", side, text, *(("--dice", ",".join(dice)) if dice else ()))
+        assert r.exit_code == 0, r.stderr
+    return j, order
+
+
+def _listed(cli, j, side: str) -> list[str]:
+    """The forms his report lists, each on one line (its continuations joined)."""
+    lines = cli("skirmish", "report", j, "--as", side).stdout.splitlines()
+    start = next(n for n, line in enumerate(lines) if line.endswith("between |):")) + 1
+    forms: list[str] = []
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        if line.startswith("    "):
+            forms[-1] += " " + line.strip()
+        else:
+            forms.append(line.strip())
+    return forms
+
+
+def test_melee_is_not_listed_when_every_figure_of_the_side_has_fired(cli, tmp_path):
+    """Card, Hand-to-Hand Combat: "the figure moving into contact can't shoot"."""
+    j, order = _new(cli, tmp_path, "duel")
+    done_until(cli, j, "fire")
+    order("german", "fire G1 at=B1 range=10 state=halted cover=none command=yes", "1")
+    done_until(cli, j, "melee")
+    assert not any(f.startswith("melee") for f in _listed(cli, j, "german"))
+    assert "melee FIGURE attackers=FIGURE,FIGURE" in _listed(cli, j, "british")
+    r = cli("order", j, "--as", "german", "melee B1 attackers=G1")
+    assert r.exit_code == 1 and "G1 fired this turn" in r.stderr
+
+
+def test_a_routing_section_is_offered_only_the_rush_away(cli, tmp_path):
+    """Card, Morale: "2nd Failure: ... only move away from enemy, using Rush move"."""
+    j, order = _new(cli, tmp_path)
+    done_until(cli, j, "morale")
+    order("german", "morale G trigger=tank", "1")
+    order("german", "morale G trigger=tank", "1")
+    done_until(cli, j, "movement", turn=2)
+    order("british", "done")
+    assert "move FIGURE mode=rush away=yes contact=no command=yes|no" in \
+        _listed(cli, j, "german")
+    r = cli("order", j, "--as", "german", "move G2 mode=manoeuvre away=yes command=yes")
+    assert r.exit_code == 1 and "moves only away from the enemy, by rush" in r.stderr
+
+
+def test_unaimed_fire_and_spotting_take_one_target(cli, tmp_path):
+    """Card, Unaimed Fire: one figure a test (and a spotting test one target); aimed fire
+    names several only with a weapon that fires at several (an LMG's 4" radius)."""
+    j, order = _new(cli, tmp_path)
+    done_until(cli, j, "fire", step="regular")
+    listed = _listed(cli, j, "british")
+    assert any(f.startswith("unaimed FIGURE at=FIGURE range=N") for f in listed), listed
+    assert any(f.startswith("spot FIGURE at=FIGURE range=N") for f in listed), listed
+    assert any(f.startswith("fire FIGURE at=FIGURE,FIGURE range=N") for f in listed), listed
+    r = cli("order", j, "--as", "british", "unaimed B2 at=G1,G2 range=10 command=yes")
+    assert r.exit_code == 1 and "unaimed fire is at one figure" in r.stderr
+    (tmp_path / "duel").mkdir()
+    j, order = _new(cli, tmp_path / "duel", "duel")
+    done_until(cli, j, "fire")
+    assert any(f.startswith("fire FIGURE at=FIGURE range=N") for f in _listed(cli, j, "german"))
