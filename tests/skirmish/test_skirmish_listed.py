@@ -77,3 +77,14 @@ def test_unaimed_fire_and_spotting_take_one_target(cli, tmp_path):
     j, order = _new(cli, tmp_path / "duel", "duel")
     done_until(cli, j, "fire")
     assert any(f.startswith("fire FIGURE at=FIGURE range=N") for f in _listed(cli, j, "german"))
+
+
+def test_a_dispute_open_to_the_reader_is_listed_with_his_decision(cli, tmp_path):
+    """player.md, A skirmish: the opponent may dispute a declared fact within the challenge
+    window; a reader asked for his decision is told so in the list of his orders too."""
+    j, order = _new(cli, tmp_path)
+    assert "dispute" not in " ".join(_listed(cli, j, "german"))
+    order("british", "move B2 mode=manoeuvre command=yes", "3")
+    listed = _listed(cli, j, "german")
+    assert listed[-2:] == ["dispute record=N fact=KEY value=VALUE", "done"], listed
+    assert not any(f.startswith("dispute") for f in _listed(cli, j, "british"))

@@ -123,11 +123,15 @@ class SkirmishKind(GameKind):
 
     def legal_orders(self, table, side: str) -> list[str]:
         """The first words open to side now: the tests of this phase (each with the facts
-        he declares, which the referee cannot list) and done; none once he is done."""
+        he declares, which the referee cannot list), a dispute while one is open to him,
+        and done; none once he is done."""
         game = table.game()
         if side not in sk.waiting(game.state):
             return []
-        return _open_tests(game, side)
+        tests = _open_tests(game, side)
+        # A dispute open to him is his to send with his decision too (player.md, A skirmish).
+        mine = disputable(table.records, game.state, side) if tests else []
+        return [*tests[:-1], "dispute", tests[-1]] if mine else tests
 
     def waiting_on(self, table) -> list[str]:
         game = table.game()

@@ -35,6 +35,8 @@ def forms(card: SkirmishCard, state: SkState, side: str, verbs: list[str]) -> li
 
 
 def _narrowed(card: SkirmishCard, state: SkState, side: str, verb: str) -> dict[str, str]:
+    if verb == "dispute":
+        return {"fact": "KEY"}              # as the rest of his mail names it
     if verb in ("spot", "unaimed"):
         return {"at": "FIGURE"}             # one test per target; unaimed fire at one figure
     if verb == "fire":

@@ -116,7 +116,7 @@ def _parse(text: str, card: SkirmishCard) -> SkOrder:
 
 # What an order is about, as its form names it (the rest are about a figure).
 _SUBJECTS = {"morale": "SECTION", "rally": "SECTION", "surrender": "FIGURE|SECTION",
-             "done": ""}
+             "done": "", "dispute": "", "settle": ""}
 
 
 def order_form(verb: str, card: SkirmishCard, narrowed: dict[str, str] | None = None) -> str:
