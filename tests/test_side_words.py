@@ -154,11 +154,13 @@ def test_a_report_s_subject_names_the_side_and_an_old_reply_still_finds_its_game
 
 def test_the_skirmish_names_its_own_sides_by_name(patrol, cli):
     """The skirmish's sides are its scenario's (the patrol: british, german), both owing
-    the movement phase's tests at the start: status and report say whom the game waits on
-    by name ('the British and German players'); the JSON keeps the ids."""
+    the movement phase's tests once a British unit has moved: status and report say whom
+    the game waits on by name ('the British and German players'); the JSON keeps the ids."""
+    assert cli("order", patrol, "--as", "british", "move B2 mode=manoeuvre command=yes"
+               ).exit_code == 0
     waiting = "the British and German players"
     status = _words(cli("status", patrol).stdout)
-    assert f"Waiting on {waiting}: turn 1, movement phase (units move in turn: a British " \
+    assert f"Waiting on {waiting}: turn 1, movement phase (units move in turn: a German " \
         "unit next): the tests" in status, status
     report = _words(cli("skirmish", "report", patrol).stdout)
     assert f"movement phase Waiting on {waiting} No off-table artillery in this scenario: " \

@@ -4,6 +4,8 @@ would refuse for every figure of the side is not listed, nor a value no order co
 
 from __future__ import annotations
 
+import json
+
 from skirmish_cases import DUEL, done_until
 
 
@@ -83,8 +85,27 @@ def test_a_dispute_open_to_the_reader_is_listed_with_his_decision(cli, tmp_path)
     """player.md, A skirmish: the opponent may dispute a declared fact within the challenge
     window; a reader asked for his decision is told so in the list of his orders too."""
     j, order = _new(cli, tmp_path)
-    assert "dispute" not in " ".join(_listed(cli, j, "german"))
+    assert "dispute" not in " ".join(_listed(cli, j, "british"))
     order("british", "move B2 mode=manoeuvre command=yes", "3")
     listed = _listed(cli, j, "german")
     assert listed[-2:] == ["dispute record=N fact=KEY value=VALUE", "done"], listed
     assert not any(f.startswith("dispute") for f in _listed(cli, j, "british"))
+
+
+def test_the_side_whose_unit_moves_second_is_told_he_waits_not_asked(cli, tmp_path):
+    """Card, Sequence of Play: "Movement (alternate units)", the scenario's first side
+    first: until a British unit has moved, no German move can be taken, so the German is
+    told he waits; once it has, he is asked."""
+    j, order = _new(cli, tmp_path)
+    german = cli("skirmish", "report", j, "--as", "german").stdout
+    assert "Your decision" not in german and "Nothing is asked of you now" in german
+    assert "\nWaiting on the British player: turn 1, movement phase (units move in" in german
+    assert json.loads(cli("status", j, "--format", "json").stdout)["waiting_on"] == ["british"]
+    r = cli("order", j, "--as", "german", "move G2 mode=manoeuvre command=yes")
+    assert r.exit_code == 1 and "movement alternates units" in r.stderr
+    order("british", "move B2 mode=manoeuvre command=yes", "3")
+    german = cli("skirmish", "report", j, "--as", "german").stdout
+    assert "Your decision: turn 1, movement phase (units move in turn: a German" in german
+    assert any(f.startswith("move FIGURE") for f in _listed(cli, j, "german"))
+    assert json.loads(cli("status", j, "--format", "json").stdout)["waiting_on"] == [
+        "british", "german"]

@@ -113,7 +113,7 @@ def _answers_name_the_game_and_ask_each_his_own(net) -> None:
         ("[referee patrol] British player, turn 1", "Your mail was recorded: #2, #3",
          "<t1@example.org>")]
     assert subjects[GERMAN] == [
-        ("[referee patrol] German player, turn 1", "Your decision: turn 1, movement phase (u",
+        ("[referee patrol] German player, turn 1", "Waiting on the British player: turn 1, m",
          None),
         ("[referee patrol] German player, turn 1", "Nothing of your mail was recorded: a lin",
          "<t2@example.org>")]

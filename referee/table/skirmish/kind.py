@@ -36,7 +36,7 @@ from .asking import asked_now, asked_text
 from .brief import bounded
 from .ending import disputable, end_words, ending_record, moderator_end_mail, undone_words
 from .explained import dice_counts, explained, explained_document
-from .listed import usable
+from .listed import usable, waits_turn
 from .loading import load_skirmish
 from .order_text import KINDS, rejection
 from .report import (
@@ -126,7 +126,7 @@ class SkirmishKind(GameKind):
         he declares, which the referee cannot list), a dispute while one is open to him,
         and done; none once he is done."""
         game = table.game()
-        if side not in sk.waiting(game.state):
+        if side not in self.waiting_on(table):
             return []
         tests = _open_tests(game, side)
         # A dispute open to him is his to send with his decision too (player.md, A skirmish).
@@ -135,7 +135,7 @@ class SkirmishKind(GameKind):
 
     def waiting_on(self, table) -> list[str]:
         game = table.game()
-        return [] if _closed(game.state) else sk.waiting(game.state)
+        return [] if _closed(game.state) else _waited(game)
 
     def prompt(self, table) -> str:
         game = table.game()
@@ -189,7 +189,7 @@ class SkirmishKind(GameKind):
     def show_view(self, table, reader: str, at: int | None) -> dict:
         _reader(table, reader)
         game = table.game(upto=at)
-        return report_document(game.header, game.card, game.state)
+        return report_document(game.header, game.card, game.state, waiting=_waited(game))
 
     def show_document(self, view: dict) -> Document:
         return _report_sections(view)
@@ -384,7 +384,7 @@ class SkirmishKind(GameKind):
         full_most: the most tests told in full,
         the last ones, those before them in brief, a turn a line (brief.py)."""
         game = table.game()
-        doc = report_document(game.header, game.card, game.state)
+        doc = report_document(game.header, game.card, game.state, waiting=_waited(game))
         listed = (*listed, *settled_by(_records(table), listed))
         tests = doc["tests"] if since is None else \
             new_since(doc["tests"], _records(table), since)
@@ -499,6 +499,12 @@ def _reader(table, reader: str) -> None:
     check_reader(reader, tuple(table.game().state.sides))
 
 
+def _waited(game) -> list[str]:
+    """The sides still to say done, but one whose unit moves after the other's, with no
+    move of his own legal meanwhile (listed.waits_turn): he is told he waits."""
+    return [s for s in sk.waiting(game.state) if not waits_turn(game.card, game.state, s)]
+
+
 def _closed(state) -> bool:
     return state.revealed is not None or state.over()
 
@@ -552,8 +558,9 @@ def reader_report(kind: SkirmishKind, table, reader: str, turn: int | None = Non
     turn's) and the forces, then what his mail asks of him now (asked_now), and his order
     key when given (`skirmish report --as`: a player's own)."""
     game = table.game()
-    doc = report_document(game.header, game.card, game.state, turn)
-    return report_document(game.header, game.card, game.state, turn, reader=reader,
+    doc = report_document(game.header, game.card, game.state, turn, _waited(game))
+    return report_document(game.header, game.card, game.state, turn, _waited(game),
+                           reader=reader,
                            asked=asked_now(kind, table, doc, reader, key_below=bool(key)),
                            **({"order_key": key} if key else {}))
 

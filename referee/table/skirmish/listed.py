@@ -26,6 +26,15 @@ def usable(card: SkirmishCard, state: SkState, side: str, verb: str) -> bool:
     return True
 
 
+def waits_turn(card: SkirmishCard, state: SkState, side: str) -> bool:
+    """Whether side, still to say done, waits for the other side's unit to move first
+    (movement alternates units) with no move of his own legal meanwhile: he is told he
+    waits, not asked (his done and a spotting test are still taken, as a side not waited
+    on in a fire step may spot)."""
+    mover = sk.moving_next(state) if sk.phase_of(card, state).phase == "movement" else None
+    return mover not in (None, side) and not _moves(card, state, side)
+
+
 def forms(card: SkirmishCard, state: SkState, side: str, verbs: list[str]) -> list[str]:
     """The form of each verb as his mail lists it, with the values some order of his may
     take now where the checks narrow them: the move modes (a routing section rushes away),

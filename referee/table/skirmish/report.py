@@ -74,10 +74,12 @@ def owed_lines(owed: dict[str, list[str]], claimed: dict[str, list[str]] | None 
 
 
 def report_document(header: dict, card, state, turn: int | None = None,
-                    **reading: str | list[str]) -> dict:
+                    waiting: list[str] | None = None, **reading: str | list[str]) -> dict:
     """The report of a skirmish game (turn: only that turn's tests, a turn it has had:
-    check_turn); reading: for whom (reader), what is asked of him (asked) and his order key
-    (order_key), when a reader is named (`skirmish report --as`)."""
+    check_turn); waiting: whom it waits on, when not every side still to say done (one
+    whose unit moves after the other's: listed.waits_turn); reading: for whom (reader),
+    what is asked of him (asked) and his order key (order_key), when a reader is named
+    (`skirmish report --as`)."""
     if turn is not None:
         check_turn(turn, state.turn)
     mailing = set(header.get("players") or {})
@@ -85,7 +87,8 @@ def report_document(header: dict, card, state, turn: int | None = None,
     return SkirmishReport.plain(**reading,
         game_id=header["game_id"], game=header["game"], scenario=header["scenario"],
         turn=state.turn, phase=card.sequence[state.phase].phase,
-        waiting=[] if state.over() else [s for s in state.sides if s not in state.done],
+        waiting=[] if state.over() else [s for s in state.sides if s not in state.done
+                                          and (waiting is None or s in waiting)],
         tests=tests,
         owed=owed_by_side(card, state), firing=firing_now(card, state),
         contacts=live_contacts(state), claims=claims_by_side(card, state),
