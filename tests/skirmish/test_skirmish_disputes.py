@@ -1,6 +1,7 @@
 """What a skirmish's orders may not slip past the referee: `done` that names a figure or
-facts, the same fact disputed twice while the first dispute is open, and a claimed value the
-disputed fact could not take. Each is refused in one line (exit 1) and nothing is written."""
+facts, the same fact disputed twice (while the first dispute is open, or once it is
+settled), and a claimed value the disputed fact could not take. Each is refused in one
+line (exit 1) and nothing is written."""
 
 from __future__ import annotations
 
@@ -30,7 +31,9 @@ def test_done_names_no_figure_and_no_fact(cli, played, text, why):  # noqa: F811
     assert cli("order", j, "--as", "german", "done").exit_code == 0
 
 
-def test_a_fact_is_disputed_once_until_the_moderator_settles_it(cli, played):  # noqa: F811
+def test_a_fact_is_disputed_once_and_settled_stays_settled(cli, played):  # noqa: F811
+    """A fact the moderator has ruled on is closed: a second dispute of it, with the same
+    value or another, is refused in one line, and he is not asked again."""
     j, _ = played
     r = cli("order", j, "--as", "german", "dispute record=1 fact=mode value=rush")
     assert r.exit_code == 0, r.stderr
@@ -38,8 +41,12 @@ def test_a_fact_is_disputed_once_until_the_moderator_settles_it(cli, played):  #
                                          "dispute record=1 fact=mode value=stealthy")
     r = cli("order", j, "--as", "moderator", "settle record=1 uphold=yes")
     assert r.exit_code == 0, r.stderr
-    r = cli("order", j, "--as", "german", "dispute record=1 fact=mode value=rush")
-    assert r.exit_code == 0, r.stderr                      # settled: it may be raised again
+    for value in ("rush", "stealthy"):
+        line = refused(cli, j, "german", f"dispute record=1 fact=mode value={value}")
+        assert line.endswith("record 1's mode is settled: the moderator has ruled on its "
+                             "dispute, and a fact is disputed once (rule Disputes)"), line
+    r = cli("order", j, "--as", "german", "dispute record=1 fact=command value=no")
+    assert r.exit_code == 0, r.stderr                      # another fact of it may be
 
 
 def test_a_claimed_value_is_one_the_fact_could_take(cli, played):  # noqa: F811
@@ -142,7 +149,8 @@ def test_a_dispute_of_a_yes_or_no_fact_is_told_in_yes_and_no(cli, played):  # no
 def test_a_correction_settles_its_own_fact_and_keeps_the_earlier_one(cli, played):  # noqa: F811
     """Two facts of one test disputed: the moderator's correction of one settles that one,
     not the other too ('command ... corrected to rush' read the second); the other he
-    settles next, on the test as the first correction left it; an uphold closes all."""
+    settles next, on the test as the first correction left it; settled, neither is disputed
+    again."""
     j, _ = played
     for text in ("dispute record=1 fact=mode value=rush",
                  "dispute record=1 fact=command value=no"):
@@ -163,7 +171,6 @@ def test_a_correction_settles_its_own_fact_and_keeps_the_earlier_one(cli, played
     assert ruling["test"]["facts"]["command"] is False
     for text in ("dispute record=1 fact=mode value=stealthy",
                  "dispute record=1 fact=command value=yes"):
-        assert cli("order", j, "--as", "german", text).exit_code == 0
-    assert cli("order", j, "--as", "moderator", "settle record=1 uphold=yes").exit_code == 0
+        assert "is settled" in refused(cli, j, "german", text)
     doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
     assert all("ruling" in d for d in doc["disputes"]), doc["disputes"]

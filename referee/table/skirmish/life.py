@@ -52,7 +52,7 @@ from .dicekeys import (
     record_source,
 )
 from .loading import SkirmishData, artillery_problems, card_problems
-from .window import own_since
+from .window import closed_fact, own_since
 
 ValidationError = engine().ValidationError     # pydantic-core's, loaded alone
 
@@ -475,9 +475,9 @@ def dispute(card, state, records, o, side) -> dict:
     if fact not in rec["test"]["facts"] or "value" not in o.facts:
         raise IllegalOrderError(o.text, "Disputes", f"name a fact record {rec['seq']} "
                                 f"declared and the value claimed: fact=KEY value=VALUE")
-    if any(d["fact"] == fact for d in sk.open_disputes(state.disputes, rec["seq"])):
-        raise IllegalOrderError(o.text, "Disputes", f"record {rec['seq']}'s {fact} is disputed "
-                                                    f"already; the moderator settles it")
+    closed = closed_fact(state.disputes, rec["seq"], fact)
+    if closed:
+        raise IllegalOrderError(o.text, "Disputes", closed)
     # A value the fact may take (a figure of the game, a word of the card, a number...).
     _as_declared(rec["test"]["facts"][fact], o.facts["value"], o.text, fact, card,
                  state.figures)

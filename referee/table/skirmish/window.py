@@ -10,3 +10,16 @@ def own_since(records: list[dict], seq: int, side: str) -> int:
     disputing side's records, so that the declaring side's run of orders (one mail of
     several `done`s) cannot close it before its opponent has acted."""
     return sum(1 for r in records if r["seq"] > seq and r.get("actor") == side)
+
+
+def closed_fact(disputes: list[dict], record: int, fact: str) -> str | None:
+    """Why a fact of record's test may not be disputed now (None: it may): disputed
+    already, for the moderator to settle, or settled, his ruling standing."""
+    for d in disputes:
+        if (d["record"], d["fact"]) != (record, fact):
+            continue
+        if "ruling" not in d:
+            return f"record {record}'s {fact} is disputed already; the moderator settles it"
+        return (f"record {record}'s {fact} is settled: the moderator has ruled on its "
+                f"dispute, and a fact is disputed once")
+    return None
