@@ -163,6 +163,9 @@ def test_a_game_over_report_says_what_now_and_each_step_it_names_works(game, cli
         moderator
     assert cli("reveal", game).exit_code == 0
     assert "the moderator has published the dice secret" in told("entente")
+    lines = cli("report", game, "--as", "german", "--keep-place").stdout.splitlines()
+    assert "be checked. Ask him for your side's export, the game's log as the" in lines, \
+        lines                                        # "the" stays where it fits
     after = told("moderator")
     assert "The dice secret is published. Give each" in after and "reveal" not in after, after
     for side in ("german", "public"):

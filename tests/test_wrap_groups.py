@@ -75,11 +75,10 @@ KEPT = [
      "standing.",
      ["Entente: fr-5 5e Armée [3I+1C] and the forts there, with",
       "Thionville fort 2 still standing."]),
-    # a reader as a title names him: was "... which is the" / "German player."
-    ("Only the orders given so far are shown to the one reading, which is the German "
-     "player.",
-     ["Only the orders given so far are shown to the one reading, which is",
-      "the German player."]),
+    # a reader as a title names him: was "... who is the German" / "player."
+    ("Only the orders given so far are shown to the reader, who is the German player.",
+     ["Only the orders given so far are shown to the reader, who is the",
+      "German player."]),
     # a place of two words: was "... Galicia, Upper Hungary" / "[into au-2]."
     ("Place each arriving unit in a supplied area: Galicia, Upper Hungary [into au-2].",
      ["Place each arriving unit in a supplied area: Galicia,",
@@ -121,6 +120,22 @@ def test_a_long_bracket_of_capitalized_words_is_wrapped_as_prose():
     assert prose(LONG_BRACKET).split("\n") == [
         "The referee reads this note as it stands in the mail, words and all (As",
         "Said By The Moderator Of This Game Himself) and goes on."]
+
+
+# The article before a reader is a word of its own: "the" stays at a line's end when it
+# fits there (the reveal's mail broke "... the game's log as" / "the German player may ..."
+# at 62 columns).
+ARTICLE = ("What now: the moderator has published the dice secret, so every die can be "
+           "checked. Ask him for your side's export, the game's log as the German player may "
+           "see it.")
+
+
+def test_the_article_before_a_reader_stays_where_it_fits():
+    lines = ["What now: the moderator has published the dice secret, so every die can",
+             "be checked. Ask him for your side's export, the game's log as the",
+             "German player may see it."]
+    assert prose(ARTICLE).split("\n") == lines
+    assert as_text(ARTICLE) == lines
 
 
 def as_text(text: str, width: int = 72) -> list[str]:

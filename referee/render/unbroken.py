@@ -2,12 +2,13 @@
 (2.0 II.1, rule 8.3.6) or by its name (rule Sequence of Play, or in brackets alone: Aimed
 Fire (D20)), a clock time with its zone (13:00 UTC), a date with its time (Mon 30 Nov
 08:00 EST), a turn (SUMMER 1914), a record (records 1–15), a fort's strength (fort 2), a
-reader (the German player), a choice's note with the place it is for (Luxembourg [into
-ge-4]), a die label with its rolls (F2 [5 3]), an entry of the force pool (paris gun 1)
-and each order of a production plan (build ge infantry liege). On a phone, "(2.0" at the
-end of one line and "II.1)" at the start of the next, or "(13:00" and "UTC)", or
-"Luxembourg" and "[into ge-4]", or "(rule Sequence" and "of Play)", or "F2" and "[5 3]",
-or "paris" and "gun 1", or "build ge" and "infantry liege", read as two things.
+reader after "the" (German player), a choice's note with the place it is for (Luxembourg
+[into ge-4]), a die label with its rolls (F2 [5 3]), an entry of the force pool (paris gun
+1) and each order of a production plan (build ge infantry liege). On a phone, "(2.0" at
+the end of one line and "II.1)" at the start of the next, or "(13:00" and "UTC)", or
+"Luxembourg" and "[into ge-4]", or "(rule Sequence" and "of Play)", or "Entente" and
+"player", or "F2" and "[5 3]", or "paris" and "gun 1", or "build ge" and "infantry liege",
+read as two things.
 
 A wrapper binds such a group's spaces with NO_BREAK before it wraps (the group is then one
 word to it) and gives the lines back with plain spaces (unbound): mail stays plain text,
@@ -42,10 +43,12 @@ _RULE = r"(?:[Rr]ules? )?\d+(?:\.\d+)+[a-z]?(?: [IVX]+(?:\.\d+[a-z]?)*(?![\w]))?
 # WINTER 1919-20).
 _TURN = r"[A-Z]{3,} \d{4}(?:-\d{2})?(?![\w-])"
 # A record or a run of them (record 15, records 1–15), a fort and its strength (fort 2,
-# fort 3/4) and a reader as a title names him (the German player).
+# fort 3/4) and a reader as a title names him (German player), after "the": the article
+# stays free, as any other word ("the" at a line's end, "German player" at the next line's
+# start read as one reader, as "Entente" / "player" do not).
 _RECORD = r"records? \d+(?:[–-]\d+)?(?![\w–-])"
 _FORT = r"(?:[A-Z][\w’-]* )?fort \d+(?:/\d+)?(?![\w/])"
-_READER = r"the [A-Z][\w-]* player(?![\w-])"
+_READER = r"(?<=the )[A-Z][\w-]* player(?![\w-])"
 _GROUP = re.compile(rf"(?<![\w.:+-])(?:{_WHEN}|{_RULE}|{_TURN}|{_RECORD}|{_FORT}|{_READER})")
 # A rule cited by its name alone in brackets, as a skirmish's test line ends: (Movement),
 # (Aimed Fire (D20)), (Unaimed Fire (D20, to pin)), (Hand-to-Hand Combat): words of
