@@ -286,6 +286,51 @@ def test_an_illegal_order_gets_one_reply_with_the_line_the_rule_and_the_orders(t
     table.verify_receipts()
 
 
+def test_a_line_refused_after_legal_ones_lists_the_orders_open_at_it(tmp_path, cli):
+    """The orders before the refused line were legal and rolled no die: the reply lists what
+    was open at that line (the moves after 'play offensive'), saying where, before the
+    report, which still asks what the game asks now (nothing was applied)."""
+    journal = _game(tmp_path, cli)
+    table = Table(tmp_path, cli, journal, KEYS)
+    table.inbox()
+    table.send("german", ["play offensive", "move ge-1 paris", "end movement"])
+    _, mails = table.inbox()
+    (reply,) = [m for m in mails if SIDE_OF[str(m["To"]).casefold()] == "german"]
+    body = text_of(reply)
+    lines = body.split("\n")
+    at = lines.index("At line 2, after the 1 order before it, the orders open were:")
+    refusal, report = lines[:at], lines[at:]
+    assert "Applied: nothing, not even the lines before it: the orders of one" in refusal
+    listed = report[:report.index("Below: what you are asked now, then your report.")]
+    assert any(ln.startswith("- move ge-1") for ln in listed), listed
+    assert "end movement" in " ".join(listed) and "play → offensive" not in " ".join(listed)
+    assert any(ln.startswith("- play → offensive") for ln in report)     # asked now
+    assert all(len(line) <= WIDTH for line in lines if line.strip() != "move ge-1 paris")
+    from leakcheck import Output, Truth
+
+    # Nothing of the Entente's in it (its body: the From is the moderator's address here).
+    leaks = Truth(journal, ADDRESSES, KEYS).leaks(
+        Output("outbox", "text", "german", ["outbox", str(journal)], 0, body, "", "records"))
+    assert leaks == [], leaks
+
+
+def test_a_line_refused_first_or_after_a_roll_lists_no_orders_at_it(tmp_path, cli):
+    """Refused at its first order, or after one whose result needs dice (whose outcome the
+    sender did not see): the reply lists only what is asked now."""
+    journal = _game(tmp_path, cli)
+    table = Table(tmp_path, cli, journal, KEYS)
+    table.inbox()
+    table.send("german", ["move ge-1 paris", "end movement"])
+    _, mails = table.inbox()
+    (reply,) = [m for m in mails if SIDE_OF[str(m["To"]).casefold()] == "german"]
+    assert "the orders open were" not in text_of(reply)
+    from test_pbem_edges import _battle_game
+
+    battle = _battle_game(tmp_path, "5e")            # 'done' rolls the battle's dice
+    r = g.submit(battle, "german", ["done", "pass"], atomic=True, handoff_ends=True)
+    assert r.rejected is not None and r.refused_at is None
+
+
 # ---------------------------------------------------------------- production (7.0)
 
 def _production_table(tmp_path: Path, cli, games: Path | None = None) -> Table:

@@ -38,7 +38,7 @@ from ..store.secrets import load_secret
 from . import standing
 from .clockwalk import Walk, walked_on
 from .decisionwords import decision_words
-from .dicesource import batch_dice, order_needs, plan_takes_a_link
+from .dicesource import batch_dice, needs_others, order_needs, plan_takes_a_link
 from .drydice import DryDice, DryStop
 from .records import keep_contract
 from .refused import refusal
@@ -74,26 +74,13 @@ class Submission(msgspec.Struct):
     left: tuple[int, str | None] | None = None
     walk: Walk | None = None            # the deadlines' walk to its last record, when walked
     rolled: int = 0                     # the dice the records decided rolled
+    # An all-or-nothing batch refused at a line after legal ones that rolled no die: the
+    # position that line was decided at (what was open to its sender there).
+    refused_at: State | None = None
 
 
 class AlreadyApplied(OrderError):
     """The message these orders came in is in the journal already (a second inbox run)."""
-
-
-def _needs_others(new_state: State, events: list, dice: Dice, side: str
-                  ) -> tuple[str, str, str | None] | None:
-    """(reason, what it needs, to whom the decision passed) when the result of an order
-    rests on what a batch may not see ahead: dice, the deck, or the other side's answer;
-    else None."""
-    if dice.rolls or dice.index:
-        return "dice", "needs dice", None
-    if any(e.type in ("CardsDrawn", "DeckShuffled") for e in events):
-        return "cards", "draws cards", None
-    p = new_state.pending
-    if new_state.phase != "over" and p is not None and p.side != side and \
-            not sealed_for(new_state, side):
-        return "other side", f"hands the decision to {GameData.player_words(p.side)}", p.side
-    return None
 
 
 def _decision(state: State) -> tuple[str, str] | None:
@@ -413,6 +400,8 @@ class Batch:
             self.seal("\n".join(texts_ok), events, dice, label, self.state)  # its own turn
         self.result.rejected = (at, q.texts[at], refusal(exc, self.parsed[at], self.state,
                                                          self.data, q.side))
+        if q.atomic and self.bodies and at == i and not self.result.rolled:
+            self.result.refused_at = self.state
         self.result.not_applied = q.texts[at + 1:]
         raise _Stop
 
@@ -423,7 +412,7 @@ class Batch:
         order that hands the decision over (or ends the game) without dice or cards is
         applied, and the batch ends after it: (nxt, to whom the decision passed) is
         returned; any other such order has the batch refused whole."""
-        need = _needs_others(new_state, events, dice, self.q.side)
+        need = needs_others(new_state, events, dice, self.q.side)
         if need is not None and not run and any(
                 e.type == "StandingApplied" and e.side != self.q.side for e in events):
             need = self.masked_need(i) or need   # told as if none had been given
@@ -443,7 +432,7 @@ class Batch:
         except DryStop as stop:
             return stop.args[1], {"dice": "needs dice", "cards": "draws cards"}[stop.args[1]], \
                 None
-        return _needs_others(st, ev, probe, self.q.side)
+        return needs_others(st, ev, probe, self.q.side)
 
     def end_atomic(self, at: int, what: str, by: int) -> None:
         # Nothing decided after such an order may be told: a rejection would describe a

@@ -4,6 +4,7 @@ same way when the referee writes a record and when verify decides it again."""
 from __future__ import annotations
 
 from ..base.errors import SheetError, quoted
+from ..data.gamedata import GameData
 from ..engine import plan_label, sealed_for, sealed_sides
 from ..engine.state import State
 from ..store import sheets
@@ -82,3 +83,19 @@ def plan_takes_a_link(b, i: int) -> None:
         f"{owner}'s dice sheet, since the plan that closes the phase rolls with both (rule "
         f"{rule}): link {b.sheets[q.side].due()} of {owner}'s dice sheet is due "
         f"({sheets.LINK_HOW})"), i, q.texts[i])
+
+
+def needs_others(new_state: State, events: list, dice: Dice, side: str
+                 ) -> tuple[str, str, str | None] | None:
+    """(reason, what it needs, to whom the decision passed) when the result of an order
+    rests on what a batch may not see ahead: dice, the deck, or the other side's answer;
+    else None."""
+    if dice.rolls or dice.index:
+        return "dice", "needs dice", None
+    if any(e.type in ("CardsDrawn", "DeckShuffled") for e in events):
+        return "cards", "draws cards", None
+    p = new_state.pending
+    if new_state.phase != "over" and p is not None and p.side != side and \
+            not sealed_for(new_state, side):
+        return "other side", f"hands the decision to {GameData.player_words(p.side)}", p.side
+    return None

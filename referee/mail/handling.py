@@ -16,6 +16,7 @@ from .answered import stale_reply
 from .holds import decision_of
 from .mailboxes import Message
 from .msgids import Answered
+from .ordersopen import orders_open_at
 from .prose import read_orders
 from .refusal import (
     NAMED_LENGTH,
@@ -140,6 +141,9 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
         out.reason = (f"line {lines[i][0]} ({quoted(text, NAMED_LENGTH)}): {out.why}; nothing "
                       f"was applied")
         out.notes += _unreadable_after(table, side, lines, i)
+        if result.refused_at is not None:   # the orders before it legal, no die rolled
+            out.open_at = orders_open_at(result.refused_at, table.game().data, side,
+                                         out.line, i)
         return
     _applied(out, result, lines)
     if change is not None and result.applied:       # kept with the records (game/batch.py)

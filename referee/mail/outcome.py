@@ -36,6 +36,9 @@ class Outcome:
     # A copy of a mail of his applied before (copies.py): the record it was applied as; the
     # reply opens with what happened, not with a refusal.
     copied: int | None = None
+    # For a line refused after legal ones that rolled no die: the orders open at it, as
+    # mail text (mail/ordersopen.py orders_open_at); '' otherwise.
+    open_at: str = ""
 
 
 def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:
@@ -43,7 +46,8 @@ def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:
     return {"name": name, "to": address, "side": side, "message_id": out.message_id,
             "status": out.status, "reason": out.reason, "line": out.line, "text": out.text,
             "why": out.why, "before": out.before, "notes": out.notes,
-            **({"copied": out.copied} if out.copied is not None else {})}
+            **({"copied": out.copied} if out.copied is not None else {}),
+            **({"open_at": out.open_at} if out.open_at else {})}
 
 
 def outcome_of(entry: dict, table=None) -> Outcome:
@@ -55,12 +59,18 @@ def outcome_of(entry: dict, table=None) -> Outcome:
     return Outcome("", entry["message_id"], entry["to"], entry["status"], entry["reason"],
                    entry["side"] or None, line=entry["line"], text=entry["text"],
                    why=entry["why"], before=entry["before"], notes=entry.get("notes") or [],
-                   halted=halted, copied=_record(entry.get("copied")))
+                   halted=halted, copied=_record(entry.get("copied")),
+                   open_at=_text(entry.get("open_at")))
 
 
 def _record(seq) -> int | None:
     """A record's number the ledger kept (None: none, or not a number)."""
     return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+
+def _text(value) -> str:
+    """A text the ledger kept ('': none, or not a text)."""
+    return value if isinstance(value, str) else ""
 
 
 def halt_of(table) -> str:

@@ -145,14 +145,7 @@ def refusal_document(out, report: bool = True) -> Document:
     to fit the mail's lines (clip_words, quoted_line). What follows is told by the game's
     halt as the reply is written (out.halted), as the report below shows the game, never
     by the reason's words: they may quote the sender's."""
-    halted = getattr(out, "halted", "")
-    below = (" What you will be asked once the game resumes is below."
-             if halted == "paused" else         # orders, or more time ('extend: ...')
-             " The game as it was closed is below; nothing more is asked of you."
-             if halted == "closed" else
-             " The game as it ended is below; nothing more is asked of you."
-             if halted == "over" else
-             " Below: what you are asked now, then your report.") * report
+    below = _below(out, report)
     if getattr(out, "copied", None) is not None:      # applied once already: no refusal
         return Document("", [Section("", [para(this_is(out.reason)), *_notes(out),
                                           *([para(below.strip())] if report else [])])])
@@ -177,6 +170,19 @@ def refusal_document(out, report: bool = True) -> Document:
         *([para(below.strip())] if report else []),
     ]
     return Document("", [Section("", blocks)])
+
+
+def _below(out, report: bool) -> str:
+    """What the reply says follows its refusal, by the game's halt as it is written (a
+    space first; '' with no report)."""
+    halted = getattr(out, "halted", "")
+    return (" What you will be asked once the game resumes is below."
+            if halted == "paused" else         # orders, or more time ('extend: ...')
+            " The game as it was closed is below; nothing more is asked of you."
+            if halted == "closed" else
+            " The game as it ended is below; nothing more is asked of you."
+            if halted == "over" else
+            " Below: what you are asked now, then your report.") * report
 
 
 def line_refused(text: str, why: str) -> list[Block]:
@@ -223,8 +229,16 @@ def sentence(text: str) -> str:
 
 
 def refusal_text(out, width: int = 72, report: bool = True) -> str:
-    """refusal_document as mail text, wrapped at width (an order line alone may be longer)."""
-    return render(refusal_document(out, report), "text", width).strip("\n")
+    """refusal_document as mail text, wrapped at width (an order line alone may be longer);
+    for a line refused after legal ones that rolled no die, the orders that were open at it
+    (out.open_at, mail/ordersopen.py) follow the refusal, above what follows it."""
+    listed = getattr(out, "open_at", "")
+    if not listed or out.line is None or getattr(out, "copied", None) is not None:
+        return render(refusal_document(out, report), "text", width).strip("\n")
+    below = _below(out, report).strip()
+    return render(refusal_document(out, False), "text", width).strip("\n") + "\n\n" + \
+        listed + ("\n\n" + render(Document("", [Section("", [para(below)])]), "text",
+                                   width).strip("\n") if below else "")
 
 
 def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str]) -> str:
