@@ -31,6 +31,8 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from ..base.errors import StorageError
+from ..store import home
 from .eml import write_eml, written_already
 from .ledger import save_ledger
 from .msgids import names_mail, sent_to
@@ -138,3 +140,17 @@ def sent_after(path: Path, before: Path) -> None:
             os.utime(path, ns=(then + 1, then + 1), follow_symlinks=False)
     except OSError:
         pass                                # gone already (sent): nothing to order
+
+
+def check_outbox(folder: Path) -> None:
+    """The outbox is a folder this user can write into, else StorageError before any order."""
+    try:
+        if (folder.is_symlink() or folder.exists()) and not folder.is_dir():
+            raise StorageError(f"--outbox {folder}: not a folder")
+        home.ensure_dir(folder)
+        effective = os.access in os.supports_effective_ids
+        if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK,
+                                                effective_ids=effective):
+            raise StorageError(f"--outbox {folder}: this user cannot write into it")
+    except OSError as exc:
+        raise StorageError(f"--outbox {folder}: cannot be made ({exc.strerror})") from None

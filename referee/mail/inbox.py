@@ -15,7 +15,6 @@ mailbox changes nothing; applied ones are known from the journal itself.
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +24,6 @@ from ..base.gameids import other_game
 from ..base.readers import MODERATOR
 from ..game.replay import check_current
 from ..render.reports import receipt_text
-from ..store import home
 from ..store.dice import Dice
 from ..store.journal import signed_only
 from ..store.mailroute import mail_route, referee_address, route_problem
@@ -47,11 +45,12 @@ from . import outcome
 from .answered import answered_record
 from .copies import refuse_copy
 from .direct import direct_inbox
-from .elsewhere import sent_after, writer
+from .elsewhere import check_outbox, sent_after, writer
 from .handling import handle
 from .holds import sides_on_hold
 from .holdsteps import keep_hold, with_holds
 from .keyed import keyed_side
+from .keyelsewhere import key_told, refuse_unmatched
 from .ledger import (
     REGISTERED_PER_DAY,
     copy_handled,
@@ -85,7 +84,6 @@ from .senders import (
     from_the_referee,
     moderator_mail,
     own_mail,
-    unmatched,
 )
 from .subjects import table_subject
 from .threads import thread_of
@@ -186,20 +184,6 @@ def _applied_messages(records) -> tuple[dict[str, tuple], set[tuple[str, str]],
     return raws, copies, bodies
 
 
-def check_outbox(folder: Path) -> None:
-    """The outbox is a folder this user can write into, else StorageError before any order."""
-    try:
-        if (folder.is_symlink() or folder.exists()) and not folder.is_dir():
-            raise StorageError(f"--outbox {folder}: not a folder")
-        home.ensure_dir(folder)
-        effective = os.access in os.supports_effective_ids
-        if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK,
-                                                effective_ids=effective):
-            raise StorageError(f"--outbox {folder}: this user cannot write into it")
-    except OSError as exc:
-        raise StorageError(f"--outbox {folder}: cannot be made ({exc.strerror})") from None
-
-
 def inbox(journal: Path, sources: list[Path], outbox: Path | None,
           games_dir: Path | None = None, with_map: bool = True
           ) -> tuple[list[Outcome], list[Path]]:
@@ -251,6 +235,7 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
     manual = game.header["dice"]["mode"] == "manual"
     outcomes: list[Outcome] = []
     seen: set[str] = set()
+    told: list[Path] = []           # the moderator's mails of a side's key from elsewhere
     for m in messages:
         out = Outcome(m.where, m.message_id, m.sender, "known")
         copy = (m.message_id, m.body_sha256)
@@ -284,6 +269,7 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
                 replies.append((m.sender, OBSERVER, out, m))
             else:
                 _classify(table, m, out, people, keys, bodies, manual, replies)
+                told += key_told(table, out, m, people, keys, ledger, outbox)
             boxes.release(m)
             if out.status == "held" and out.side:   # the moderator must enter them:
                 keep_hold(table, ledger, out)   # with the message handled, its reply: one save
@@ -304,7 +290,7 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
                                   ledger, writer(ledger), with_map)
         ledger["owed"], ledger["reply_to"], ledger["notes"] = [], {}, {}
         save_ledger(ledger)
-    return outcomes, written
+    return outcomes, told + written
 
 
 def _people_and_keys(table: Table) -> tuple[dict, dict]:
@@ -406,9 +392,7 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     side = keyed_side(m.sender, m.raw, body_or_empty(m), {
         s: p["address"] for s, p in people.items() if s != MODERATOR}, keys)
     if side is None:
-        out.status = "rejected"
-        out.why = unmatched(m, people, table.records)
-        out.reason = f"not from a registered player with his order key: {out.why}"
+        refuse_unmatched(out, m, people, keys, table.records)
         if m.problem:
             out.reason += f" ({m.problem})"
         if m.sender:

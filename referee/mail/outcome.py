@@ -39,6 +39,9 @@ class Outcome:
     # For a line refused after legal ones that rolled no die: the orders open at it, as
     # mail text (mail/ordersopen.py orders_open_at); '' otherwise.
     open_at: str = ""
+    # The sides whose order key a message matched to no player carries from an address not
+    # theirs (keyelsewhere.py): the moderator is told.
+    keyed: list[str] = field(default_factory=list)
 
 
 def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:

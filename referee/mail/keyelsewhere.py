@@ -1,0 +1,121 @@
+"""A mail matched to no player that carries a side's order key from an address that is not
+the side's: its sender is answered as any stranger is (notmatched.py: nothing in the answer
+says the key was right), the run's line says whose key it carried, and the moderator is
+mailed once for that side's key: either the player writes from a new address, which the
+moderator registers once he has checked it with him, or someone else holds the key, and the
+side needs a new one (`players --new-key`). No output holds the key itself: the ledger
+keeps a digest of it, to tell the moderator once for each key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+from pathlib import Path
+
+from ..base.addresses import address_key
+from ..base.errors import StorageError
+from ..base.readers import MODERATOR
+from ..render.documents import reader_words
+from ..store.mailroute import referee_address
+from ..store.players import compact
+from .elsewhere import write_kept
+from .ledger import mail_name, save_ledger
+from .refusal import prose
+from .senders import body_or_empty, typed_journal, unmatched
+from .subjects import table_subject
+
+# The ledger's part: for each side, the digest of the key whose mail from another address
+# the moderator was told of.
+KEYS_ELSEWHERE = "keys_elsewhere"
+
+
+def refuse_unmatched(out, m, people: dict, keys: dict, records: list[dict]) -> None:
+    """out (outcome.Outcome) for a message m matched to no player: refused, why in words its
+    sender may read (out.why), and in the run's line (out.reason) whose order key it
+    carries when it carries a side's from an address not that side's (out.keyed)."""
+    out.status = "rejected"
+    out.why = unmatched(m, people, records)
+    out.reason = f"not from a registered player with his order key: {out.why}"
+    out.keyed = keyed_elsewhere(m, people, keys)
+    for side in out.keyed:
+        out.reason += (f"; it carries {reader_words(side)}'s order key, from an address not "
+                       f"registered for that side")
+
+
+def keyed_elsewhere(m, people: dict, keys: dict) -> list[str]:
+    """The sides whose order key m carries (anywhere, as keyed.py reads it) though its
+    sender is not the side's registered address."""
+    if not m.sender:
+        return []
+    text = compact(m.raw.decode("utf-8", "replace") + body_or_empty(m))
+    return [s for s, key in keys.items() if s in people and s != MODERATOR and
+            compact(key or "") and compact(key) in text and
+            address_key(str(people[s].get("address", ""))) != m.sender]
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(compact(key).encode()).hexdigest()[:16]
+
+
+def key_told(table, out, m, people: dict, keys: dict, ledger: dict,
+             outbox: Path | None) -> list[Path]:
+    """The moderator mailed, once for each side's key, that a mail from another address
+    carried it (out.keyed), and the run's line says whether he is told: the mails
+    written."""
+    written: list[Path] = []
+    if not getattr(out, "keyed", None):
+        return written              # the ledger as it was: no part added
+    told = ledger.get(KEYS_ELSEWHERE)
+    if not isinstance(told, dict):
+        told = ledger[KEYS_ELSEWHERE] = {}
+    moderator = str(people.get(MODERATOR, {}).get("address") or "")
+    for side in getattr(out, "keyed", ()):
+        digest = _digest(keys[side])
+        if told.get(side) == digest:
+            out.reason += " (the moderator was told of a mail with this key before)"
+            continue
+        if not moderator or outbox is None:
+            out.reason += " (no mail to the moderator: " + \
+                ("he has no address)" if not moderator else "no outbox)")
+            continue
+        written.append(_mail_moderator(table, side, m.sender, moderator, digest, ledger,
+                                       outbox))
+        told[side] = digest
+        save_ledger(ledger)
+        out.reason += " (the moderator is told)"
+    return written
+
+
+def _mail_moderator(table, side: str, sender: str, moderator: str, digest: str,
+                    ledger: dict, outbox: Path) -> Path:
+    """The moderator's mail (key_notice) written into outbox."""
+    records = table.records
+    try:
+        return write_kept(ledger, outbox, referee_address(records), moderator,
+                          table_subject(table, MODERATOR), key_notice(table.path, side, sender),
+                          None, name=mail_name("key-elsewhere", records[0]["game_id"], side,
+                                               digest, sender))
+    except OSError as exc:      # not marked told: the next such mail tells him
+        raise StorageError(f"--outbox {outbox}: a mail could not be written ({exc}); the "
+                           f"next run writes it") from None
+
+
+def key_notice(journal: Path, side: str, sender: str) -> str:
+    """The moderator's mail when a mail from sender carried side's order key: what came, that
+    nothing of it was applied and its sender was not told the key was right, and the two
+    ways out, each with its command."""
+    who, j = reader_words(side), typed_journal(journal)
+    register = shlex.quote(f"{side}={sender}")
+    return (prose(f"A mail from {sender} carried the order key of {who}, but that address is "
+                  f"not the one registered for the side, so nothing of it was applied. Its "
+                  f"sender was answered as anyone whose mail matches no player is: nothing "
+                  f"told him the key was right.") + "\n\n" +
+            prose("If the player now writes from that address, check it with him yourself, "
+                  "by phone or another way you know reaches him, not at an address a mail "
+                  "gives you; then register it (the side gets a new key, mailed to the new "
+                  "address):") + f"\n\n  referee players {j} --set {register}\n\n" +
+            prose("If he did not write it, someone else holds the side's key: give the side "
+                  "a new one (the old one stops working at once; the player's next report "
+                  "carries the new one):") + f"\n\n  referee players {j} --new-key {side}\n\n" +
+            prose("This mail is sent once for this key.") + "\n")
