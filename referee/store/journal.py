@@ -42,7 +42,7 @@ from ..base.errors import (
     one_line,
     quoted,
 )
-from . import home, signing, written
+from . import home, keychain, signing, written
 from .chain import (  # noqa: F401 - the journal's names for the layers above
     DEEPEST,
     SCHEMA_VERSION,
@@ -201,7 +201,7 @@ class Journal:
             return True
         fpr = signing.signer_of(rec.get("sig"))
         key = signing.held(fpr) if fpr else None
-        stands = _signs_game(raw) if key is None and rec else "signs"
+        stands = keychain.stance(raw) if key is None and rec else "signs"
         if key is None and rec and stands == "signs":
             signed = "carries no signature" if fpr is None else \
                 f"is signed by key {signing.shown(fpr)}, which this referee never handed it to"
@@ -354,9 +354,10 @@ class Journal:
                 finally:                    # whatever undo does, the file is cut back
                     self._cut_back(fd, len(raw), data, exc)
             self._check_landed(fd, raw, data, undo)
-            # (raw holds the header the mark reads; the last record was signed by the key
-            # in force before it, but for a key change: its `handed`.)
-            written.note(raw, new[-1], signing.signer_of(new[-1]["sig"]), key.fpr, handed)
+            # (raw holds the header and the keys the mark reads; the last record was signed
+            # by the key in force before it, but for a key change: its `handed`.)
+            written.note(raw, new[-1], signing.signer_of(new[-1]["sig"]), key.fpr, handed,
+                         new)
             return raw + data, new
 
     def _signer(self, raw: bytes, marked: bool = True) -> signing.GameKey:
@@ -537,36 +538,6 @@ def _with_sig(rec: dict, key: signing.GameKey | None) -> dict:
     if key is not None:
         rec["sig"] = key.sig(rec["hash"])
     return rec
-
-
-_NAMES_KEY = b'"signing":{'
-
-
-def _signs_game(raw: bytes) -> str:
-    """How this user's referee stands to the game of these bytes: "signs" when a record names
-    a key it holds (record 0, an adoption, a key change) and no record it signed hands the
-    game on to a key it does not hold; "handed" when one does (a game moved to another host
-    and rekeyed there, whose records from then on are that host's to vouch for); "" when no
-    record names a key it holds."""
-    mine, at = False, raw.find(_NAMES_KEY)
-    while at >= 0:
-        end = raw.find(b"\n", at)
-        rec = record_in(raw[raw.rfind(b"\n", 0, at) + 1:end if end >= 0 else len(raw)])
-        field = rec.get("signing")
-        fpr = field.get("fingerprint") if isinstance(field, dict) else None
-        if isinstance(fpr, str) and signing.held(fpr) is not None:
-            mine = True
-        elif isinstance(fpr, str) and mine and _signed_here(rec):
-            return "handed"
-        at = raw.find(_NAMES_KEY, end) if end >= 0 else -1
-    return "signs" if mine else ""
-
-
-def _signed_here(rec: dict) -> bool:
-    """Whether a key this user's referee holds signed the record (its hash as it says)."""
-    fpr = signing.signer_of(rec.get("sig"))
-    key = signing.held(fpr) if fpr else None
-    return key is not None and signing.checks(rec.get("sig"), rec.get("hash"), key.public)
 
 
 def _last_record(raw: bytes) -> dict:

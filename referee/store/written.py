@@ -3,22 +3,27 @@
 Every signature of a journal cut back to an older copy of itself is genuine, so the
 signatures alone cannot tell that records were taken away; and a key handed over by
 `rekey` (perhaps because it leaked) still signs well. After each write the referee notes,
-for the game (its id), the last record it wrote, the keys that signed the game and those
-it handed over (signed with this user's key, like the snapshots). The mark follows the
-game, not the file: a copy under another name, or reached by another path, is the same
-game. Before the next write, and before inbox and tick act on a journal of that game
-signed by one of those keys, the journal must still hold that record, and its last record
-must not be signed by a key handed over (but for the key change itself). A command that
-shows the game asks the same (Journal.vouched), and a mark that names the journal's last
-record vouches for it with no signature checked.
+for the game (its id), the last record it wrote, the hash of the game's record 0, the keys
+its journal names (record 0's, then each key change's: keychain.py), the keys that signed
+the game and those handed over (every key of that chain but the one in force), signed with
+this user's key like the snapshots. The mark follows the game, not the file: a copy under
+another name, or reached by another path, is the same game; so is a copy from before a key
+change, in a home that never made it (the game moved there afterwards with its key files).
+Before the next write, and before inbox and tick act on a journal of that game (the same
+record 0, or signed by one of those keys), the journal must still hold that record, and its
+last record must not be signed by a key handed over (but for the key change itself). A
+command that shows the game asks the same (Journal.vouched), and a mark that names the
+journal's last record vouches for it with no signature checked.
 
-A journal of the same game id signed by a key the mark does not name is another game (two
-games made with one --game-id): the mark says nothing of it, and a write to either takes
-the mark over, so of two such games only the one written last is held to it. `note_game`
-also remembers, in the folder `games`, each game this referee signs, so that `upgrade`
-never adopts one of them stripped of its signatures. A lost or deleted mark only makes the
-check lenient again; the moderator who restores a journal from a backup on purpose removes
-the mark the refusal names.
+A journal of the same game id with another record 0, signed by a key the mark does not
+name, is another game (two games made with one --game-id): the mark says nothing of it, and
+a write to either takes the mark over, so of two such games only the one written last is
+held to it. A mark written before marks kept record 0 and the chain tells the game by the
+keys it names alone, until the next write completes it. `note_game` also remembers, in the
+folder `games`, each game this referee signs, so that `upgrade` never adopts one of them
+stripped of its signatures. A lost or deleted mark only makes the check lenient again; the
+moderator who restores a journal from a backup on purpose removes the mark the refusal
+names.
 
 The standing orders' file beside a journal (game/standing.py) is signed too, and so just as
 genuine when an older copy is put back: each copy is numbered, the number of the copy
@@ -34,19 +39,24 @@ import hashlib
 import json
 from pathlib import Path
 
-from . import home
+from . import home, keychain
 
 _MEMBER = b'"hash":"'
 
 
 def game_of(raw: bytes) -> str | None:
     """The game id record 0 of these journal bytes names (None when it cannot be read)."""
+    game_id = _header(raw).get("game_id")
+    return game_id if isinstance(game_id, str) else None
+
+
+def _header(raw: bytes) -> dict:
+    """Record 0 of these journal bytes ({} when it cannot be read)."""
     try:
         header = json.loads(raw[:raw.find(b"\n")])
     except (ValueError, RecursionError):
-        return None
-    game_id = header.get("game_id") if isinstance(header, dict) else None
-    return game_id if isinstance(game_id, str) else None
+        return {}
+    return header if isinstance(header, dict) else {}
 
 
 def _file(folder: str, game_id: str, suffix: str) -> Path:
@@ -66,24 +76,47 @@ def _read(game_id: str) -> dict | None:
 
 
 def note(raw: bytes, last: dict, signer: str | None, following: str | None,
-         handed: str | None) -> None:
-    """After a write: raw is the journal now, last its last record, signer the fingerprint
-    that signed it, following the key that signs after it, handed the key a key change
-    handed over (if any)."""
-    game_id = game_of(raw)
-    if game_id is None or signer is None:
+         handed: str | None, added: list[dict] = ()) -> None:
+    """After a write: raw is the journal before it (its header, the keys it names), added
+    the records written (none: raw is all of it), last its last record, signer the
+    fingerprint that signed it, following the key that signs after it, handed the key a key
+    change handed over (if any)."""
+    header = _header(raw)
+    game_id = header.get("game_id")
+    if not isinstance(game_id, str) or signer is None:
         return
     before = _read(game_id) or {}
     known = [*before.get("keys", []), *before.get("retired", [])]
-    same = signer in known or handed in known
+    first = header.get("hash")
+    same = _first(before) == first or signer in known or handed in known
     keys = [k for k in before.get("keys", []) if same and k != handed]
     keys += [k for k in (signer, following) if k and k not in keys and k != handed]
+    chain = _chain(before) if added and same and _first(before) == first else None
+    chain = (keychain.chain(keychain.naming(raw)) if chain is None else chain) + \
+        keychain.chain(added)
     retired = list(before.get("retired", [])) if same else []
-    if handed and handed not in retired:
-        retired.append(handed)
+    for fpr in [handed, *(f for _, f in chain if f != following)]:
+        if fpr and fpr not in retired and fpr not in keys:
+            retired.append(fpr)
     home.write_signed(mark_path(game_id), {
         "game_id": game_id, "seq": last["seq"], "hash": last["hash"], "sig": last.get("sig"),
-        "signer": signer, "keys": keys[-20:], "retired": retired[-20:]})
+        "signer": signer, "keys": keys[-20:], "retired": retired[-20:], "first": first,
+        "chain": chain[-20:]})
+
+
+def _first(mark: dict) -> str | None:
+    """The hash of the game's record 0 a mark names (None: a mark written before marks
+    kept it)."""
+    first = mark.get("first")
+    return first if isinstance(first, str) else None
+
+
+def _chain(mark: dict) -> list[list] | None:
+    """The keys of the game a mark names, [record naming it, fingerprint] in order (None: a
+    mark written before marks kept them)."""
+    chain = mark.get("chain")
+    return chain if isinstance(chain, list) and all(
+        isinstance(k, list) and len(k) == 2 and isinstance(k[1], str) for k in chain) else None
 
 
 def wrote(raw: bytes) -> dict | None:
@@ -95,11 +128,12 @@ def wrote(raw: bytes) -> dict | None:
 
 def problem(raw: bytes, last: dict, signer: str | None) -> str | None:
     """Why the referee must not act on these bytes of a journal, or None."""
-    game_id = game_of(raw)
-    mark = _read(game_id) if game_id is not None else None
-    retired = mark.get("retired") or [] if mark else []
-    if not mark or (signer not in (mark.get("keys") or []) and signer not in retired):
+    header = _header(raw)
+    game_id = header.get("game_id")
+    mark = _read(game_id) if isinstance(game_id, str) else None
+    if not mark or not _same_game(mark, header, signer):
         return None                     # never written here, or another game of that id
+    retired = mark.get("retired") or []
     seq, hash_ = mark.get("seq"), mark.get("hash")
     if not isinstance(hash_, str) or raw.find(_MEMBER + hash_.encode("ascii", "replace")) < 0:
         return (f"cut back: this referee wrote record {seq} ({str(hash_)[:12]}…) of game "
@@ -110,6 +144,17 @@ def problem(raw: bytes, last: dict, signer: str | None) -> str | None:
         return (f"record {last.get('seq')} is signed by key {signer}, which this referee "
                 f"handed over to another key (rekey): whoever still holds the old key wrote it")
     return None
+
+
+def _same_game(mark: dict, header: dict, signer: str | None) -> bool:
+    """Whether a journal of this record 0 whose last record signer signed is the game of the
+    mark: the same record 0, whatever key of its chain signs now (a key change, a move to
+    another home), or, as a mark written before marks kept record 0 can tell, signed by a
+    key the mark names (a journal rewritten whole, record 0 too, with a key handed over is
+    thus no other game). Another game that only reuses the id is neither."""
+    first = _first(mark)
+    return first is not None and first == header.get("hash") or \
+        signer in (mark.get("keys") or []) or signer in (mark.get("retired") or [])
 
 
 def names_last(raw: bytes, last: dict) -> bool:
