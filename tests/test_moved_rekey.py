@@ -8,7 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
-from forging import as_user, records
+from forging import as_user, records, shown
 from test_signing_attacks import mailed_game
 
 
@@ -62,4 +62,43 @@ def test_another_game_of_the_same_id_in_the_home_a_game_moved_to_is_its_own(
     assert cli("deadline", journal, "--set", "48h").exit_code == 0
     other = mailed_game(cli, tmp_path / "elsewhere")
     r = cli("deadline", other, "--set", "24h")
+    assert r.exit_code == 0, r.output
+
+
+def test_verify_with_the_new_key_right_after_rekey_says_it_signed_nothing_yet(cli, game):
+    """`verify --key NEW` right after `rekey` said NEW "did not sign this journal (its keys:
+    OLD, NEW): it was rewritten under another key", of a journal that names it itself. It
+    names the key change, and fails still: a key only named vouches for nothing (whoever
+    held the key before could name any). From NEW's first record on it passes."""
+    assert cli("rekey", game).exit_code == 0
+    change = records(game)[-1]
+    new, old = change["signing"]["fingerprint"], records(game)[0]["signing"]["fingerprint"]
+    r = cli("verify", game, "--key", new)
+    assert r.exit_code == 3, r.output
+    assert r.stderr == (
+        f"referee: {game.name}: --key {shown(new)} has signed no record of this journal yet: "
+        f"record {change['seq']}, a key change signed by key {shown(old)}, only names it, "
+        f"and a key only named vouches for nothing; if {shown(old)} is the key you held "
+        f"before, check with it until a record signed by {shown(new)} follows\n"), r.stderr
+    assert cli("verify", game, "--key", old).exit_code == 0
+    assert cli("order", game, "--as", "german", "pass").exit_code == 0
+    assert cli("verify", game, "--key", new).exit_code == 0
+
+
+def test_an_older_receipt_pasted_with_the_new_key_is_told_then_passes(cli, game):
+    """A player pastes the new fingerprint (from a later mail) with a receipt of a record
+    the key before signed. Before the new key signed anything, verify says the receipt's
+    record was signed by the key before; once it has signed a record, that signature
+    covers the receipt's record through the chain, and the pair passes."""
+    receipt = cli("report", game, "--as", "german").stdout.splitlines()[-1]
+    seq = records(game)[-1]["seq"]
+    assert cli("rekey", game).exit_code == 0
+    old, new = (records(game)[0]["signing"]["fingerprint"],
+                records(game)[-1]["signing"]["fingerprint"])
+    pasted = f"Fingerprint: {shown(new)} (the game's signing key)\n{receipt}"
+    r = cli("verify", game, "--receipt", pasted)
+    assert r.exit_code == 3 and "has signed no record of this journal yet" in r.stderr
+    assert f"the receipt's record {seq} was signed by key {shown(old)};" in r.stderr, r.stderr
+    assert cli("order", game, "--as", "german", "pass").exit_code == 0
+    r = cli("verify", game, "--receipt", pasted)
     assert r.exit_code == 0, r.output

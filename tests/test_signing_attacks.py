@@ -33,7 +33,8 @@ def test_a_key_only_named_by_a_last_key_change_signed_nothing_and_pins_nothing(
     write_signed(game, recs, mine)
     as_user(monkeypatch, referee_home)
     r = cli("verify", game, "--key", shown(moderator["fingerprint"]))
-    assert r.exit_code == 3 and "did not sign this journal" in r.stderr, r.output
+    assert r.exit_code == 3 and "has signed no record of this journal yet" in r.stderr, \
+        r.output
 
 
 def mailed_game(cli, folder: Path, game_id: str = "signed") -> Path:

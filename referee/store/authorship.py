@@ -10,7 +10,10 @@ without that key fails here, however well its hashes chain.
 
 A fingerprint the reader pins (`verify --key`, or the one a receipt names)
 must be one of the keys the journal was signed with: a journal rewritten
-whole under a new key then fails too.
+whole under a new key then fails too. A key a key change names passes from
+the first record it signs on (its signature covers the key change and all
+before it); only named, it vouches for nothing yet, since the holder of the
+key before could name any key whose public half he has seen.
 """
 
 from __future__ import annotations
@@ -116,13 +119,37 @@ class Authorship:
         return first is not None and (upto is None or first <= upto)
 
     def pin(self, fpr: str, upto: int | None = None, what: str = "--key") -> None:
-        """The journal must be signed by the pinned key (JournalError otherwise)."""
-        if self.signed_by(fpr, upto):
+        """The journal must be signed by the pinned key (JournalError otherwise): a record it
+        signed vouches, through the chain, for every record before it, a receipt's too
+        (upto: the receipt's record, named when the key signed none). A key a key change
+        only names vouches for nothing yet: whoever held the key before could name any."""
+        if self.signed_by(fpr):
             return
+        named = [(start - 1, before) for (start, f), (_, before) in zip(self.keys[1:],
+                                                                       self.keys) if f == fpr]
+        if named:
+            raise JournalError(self._only_named(fpr, *named[-1], upto, what),
+                               record=named[-1][0])
         held = ", ".join(signing.shown(f) for _, f in self.keys) or "none: it is not signed"
         raise JournalError(f"{self.name}: {what} {signing.shown(fpr)} did not sign this journal "
                            f"(its keys: {held}): it was rewritten under another key, or it is "
                            f"another game", record=0)
+
+    def _only_named(self, fpr: str, change: int, before: str, upto: int | None,
+                    what: str) -> str:
+        """Why a key named by the key change at record `change` (signed by key `before`),
+        which no record follows, does not pass as the journal's key."""
+        receipt = "" if upto is None else \
+            f"; the receipt's record {upto} was signed by key {signing.shown(self._at(upto))}"
+        return (f"{self.name}: {what} {signing.shown(fpr)} has signed no record of this "
+                f"journal yet: record {change}, a key change signed by key "
+                f"{signing.shown(before)}, only names it, and a key only named vouches for "
+                f"nothing{receipt}; if {signing.shown(before)} is the key you held before, "
+                f"check with it until a record signed by {signing.shown(fpr)} follows")
+
+    def _at(self, seq: int) -> str:
+        """The key that signed record seq."""
+        return [f for start, f in self.keys if start <= seq][-1]
 
     def lines(self) -> list[str]:
         """What verify says of who wrote the journal."""
