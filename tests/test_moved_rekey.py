@@ -102,3 +102,30 @@ def test_an_older_receipt_pasted_with_the_new_key_is_told_then_passes(cli, game)
     assert cli("order", game, "--as", "german", "pass").exit_code == 0
     r = cli("verify", game, "--receipt", pasted)
     assert r.exit_code == 0, r.output
+
+
+def test_an_older_copy_in_a_home_holding_the_new_key_alone_is_told_as_one(
+        cli, tmp_path, monkeypatch, referee_home):
+    """The guide moves the current key file alone. A copy from before the key change put
+    back there was "not a game of this referee: key OLD not in REFEREE_HOME" for tick (which
+    invites copying the old key in) and "rewritten by someone without the key" for status,
+    though every record of it is the moderator's own. Both now name it an older copy of the
+    game, from before its key change, and ask for the current journal back."""
+    journal, backup, old, new = _rekeyed(cli, tmp_path / "games")
+    change = next(r["seq"] for r in records(journal) if r.get("signing", {}).get(
+        "fingerprint") == new)
+    _move(monkeypatch, referee_home, tmp_path / "home-b", new)
+    assert cli("deadline", journal, "--set", "48h").exit_code == 0
+    journal.write_bytes(backup)
+    told = (f"an older copy of game signed, from before its rekey at record {change}: its "
+            f"last record, {records(journal)[-1]['seq']}, is signed by key {shown(old)}, "
+            f"which record {change} handed over to key {shown(new)}, and this referee wrote "
+            f"record ")
+    r = cli("tick", journal.parent, "--no-map")
+    assert r.exit_code == 3 and told in r.output and "not in REFEREE_HOME" not in r.output, \
+        r.output
+    r = cli("status", journal)
+    assert r.exit_code == 3 and told in r.stderr, r.output
+    assert r.stderr.endswith("since; restore the current journal in its place; nothing of it "
+                             "is shown\n"), r.stderr
+    assert journal.read_bytes() == backup

@@ -202,6 +202,9 @@ class Journal:
         fpr = signing.signer_of(rec.get("sig"))
         key = signing.held(fpr) if fpr else None
         stands = keychain.stance(raw) if key is None and rec else "signs"
+        older = written.older_copy(raw, rec, fpr) if key is None and rec else None
+        if older is not None:
+            raise ForeignGameError(f"{self.name}: {older}; nothing of it is shown")
         if key is None and rec and stands == "signs":
             signed = "carries no signature" if fpr is None else \
                 f"is signed by key {signing.shown(fpr)}, which this referee never handed it to"
@@ -384,6 +387,9 @@ class Journal:
         if fpr is None:
             raise ForeignGameError(f"{self.name}: not a game of this referee: record "
                                    f"{rec.get('seq')} carries no signature; nothing was written")
+        older = written.older_copy(raw, rec, fpr) if key is None else None
+        if older is not None:
+            raise ForeignGameError(f"{self.name}: {older}; nothing was written")
         if key is None:
             raise ForeignGameError(f"{self.name}: not a game of this referee: key "
                                    f"{signing.shown(fpr)} not in REFEREE_HOME "

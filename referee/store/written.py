@@ -39,7 +39,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from . import home, keychain
+from . import home, keychain, signing
 
 _MEMBER = b'"hash":"'
 
@@ -144,6 +144,33 @@ def problem(raw: bytes, last: dict, signer: str | None) -> str | None:
         return (f"record {last.get('seq')} is signed by key {signer}, which this referee "
                 f"handed over to another key (rekey): whoever still holds the old key wrote it")
     return None
+
+
+def older_copy(raw: bytes, last: dict, signer: str | None) -> str | None:
+    """Why a journal whose last record is signed by a key this referee does not hold is an
+    older copy of a game it wrote, from before a key change (the current key file alone
+    moved with the game, as the guide says): the record 0 its mark names, its last record
+    signed (checked against the public half the journal names) by a key that the mark's
+    chain hands over, and without the record the mark names. None otherwise."""
+    header = _header(raw)
+    game_id = header.get("game_id")
+    mark = _read(game_id) if isinstance(game_id, str) and signer else None
+    chain = _chain(mark) if mark and _first(mark) == header.get("hash") else None
+    handed = [(seq, nxt) for (_, fpr), (seq, nxt) in zip(chain or [], (chain or [])[1:])
+              if fpr == signer]
+    hash_ = mark.get("hash") if mark else None
+    if not handed or not isinstance(hash_, str) or \
+            raw.find(_MEMBER + hash_.encode("ascii", "replace")) >= 0:
+        return None
+    public = keychain.public(raw, str(signer))
+    if public is None or not signing.checks(last.get("sig"), last.get("hash"), public):
+        return None
+    change, following = handed[-1]
+    return (f"an older copy of game {game_id}, from before its rekey at record {change}: "
+            f"its last record, {last.get('seq')}, is signed by key {signing.shown(signer)}, "
+            f"which record {change} handed over to key {signing.shown(following)}, and this "
+            f"referee wrote record {mark['seq']} ({hash_[:12]}…) since; restore the current "
+            f"journal in its place")
 
 
 def _same_game(mark: dict, header: dict, signer: str | None) -> bool:
