@@ -6,6 +6,7 @@ Each command returns its exit code (None for 0); app.py registers it inside the 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -228,6 +229,11 @@ def repair(
     else:
         typer.echo(f"{journal}: torn last line removed, {kept} complete records kept; the "
                    f"file as it was is in {backup}")
+        from ..mail.lostrecord import repair_words  # start-up: only a repair that cut needs it
+        with open(journal, "rb") as f:
+            lost = repair_words(json.loads(f.readline()), kept)
+        if lost:
+            typer.echo(f"{journal}: {lost}")
 
 # ---------------------------------------------------------------- explain / dice (audit)
 

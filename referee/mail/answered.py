@@ -16,6 +16,7 @@ from collections.abc import Callable
 from email.message import Message
 
 from ..base.gameids import REFEREE_TAG
+from .lostrecord import lost_reply
 from .msgids import Answered, last_marked_ids, marked_ids, record_of
 
 # The end of a References header read: the answered mail is named last, and a long thread's
@@ -91,6 +92,10 @@ def stale_reply(answered: Answered | None, records: list[dict], last: int,
     if answered is None:
         return None
     seq = answered.seq
+    lost = lost_reply(records, seq, answered.hash) if seq > last or \
+        not answered.is_of(records[seq]) else None
+    if lost:
+        return lost
     if seq > last:
         return (f"it answers record {seq}, which the game has not reached (it is at record "
                 f"{last}); reply to the latest mail")

@@ -65,6 +65,7 @@ from .ledger import (
     save_ledger,
 )
 from .leftover import held_sides
+from .lostrecord import lost_note
 from .mailboxes import Mailboxes, Message, too_large_refusal
 from .newsmail import NEWS, REPORT, news_body, owed
 from .notmatched import as_owed_now, not_matched
@@ -534,7 +535,8 @@ class _Outbox:
             what = REPORT if side in news else owed(self.records, since, side)
             if what is None:
                 continue                    # nothing new for him a mail owes
-            notes = [n for n in ledger["notes"].get(side, ()) if isinstance(n, str)]
+            notes = [n for n in (lost_note(self.records, ledger["sent"].get(side), side),
+                                 *ledger["notes"].get(side, ())) if isinstance(n, str)]
             shown, where = ([], "") if what == NEWS else self.pictures.for_mail(side)
             body = news_body(self.table, side, since, key, self.due.get(side), side in self.held,
                              ledger) if what == NEWS else report_body(

@@ -519,8 +519,8 @@ class Journal:
                 raise StorageError(f"{self.path}: could not be cut ({exc.strerror}); the file "
                                    f"as it was is in {backup}") from None
             if following is not None:
-                written.note(keep, records[-1], signing.signer_of(records[-1].get("sig")),
-                             following.fpr, None)
+                written.cut(keep, records[-1], signing.signer_of(records[-1].get("sig")),
+                            following.fpr, raw[len(keep):])
             return len(records), backup
 
     def _backup(self, raw: bytes) -> Path:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 from . import home, keychain, signing
@@ -76,11 +77,12 @@ def _read(game_id: str) -> dict | None:
 
 
 def note(raw: bytes, last: dict, signer: str | None, following: str | None,
-         handed: str | None, added: list[dict] = ()) -> None:
+         handed: str | None, added: list[dict] = (), lost: dict | None = None) -> None:
     """After a write: raw is the journal before it (its header, the keys it names), added
     the records written (none: raw is all of it), last its last record, signer the
     fingerprint that signed it, following the key that signs after it, handed the key a key
-    change handed over (if any)."""
+    change handed over (if any); lost, the record a repair cut that this referee had written
+    (cut), else the one the mark named lost before."""
     header = _header(raw)
     game_id = header.get("game_id")
     if not isinstance(game_id, str) or signer is None:
@@ -98,10 +100,11 @@ def note(raw: bytes, last: dict, signer: str | None, following: str | None,
     for fpr in [handed, *(f for _, f in chain if f != following)]:
         if fpr and fpr not in retired and fpr not in keys:
             retired.append(fpr)
+    lost = lost or (before.get("lost") if same else None)
     home.write_signed(mark_path(game_id), {
         "game_id": game_id, "seq": last["seq"], "hash": last["hash"], "sig": last.get("sig"),
         "signer": signer, "keys": keys[-20:], "retired": retired[-20:], "first": first,
-        "chain": chain[-20:]})
+        "chain": chain[-20:], **({"lost": lost} if lost else {})})
 
 
 def _first(mark: dict) -> str | None:
@@ -117,6 +120,38 @@ def _chain(mark: dict) -> list[list] | None:
     chain = mark.get("chain")
     return chain if isinstance(chain, list) and all(
         isinstance(k, list) and len(k) == 2 and isinstance(k[1], str) for k in chain) else None
+
+
+_ACTOR = re.compile(rb'^\{"actor":"([a-z_]{1,40})"')
+
+
+def cut(keep: bytes, last: dict, signer: str | None, following: str | None,
+        torn: bytes) -> None:
+    """After `repair` cut the torn tail of a journal down to keep (last its last record): the
+    mark names that record now. When the mark named a later record, this referee wrote it
+    whole (and may have mailed it) before the tail was torn: the mark keeps it as lost, with
+    the side whose record it was (its first member, as the record's keys are sorted), so that
+    repair, the players' next mails and a reply to it say so (lost)."""
+    game_id = game_of(keep)
+    before = _read(game_id) if game_id is not None else None
+    was = before.get("seq") if before else None
+    hash_ = before.get("hash") if before else None
+    gone = None
+    if type(was) is int and was > last["seq"] and isinstance(hash_, str) and \
+            keep.find(_MEMBER + hash_.encode("ascii", "replace")) < 0:
+        actor = _ACTOR.match(torn)
+        gone = {"seq": was, "hash": hash_,
+                "actor": actor.group(1).decode() if actor else None}
+    note(keep, last, signer, following, None, lost=gone)
+
+
+def lost_record(game_id: object) -> dict | None:
+    """The record of the game a repair cut after this referee wrote it ({seq, hash, actor}),
+    or None."""
+    mark = _read(game_id) if isinstance(game_id, str) else None
+    gone = mark.get("lost") if mark else None
+    return gone if isinstance(gone, dict) and type(gone.get("seq")) is int and \
+        isinstance(gone.get("hash"), str) else None
 
 
 def wrote(raw: bytes) -> dict | None:

@@ -1,0 +1,121 @@
+"""The moderator's upkeep as the players meet it (docs/moderator.md): a repair that cuts a
+record the referee wrote whole, a new signing key, a new order key, an edited journal.
+Each through the real commands and mail: `tick` over a Maildir, writing to an outbox folder,
+the time from REFEREE_NOW."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import os
+from datetime import timedelta
+from pathlib import Path
+
+from commandclock import START
+
+ADDRESSES = {"german": "hans@example.org", "entente": "joffre@example.net"}
+
+
+def new_game(cli, tmp_path: Path, clock) -> Path:
+    """A 1914 game with both players, its mail in a Maildir and out into a folder."""
+    for sub in ("cur", "new", "tmp"):
+        (tmp_path / "mail" / sub).mkdir(parents=True)
+    journal = tmp_path / "war.jsonl"
+    r = cli("new", journal, "--scenario", "1914", "--game-id", "upkeep",
+            *[a for side, addr in ADDRESSES.items() for a in ("--player", f"{side}={addr}")],
+            "--mail-in", tmp_path / "mail", "--mail-out", f"outbox:{tmp_path / 'outbox'}",
+            "--from", "referee@example.org")
+    assert r.exit_code == 0, r.output
+    return journal
+
+
+def tick(cli, journal: Path):
+    r = cli("tick", journal, "--no-map")
+    assert r.exit_code == 0, r.output
+    return r
+
+
+def mails(outbox: Path) -> list[email.message.EmailMessage]:
+    """Every mail written, oldest first."""
+    paths = sorted(outbox.glob("*.eml"), key=lambda p: p.stat().st_mtime_ns)
+    return [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+            for p in paths]
+
+
+def text(m) -> str:
+    return m.get_body(("plain",)).get_content()
+
+
+def last_to(outbox: Path, address: str):
+    return [m for m in mails(outbox) if m["To"] == address][-1]
+
+
+def reply(tmp_path: Path, to, lines: list[str], name: str) -> None:
+    """A player's reply to a mail of the referee's, with the key it carries."""
+    key = next(line for line in text(to).splitlines() if line.startswith("Order key: "))
+    raw = (f"From: {to['To']}\nTo: referee@example.org\nSubject: Re: {to['Subject']}\n"
+           f"In-Reply-To: {to['Message-ID']}\nReferences: {to['Message-ID']}\n"
+           f"Date: Tue, 24 Nov 2026 10:00:00 +0000\nMessage-ID: <{name}@players.example>\n\n"
+           + "\n".join(lines) + f"\n\n{key}\n")
+    (tmp_path / "mail" / "new" / f"{name}.eml").write_text(raw)
+
+
+def flat(s: str) -> str:
+    return " ".join(s.split())
+
+
+# ---------------------------------------------------------------- repair of a mailed record
+
+def test_repair_of_a_mailed_record_says_it_is_lost_and_the_mails_say_so(cli, tmp_path, clock):
+    journal = new_game(cli, tmp_path, clock)
+    tick(cli, journal)
+    assert cli("order", journal, "--as", "german", "pass").exit_code == 0
+    assert cli("order", journal, "--as", "german", "end turn").exit_code == 0
+    tick(cli, journal)
+    outbox = tmp_path / "outbox"
+    entente_mail = last_to(outbox, ADDRESSES["entente"])
+    lost = json.loads(journal.read_text().splitlines()[-1])
+    n = lost["seq"]
+    os.truncate(journal, journal.stat().st_size - 100)
+
+    r = cli("repair", journal)
+    assert r.exit_code == 0, r.output
+    said = flat(r.stdout)
+    assert f"record {n} ({lost['hash'][:12]}…), which this referee wrote and mailed to the " \
+        f"Entente and German players, is lost: the German player must send his orders " \
+        f"again, and receipts of record {n} no longer verify" in said, said
+
+    tick(cli, journal)
+    german, entente = (text(last_to(outbox, a)) for a in ADDRESSES.values())
+    assert flat(german).startswith(
+        f"Record {n}, which your last mail reported, was lost when the journal was repaired "
+        f"(the game is at record {n - 1}). Your orders in it must be sent again"), german
+    assert flat(entente).startswith(
+        f"Record {n}, which your last mail reported, was lost when the journal was repaired "
+        f"(the game is at record {n - 1}). The German player sends his orders again"), entente
+
+    reply(tmp_path, entente_mail, ["pass"], "late")
+    r = cli("tick", journal, "--no-map", "--format", "json")
+    (m,) = json.loads(r.stdout)["games"][0]["messages"]
+    assert f"record {n} was lost when the journal was repaired; send your orders again" in \
+        m["reason"], m["reason"]
+    assert "has not reached" not in m["reason"]
+
+    # Told once: the mail after the next says nothing of it.
+    clock(START + timedelta(hours=1))
+    assert cli("order", journal, "--as", "german", "end turn").exit_code == 0
+    tick(cli, journal)
+    assert "was lost" not in text(last_to(outbox, ADDRESSES["german"]))
+
+
+def test_repair_of_a_write_never_finished_says_nothing_more(cli, tmp_path, clock):
+    journal = new_game(cli, tmp_path, clock)
+    before = journal.read_bytes()
+    with open(journal, "ab") as f:
+        f.write(b'{"actor":"german","at":')
+    r = cli("repair", journal)
+    assert r.exit_code == 0, r.output
+    assert r.stdout.count("\n") == 1 and "is lost" not in r.stdout
+    assert journal.read_bytes() == before
+
