@@ -119,3 +119,23 @@ def test_repair_of_a_write_never_finished_says_nothing_more(cli, tmp_path, clock
     assert r.stdout.count("\n") == 1 and "is lost" not in r.stdout
     assert journal.read_bytes() == before
 
+
+
+# ---------------------------------------------------------------- an edited journal
+
+def test_an_edited_record_names_the_way_forward_in_every_command(cli, tmp_path, clock):
+    journal = new_game(cli, tmp_path, clock)
+    lines = journal.read_bytes().split(b"\n")
+    lines[2] = lines[2].replace(b'"order":"', b'"order":" ', 1)     # one byte inserted
+    journal.write_bytes(b"\n".join(lines))
+    way = "record 2 was edited: its content does not match its hash; restore the journal " \
+        "from a backup (docs/moderator.md, Repair)"
+    for args, code in ((("status",), 3), (("tick", "--no-map"), 3), (("repair",), 3),
+                       (("order", "--as", "german", "pass"), 3)):
+        r = cli(args[0], journal, *args[1:])
+        assert r.exit_code == code, (args, r.output)
+        assert way in r.output, (args, r.output)
+        assert "Traceback" not in r.output
+    r = cli("status", journal, "--format", "json")
+    error = json.loads(r.stderr)
+    assert (error["kind"], error["exit"]) == ("journal", 3) and way in error["error"], error

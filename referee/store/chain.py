@@ -296,7 +296,8 @@ def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
                            f"a record the referee writes", record=n) from None
     if not hash_ok:
         raise JournalError(f"{name}: record {n} was edited: its content does not match its "
-                           f"hash", record=n)
+                           f"hash; restore the journal from a backup (docs/moderator.md, "
+                           f"Repair)", record=n)
     return rec
 
 
