@@ -139,3 +139,27 @@ def test_an_edited_record_names_the_way_forward_in_every_command(cli, tmp_path, 
     r = cli("status", journal, "--format", "json")
     error = json.loads(r.stderr)
     assert (error["kind"], error["exit"]) == ("journal", 3) and way in error["error"], error
+
+
+# ---------------------------------------------------------------- a new signing key
+
+def test_a_new_signing_key_is_told_in_the_report_with_both_fingerprints(cli, tmp_path, clock):
+    journal = new_game(cli, tmp_path, clock)
+    tick(cli, journal)
+    r = cli("rekey", journal, "--format", "json")
+    assert r.exit_code == 0, r.output
+    keys = json.loads(r.stdout)
+    old, new = keys["from_fingerprint"], keys["fingerprint"]
+    tick(cli, journal)
+    outbox = tmp_path / "outbox"
+    for address in ADDRESSES.values():
+        said = flat(text(last_to(outbox, address)))
+        assert f"change the signing key - the moderator changed the game's signing key from " \
+            f"{old} to {new}, the Fingerprint of the mails after it; `referee verify --key` " \
+            f"takes either (the new one once it has signed a record after this one)" in said
+    # What the line says of verify holds: the old key now, the new one after a record.
+    assert cli("verify", journal, "--key", old).exit_code == 0
+    assert cli("order", journal, "--as", "german", "pass").exit_code == 0
+    assert cli("verify", journal, "--key", new).exit_code == 0
+    assert cli("verify", journal, "--key", old).exit_code == 0
+    assert f"from {old} to {new}" in flat(cli("log", journal).stdout)

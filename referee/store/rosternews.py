@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from ..base.addresses import address_key
 from ..base.readers import MODERATOR
+from .authorship import REKEY
 from .players import REGISTER
+from .signing import shown
 
 # Each part of a mail route record (store/mailroute.py) as a reader is told it changed.
 _ROUTE_WORDS = {"source": "reads", "target": "sends"}
@@ -23,12 +25,15 @@ class RosterNews:
         self.players: dict[str, dict] = {}
         self.observers: list[str] = []
         self.route: dict | None = None
+        self.key: str | None = None         # the signing key in force (its fingerprint)
 
     def read(self, rec: dict, name=lambda side: side) -> list[str]:
         """The news of rec, a roster or mail route record, in words ([] for any other
         record; name(side) gives a side's name); the roster is then as rec registers it."""
         if "mail_route" in rec:             # a mail route record's part (store/mailroute.py)
             return self._route_news(rec)
+        if isinstance(rec.get("signing"), dict):    # the header, an adoption, a key change
+            return self._key_news(rec)
         part = rec.get("players") if rec.get("order") == REGISTER else None
         data = part.get("data") if isinstance(part, dict) else None
         if not isinstance(data, dict):
@@ -64,6 +69,18 @@ class RosterNews:
         if before["sender"] != route["sender"]:
             news.append("the moderator changed the address the referee's mails come from")
         return news or ["the moderator set the game's mail route again, as it was"]
+
+
+    def _key_news(self, rec: dict) -> list[str]:
+        """What a key change (`rekey`) did: the fingerprints before and after it, each of
+        which `verify --key` takes (the new one once it has signed a record after it)."""
+        before, fpr = self.key, rec["signing"].get("fingerprint")
+        self.key = fpr if isinstance(fpr, str) else None
+        if rec.get("order") != REKEY or before is None or self.key is None:
+            return []
+        return [f"the moderator changed the game's signing key from {shown(before)} to "
+                f"{shown(self.key)}, the Fingerprint of the mails after it; `referee verify --key` "
+                f"takes either (the new one once it has signed a record after this one)"]
 
 
 def _first_words(observers: list[str]) -> str:
