@@ -163,3 +163,43 @@ def test_a_new_signing_key_is_told_in_the_report_with_both_fingerprints(cli, tmp
     assert cli("verify", journal, "--key", new).exit_code == 0
     assert cli("verify", journal, "--key", old).exit_code == 0
     assert f"from {old} to {new}" in flat(cli("log", journal).stdout)
+
+
+# ---------------------------------------------------------------- a new order key
+
+def test_a_new_order_key_is_confirmed_told_first_and_the_old_one_answered(cli, tmp_path,
+                                                                          clock):
+    journal = new_game(cli, tmp_path, clock)
+    tick(cli, journal)
+    outbox = tmp_path / "outbox"
+    before = last_to(outbox, ADDRESSES["german"])           # it ends with the old key
+    old = next(line for line in text(before).splitlines() if line.startswith("Order key: "))
+
+    r = cli("players", journal, "--new-key", "german")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[-1] == "german: a new order key (the old one no longer " \
+        "counts); the next mail to hans@example.org carries it"
+    assert old.removeprefix("Order key: ") not in r.output
+    seq = json.loads(journal.read_text().splitlines()[-1])["seq"]
+
+    tick(cli, journal)
+    german = text(last_to(outbox, ADDRESSES["german"]))
+    assert flat(german).startswith(
+        f"Your order key was replaced at record {seq} (the moderator gave your side a new "
+        f"one): use the one at the end of this mail; the one in your earlier mails no "
+        f"longer counts."), german
+    assert old not in german
+    assert "replaced" not in text(last_to(outbox, ADDRESSES["entente"]))
+
+    reply(tmp_path, before, ["pass"], "stale-key")
+    r = cli("tick", journal, "--no-map", "--format", "json")
+    (m,) = json.loads(r.stdout)["games"][0]["messages"]
+    assert m["status"] == "rejected"
+    why = f"your order key was replaced at record {seq} (the moderator gave your side a new " \
+        f"one); use the one in the latest mail"
+    assert why in m["reason"], m["reason"]
+    answer = flat(text(last_to(outbox, ADDRESSES["german"])))
+    assert f"Your message was not accepted: {why}. Nothing was done. Your order key is at " \
+        f"the end of the latest report the referee sent you" in answer, answer
+    for output in (r.stdout, answer):
+        assert old.removeprefix("Order key: ") not in output

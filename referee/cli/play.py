@@ -305,6 +305,10 @@ def players(
     for side in rekeyed:
         typer.echo(f"{side}: a new order key goes with the new address (the old one no longer "
                    f"counts); the next mail to it carries the key")
+    for p in listed:
+        if p["side"] in (new_key or []) and p["side"] not in rekeyed:
+            typer.echo(f"{p['side']}: a new order key (the old one no longer counts); the next "
+                       f"mail to {p['address']} carries it")
 
 
 def _rekeyed(before: dict[str, str], listed: list[dict]) -> list[str]:

@@ -46,6 +46,7 @@ from .answered import answered_record
 from .copies import refuse_copy
 from .direct import direct_inbox
 from .elsewhere import check_outbox, sent_after, writer
+from .formerkeys import key_note
 from .handling import handle
 from .holds import sides_on_hold
 from .holdsteps import keep_hold, with_holds
@@ -393,7 +394,7 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     side = keyed_side(m.sender, m.raw, body_or_empty(m), {
         s: p["address"] for s, p in people.items() if s != MODERATOR}, keys)
     if side is None:
-        refuse_unmatched(out, m, people, keys, table.records)
+        refuse_unmatched(out, m, people, keys, table.records, table)
         if m.problem:
             out.reason += f" ({m.problem})"
         if m.sender:
@@ -536,6 +537,7 @@ class _Outbox:
             if what is None:
                 continue                    # nothing new for him a mail owes
             notes = [n for n in (lost_note(self.records, ledger["sent"].get(side), side),
+                                 key_note(self.records, ledger["sent"].get(side), since, side),
                                  *ledger["notes"].get(side, ())) if isinstance(n, str)]
             shown, where = ([], "") if what == NEWS else self.pictures.for_mail(side)
             body = news_body(self.table, side, since, key, self.due.get(side), side in self.held,

@@ -20,9 +20,10 @@ from ..render.documents import reader_words
 from ..store.mailroute import referee_address
 from ..store.players import compact
 from .elsewhere import write_kept
+from .formerkeys import former_key_why
 from .ledger import mail_name, save_ledger
 from .refusal import prose
-from .senders import body_or_empty, typed_journal, unmatched
+from .senders import NOT_THE_KEY, body_or_empty, typed_journal, unmatched
 from .subjects import table_subject
 
 # The ledger's part: for each side, the digest of the key whose mail from another address
@@ -30,12 +31,19 @@ from .subjects import table_subject
 KEYS_ELSEWHERE = "keys_elsewhere"
 
 
-def refuse_unmatched(out, m, people: dict, keys: dict, records: list[dict]) -> None:
+def refuse_unmatched(out, m, people: dict, keys: dict, records: list[dict],
+                     table=None) -> None:
     """out (outcome.Outcome) for a message m matched to no player: refused, why in words its
-    sender may read (out.why), and in the run's line (out.reason) whose order key it
+    sender may read (out.why: from a side's address with its former key, which record
+    replaced it, with table), and in the run's line (out.reason) whose order key it
     carries when it carries a side's from an address not that side's (out.keyed)."""
     out.status = "rejected"
     out.why = unmatched(m, people, records)
+    if table is not None and out.why == NOT_THE_KEY:
+        owners = [s for s, p in people.items() if s != MODERATOR and
+                  address_key(str(p.get("address", ""))) == m.sender]
+        out.why = former_key_why(table, owners, m.raw.decode("utf-8", "replace") +
+                                 body_or_empty(m)) or out.why
     out.reason = f"not from a registered player with his order key: {out.why}"
     out.keyed = keyed_elsewhere(m, people, keys)
     for side in out.keyed:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from ..base.addresses import address_key
 from ..base.readers import MODERATOR
 from ..store.players import OBSERVER
+from .formerkeys import FORMER_KEY, LATEST_HELP
 from .observers import resume_from
 from .refusal import prose
 from .senders import FORMER, MODERATOR_MAIL, MOVED, moderator_command
@@ -74,8 +75,8 @@ def not_matched(table, people: dict, ledger: dict, entry: dict) -> dict:
     to = str(people[sides[0]]["address"])
     one = len(sides) == 1           # an address two sides share: the game's tag alone
     body = "\n\n".join(prose(x) for x in (
-        f"Your message was not accepted: {why}. Nothing was done.", KEY_HELP,
-        NOT_YOURS)) + "\n"
+        f"Your message was not accepted: {why}. Nothing was done.",
+        LATEST_HELP if why.startswith(FORMER_KEY) else KEY_HELP, NOT_YOURS)) + "\n"
     since = records[resume_from(ledger["sent"].get(sides[0]), records)]
     return {"to": to, "body": body, "thread": thread_of(game_id, to),
             "subject": table_subject(table, sides[0]) if one else

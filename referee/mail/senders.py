@@ -96,6 +96,8 @@ def _to(m: Message) -> list[str]:
         return []
 
 
+# Why a mail from a side's address with a key in it, not the side's, is refused.
+NOT_THE_KEY = "the order key in it is not the one for its sender's address"
 # Why a mail from an address a side had before the moderator registered another is refused.
 MOVED = ("its sender's address no longer plays the side it was sent for: the moderator "
          "registered another address for that side (if that is wrong, ask him)")
@@ -118,7 +120,7 @@ def unmatched(m: Message, people: dict, records: list[dict] = ()) -> str:
                 "player who has a new address writes from the one the moderator has, or asks "
                 "him to register the new one)")
     if key_shaped(body_or_empty(m)):
-        return "the order key in it is not the one for its sender's address"
+        return NOT_THE_KEY
     return "it carries no order key (a player's mail carries the key his reports end with)"
 
 
