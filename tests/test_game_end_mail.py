@@ -35,7 +35,9 @@ def test_the_moderator_is_mailed_once_that_the_game_is_over(tmp_path, cli, clock
     assert said.startswith("The game is over: armistice proposed by the German player and "
                            "accepted\n(3.2); result: Stalemate."), said
     assert f"\n  referee reveal {journal}\n" in said, said     # a command is never split
-    assert f"\n  referee log {journal} --as SIDE --format json > SIDE.jsonl\n" in said
+    # Continued where the shell continues it, when one line would pass 72 columns.
+    assert f"\n  referee log {journal} \\\n      --as SIDE --format json > SIDE.jsonl\n" \
+        in said
     assert "(SIDE: german, entente or public)" in " ".join(said.split()), said
     assert max(len(x) for x in said.splitlines() if not x.startswith("  ")) <= 72, said
     assert len(_pass(journal, outbox)[1]) == 1                  # not again

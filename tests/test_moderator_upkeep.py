@@ -17,7 +17,7 @@ from commandclock import START
 ADDRESSES = {"german": "hans@example.org", "entente": "joffre@example.net"}
 
 
-def new_game(cli, tmp_path: Path, clock) -> Path:
+def new_game(cli, tmp_path: Path, clock, *options: str) -> Path:
     """A 1914 game with both players, its mail in a Maildir and out into a folder."""
     for sub in ("cur", "new", "tmp"):
         (tmp_path / "mail" / sub).mkdir(parents=True)
@@ -25,7 +25,7 @@ def new_game(cli, tmp_path: Path, clock) -> Path:
     r = cli("new", journal, "--scenario", "1914", "--game-id", "upkeep",
             *[a for side, addr in ADDRESSES.items() for a in ("--player", f"{side}={addr}")],
             "--mail-in", tmp_path / "mail", "--mail-out", f"outbox:{tmp_path / 'outbox'}",
-            "--from", "referee@example.org")
+            "--from", "referee@example.org", *options)
     assert r.exit_code == 0, r.output
     return journal
 
@@ -203,3 +203,41 @@ def test_a_new_order_key_is_confirmed_told_first_and_the_old_one_answered(cli, t
         f"the end of the latest report the referee sent you" in answer, answer
     for output in (r.stdout, answer):
         assert old.removeprefix("Order key: ") not in output
+
+
+# ---------------------------------------------------------------- the mails' small lines
+
+def test_each_extension_s_line_tells_the_time_that_record_set(cli, tmp_path, clock):
+    journal = new_game(cli, tmp_path, clock, "--deadline", "48h")
+    tick(cli, journal)
+    assert cli("extend", journal, "german", "12h").exit_code == 0
+    assert cli("extend", journal, "german", "1h").exit_code == 0
+    tick(cli, journal)
+    said = flat(text(last_to(tmp_path / "outbox", ADDRESSES["german"])))
+    first = said.index("is 12h later")
+    assert said[first:].startswith("is 12h later: your orders are now due by Thu 26 Nov "
+                                   "06:00 UTC"), said[first:first + 90]
+    second = said.index("is 1h later")
+    assert said[second:].startswith("is 1h later: your orders are now due by Thu 26 Nov "
+                                    "07:00 UTC"), said[second:second + 90]
+
+
+def test_the_moderator_s_end_mail_keeps_its_commands_within_the_line(cli, tmp_path, clock,
+                                                                     monkeypatch):
+    """A command is never split but where the shell continues it: what follows the journal
+    goes on a line of its own when the one line would pass 72 columns."""
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "campaigns-of-the-club" / "western-front"
+    folder.mkdir(parents=True)
+    journal = new_game(cli, folder, clock, "--player", "moderator=umpire@example.com")
+    journal = journal.relative_to(tmp_path)
+    assert cli("order", journal, "--as", "german", "propose armistice").exit_code == 0
+    assert cli("order", journal, "--as", "entente", "accept armistice").exit_code == 0
+    tick(cli, journal)
+    (told,) = [m for m in mails(folder / "outbox") if m["To"] == "umpire@example.com"]
+    said = text(told)
+    where = str(tmp_path / journal)             # tick names it by its whole path
+    assert f"\n  referee log {where} \\\n      --as SIDE --format json > SIDE.jsonl\n" in said
+    # Past 72 columns only where the journal's whole path alone takes them (never split).
+    assert [line for line in said.splitlines() if len(line) > 72] == [
+        f"  referee reveal {where}", f"  referee log {where} \\"], said

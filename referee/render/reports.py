@@ -170,7 +170,8 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
         if brief.takes(rec, before, seen, state, data):
             continue
         happened += _happened(rec, before, seen, state, data, reader, journal,
-                              (zone, dues, _same_run(told, rec)), news,
+                              (zone, _dues_told(whole, records, rec, dues, games_dir),
+                               _same_run(told, rec)), news,
                               header["dice"]["mode"] == "manual")
         told = rec
     data = era.data
@@ -263,6 +264,16 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     lines += [[Span(line)] for line in news]       # what a roster record changed
     return [Para(_record_heading(rec, before, reader), heading=True)] + \
         ([Items(lines)] if lines else [])
+
+
+def _dues_told(whole, records: list[dict], rec: dict, dues: list[dict], games_dir):
+    """The deadlines a record is told with: those now, or for an extension that a later
+    clock record moved on, those it set (game/extended.py)."""
+    if "clock" not in rec:
+        return dues
+    from ..game.extended import due_set  # start-up: only a record about time
+
+    return due_set(whole.journal, whole.raw, records, rec, dues, games_dir)
 
 
 def _same_run(told: dict | None, rec: dict) -> bool:

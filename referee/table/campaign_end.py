@@ -28,7 +28,8 @@ def ending_record(records: list[dict]) -> dict:
 
 def ended_mail(journal: str, result: dict, sides: tuple[str, ...]) -> str:
     """What the moderator is told: how the game ended, the one thing left to him, the
-    commands to copy (never split), and how each player checks the game then."""
+    commands to copy (never split but where the shell continues a line), and how each
+    player checks the game then."""
     how, level = result_words({**result, "reason": result.get("reason") or "the game ended"})
     head = prose(f"The game is over: {how}" + (f"; result: {level}" if level else "") +
                   ". The players are asked nothing more. It waits on you for one thing: "
@@ -37,6 +38,8 @@ def ended_mail(journal: str, result: dict, sides: tuple[str, ...]) -> str:
                   f"{', '.join(sides)} or public):")
     check = prose("which each checks with `referee verify SIDE.jsonl --export SIDE` "
                    "(moderator.md, When the game is over).")
-    return (f"{head}\n\n  referee reveal {journal}\n\n{then}\n\n"
-            f"  referee log {journal} --as SIDE --format json > SIDE.jsonl\n\n{check}")
+    export = f"  referee log {journal} --as SIDE --format json > SIDE.jsonl"
+    if len(export) > 72:        # the shell's continuation: one command still, copied whole
+        export = f"  referee log {journal} \\\n      --as SIDE --format json > SIDE.jsonl"
+    return f"{head}\n\n  referee reveal {journal}\n\n{then}\n\n{export}\n\n{check}"
 
