@@ -7,6 +7,7 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from commandclock import START
 from mailboxes import write_maildir
 from test_inbox import ADDRESSES, SECRET
@@ -51,6 +52,22 @@ def test_a_pass_with_a_problem_names_it_once_and_ends_with_its_count(tmp_path, c
     assert doc["ok"] is False and len(doc["problems"]) == 1
     error = json.loads(error)
     assert error["kind"] == "transport" and error["error"] == doc["problems"][0], error
+
+
+@pytest.mark.parametrize("served", ["journal", "folder"])
+def test_a_journal_that_cannot_be_read_counts_among_the_pass_s_games(tmp_path, cli, served):
+    """A torn journal is a game the pass found and could not handle: its last line counts
+    it ('1 game: 0 handled, 1 problem'), whether tick was given the journal or its folder,
+    rather than a pass over '0 games' with a problem in none."""
+    games = folder_of_games(tmp_path, cli, "lone")
+    lone = games / "lone.jsonl"
+    lone.write_bytes(lone.read_bytes()[:-50])                    # its last line torn
+    r = cli("tick", lone if served == "journal" else games, "--no-map")
+    assert r.exit_code == 3, r.output
+    want = ("1 game: 0 handled, 1 problem", "1 problem in 1 game") if served == "journal" \
+        else ("2 games: 1 handled, 1 problem", "1 problem in 2 games")
+    assert r.stdout.splitlines()[-1].endswith(want[0]), r.stdout
+    assert r.stderr == f"referee: {want[1]} (see above)\n", r.stderr
 
 
 def test_every_line_of_tick_and_watch_begins_with_the_pass_s_time(tmp_path, cli, clock):

@@ -82,6 +82,7 @@ class TickReport:
     fresh: list[str] = field(default_factory=list)     # unclaimed, not told of before
     waiting: list[dict] = field(default_factory=list)   # held for a game not played now
     unknown: list[str] = field(default_factory=list)    # unreadable, its game not known
+    found: int = 0                      # the journals the pass found, read or not
 
     @property
     def problems(self) -> list[str]:
@@ -123,6 +124,7 @@ def tick(path: Path, games_dir: Path | None = None, with_map: bool = True) -> Ti
 def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
     index, known = gameindex.load_all(path)
     games, broken, aside = _games(path, games_dir, index, known)
+    found = len(games) + len(broken)
     try:
         shared = workers()
     except RefereeError as exc:     # the mail settings: every pass finds it (watch names it once)
@@ -167,7 +169,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
     gameindex.save(path, _indexed(games, index, idle, games_dir, moment), claims_known)
     withheld.told(broken, aside)
     return TickReport(games, unclaimed, broken, fresh, withheld.waiting(aside),
-                      withheld.unknown(aside))
+                      withheld.unknown(aside), found)
 
 
 # What the index keeps of a game (gameindex.py): what claims its mail and where it goes.
@@ -530,7 +532,7 @@ def stamped(moment: datetime, lines: Iterable[str]) -> list[str]:
 def tally(report: TickReport) -> str:
     """The line every pass of `tick` ends with: its games, and how many were handled and
     how many problems are left when some are."""
-    games = counted(len(report.games), 'game')
+    games = counted(max(report.found, len(report.games)), 'game')
     if not report.problems:
         return f"{games}: all handled"
     handled = sum(not x.problems for x in report.games)
@@ -545,7 +547,8 @@ def summary(report: TickReport, shown: bool = False) -> RefereeError | None:
         return None
     if shown:
         return TransportError(f"{counted(len(report.problems), 'problem')} in "
-                              f"{counted(len(report.games), 'game')} (see above)")
+                              f"{counted(max(report.found, len(report.games)), 'game')} "
+                              "(see above)")
     more = len(report.problems) - 1
     return TransportError(report.problems[0] + (f" (and {counted(more, 'more problem')} above)"
                                                 if more else ""))
