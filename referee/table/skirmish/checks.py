@@ -170,7 +170,9 @@ def _held(card: SkirmishCard, state: SkState, f: FigureState, away: bool) -> Ref
 
 
 def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
-               targets: list[FigureState]) -> Refusal | None:
+               targets: list[FigureState], any_step: bool = False) -> Refusal | None:
+    """Why an order of f firing at targets is refused (None: taken). any_step: whatever the
+    step or order of quality it fires in (checks.may_fire)."""
     w = card.weapons.kinds[f.weapon]
     facts = o.facts
     r = _need(facts, ("range",), card.weapons.rule)
@@ -197,7 +199,8 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
     if "dice" in facts and facts["dice"] not in w.dice:
         return card.weapons.rule, f"a {w.name} fires {' or '.join(map(str, w.dice))} dice"
     return _moved_fire(card, f, o) or motivation(card, state, f, facts, _fire_kind(o)) \
-        or (_fire_step(card, state, f) if steps else _quality_order(card, state, f))
+        or (None if any_step else
+            _fire_step(card, state, f) if steps else _quality_order(card, state, f))
 
 
 def _firer(card: SkirmishCard, state: SkState, f: FigureState) -> Refusal | None:
@@ -214,38 +217,25 @@ def _firer(card: SkirmishCard, state: SkState, f: FigureState) -> Refusal | None
     return None
 
 
-def fire_barred(card: SkirmishCard, state: SkState, f: FigureState, kind: str
-                ) -> Refusal | None:
-    """Why figure f may not make a test of kind (fire, unaimed) now at any target and with
-    any facts (None: some order of it may be legal): check_fire's refusals that read the
-    figure alone."""
-    return _unfit(card, state, f, kind) or \
-        (_fire_step(card, state, f) if stepped(card, state) else
-         _quality_order(card, state, f))
-
-
-def _unfit(card: SkirmishCard, state: SkState, f: FigureState, kind: str) -> Refusal | None:
-    """fire_barred's refusals but the order of quality: those of the figure's turn so far
-    (melee, pins, morale, its shot, its move)."""
-    if _in_melee(state, f) or (card.melee.contact_lasts and contact_of(state, f.id)) or \
-            (f.melee_turn and f.melee_turn == state.turn - 1):
-        return "Hand-to-Hand Combat", f"{f.id} is in melee or was last turn"
-    return _firer(card, state, f) or _moved_bar(card, f, kind)
-
-
 FIRES = ("fire", "unaimed")
 
 
 def may_fire(card: SkirmishCard, state: SkState, f: FigureState, kinds=FIRES,
              any_step: bool = False) -> bool:
-    """Whether figure f may fire now as one of kinds at some target with some facts, as
-    check_fire would take it: fighting (or fit when its fire step began, which it fires in
-    though killed in it) and barred by none of the refusals that read the figure alone.
-    any_step: whatever the step or order of quality (a fire step about to begin)."""
+    """Whether figure f may fire now as one of kinds with some facts, as check_fire takes
+    it: fighting (or fit when its fire step began, which it fires in though killed in it),
+    and some order of it taken, at one enemy figure on the table with the facts that favour
+    it (the nearest range, a leader within command range): so whatever the facts it
+    declares, an order of a figure that may not fire is refused. any_step: whatever the step
+    or order of quality (a fire step about to begin)."""
     fits = fighting(state, f.id) or (stepped(card, state) and f.id in state.fit
                                      and not f.surrendered)
-    barred = _unfit if any_step else fire_barred
-    return fits and any(barred(card, state, f, k) is None for k in kinds)
+    targets = [g for g in state.figures.values() if g.side != f.side and g.active]
+    return fits and any(
+        check_fire(card, state, SkOrder(kind, f.id, {"at": [g.id], "range": 0,
+                                                     "command": True}),
+                   f, [g], any_step) is None
+        for kind in kinds for g in targets)
 
 
 def _far_state(card: SkirmishCard, o: SkOrder) -> Refusal | None:

@@ -49,8 +49,9 @@ def waiting(state: SkState) -> list[str]:
 
 
 def _fit(card: SkirmishCard, state: SkState, f) -> bool:
-    """A figure fit to fire in the fire step about to begin: one that may fire now but for
-    its step (checks.may_fire, as its order would be checked and the order list reads it).
+    """A figure fit to fire in the fire step about to begin: one some order of which
+    check_fire takes now but for its step (checks.may_fire, as the order list reads it): not
+    one without a leader left to motivate it, nor with no enemy it may shoot at.
     A card without steps_wait_on_fit (a journal made before) read the forces alone: on the
     table, unpinned, and in a section neither dispersed nor routing."""
     if card.steps_wait_on_fit:
@@ -63,12 +64,13 @@ def _start_step(card: SkirmishCard, state: SkState, step: int) -> None:
     """Begin the first fire step from `step` with a figure fit to fire; a side with none
     of that step's qualities fit is not waited on. With no step left the phase ends."""
     state.fit = []                  # a pin taken in the step before counts now
+    # and a leader killed in it motivates no more (checks.motivation reads standing)
+    state.standing = [f.id for f in state.figures.values() if f.active]
     fit = [f for f in state.figures.values() if _fit(card, state, f)]
     for n in range(step, len(card.fire_steps)):
         firing = [f.side for f in fit if f.quality in card.fire_steps[n]]
         if firing:
             state.fire_step, state.fit = n, [f.id for f in fit]
-            state.standing = [f.id for f in state.figures.values() if f.active]
             state.done = [s for s in state.sides if s not in firing]
             state.passed = list(state.done)
             return
