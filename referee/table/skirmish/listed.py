@@ -10,12 +10,13 @@ from .checks import fighting, may_fire
 from .order_text import order_form
 from .state import FigureState, SkState
 
-# The verbs whose use the side's figures decide, each with what makes one of them usable.
 _FIRES = ("fire", "unaimed")
 
 
 def usable(card: SkirmishCard, state: SkState, side: str, verb: str) -> bool:
-    """Whether some order of verb may be legal for side now (a verb of the phase)."""
+    """Whether some order of verb may be legal for side now (a verb of the phase): one
+    decider.check takes, of those _tried (a fire, a move, a melee: as their forms read
+    them); done is always listed, its mail naming what the card compels first."""
     if verb in _FIRES:
         return any(f.side == side and may_fire(card, state, f, (verb,))
                    for f in state.figures.values())
@@ -23,7 +24,33 @@ def usable(card: SkirmishCard, state: SkState, side: str, verb: str) -> bool:
         return bool(_moves(card, state, side))
     if verb == "melee":
         return any(True for _ in _melees(card, state, side))
-    return True
+    return verb not in _TRIED or any(sk.check(card, state, o, side) is None
+                                     for o in _tried(card, state, side, verb))
+
+
+_TRIED = ("spot", "unpin", "rally", "morale", "surrender")
+
+
+def _tried(card: SkirmishCard, state: SkState, side: str, verb: str):
+    """An order of verb for each subject (and target) it could have now, with the facts
+    that favour it (the check reads whether a fact is declared, not its value, but for a
+    leader's command and a morale test's trigger): one of them is legal when any is."""
+    figures = state.figures.values()
+    if verb == "spot":
+        seen = {"range": 0, **{k: getattr(card.facts, k)[0] for k in ("light", "state",
+                                                                       "cover")}}
+        yield from (sk.SkOrder("spot", f.id, {"at": [g.id], **seen}) for f in figures
+                    for g in figures if f.side == side and g.side != side and g.active)
+    elif verb == "unpin":
+        yield from (sk.SkOrder("unpin", f.id, {"command": True}) for f in figures
+                    if f.side == side and f.pins)
+    elif verb in ("rally", "morale"):
+        own = [s.id for s in state.sections.values() if s.side == side]
+        facts = [{}] if verb == "rally" else [{"trigger": t} for t in card.morale.triggers]
+        yield from (sk.SkOrder(verb, s, x) for s in own for x in facts)
+    else:                               # surrender: his own, or claimed of the enemy
+        yield from (sk.SkOrder(verb, s, {"reason": "routing"}) for s in state.sections)
+        yield from (sk.SkOrder(verb, f.id, {"reason": "melee"}) for f in figures)
 
 
 def waits_turn(card: SkirmishCard, state: SkState, side: str) -> bool:
