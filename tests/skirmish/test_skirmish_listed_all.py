@@ -20,7 +20,7 @@ from referee.store.anydice import AnyDice
 from referee.table.skirmish import decider as sk
 from referee.table.skirmish import kind as K
 from referee.table.skirmish.checks import owed
-from referee.table.skirmish.listed import forms
+from referee.table.skirmish.listed import forms, still_open
 from referee.table.skirmish.loading import load_skirmish
 
 YN = (True, False)
@@ -94,7 +94,8 @@ def _play(seed: int, scenario: str, steps: int) -> None:
         verbs = [*K._open_tests(game), "done"]
         legal = {}
         for side in state.sides:
-            listed = K._open_tests(game, side) if side in K._waited(game) else []
+            listed = K._open_tests(game, side) if side in K._waited(game) else \
+                still_open(CARD, state, side)       # what a side told he waits may send
             shown = forms(CARD, state, side, listed)
             legal[side] = [o for v in verbs for o in _candidates(state, side, v, rnd)
                            if sk.check(CARD, state, o, side) is None]
@@ -103,9 +104,8 @@ def _play(seed: int, scenario: str, steps: int) -> None:
                 fits = [o for o in legal[side] if _within(o, form)]
                 assert fits or (verb == "done" and owed(CARD, state, side)), \
                     f"{where}: {side} listed {form!r}, no order of it legal"
-            if side in K._waited(game):
-                for o in legal[side]:
-                    assert any(_within(o, f) for f in shown), \
+            for o in legal[side]:
+                assert any(_within(o, f) for f in shown), \
                         f"{where}: {side}'s {o} legal, outside {shown}"
         side = rnd.choice([s for s in state.sides if legal[s]])
         rest = [o for o in legal[side] if o.kind != "done"]

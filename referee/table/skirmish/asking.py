@@ -8,7 +8,7 @@ from ...base.readers import MODERATOR, PUBLIC
 from ...render.documents import players_words
 from ...render.record_text import wrap_lines
 from .ending import after_the_end, end_words
-from .listed import forms
+from .listed import forms, still_open
 from .state import open_disputes
 
 
@@ -60,11 +60,21 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
                 *(f"  {form}" for form in forms(game.card, game.state, reader, mine))]
     waiting = f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}."
     meanwhile = _meanwhile(doc, reader, keep)
+    if reader != MODERATOR:
+        meanwhile[1:1] = _still(table.game(), reader)
     if reader == MODERATOR and _open(doc):
         # A dispute asks him: that is what his mail opens with (its first paragraph, on a
         # phone's first screen), not whom the game waits on; his report says it first too.
         return [*meanwhile, waiting]
     return [waiting, *meanwhile]
+
+
+def _still(game, side: str) -> list[str]:
+    """What a side the game does not wait on may still send (listed.still_open), as one
+    paragraph: none when nothing."""
+    verbs = still_open(game.card, game.state, side)
+    return [f"You may still send, though the game does not wait on you: "
+            f"{'; '.join(forms(game.card, game.state, side, verbs))}."] if verbs else []
 
 
 def compelled(due: list[str]) -> str:

@@ -62,6 +62,20 @@ def waits_turn(card: SkirmishCard, state: SkState, side: str) -> bool:
     return mover not in (None, side) and not _moves(card, state, side)
 
 
+def still_open(card: SkirmishCard, state: SkState, side: str) -> list[str]:
+    """The verbs a side the game does not wait on may still send now, each one check takes
+    some order of: a spotting test in a phase that passes him over (a fire step with none
+    of his figures fit, the other side's off-table artillery), and while his unit moves
+    after the other's, the tests of the phase and done."""
+    if side in state.done:
+        return ["spot"] if side in state.passed and usable(card, state, side, "spot") else []
+    if not waits_turn(card, state, side):
+        return []
+    tests = ["fire" if t == "aimed" else t for t in sk.phase_of(card, state).tests]
+    done = sk.check(card, state, sk.SkOrder("done", None, {}), side) is None
+    return [t for t in tests if usable(card, state, side, t)] + (["done"] if done else [])
+
+
 def forms(card: SkirmishCard, state: SkState, side: str, verbs: list[str]) -> list[str]:
     """The form of each verb as his mail lists it, with the values some order of his may
     take now where the checks narrow them: the move modes (a routing section rushes away),
