@@ -38,3 +38,15 @@ def test_an_encoded_id_of_another_reader_or_game_names_nothing(tmp_path):
     for ident in others:
         assert answered_record(_reply("fritz@example.org", ident), "fritz@example.org",
                                "Re: orders", "patrol") is None, ident
+
+
+def test_a_word_of_an_unknown_charset_does_not_hide_a_good_encoded_id_beside_it(tmp_path):
+    """Each encoded word is decoded on its own: one that cannot be (its charset unknown)
+    is kept as sent, and the id encoded beside it still names its record."""
+    ident = message_id("fritz@example.org", "x" * 24, ("patrol", RECORD))
+    good = bytes(_reply("fritz@example.org", ident, "References"))
+    for bad in (b"=?x-no-such-charset?q?a?= ", b"=?utf-8?b?@@@?= "):
+        raw = good.replace(b"References: ", b"References: " + bad, 1)
+        found = answered_record(message_from_bytes(raw, policy=default), "fritz@example.org",
+                                "Re: orders", "patrol")
+        assert found is not None and found.seq == 12, bad

@@ -12,6 +12,7 @@ says why such a reply is stale, in the words a campaign and a skirmish both give
 from __future__ import annotations
 
 import email.header
+import re
 from collections.abc import Callable
 from email.message import Message
 
@@ -64,21 +65,39 @@ def _raw_header(msg: Message, name: str) -> str:
     return " ".join(v for v in values if isinstance(v, str))
 
 
+# An RFC 2047 encoded word: =?charset?encoding?text?= (its charset may carry *language).
+_WORD = re.compile(r"=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=")
+
+
 def _decoded(text: str) -> str:
     """A header's text with its RFC 2047 encoded words decoded: a mail program folding a
     long Message-ID it cannot break (Python's email package, the referee's own ids among
     them) writes it as =?utf-8?q?=3Crec=2E...?=. What it decodes to is only ever read as
     the text sent is: an id in it counts only when its mark checks out for the reply's
     sender and its game (record_of), so no encoding makes one of another game or reader.
-    The text as sent when it holds no encoded word or cannot be decoded."""
+    Each word is decoded on its own, the space between two decoded words dropped (RFC 2047
+    6.2); a word that cannot be decoded (an unknown charset, a broken word) is kept as sent,
+    so that it does not hide a good word beside it. text: already bounded by its caller."""
     if "=?" not in text:
         return text
+    out, end, joined = [], 0, False
+    for m in _WORD.finditer(text):
+        between = text[end:m.start()]
+        word = _word(m.group(0))
+        out.append("" if joined and word is not None and not between.strip() else between)
+        out.append(m.group(0) if word is None else word)
+        end, joined = m.end(), word is not None
+    return "".join(out) + text[end:]
+
+
+def _word(word: str) -> str | None:
+    """One encoded word decoded, or None when it cannot be."""
     try:
-        parts = email.header.decode_header(text)
+        parts = email.header.decode_header(word)
         return "".join(p.decode(c or "ascii", "replace") if isinstance(p, bytes) else p
                        for p, c in parts)
-    except Exception:  # noqa: BLE001 - an unknown charset, a broken word: read as sent
-        return text
+    except Exception:  # noqa: BLE001 - an unknown charset, a broken word: kept as sent
+        return None
 
 
 def stale_reply(answered: Answered | None, records: list[dict], last: int,
