@@ -121,6 +121,56 @@ def test_repair_of_a_write_never_finished_says_nothing_more(cli, tmp_path, clock
 
 
 
+def test_repair_never_makes_good_a_cut_back_of_whole_records_under_a_torn_line(
+        cli, tmp_path, clock):
+    """Someone who can write the folder takes the last three whole records away and adds a
+    torn fragment: a torn line holds one record at most, so repair refuses, naming the
+    cut back, and leaves the journal as it found it (its tick keeps refusing to play on)."""
+    journal = new_game(cli, tmp_path, clock)
+    for side, order in (("german", "pass"), ("german", "end turn"), ("entente", "pass")):
+        assert cli("order", journal, "--as", side, order).exit_code == 0
+    lines = journal.read_bytes().splitlines(keepends=True)
+    top = json.loads(lines[-1])
+    journal.write_bytes(b"".join(lines[:-3]) + lines[-1][:30])
+    before = journal.read_bytes()
+    r = cli("repair", journal)
+    assert r.exit_code == 3, r.output
+    assert f"cut back: this referee wrote record {top['seq']} ({top['hash'][:12]}…)" in \
+        r.output and "nothing was changed" in r.output, r.output
+    assert journal.read_bytes() == before
+    assert not list(tmp_path.glob("*.bak"))
+    assert cli("order", journal, "--as", "entente", "pass").exit_code == 3
+
+
+def test_a_lost_record_is_told_as_whose_the_mark_says_not_as_the_torn_bytes_say(
+        cli, tmp_path, clock):
+    """The side a lost record was whose is taken from this referee's mark of what it wrote,
+    never from the torn fragment, which the folder's writer writes: the German's record torn
+    to a fragment naming the Entente is still told as the German's."""
+    journal = new_game(cli, tmp_path, clock)
+    assert cli("order", journal, "--as", "german", "pass").exit_code == 0
+    lines = journal.read_bytes().splitlines(keepends=True)
+    assert json.loads(lines[-1])["actor"] == "german"
+    journal.write_bytes(b"".join(lines[:-1]) + b'{"actor":"entente","hash":"x')
+    r = cli("repair", journal)
+    assert r.exit_code == 0, r.output
+    assert "the German player must send his orders again" in flat(r.stdout), r.stdout
+
+
+def test_a_second_repair_that_lost_nothing_does_not_tell_the_first_loss_again(
+        cli, tmp_path, clock):
+    """A repair remembers the record it lost until a later repair: one that cut only a write
+    never finished says nothing of the loss before."""
+    journal = new_game(cli, tmp_path, clock)
+    assert cli("order", journal, "--as", "german", "pass").exit_code == 0
+    os.truncate(journal, journal.stat().st_size - 40)
+    assert "is lost" in cli("repair", journal).stdout
+    with open(journal, "ab") as f:
+        f.write(b'{"actor":"german","at":')
+    r = cli("repair", journal)
+    assert r.exit_code == 0 and "is lost" not in r.stdout, r.output
+
+
 # ---------------------------------------------------------------- an edited journal
 
 def test_an_edited_record_names_the_way_forward_in_every_command(cli, tmp_path, clock):

@@ -126,6 +126,7 @@ def test_an_older_copy_in_a_home_holding_the_new_key_alone_is_told_as_one(
         r.output
     r = cli("status", journal)
     assert r.exit_code == 3 and told in r.stderr, r.output
-    assert r.stderr.endswith("since; restore the current journal in its place; nothing of it "
-                             "is shown\n"), r.stderr
+    assert "since; restore the current journal in its place (docs/moderator.md, Restoring a " \
+        "journal from a backup; if you restored this copy on purpose, remove " in r.stderr and \
+        r.stderr.endswith(".mark); nothing of it is shown\n"), r.stderr
     assert journal.read_bytes() == backup

@@ -511,6 +511,11 @@ class Journal:
             records = parse(keep, self.name)
             signed = "signing" in records[0] or "sig" in records[-1]
             following = self._signer(keep, marked=False) if signed else None
+            gone = written.cut_too_far(keep, records[-1],
+                                       signing.signer_of(records[-1].get("sig")))
+            if following is not None and gone is not None:
+                raise ForeignGameError(f"{self.name}: {gone}; a torn line holds one record "
+                                       f"at most, so nothing was changed")
             backup = self._backup(raw)
             try:
                 os.ftruncate(fd, len(keep))
@@ -520,7 +525,7 @@ class Journal:
                                    f"as it was is in {backup}") from None
             if following is not None:
                 written.cut(keep, records[-1], signing.signer_of(records[-1].get("sig")),
-                            following.fpr, raw[len(keep):])
+                            following.fpr)
             return len(records), backup
 
     def _backup(self, raw: bytes) -> Path:

@@ -37,12 +37,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from pathlib import Path
 
 from . import home, keychain, signing
 
 _MEMBER = b'"hash":"'
+_KEPT = object()                    # note(): the mark's lost record stays as it was
 
 
 def game_of(raw: bytes) -> str | None:
@@ -77,12 +77,13 @@ def _read(game_id: str) -> dict | None:
 
 
 def note(raw: bytes, last: dict, signer: str | None, following: str | None,
-         handed: str | None, added: list[dict] = (), lost: dict | None = None) -> None:
+         handed: str | None, added: list[dict] = (), lost: dict | None | object = _KEPT
+         ) -> None:
     """After a write: raw is the journal before it (its header, the keys it names), added
     the records written (none: raw is all of it), last its last record, signer the
     fingerprint that signed it, following the key that signs after it, handed the key a key
     change handed over (if any); lost, the record a repair cut that this referee had written
-    (cut), else the one the mark named lost before."""
+    (cut: None when it cut none), else the one the mark named lost before."""
     header = _header(raw)
     game_id = header.get("game_id")
     if not isinstance(game_id, str) or signer is None:
@@ -92,7 +93,9 @@ def note(raw: bytes, last: dict, signer: str | None, following: str | None,
     first = header.get("hash")
     same = _first(before) == first or signer in known or handed in known
     keys = [k for k in before.get("keys", []) if same and k != handed]
-    keys += [k for k in (signer, following) if k and k not in keys and k != handed]
+    for k in (signer, following):
+        if k and k not in keys and k != handed:
+            keys.append(k)
     chain = _chain(before) if added and same and _first(before) == first else None
     chain = (keychain.chain(keychain.naming(raw)) if chain is None else chain) + \
         keychain.chain(added)
@@ -100,11 +103,14 @@ def note(raw: bytes, last: dict, signer: str | None, following: str | None,
     for fpr in [handed, *(f for _, f in chain if f != following)]:
         if fpr and fpr not in retired and fpr not in keys:
             retired.append(fpr)
-    lost = lost or (before.get("lost") if same else None)
+    if lost is _KEPT:
+        lost = before.get("lost") if same else None
+    actor = last.get("actor")
     home.write_signed(mark_path(game_id), {
         "game_id": game_id, "seq": last["seq"], "hash": last["hash"], "sig": last.get("sig"),
         "signer": signer, "keys": keys[-20:], "retired": retired[-20:], "first": first,
-        "chain": chain[-20:], **({"lost": lost} if lost else {})})
+        "chain": chain[-20:], **({"lost": lost} if lost else {}),
+        **({"actor": actor} if isinstance(actor, str) else {})})
 
 
 def _first(mark: dict) -> str | None:
@@ -122,16 +128,24 @@ def _chain(mark: dict) -> list[list] | None:
         isinstance(k, list) and len(k) == 2 and isinstance(k[1], str) for k in chain) else None
 
 
-_ACTOR = re.compile(rb'^\{"actor":"([a-z_]{1,40})"')
+def cut_too_far(keep: bytes, last: dict, signer: str | None) -> str | None:
+    """Why `repair` must not cut a journal down to keep (last its last record), or None: a
+    torn line holds one record at most, so when this referee's mark names a record beyond
+    the one after keep, or one keep should hold and does not, whole records it wrote are
+    gone too: a cut back, which a repair must not make good (problem's words)."""
+    mark = _read(game_of(keep) or "")
+    if mark and _same_game(mark, _header(keep), signer) and mark.get("seq") == last["seq"] + 1:
+        return None
+    return problem(keep, last, signer)
 
 
-def cut(keep: bytes, last: dict, signer: str | None, following: str | None,
-        torn: bytes) -> None:
+def cut(keep: bytes, last: dict, signer: str | None, following: str | None) -> None:
     """After `repair` cut the torn tail of a journal down to keep (last its last record): the
-    mark names that record now. When the mark named a later record, this referee wrote it
-    whole (and may have mailed it) before the tail was torn: the mark keeps it as lost, with
-    the side whose record it was (its first member, as the record's keys are sorted), so that
-    repair, the players' next mails and a reply to it say so (lost)."""
+    mark names that record now. When the mark named the record after it, this referee wrote
+    it whole (and may have mailed it) before the tail was torn: the mark keeps it as lost,
+    with the side whose record it was as the mark itself names it (never read from the torn
+    bytes, which anyone who can write the folder writes), so that repair, the players' next
+    mails and a reply to it say so (lost); a cut that lost none forgets any loss before."""
     game_id = game_of(keep)
     before = _read(game_id) if game_id is not None else None
     was = before.get("seq") if before else None
@@ -139,9 +153,8 @@ def cut(keep: bytes, last: dict, signer: str | None, following: str | None,
     gone = None
     if type(was) is int and was > last["seq"] and isinstance(hash_, str) and \
             keep.find(_MEMBER + hash_.encode("ascii", "replace")) < 0:
-        actor = _ACTOR.match(torn)
-        gone = {"seq": was, "hash": hash_,
-                "actor": actor.group(1).decode() if actor else None}
+        actor = before.get("actor")
+        gone = {"seq": was, "hash": hash_, "actor": actor if isinstance(actor, str) else None}
     note(keep, last, signer, following, None, lost=gone)
 
 
@@ -205,7 +218,8 @@ def older_copy(raw: bytes, last: dict, signer: str | None) -> str | None:
             f"its last record, {last.get('seq')}, is signed by key {signing.shown(signer)}, "
             f"which record {change} handed over to key {signing.shown(following)}, and this "
             f"referee wrote record {mark['seq']} ({hash_[:12]}…) since; restore the current "
-            f"journal in its place")
+            f"journal in its place (docs/moderator.md, Restoring a journal from a backup; if "
+            f"you restored this copy on purpose, remove {mark_path(str(game_id))})")
 
 
 def _same_game(mark: dict, header: dict, signer: str | None) -> bool:
