@@ -300,12 +300,9 @@ def test_the_shared_commands_print_the_shapes_scripting_names_for_a_skirmish(gam
     assert r.exit_code == 2 and "no redacted export" in r.stderr, r.stderr
 
 
-def test_explain_of_a_disputed_test_points_to_its_dispute_and_ruling_in_words(cli, game):
-    """explain of a test the moderator's ruling decided again named neither the dispute nor
-    the ruling (null in JSON) while the report showed the test as ruled; explain of those
-    records printed raw JSON dicts in the text, called the moderator "Moderator" where
-    every mail says "moderator", and gave the claimed range as the string "90" beside the
-    declared number 70."""
+def _shot_disputed_and_ruled(cli, game) -> int:
+    """The British B3 fires at G2 declaring 70", the German disputes the range (90") and
+    the moderator settles it at 90; the record of the shot."""
     _to_fire_phase(cli, game)
     r = order(cli, game, "british", "fire B3 at=G2 range=70 state=moving command=yes",
               "--format", "json")
@@ -314,6 +311,16 @@ def test_explain_of_a_disputed_test_points_to_its_dispute_and_ruling_in_words(cl
                  ).exit_code == 0
     assert order(cli, game, "moderator", f"settle record={fired} fact=range value=90"
                  ).exit_code == 0
+    return fired
+
+
+def test_explain_of_a_disputed_test_points_to_its_dispute_and_ruling_in_words(cli, game):
+    """explain of a test the moderator's ruling decided again named neither the dispute nor
+    the ruling (null in JSON) while the report showed the test as ruled; explain of those
+    records printed raw JSON dicts in the text, called the moderator "Moderator" where
+    every mail says "moderator", and gave the claimed range as the string "90" beside the
+    declared number 70."""
+    fired = _shot_disputed_and_ruled(cli, game)
     disputed, ruled = fired + 1, fired + 2
     shot = valid(cli("explain", game, str(fired), "--format", "json").stdout,
                  "skirmish-explained")
@@ -337,14 +344,7 @@ def test_a_settled_test_still_tells_the_facts_its_order_left_to_the_card(cli, ga
     """Once the moderator ruled the range, the report showed the cover the order never
     stated as if declared (cover=none), its "(not stated, taken as ...)" dropped: only the
     facts a ruling changed are shown as ruled."""
-    _to_fire_phase(cli, game)
-    r = order(cli, game, "british", "fire B3 at=G2 range=70 state=moving command=yes",
-              "--format", "json")
-    fired = json.loads(r.stdout)["record"]
-    assert order(cli, game, "german", f"dispute record={fired} fact=range value=90"
-                 ).exit_code == 0
-    assert order(cli, game, "moderator", f"settle record={fired} fact=range value=90"
-                 ).exit_code == 0
+    fired = _shot_disputed_and_ruled(cli, game)
     report = cli("skirmish", "report", game).stdout
     line = next(x for x in report.splitlines() if x.startswith(f"#{fired} British:"))
     assert line == f"#{fired} British: fire B3 at=G2 range=90 state=moving command=yes (not " \
