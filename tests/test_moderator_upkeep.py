@@ -255,6 +255,49 @@ def test_a_new_order_key_is_confirmed_told_first_and_the_old_one_answered(cli, t
         assert old.removeprefix("Order key: ") not in output
 
 
+def _new_key_then_repair(cli, tmp_path, clock) -> tuple[Path, int]:
+    """A game whose German player was given a new key before his first mail, then mailed
+    again at a record that `repair` cut: the journal is set back past his last mail."""
+    journal = new_game(cli, tmp_path, clock)
+    assert cli("players", journal, "--new-key", "german").exit_code == 0
+    tick(cli, journal)
+    assert cli("order", journal, "--as", "german", "pass").exit_code == 0
+    assert cli("order", journal, "--as", "german", "end turn").exit_code == 0
+    tick(cli, journal)
+    n = json.loads(journal.read_text().splitlines()[-1])["seq"]
+    os.truncate(journal, journal.stat().st_size - 100)
+    assert cli("repair", journal).exit_code == 0
+    return journal, n
+
+
+def test_a_set_back_journal_does_not_tell_again_of_a_key_already_mailed(cli, tmp_path,
+                                                                        clock):
+    journal, n = _new_key_then_repair(cli, tmp_path, clock)
+    outbox = tmp_path / "outbox"
+    keys = {line for m in mails(outbox) if m["To"] == ADDRESSES["german"]
+            for line in text(m).splitlines() if line.startswith("Order key: ")}
+    assert len(keys) == 1, keys                 # every mail of his carried the new key
+
+    tick(cli, journal)
+    german = text(last_to(outbox, ADDRESSES["german"]))
+    assert flat(german).startswith(f"Record {n}, which your last mail reported, was lost"), \
+        german
+    assert "order key was replaced" not in german, german
+    assert keys == {line for line in german.splitlines() if line.startswith("Order key: ")}
+
+
+def test_a_new_key_after_a_set_back_past_the_last_mail_is_told(cli, tmp_path, clock):
+    journal, n = _new_key_then_repair(cli, tmp_path, clock)
+    assert cli("players", journal, "--new-key", "german").exit_code == 0
+    seq = json.loads(journal.read_text().splitlines()[-1])["seq"]
+    assert seq == n                             # the record number the lost one had
+
+    tick(cli, journal)
+    german = flat(text(last_to(tmp_path / "outbox", ADDRESSES["german"])))
+    assert f"Your order key was replaced at record {seq} (the moderator gave your side a " \
+        f"new one)" in german, german
+
+
 # ---------------------------------------------------------------- the mails' small lines
 
 def test_each_extension_s_line_tells_the_time_that_record_set(cli, tmp_path, clock):

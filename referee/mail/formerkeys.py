@@ -9,12 +9,17 @@ from __future__ import annotations
 from ..base.addresses import address_key
 from ..store.players import REGISTER, compact, order_key
 from ..store.secrets import load_secret
+from .observers import sent_mark, still_held
 
 # Why a side's key changed at a record, as its player reads it.
 _NEW_KEY = "the moderator gave your side a new one"
 _NEW_ADDRESS = "a new key goes with a new address"
 # How the answer to a mail with a former key begins.
 FORMER_KEY = "your order key was replaced at record"
+# The ledger's part: by side, the mark of the record his last mail ended at (sent_mark) and
+# the number of the order key that mail carried, which a journal set back past that record
+# no longer tells.
+CARRIED = "keys_carried"
 
 
 def replaced(records: list[dict]) -> dict[str, list[tuple[int, int, bool]]]:
@@ -41,16 +46,46 @@ def replaced(records: list[dict]) -> dict[str, list[tuple[int, int, bool]]]:
     return out
 
 
-def key_note(records: list[dict], sent: object, since: int, side: str) -> str | None:
+def key_note(records: list[dict], ledger: dict, side: str) -> str | None:
     """The first lines of a player's mail when the moderator gave his side a new key (his
-    address as it was) after the record his last mail ended at (since; sent: the ledger's
-    mark of that mail, None when he was never mailed, so never mailed a key)."""
-    seqs = [seq for _, seq, moved in replaced(records).get(side, ()) if seq > since and
-            not moved]
-    if not seqs or sent is None:
+    address as it was) after the key his last mail carried (the ledger's mark of that mail,
+    none when he was never mailed, so never mailed a key): the record it ended at while the
+    journal holds it, else the key's number the ledger kept with that mark."""
+    sent = ledger["sent"].get(side)
+    if sent is None:
+        return None
+    since, kept = still_held(sent, records), _carried(ledger, side, sent)
+    seqs = [seq for number, seq, moved in replaced(records).get(side, ()) if not moved and
+            (seq > since if since is not None else number >= kept)]
+    if not seqs:
         return None
     return (f"Your order key was replaced at record {seqs[-1]} ({_NEW_KEY}): use the one "
             f"at the end of this mail; the one in your earlier mails no longer counts.")
+
+
+def keep_carried(ledger: dict, side: str, records: list[dict]) -> None:
+    """Keep, with the mark of the journal's last record, the number of the order key a
+    side's mail ending there carries (the roster's as the records register it)."""
+    number = 0
+    for rec in records:
+        part = rec.get("players") if rec.get("order") == REGISTER else None
+        data = part.get("data") if isinstance(part, dict) else None
+        for p in data.get("players", []) if isinstance(data, dict) else ():
+            if isinstance(p, dict) and p.get("side") == side:
+                number = p.get("key_no") or 0
+    kept = ledger.get(CARRIED) if isinstance(ledger.get(CARRIED), dict) else {}
+    ledger[CARRIED] = {**kept, side: [*sent_mark(records[-1]), number]}
+
+
+def _carried(ledger: dict, side: str, sent: object) -> int:
+    """The number of the key the side's last mail (sent: its mark) carried, as the ledger
+    kept it; 0 (the first key) when it kept none for that mail."""
+    kept = ledger.get(CARRIED) if isinstance(ledger.get(CARRIED), dict) else {}
+    entry = kept.get(side)
+    if isinstance(entry, list) and len(entry) == 3 and entry[:2] == sent and \
+            type(entry[2]) is int:
+        return entry[2]
+    return 0
 
 
 # What a player reads of where his key is, when the mail he sent carried a former one.

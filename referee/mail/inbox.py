@@ -46,7 +46,7 @@ from .answered import answered_record
 from .copies import refuse_copy
 from .direct import direct_inbox
 from .elsewhere import check_outbox, sent_after, writer
-from .formerkeys import key_note
+from .formerkeys import keep_carried, key_note
 from .handling import handle
 from .holds import sides_on_hold
 from .holdsteps import keep_hold, with_holds
@@ -521,6 +521,7 @@ class _Outbox:
         note_start(self.ledger, entry["name"], side)
         if side not in self.ledger["reply_to"]:
             self.ledger["sent"][side] = sent_mark(self.last)
+            keep_carried(self.ledger, side, self.records)
 
     def reports(self, people: dict, news: set[str]) -> dict[str, tuple[int, Path]]:
         """Each player's report when the journal moved since his last one, or a message of
@@ -537,7 +538,7 @@ class _Outbox:
             if what is None:
                 continue                    # nothing new for him a mail owes
             notes = [n for n in (lost_note(self.records, ledger["sent"].get(side), side),
-                                 key_note(self.records, ledger["sent"].get(side), since, side),
+                                 key_note(self.records, ledger, side),
                                  *ledger["notes"].get(side, ())) if isinstance(n, str)]
             shown, where = ([], "") if what == NEWS else self.pictures.for_mail(side)
             body = news_body(self.table, side, since, key, self.due.get(side), side in self.held,
@@ -556,6 +557,7 @@ class _Outbox:
                 thread=thread_of(game.game_id, address), record=(game.game_id, last)))
             note_start(ledger, name, side)
             ledger["sent"][side] = sent_mark(last)
+            keep_carried(ledger, side, self.records)
             done[side] = (last["seq"], self.written[-1])
         return done
 

@@ -10,7 +10,8 @@ dice, with the dice they roll and whether he was mailed of them (`held`, waiting
 to read alone), to which unknown addresses an answer went today, and on which day the
 moderator was last told that a player's address refuses mail (`bounced`, robots.py), and
 of a mail from another address carrying a side's key (`keys_elsewhere`, keyelsewhere.py),
-and
+and the number of the order key each side's last mail carried (`keys_carried`,
+formerkeys.py), and
 the folders the game's mails went into (`outboxes`, elsewhere.py), and the runs of the
 referee's answers for a silent side whose mails were written (`answers_told`, reminders.py),
 and when each side was first told of the decision he owes (`asked`, firsttold.py) and
