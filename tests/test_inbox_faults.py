@@ -94,6 +94,9 @@ def _ledger() -> dict:
                              for side, start in data["starts"].values()), key=repr)
     # When each side was last mailed, and by which mail: a name of hashes, as above.
     data["mailed"] = {side: kept[0] for side, kept in data.get("mailed", {}).items()}
+    # The key each side's last mail carried: its record's hash, as above, left out.
+    data["keys_carried"] = {side: [kept[0], kept[2]]
+                            for side, kept in data.get("keys_carried", {}).items()}
     del data["header"]                              # record 0's hash: its time differs
     data["outboxes"] = [Path(p).name for p in data["outboxes"]]   # each run's own folder
     return data
