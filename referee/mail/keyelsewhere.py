@@ -4,12 +4,11 @@ says the key was right), the run's line says whose key it carried, and the moder
 mailed once for that side's key: either the player writes from a new address, which the
 moderator registers once he has checked it with him, or someone else holds the key, and the
 side needs a new one (`players --new-key`). No output holds the key itself: the ledger
-keeps a digest of it, to tell the moderator once for each key.
+keeps the key's number in the roster (`key_no`), to tell the moderator once for each key.
 """
 
 from __future__ import annotations
 
-import hashlib
 import shlex
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from .refusal import prose
 from .senders import NOT_THE_KEY, body_or_empty, typed_journal, unmatched
 from .subjects import table_subject
 
-# The ledger's part: for each side, the digest of the key whose mail from another address
+# The ledger's part: for each side, the number of the key whose mail from another address
 # the moderator was told of.
 KEYS_ELSEWHERE = "keys_elsewhere"
 
@@ -62,10 +61,6 @@ def keyed_elsewhere(m, people: dict, keys: dict) -> list[str]:
             address_key(str(people[s].get("address", ""))) != m.sender]
 
 
-def _digest(key: str) -> str:
-    return hashlib.sha256(compact(key).encode()).hexdigest()[:16]
-
-
 def key_told(table, out, m, people: dict, keys: dict, ledger: dict,
              outbox: Path | None) -> list[Path]:
     """The moderator mailed, once for each side's key, that a mail from another address
@@ -79,7 +74,7 @@ def key_told(table, out, m, people: dict, keys: dict, ledger: dict,
         told = ledger[KEYS_ELSEWHERE] = {}
     moderator = str(people.get(MODERATOR, {}).get("address") or "")
     for side in getattr(out, "keyed", ()):
-        digest = _digest(keys[side])
+        digest = f"key-{people[side].get('key_no')}"     # the roster numbers each key
         if told.get(side) == digest:
             out.reason += " (the moderator was told of a mail with this key before)"
             continue
