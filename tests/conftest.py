@@ -45,6 +45,61 @@ typer.main.get_command = typer.testing._get_command = _built_once
 os.fsync = lambda fd: None
 
 
+RAM_FOLDERS = ("/dev/shm",)
+RAM_ROOM = 2 << 30             # what a whole run may write there, with room to spare
+
+
+def ram_folder(candidates=RAM_FOLDERS, room: int = RAM_ROOM) -> str | None:
+    """A memory-backed folder this user may write, with `room` bytes free, or None."""
+    for folder in candidates:
+        try:
+            st = os.statvfs(folder)
+        except OSError:
+            continue
+        if st.f_bavail * st.f_frsize >= room and os.access(folder, os.W_OK | os.X_OK):
+            return folder
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    """The tests' folders on a memory-backed file system, when the machine has one with room.
+
+    The referee replaces each snapshot, view and mark by renaming a fresh file over it, and
+    the tests make and remove some hundred thousand files. On a disk-backed file system
+    those are slow where the file system itself waits: ext4 starts writing a file's data out
+    when it is renamed over another (2 to 5 ms, against 0.1 ms in memory), and a disk
+    mounted with `discard` trims at every removal. Neither is what a test checks; the order
+    of writes and syncs is checked apart (test_durability.py). Left alone when the run
+    names its own folder (--basetemp), in xdist's workers (they get one under the
+    controller's), or when no memory-backed folder has room; removed at the end of a run
+    that passed, kept (and named) otherwise."""
+    if config.option.basetemp or hasattr(config, "workerinput"):
+        return
+    folder = ram_folder()
+    if folder is not None:
+        import tempfile
+
+        config.option.basetemp = tempfile.mkdtemp(prefix="referee-tests-", dir=folder)
+        config._ram_basetemp = config.option.basetemp
+
+
+def pytest_unconfigure(config):
+    folder = getattr(config, "_ram_basetemp", None)
+    if folder is None:
+        return
+    if getattr(config, "_ram_failed", True):
+        print(f"\nthe tests' folders are kept in {folder}")
+    else:
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    session.config._ram_failed = exitstatus != 0
+
+
 def pytest_collection_finish(session):
     """A test process holds the game data, the test modules and their parameters for the
     whole run, and the garbage collector's full passes walked them all again and again: they
