@@ -279,6 +279,11 @@ PUBLIC = {
 }
 
 
+# Hidden, a build into an army and an upgrade on a template are one event, whose details
+# (which of the two it is among them) only their owner reads.
+HIDDEN_AS = {"UnitBuilt": "TemplateChanged", "InfantryUpgraded": "TemplateChanged"}
+
+
 def _case(tmp_path, name: str, hidden: bool):
     """The case played with the option on or off; same game id and secret either way."""
     sc, dice, steps = CASES[name]
@@ -305,7 +310,7 @@ def test_each_way_into_or_out_of_an_army_is_hidden(tmp_path, name):
     on = _case(tmp_path, name, True)
     assert all_leaks(on) == []
     hidden = {ev["type"] for _, ev in hidden_events(on)}
-    assert {e["type"] for e in PUBLIC[name]} <= hidden, hidden
+    assert {HIDDEN_AS.get(e["type"], e["type"]) for e in PUBLIC[name]} <= hidden, hidden
     assert owner_sees(on) >= len(PUBLIC[name])
     # The details replay from the secret parts into the same armies, units and pool.
     off = _case(tmp_path, name, False)
@@ -342,3 +347,52 @@ def test_random_games_leak_no_army_contents(tmp_path, scenario, until, seed):
     assert all_leaks(journal) == []
     assert owner_sees(journal) >= 3
     verified(journal, secret)
+
+
+def _foe_sees(journal, foe: str) -> list:
+    """The last record as foe reads it, without what differs between any two games: its
+    hashes, times and salted digests."""
+    rec = g.open_game(journal).records[-1]
+    data = g.open_game(journal).data
+
+    def plain(obj):
+        if isinstance(obj, dict):
+            return {k: plain(v) for k, v in obj.items()
+                    if k not in ("hash", "prev", "at", "sig", "digest", "salt")}
+        if isinstance(obj, list):
+            return [plain(v) for v in obj]
+        return obj
+
+    shown = redact(rec, foe)
+    return [plain(shown["events"]), record_lines(shown, data, foe)]
+
+
+@pytest.mark.parametrize("plan", [
+    ["build ge tank aachen into ge-2", "build ge infantry aachen into ge-2"],
+    ["upgrade ge-1:infantry", "build ge infantry aachen into ge-2"],
+])
+def test_the_foe_cannot_tell_hidden_orders_apart_by_their_kind_or_cost(tmp_path, plan):
+    """1.4, 7.0: the Entente reads the German's revealed plan and what it did to his armies
+    alike, whether its two hidden orders built two infantry units (1 BP each), a Tank
+    (2 BP) and an infantry unit, or upgraded an infantry unit to Stoßtruppen and built
+    one: not the kind of change, nor what was spent or lost, with which the Build Points
+    available would give the cost of the hidden orders away. The German reads each, and
+    his totals."""
+    two_infantry = ["build ge infantry aachen into ge-2"] * 2
+    games = []
+    for i, hidden in enumerate((plan, two_infantry)):
+        folder = tmp_path / f"g{i}"
+        folder.mkdir()
+        journal = new_game(folder, position("1914", turn=17, player="entente", passes=1,
+                                            hands=HANDS, remove_units=["ge-2"],
+                                            add_units=["ge-2 ge army aachen 2I"]),
+                           {"hidden_templates": True}, "committed", name="plans")
+        _run(journal, [("entente", ["pass", "end turn"]),
+                       ("german", hidden + ["build ge infantry eifel", "done"]),
+                       ("entente", ["done"])])
+        games.append(journal)
+    assert _foe_sees(games[0], "entente") == _foe_sees(games[1], "entente")
+    assert _foe_sees(games[0], "public") == _foe_sees(games[1], "public")
+    mine = "\n".join(_foe_sees(games[0], "german")[1])
+    assert "BP spent," in mine and " lost" in mine, mine
+    assert all_leaks(games[0]) == []

@@ -14,7 +14,11 @@ Bad Weather keeps a compulsory battle, 5.1.1, and a unit may be built into an ar
 earlier in the same plan, 7.2, 8.1, played again from the same seeds, the 1914 game to new
 plans from record 117 on, the others to their new ends; rules 8: a record's dice mix in its
 own side's material alone, keyed by its side's count of such records, which no stored game
-has, so each was played again to the same records under the new header). Whatever moves
+has, so each was played again to the same records under the new header; rules 9: a passing
+player's army takes in no unit as it moves, 4.1, and under hidden templates a build into an
+army and an upgrade are one event, and a revealed plan's totals the owner's alone, 1.4,
+played again from the same seeds, each to new orders from where a pass move first had one
+of the army moves left out). Whatever moves
 in the engine without a change of rules, every one of their records must still be decided
 again from its order to exactly the recorded events, and every die and shuffle must come
 again from the secret.

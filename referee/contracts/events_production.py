@@ -70,13 +70,15 @@ class ProductionRevealed(Ev):
     """Both plans are in: each side's orders, now public, applied in a fixed order (7.0).
 
     With hidden army templates (1.4) orders on army templates are left out of
-    `orders` (`hidden` counts them); the whole plan is in `secret`.
+    `orders` (`hidden` counts them), `spent` is what the orders shown cost and `lost` is
+    absent, since with the Build Points available they would tell what the hidden orders
+    cost; the whole plan and its two totals are in `secret`.
     """
 
     side: str
     orders: list[str]
     spent: int
-    lost: int
+    lost: int | None = None
     hidden: int | None = None
     secret: Secret | None = None
 
@@ -123,6 +125,16 @@ class InfantryUpgraded(Ev):
     unit: str | None = None
     new_id: str | None = None
     secret: Secret | None = None
+
+
+class TemplateChanged(Ev):
+    """With hidden army templates (1.4): a unit built into an army (7.2) or an infantry unit on
+    an army's template upgraded to Stoßtruppen (7.5). Which of the two it is, and each detail,
+    are in `secret`, so that the other side cannot tell a build from an upgrade (each costs
+    Build Points he is not told either: ProductionRevealed)."""
+
+    side: str
+    secret: Secret
 
 
 class EftLossesDue(Ev):

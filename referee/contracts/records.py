@@ -202,6 +202,22 @@ class UnitRef(Contract):
     unit: str
 
 
+class TemplateChange(Contract):
+    """A hidden change to an army's template (TemplateChanged): a build or an upgrade."""
+
+    build: BuildDetails | None = None
+    upgrade: str | None = None          # the template unit upgraded (ARMY:nation:kind)
+
+
+class RevealedPlan(Contract):
+    """A revealed production plan as its owner sees it (ProductionRevealed, 1.4): every
+    order, and the totals (absent in records made before they were kept there)."""
+
+    orders: list[str]
+    spent: int | None = None
+    lost: int | None = None
+
+
 class OrderList(Contract):
     orders: list[str]
 
@@ -297,7 +313,8 @@ SECRET_DATA: dict[str, type[Contract]] = {
     "DeckShuffled": DeckOrder, "CardsStacked": CardList, "CardsDrawn": CardList,
     "ProductionOrdered": SealedOrder, "UnitMoved": MoveDetails,
     "UnitPlaced": PlaceDetails, "UnitBuilt": BuildDetails, "InfantryUpgraded": UnitRef,
-    "ProductionRevealed": OrderList, "AttritionTaken": UnitLost, "EftUnitLost": UnitLost,
+    "ProductionRevealed": RevealedPlan, "TemplateChanged": TemplateChange,
+    "AttritionTaken": UnitLost, "EftUnitLost": UnitLost,
     "CrisisUnitRemoved": UnitRemoved, "PieceEliminated": Elimination,
     "EftLossesDue": BoxValue, "CommonwealthSwapped": SwapDetails,
     "ArmySuppressed": JoinedArmy, "UnitRetreated": RetreatDetails,

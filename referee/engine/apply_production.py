@@ -20,6 +20,7 @@ from ..contracts.events_production import (
     ProductionEnded,
     ProductionOrdered,
     ProductionRevealed,
+    TemplateChanged,
     UnitBuilt,
     UnitEntrenched,
 )
@@ -89,8 +90,21 @@ def _entrenched(s: State, e: UnitEntrenched, d: GameData) -> None:
 
 
 def _upgraded(s: State, e: InfantryUpgraded, d: GameData) -> None:
-    replace_unit(s, details(e)["unit"], f"{d.stoss_nation}:stosstruppen", e.new_id, d)
+    _upgrade(s, details(e)["unit"], e.new_id, d)
+
+
+def _upgrade(s: State, unit: str, new_id: str | None, d: GameData) -> None:
+    replace_unit(s, unit, f"{d.stoss_nation}:stosstruppen", new_id, d)
     to_pool(s, d.stoss_nation, "infantry")
+
+
+def _template_changed(s: State, e: TemplateChanged, d: GameData) -> None:
+    change = e.secret.data
+    if change.get("build"):
+        m = change["build"]
+        add_unit(s, m["unit"], m["area"], m["into"], None)
+    else:
+        _upgrade(s, change["upgrade"], None, d)
 
 
 def _eft_due(s: State, e: EftLossesDue, d: GameData) -> None:
@@ -115,6 +129,7 @@ BY_TYPE: dict[type, Callable[[State, Any, GameData], None]] = {
     ProductionBegan: _production_began, ProductionOrdered: _ordered,
     ProductionDone: _production_done, ProductionRevealed: _revealed_plan, UnitBuilt: _built,
     ArmyRebuilt: _rebuilt, UnitEntrenched: _entrenched, InfantryUpgraded: _upgraded,
+    TemplateChanged: _template_changed,
     EftLossesDue: _eft_due, EftUnitLost: _eft_lost, ProductionEnded: _production_ended,
 }
 

@@ -308,6 +308,10 @@ def _taking_violation(s: State, d: GameData, m: Mover, area: str, taking) -> Vio
         return Violation("4.3", "only an army takes units in as it moves")
     if len(set(taking)) != len(taking):
         return Violation("4.3", "a unit is named twice")
+    if s.turn_state.mode == "pass":
+        return Violation("4.1", f"a passing player moves one unit only (2.0 II.1), and each "
+                                f"unit {m.ref} took in would count as a unit moved; move "
+                                f"{m.ref} alone")
     contents = dict(m.army.contents)
     for pid in taking:
         p = s.pieces.get(pid)

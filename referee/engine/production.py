@@ -28,6 +28,7 @@ from ..contracts.events_production import (
     ProductionEnded,
     ProductionOrdered,
     ProductionRevealed,
+    TemplateChanged,
     UnitBuilt,
     UnitEntrenched,
 )
@@ -50,7 +51,7 @@ from .armies import hidden_templates
 from .builds import available, build_cost, left, plan, plan_cost, production_violation, reorganised
 from .cards import draw, pick
 from .core import Ctx, DecisionSpec, SealedPlans, Violation, finish, prompt, register
-from .movement import apply_reorganise, reorganise_candidates, template_ref
+from .movement import apply_reorganise, private_order, reorganise_candidates, template_ref
 from .order_text import format_order
 from .reinforce import settle_empty_armies
 from .state import State
@@ -165,26 +166,40 @@ register(DecisionSpec(
         complete=lambda s, d, side, orders: False), "reader_prompt": _reader_prompt}))
 
 
+def _revealed(ctx: Ctx, side: str, orders: list) -> ProductionRevealed:
+    """side's plan as everyone sees it once both are in (7.0). Orders on army templates are
+    revealed to their owner only (1.4), and so are the plan's totals: with the Build Points
+    available, what was spent or lost would tell what the hidden orders cost (a Tank or
+    Stoßtruppen from an infantry unit). The others see what the orders shown cost."""
+    s, d = ctx.state, ctx.data
+    texts = [format_order(o) for o in orders]
+    spent = plan_cost(s, d, orders)
+    lost = s.production["bp"][side] - spent
+    shown = [o for o in orders if not private_order(s, o)]
+    if len(shown) == len(orders):
+        return ProductionRevealed(side=side, orders=texts, spent=spent, lost=lost)
+    return ProductionRevealed(side=side, orders=[format_order(o) for o in shown],
+                              spent=plan_cost(s, d, shown), hidden=len(orders) - len(shown),
+                              secret=ctx.secret(side, {"orders": texts, "spent": spent,
+                                                       "lost": lost}))
+
+
 def apply_plans(ctx: Ctx) -> None:
     """Reveal both plans and apply them: German, then Entente; cards last, German first."""
     s, d = ctx.state, ctx.data
     hide = hidden_templates(s)
     plans = {side: plan(s, d, side) for side in d.sides}
     for side in d.sides:
-        spent = plan_cost(s, d, plans[side])
-        texts = [format_order(o) for o in plans[side]]
-        ctx.emit(ProductionRevealed(side=side, spent=spent,
-                                    lost=s.production["bp"][side] - spent,
-                                    **sealed.revealed(ctx, side, plans[side], texts)))
+        ctx.emit(_revealed(ctx, side, plans[side]))
     for side in ctx.data.sides:
         for o in plans[side]:
             st = ctx.state
             if isinstance(o, Move):
                 apply_reorganise(ctx, o, side)
             elif isinstance(o, Build) and o.into is not None and hide:
-                ctx.emit(UnitBuilt(side=side, secret=ctx.secret(side, {
+                ctx.emit(TemplateChanged(side=side, secret=ctx.secret(side, {"build": {
                     "unit": o.unit, "area": o.area, "into": o.into,
-                    "cost": build_cost(d, o.unit)})))
+                    "cost": build_cost(d, o.unit)}})))
             elif isinstance(o, Build):
                 nation, kind = o.unit.split(":")
                 ctx.emit(UnitBuilt(side=side, unit=o.unit, area=o.area, into=o.into,
@@ -195,7 +210,7 @@ def apply_plans(ctx: Ctx) -> None:
             elif isinstance(o, Entrench):
                 ctx.emit(UnitEntrenched(side=side, unit=o.units[0]))
             elif isinstance(o, Upgrade) and o.unit not in st.pieces and hide:
-                ctx.emit(InfantryUpgraded(side=side, secret=ctx.secret(side, {"unit": o.unit})))
+                ctx.emit(TemplateChanged(side=side, secret=ctx.secret(side, {"upgrade": o.unit})))
             elif isinstance(o, Upgrade):
                 new_id = st.new_piece_id(d.stoss_nation, "stosstruppen", d) \
                     if o.unit in st.pieces else None

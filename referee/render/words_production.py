@@ -108,8 +108,12 @@ def _production_done(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _production_revealed(ev: dict, data: GameData, reader: str) -> str:
-    return (f"{side(ev, data)} production revealed ({ev['spent']} BP spent, {ev['lost']} "
-            f"lost, 7.0):{revealed_orders(ev, data, reader)}")
+    e = ev if ev.get("lost") is not None else opened(ev, reader)
+    if e is None or e.get("lost") is None:          # 1.4: what the hidden orders cost
+        cost = f"{ev['spent']} BP spent on the orders shown; the rest is hidden, 1.4; 7.0"
+    else:
+        cost = f"{e['spent']} BP spent, {e['lost']} lost, 7.0"
+    return f"{side(ev, data)} production revealed ({cost}):{revealed_orders(ev, data, reader)}"
 
 
 def _unit_built(ev: dict, data: GameData, reader: str) -> str:
@@ -138,6 +142,16 @@ def _infantry_upgraded(ev: dict, data: GameData, reader: str) -> str:
                 f"Stoßtruppen (7.5; hidden, 1.4)")
     now = f" (now {e['new_id']})" if e.get("new_id") else ""
     return f"{side(ev, data)} {e['unit']}{now} upgraded to Stoßtruppen (7.5)"
+
+
+def _template_changed(ev: dict, data: GameData, reader: str) -> str:
+    e = opened(ev, reader)
+    if e is None:
+        return (f"{side(ev, data)} builds or upgrades a unit in one of his armies "
+                f"(hidden, 1.4)")
+    if e.get("build"):
+        return _unit_built({**ev, "secret": None, **e["build"]}, data, reader)
+    return _infantry_upgraded({**ev, "secret": None, "unit": e["upgrade"]}, data, reader)
 
 
 # ---------------------------------------------------------------- the EFT box (2.0 V.4)
@@ -177,6 +191,7 @@ WORDING: dict[str, Wording] = {
     "ArmyRebuilt": _army_rebuilt,
     "UnitEntrenched": _unit_entrenched,
     "InfantryUpgraded": _infantry_upgraded,
+    "TemplateChanged": _template_changed,
     "EftLossesDue": _eft_losses_due,
     "EftUnitLost": _eft_unit_lost,
     "ProductionEnded": unprinted,
