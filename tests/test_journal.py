@@ -99,7 +99,8 @@ def test_torn_tail_is_reported_and_repair_keeps_every_complete_record(tmp_path):
     with pytest.raises(JournalError) as err:
         j.read()
     assert err.value.torn and err.value.record == 4
-    kept, backup = j.repair()
+    kept, backup, mended = j.repair()
+    assert not mended                       # no mark of this referee names the record
     assert kept == 4
     assert backup is not None and backup.read_bytes() == cut
     assert path.read_bytes() == whole[: whole.rfind(b"\n", 0, len(whole) - 1) + 1]

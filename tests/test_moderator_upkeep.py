@@ -109,6 +109,36 @@ def test_repair_of_a_mailed_record_says_it_is_lost_and_the_mails_say_so(cli, tmp
     assert "was lost" not in text(last_to(outbox, ADDRESSES["german"]))
 
 
+def test_a_last_record_that_lost_only_its_line_end_is_mended_not_cut(cli, tmp_path, clock):
+    """One byte taken off, the last line's end: the line still holds the record this
+    referee wrote, signed and mailed last, so repair puts the end back and loses nothing;
+    cutting it would let anyone who can write the folder undo a side's mailed orders.
+    Without the mark naming that record (another home's repair), the line is cut as any
+    torn line is."""
+    journal = new_game(cli, tmp_path, clock)
+    tick(cli, journal)
+    assert cli("order", journal, "--as", "german", "pass").exit_code == 0
+    whole = journal.read_bytes()
+    n = json.loads(whole.splitlines()[-1])["seq"]
+    os.truncate(journal, len(whole) - 1)
+    assert cli("status", journal).exit_code == 3           # torn, until repaired
+
+    r = cli("repair", journal, "--format", "json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert (out["mended"], out["repaired"], out["records"]) == (True, True, n + 1), out
+    assert journal.read_bytes() == whole
+    assert Path(out["backup"]).read_bytes() == whole[:-1]
+    assert cli("verify", journal).exit_code == 0
+    assert cli("order", journal, "--as", "german", "end turn").exit_code == 0
+
+    os.truncate(journal, journal.stat().st_size - 1)
+    (Path(os.environ["REFEREE_HOME"]) / "written").rename(tmp_path / "elsewhere")
+    r = cli("repair", journal, "--format", "json")
+    assert json.loads(r.stdout)["mended"] is False, r.output
+    assert journal.read_bytes().count(b"\n") == n + 1
+
+
 def test_repair_of_a_write_never_finished_says_nothing_more(cli, tmp_path, clock):
     journal = new_game(cli, tmp_path, clock)
     before = journal.read_bytes()

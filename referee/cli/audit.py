@@ -219,13 +219,17 @@ def repair(
     commands.check_private(journal)
     from ..store.journal import Journal  # start-up: only log and repair need it
 
-    kept, backup = Journal(journal).repair()
+    kept, backup, mended = Journal(journal).repair()
     if format == Fmt.json:
         typer.echo(commands.dump(RepairResult.of(
             journal=str(journal), repaired=backup is not None, records=kept,
-            backup=None if backup is None else str(backup))))
+            backup=None if backup is None else str(backup), mended=mended)))
     elif backup is None:
         typer.echo(f"{journal}: nothing to repair ({kept} complete records)")
+    elif mended:
+        typer.echo(f"{journal}: the last line lacked only its end; it holds the record this "
+                   f"referee wrote last, whole and signed, so its end was put back ({kept} "
+                   f"complete records, none lost); the file as it was is in {backup}")
     else:
         typer.echo(f"{journal}: torn last line removed, {kept} complete records kept; the "
                    f"file as it was is in {backup}")

@@ -134,13 +134,16 @@ class RevealResult(Document):
 
 
 class RepairResult(Document):
-    """`repair`: whether a torn last line was cut, the complete records kept, the backup."""
+    """`repair`: whether a torn last line was repaired, the complete records kept, the
+    backup; `mended` when the line lacked only its end and held the record this referee
+    wrote last, which was kept (its end put back) rather than cut."""
 
     schema_version: int
     journal: str
     repaired: bool
     records: int
     backup: Optional[str]
+    mended: bool = False
 
 
 class AutoplayResult(Document):

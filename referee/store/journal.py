@@ -490,23 +490,38 @@ class Journal:
             return last, records[-1]["hash"], build(records)
         return self.append_raw(from_records)[1]
 
-    def repair(self) -> tuple[int, Path | None]:
-        """Cut a torn last line after backing the file up; returns (records kept, backup).
+    def repair(self) -> tuple[int, Path | None, bool]:
+        """Cut a torn last line after backing the file up; returns (records kept, backup,
+        whether the line was mended rather than cut).
 
         The backup is written whole (exclusively, never through a symlink)
         before the journal is touched; if it cannot be, nothing changes. A signed journal
         is cut only by the holder of its key, whose mark then names the record kept last
-        (written.py: the moderator's repair is a cut back on purpose).
+        (written.py: the moderator's repair is a cut back on purpose). A last line that
+        lacks only its end, and holds the very record this referee's mark names as the one
+        it wrote last, gets its end back instead: cutting it would throw away a record the
+        referee wrote, signed and mailed, for one byte anyone could take off.
         """
         with self._locked(True) as (fd, raw):
             try:
                 records = parse(raw, self.name)
-                return len(records), None
+                return len(records), None, False
             except JournalError as exc:
                 if not exc.torn:
                     raise JournalError(
                         f"{exc} — repair only removes a torn last line; this damage is "
                         f"not that, so nothing was changed", record=exc.record) from None
+            whole = self._whole_but_its_end(raw)
+            if whole is not None:
+                backup = self._backup(raw)
+                try:
+                    os.lseek(fd, 0, os.SEEK_END)
+                    home.write_all(fd, b"\n")
+                    os.fsync(fd)
+                except OSError as exc:
+                    raise StorageError(f"{self.path}: could not be mended ({exc.strerror}); "
+                                       f"the file as it was is in {backup}") from None
+                return whole, backup, True
             keep = raw[: raw.rfind(b"\n") + 1]
             records = parse(keep, self.name)
             signed = "signing" in records[0] or "sig" in records[-1]
@@ -526,7 +541,17 @@ class Journal:
             if following is not None:
                 written.cut(keep, records[-1], signing.signer_of(records[-1].get("sig")),
                             following.fpr)
-            return len(records), backup
+            return len(records), backup, False
+
+    def _whole_but_its_end(self, raw: bytes) -> int | None:
+        """The number of records raw holds once its last line gets its end back, when that
+        line is the record this referee's mark names as its last write; else None."""
+        whole = raw + b"\n"
+        try:
+            records = parse(whole, self.name)
+        except JournalError:
+            return None
+        return len(records) if written.names_last(whole, records[-1]) else None
 
     def _backup(self, raw: bytes) -> Path:
         stamp = now().replace(":", "")
