@@ -88,3 +88,34 @@ def test_ids_differing_in_case_alone_the_exact_one_claims_else_none(cli, tmp_pat
     assert _orders(made, "alpha", seqs["alpha"]) == ["pass"]
     assert _orders(made, "Alpha", seqs["Alpha"]) == ["pass"]
     assert f"1 new message {UNCLAIMED}" in r.output, r.output
+
+
+def _past_the_bounds(key: str, subject: str) -> bytes:
+    """The German's orders and key in the last of 3,000 parts: a message that cannot be
+    read whole (over the parts a message may have)."""
+    head = (f"From: {ADDRESSES['german']}\nTo: {ADDRESSES['moderator']}\nSubject: {subject}\n"
+            f"Message-ID: <parts@example.org>\n"
+            f"Content-Type: multipart/mixed; boundary=bb\n\n")
+    parts = "--bb\nContent-Type: text/plain\n\nx\n" * 3000
+    return (head + parts + f"--bb\nContent-Type: text/plain\n\npass\n\nOrder key: {key}\n"
+            f"--bb--\n").encode()
+
+
+def test_a_mail_that_cannot_be_read_whole_is_answered_by_the_game_it_names(
+        cli, tmp_path, monkeypatch):
+    """Past the bounds of a message's parts, the German's mail is still his game's, by its
+    tag or, untagged, by the order key its bytes carry: that game answers that it cannot be
+    read, as `inbox` does, and nothing is applied; it is not left unclaimed, unanswered."""
+    made = opened(cli, tmp_path, monkeypatch, ("alpha", "bravo"))
+    for subject, name in (("Re: [referee bravo] orders", "bravo"), ("orders", "alpha")):
+        seqs = {n: len(records(made[n][0])) for n in made}
+        before = {n: _outbox(tmp_path, n) for n in made}
+        write_maildir(tmp_path / "box", [_past_the_bounds(made[name][1]["german"], subject)])
+        r = cli("tick", tmp_path / "games", "--no-map")
+        assert UNCLAIMED not in r.output, r.output
+        said = [m.get_body(("plain",)).get_content()
+                for m in _answers(tmp_path, name, before[name])]
+        assert sum("cannot be read" in text for text in said) == 1, (said, r.output)
+        other = "alpha" if name == "bravo" else "bravo"
+        assert _answers(tmp_path, other, before[other]) == []
+        assert {n: len(records(made[n][0])) for n in made} == seqs

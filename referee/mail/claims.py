@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import IO
 
@@ -46,7 +47,7 @@ def claimant(raw: bytes, games: list[Game]) -> Game | None:
         msg = mailtext.parse_message(raw)
         subject = mailtext.header_text(msg, "Subject")
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
-        return None
+        return _unreadable_claimant(raw, games)
     named = tagged(subject, games)
     if named is not None:
         return named[0] if len(named) == 1 else None
@@ -63,6 +64,22 @@ def claimant(raw: bytes, games: list[Game]) -> Game | None:
     elif not owners:                # a player's fresh mail: his game's (strays.py)
         owners = sender_games(msg, games)
     return owners[0] if len(owners) == 1 else None
+
+
+def _unreadable_claimant(raw: bytes, games: list[Game]) -> Game | None:
+    """The game a message that cannot be read whole belongs to (past the bounds of parts,
+    lines or nesting, or broken): the one its header block's tag names, else the one game
+    whose order key its bytes carry; its inbox then answers, as `inbox` does, that the
+    message cannot be read. None when neither says one game."""
+    try:
+        head = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(raw[:65536])
+        named = tagged(mailtext.header_text(head, "Subject"), games)
+    except Exception:  # noqa: BLE001 - a header block nothing can read: no tag
+        named = None
+    if named is None:
+        text = compact(raw.decode("utf-8", "replace"))
+        named = [x for x in games if any(k in text for k in _compacted(x))]
+    return named[0] if len(named) == 1 else None
 
 
 def tagged(subject: str, games: list[Game]) -> list[Game] | None:
