@@ -36,6 +36,7 @@ from referee.game.timeline import settings_fact
 from referee.mail.reminders import check_deadlines
 from referee.store import dice as dm
 from referee.store import home, sheets
+from referee.store.players import order_key
 
 START = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)          # a Monday
 
@@ -216,6 +217,41 @@ def test_a_sealed_plan_given_at_once_without_its_link_is_refused(tmp_path):
     assert journal.read_bytes() == before
     g.submit(journal, "german", ["done"], link=SHEETS["german"][nxt["german"]])
     assert records(journal)[-1]["link"]["side"] == "german"
+
+
+def test_a_mailed_sealed_plan_that_closes_the_year_is_keyed_by_its_phase_and_verifies(
+        tmp_path, cli):
+    """Without sheets, the German gives his production plan (7.0) by hand and the
+    Entente's 'done' comes by mail and closes WINTER 1914-15: its record reshuffles the
+    deck (1.3, 2.0 VI), keyed by the phase and mixing in no mail's digest (the German's
+    plan might have closed it). verify read 'came in a mail' from the digest the record
+    names, so it expected the record's number as for orders by hand, and refused it."""
+    spath = tmp_path / "case.yaml"
+    spath.write_text(casebook.yaml_text(casebook.position("1914", turn=3, player="german"),
+                                        allow_unicode=True, sort_keys=False), encoding="utf-8")
+    secret = tmp_path / "s.secret"
+    dm.write_secret(secret, SECRET)
+    journal = tmp_path / "m.jsonl"
+    g.create_game(journal, str(spath), game_id=GAME, secret_file=secret,
+                  players=["german=kaiser@example.org", "entente=joffre@example.net",
+                           "moderator=umpire@example.com"])
+    for _ in range(5):
+        st = g.open_game(journal).state
+        if st.phase == "production":
+            break
+        g.submit(journal, st.pending.side, ["pass" if "pass" in casebook.legal(
+            journal, st.pending.side) else "end turn"])
+    g.submit(journal, "german", ["done"])
+    raw = _mail("entente", ["done"], order_key(SECRET, GAME, "entente", 0), 1)
+    out, _ = _inbox(cli, journal, tmp_path, [raw], "box")
+    assert out[0]["status"] == "applied", out
+    rec = records(journal)[-1]
+    assert rec["actor"] == "entente" and "mail" in rec
+    assert any(e["type"] == "DeckShuffled" and e["draws"] for e in rec["events"])
+    assert rec["dice_from"] == {"stream": "plans-production.3"}
+    r = cli("verify", journal, "--secret", secret)
+    assert r.exit_code == 0, r.stderr + r.stdout
+    assert "every die and shuffle recomputed" in r.stdout
 
 
 def test_the_log_says_what_the_dice_of_the_referees_answer_come_from(tmp_path, monkeypatch,

@@ -22,9 +22,11 @@ def plans_stream(state: State, side: str) -> str | None:
 
 
 def record_source(known: dict, state: State, side: str, mail: str | None, before: int,
-                  referees: bool) -> dict:
+                  referees: bool, mailed: bool) -> dict:
     """A record's `dice_from` as the referee writes it (store/sheets.py own_source,
-    plans_source): state is the position before it, before the side's count of records
+    plans_source): state is the position before it, mail the digest of the order lines
+    of the mail it came in (verify reads it in the record, which holds none in a phase
+    of sealed plans), mailed whether it came in one, before the side's count of records
     with one, referees whether it is the referee's own answer for the side. A record of
     sealed plans given at once takes the phase's stream when it has a side's link, came
     in a mail or is the referee's answer, the digest of one mail being left out, since
@@ -32,7 +34,7 @@ def record_source(known: dict, state: State, side: str, mail: str | None, before
     phase = plans_stream(state, side)
     if phase is not None:
         source = sheets.plans_source(known, sealed_sides(state), phase)
-        if "links" in source or mail is not None or referees:
+        if "links" in source or mailed or referees:
             return source
         return {}       # orders by hand, nobody's material: the record's number
     return sheets.own_source(known, side, mail, before, referees)
@@ -52,7 +54,7 @@ def batch_dice(b) -> Dice:
     digest = None if q.mail is None else sheets.lines_digest(
         [t for j, t in enumerate(q.texts[:b.upto]) if j not in b.hidden])
     source = record_source(b.sheets, b.state, q.side, digest, b.rolls_before,
-                           q.clock is not None or bool(q.closing))
+                           q.clock is not None or bool(q.closing), q.mail is not None)
     need = None
     if q.side in b.sheets and not b.fresh and plans_stream(b.state, q.side) is None:
         owner = b.owner()

@@ -368,11 +368,10 @@ class _Proof:
     def source_for(self, rec: dict) -> dict:
         """What the referee mixes into this record's dice (record_source): checked here for
         records of today's rules; one of older rules keeps the mix it names (replay_older)."""
-        claimed = rec.get("dice_from")
-        mail = claimed.get("mail") if isinstance(claimed, dict) and "mail" in rec else None
-        actor = rec["actor"]
+        claimed, mailed, actor = rec.get("dice_from"), "mail" in rec, rec["actor"]
+        mail = claimed.get("mail") if isinstance(claimed, dict) and mailed else None
         return record_source(self.sheets, self.state, actor, mail, self.rolls.get(actor, 0),
-                             _by_referee(rec))
+                             _by_referee(rec), mailed)
 
     def count_roll(self, rec: dict, older: bool = False) -> None:
         """A `dice_from` naming material moves its actor's count on (as rolls_before)."""
