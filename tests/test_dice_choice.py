@@ -61,6 +61,26 @@ def test_a_record_of_older_rules_naming_a_stream_is_refused(tmp_path, cli):
     assert "record 12" in r.stderr and "stream" in r.stderr
 
 
+def test_a_rules_8_journal_whose_records_name_streams_verifies(tmp_path, cli):
+    """Rules 8 keyed a record's dice by its side's count ("german.1"): verify replays a
+    journal of rules 8, made before this referee's rules, with the stream each record
+    names. It refused any stream in a record of older rules, which only rules 7 and
+    before could not name, so every game of rules 8 that had rolled with a mail's digest
+    or a sheet's link failed verify. (A game made here, its journal said to be of rules
+    8: what its records hold is what rules 8 wrote.)"""
+    path, secret, keys = _mail_game(tmp_path)
+    out, _ = _inbox(cli, path, tmp_path, [_mail("german", OPENING_MAIL, keys["german"], 1)],
+                    "box1")
+    assert out[0]["status"] == "applied", out
+    recs = records(path)
+    assert rolled(recs)[-1]["dice_from"]["stream"] == "german.1"
+    recs[0]["rules_version"] = 8
+    rewrite(path, recs)
+    r = cli("verify", path, "--secret", secret)
+    assert r.exit_code == EXIT_OLDER_RULES, r.stderr + r.stdout
+    assert "every die and shuffle recomputed" in r.stdout
+
+
 def test_a_null_dice_from_in_an_older_record_leaves_the_counts_alike(tmp_path, cli):
     """verify counted a rules-7 record whose `dice_from` is null as one with material, the
     referee (rolls_before, on the journal's bytes) not: after an upgrade the two counts

@@ -46,7 +46,7 @@ from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
-from ..store.sheets import SHEET, SheetPos, in_side_count
+from ..store.sheets import OWN_LINKS_FROM, SHEET, SheetPos, in_side_count
 from ..store.signing import shown
 from .clockwalk import fact_problem
 from .dicecheck import (
@@ -375,7 +375,8 @@ class _Proof:
 
     def count_roll(self, rec: dict, older: bool = False) -> None:
         """A `dice_from` naming material moves its actor's count on (as rolls_before)."""
-        if older and isinstance(source := rec.get("dice_from"), dict) and "stream" in source:
+        if older and self.era.rules < OWN_LINKS_FROM and \
+                isinstance(source := rec.get("dice_from"), dict) and "stream" in source:
             raise _fail(self.name, rec["seq"], "its dice_from names a stream: rules 7 and "
                                                "before keyed a record's dice by its number")
         if in_side_count(rec.get("dice_from")):
