@@ -543,6 +543,27 @@ def test_pause_policy_stops_orders_until_the_moderator_resumes(tmp_path, cli, cl
     assert verified(journal)
 
 
+def test_a_paused_game_shows_no_deadline_running_or_missed(tmp_path, cli, clock):
+    """The moderator pauses the game before the German's deadline: no deadline runs until
+    he resumes it, which runs them again from then. status (JSON and text) and `deadline`
+    say the game is paused and show no due time: not the one the walk had, before it nor
+    after it, when they said it was missed and the game waited for the German."""
+    journal = new_game(tmp_path, cli, "--deadline", "48h")
+    clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
+    assert cli("deadline", journal, "--pause").exit_code == 0
+    for when in (DUE - timedelta(hours=1), DUE + timedelta(days=2)):
+        clock(when)
+        view = status(cli, journal)["deadlines"]
+        assert view["paused"] and view["due"] == [], view
+        r = cli("deadline", journal, "--format", "json")
+        assert r.exit_code == 0 and json.loads(r.stdout)["due"] == [], r.output
+        for args in (("status", journal), ("deadline", journal)):
+            r = cli(*args)
+            said = " ".join(r.stdout.split())
+            assert r.exit_code == 0 and "paused" in said, r.output
+            assert "Orders due" not in said and "missed" not in said, said
+
+
 # ---------------------------------------------------------------- mails
 
 def test_the_deadline_is_in_the_mail_of_the_side_owing_orders_only(tmp_path, cli, clock):

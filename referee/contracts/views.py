@@ -39,10 +39,11 @@ class DeadlineDue(Part):
 
 
 class Deadlines(Document):
-    """`deadline` and `extend`, and `deadlines` in a status-view: each owing side's deadline,
-    whether the game is paused, the policy at a missed deadline, the game's time zone its
-    times are told in (`zone`, an IANA name like Europe/Paris; absent: UTC); `records` the
-    records the command appended."""
+    """`deadline` and `extend`, and `deadlines` in a status-view: each owing side's deadline
+    (none while the game is paused: no deadline runs), whether the game is paused, the
+    policy at a missed deadline, the game's time zone its times are told in (`zone`, an
+    IANA name like Europe/Paris; absent: UTC); `records` the records the command
+    appended."""
 
     schema_version: int
     paused: bool

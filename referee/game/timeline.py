@@ -398,15 +398,18 @@ def timeline_of(walk: Walk, state: State, data: GameData, seq: int, last: str,
 def deadline_view(tl: Timeline, **made: list[int]) -> dict:
     """What `status` shows of the deadlines: each owing side's, and whether the game is
     paused (the same for every reader: deadlines are public); `deadline` and `extend` add
-    the records they made (`records`)."""
+    the records they made (`records`). A paused game shows none: no deadline runs, and
+    `--resume` runs them again from then, so the time the walk had is neither due nor
+    missed."""
     zone = {} if is_utc(tl.settings.zone) else {"zone": tl.settings.zone}
+    running = [] if tl.paused else tl.dues
     return Deadlines.plain(
         paused=tl.paused, policy=tl.settings.missed, **zone,
         due=[{"side": d.side, "decision": d.decision, "due": stamp(d.due), "words": d.words,
               "handoff": d.handoff,
               "extended": duration_text(d.extended) if d.extended else None,
               **({"last_extension": duration_text(d.last_extension)} if d.extended else {})}
-             for d in tl.dues], **made)
+             for d in running], **made)
 
 
 # ---------------------------------------------------------------- changing them
