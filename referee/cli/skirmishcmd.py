@@ -89,7 +89,7 @@ def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: st
     routed: records the mail route `new` was given (its source, target and sender), said
     as a campaign's `new` says it."""
     from ..store.players import parse_players  # start-up: only a new skirmish needs it
-    from ..table.skirmish.kind import SKIRMISH  # start-up: only a new skirmish needs it
+    from ..table.skirmish.kind import SKIRMISH, waited  # start-up: only a new skirmish
     from ..table.skirmish.life import create_skirmish, scenario_of  # start-up: skirmish
     from ..table.skirmish.report import report_document, report_text  # start-up: skirmish
 
@@ -100,7 +100,7 @@ def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: st
                          signing_key)
     scenario = sk.header["scenario"]
     route = routed() if routed else {"source": None, "target": None, "sender": None}
-    doc = report_document(sk.header, sk.card, sk.state)
+    doc = report_document(sk.header, sk.card, sk.state, waiting=waited(sk))
     where = secret_file if secret_file is not None else f"{journal}.secret"
     if format == Fmt.json:
         typer.echo(commands.dump(NewGame.of(

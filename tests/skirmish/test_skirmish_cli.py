@@ -49,6 +49,25 @@ def test_new_skirmish_game_shows_the_forces(cli, tmp_path, secret_file):
     assert r.exit_code == 2 and "patrol" in r.stderr
 
 
+def test_new_says_it_waits_on_whom_status_says(cli, tmp_path, secret_file):
+    """The patrol opens in movement, the British unit first: the German, with no move of
+    his own legal until it has, is not waited on. `new` said it waited on both sides, in
+    text and JSON, where status, its JSON and the mails said the British alone."""
+    j = tmp_path / "s.jsonl"
+    r = cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--secret-file",
+            secret_file, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    shown = json.loads(cli("status", j, "--format", "json").stdout)["waiting_on"]
+    assert shown == ["british"]
+    assert json.loads(r.stdout)["status"]["waiting"] == shown
+    k = tmp_path / "t.jsonl"
+    r = cli("new", k, "--game", "skirmish", "--scenario", "patrol", "--secret-file",
+            secret_file)
+    assert r.exit_code == 0, r.stderr
+    assert "\nWaiting on the British player\n" in r.stdout, r.stdout
+    assert "Waiting on the British player:" in cli("status", k).stdout
+
+
 def _empty_headings(text: str) -> list[str]:
     """The headings of a text report ('Tests:') with nothing under them."""
     lines = text.splitlines()

@@ -94,7 +94,7 @@ def _play(seed: int, scenario: str, steps: int) -> None:
         verbs = [*K._open_tests(game), "done"]
         legal = {}
         for side in state.sides:
-            listed = K._open_tests(game, side) if side in K._waited(game) else \
+            listed = K._open_tests(game, side) if side in K.waited(game) else \
                 still_open(CARD, state, side)       # what a side told he waits may send
             shown = forms(CARD, state, side, listed)
             legal[side] = [o for v in verbs for o in _candidates(state, side, v, rnd)

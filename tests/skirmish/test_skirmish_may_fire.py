@@ -27,7 +27,7 @@ def test_a_side_with_no_leader_left_is_not_waited_on_nor_offered_fire():
     t.fig("R0").killed, t.fig("R0").killed_turn = True, 0   # red's one leader is dead
     _to_fire(t.state)
     game = types.SimpleNamespace(card=CARD, state=t.state)
-    assert K._waited(game) == ["blue"]
+    assert K.waited(game) == ["blue"]
     for verb in ("fire", "unaimed"):
         assert not usable(CARD, t.state, "red", verb)
     t.state.done = []                      # even were he waited on, no fact makes it legal

@@ -135,7 +135,7 @@ class SkirmishKind(GameKind):
 
     def waiting_on(self, table) -> list[str]:
         game = table.game()
-        return [] if _closed(game.state) else _waited(game)
+        return [] if _closed(game.state) else waited(game)
 
     def prompt(self, table) -> str:
         game = table.game()
@@ -189,7 +189,7 @@ class SkirmishKind(GameKind):
     def show_view(self, table, reader: str, at: int | None) -> dict:
         _reader(table, reader)
         game = table.game(upto=at)
-        return report_document(game.header, game.card, game.state, waiting=_waited(game))
+        return report_document(game.header, game.card, game.state, waiting=waited(game))
 
     def show_document(self, view: dict) -> Document:
         return _report_sections(view)
@@ -384,7 +384,7 @@ class SkirmishKind(GameKind):
         full_most: the most tests told in full,
         the last ones, those before them in brief, a turn a line (brief.py)."""
         game = table.game()
-        doc = report_document(game.header, game.card, game.state, waiting=_waited(game))
+        doc = report_document(game.header, game.card, game.state, waiting=waited(game))
         listed = (*listed, *settled_by(_records(table), listed))
         tests = doc["tests"] if since is None else \
             new_since(doc["tests"], _records(table), since)
@@ -499,9 +499,9 @@ def _reader(table, reader: str) -> None:
     check_reader(reader, tuple(table.game().state.sides))
 
 
-def _waited(game) -> list[str]:
-    """The sides still to say done, but one whose unit moves after the other's, with no
-    move of his own legal meanwhile (listed.waits_turn): he is told he waits."""
+def waited(game) -> list[str]:
+    """Whom every view (status, a report, `new`) says the game waits on: the sides still to
+    say done, but one whose unit moves after the other's with none of his own legal now."""
     return [s for s in sk.waiting(game.state) if not waits_turn(game.card, game.state, s)]
 
 
@@ -558,8 +558,8 @@ def reader_report(kind: SkirmishKind, table, reader: str, turn: int | None = Non
     turn's) and the forces, then what his mail asks of him now (asked_now), and his order
     key when given (`skirmish report --as`: a player's own)."""
     game = table.game()
-    doc = report_document(game.header, game.card, game.state, turn, _waited(game))
-    return report_document(game.header, game.card, game.state, turn, _waited(game),
+    doc = report_document(game.header, game.card, game.state, turn, waited(game))
+    return report_document(game.header, game.card, game.state, turn, waited(game),
                            reader=reader,
                            asked=asked_now(kind, table, doc, reader, key_below=bool(key)),
                            **({"order_key": key} if key else {}))
