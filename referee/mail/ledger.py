@@ -41,6 +41,7 @@ from ..base import clock
 from ..base.addresses import address_key
 from ..base.errors import StorageError
 from ..store import home
+from ..store.locks import take
 
 KEEP_WHOLE = 2000          # entries of `handled` and `ids` kept whole; older ones as digests
 PREFIX = 16                # hex digits kept of a folded digest (64 bits)
@@ -291,7 +292,7 @@ def game_lock(game_id: str, header_hash: str):
                                f"({exc.strerror}); nothing was handled") from None
         try:
             try:
-                _lock(fd)
+                take(fd, True, "the game's mail lock")
             except OSError as exc:
                 raise StorageError(f"{path}: the game's mail lock cannot be taken "
                                    f"({exc.strerror}); nothing was handled") from None
@@ -302,14 +303,3 @@ def game_lock(game_id: str, header_hash: str):
         with _GUARD:
             _HELD[str(path)] -= 1
 
-
-if os.name == "posix":
-    import fcntl
-
-    def _lock(fd: int) -> None:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-else:                                                     # pragma: no cover - Windows
-    import portalocker
-
-    def _lock(fd: int) -> None:
-        portalocker.lock(fd, portalocker.LOCK_EX)

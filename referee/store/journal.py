@@ -67,27 +67,8 @@ from .chain import (  # noqa: F401 - the journal's names for the layers above
     upcast_all,
 )
 from .landing import cut_to_chain, landed, only_ours
+from .locks import release, take
 from .revealed import refuse_after_reveal
-
-# ---------------------------------------------------------------- locks
-
-if os.name == "posix":
-    import fcntl
-
-    def _lock(fd: int, exclusive: bool) -> None:
-        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
-
-    def _unlock(fd: int) -> None:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-else:                                                     # pragma: no cover - Windows
-    import portalocker
-
-    def _lock(fd: int, exclusive: bool) -> None:
-        portalocker.lock(fd, portalocker.LOCK_EX if exclusive else portalocker.LOCK_SH)
-
-    def _unlock(fd: int) -> None:
-        portalocker.unlock(fd)
-
 
 # The most a journal may hold: about thirty times a full campaign (23 turns, some 3,000
 # records, 2 MB). A file over it is read no further: one planted in a folder of games
@@ -160,7 +141,7 @@ class Journal:
         fd = self._open(os.O_RDWR | os.O_APPEND if exclusive else os.O_RDONLY)
         try:
             try:
-                _lock(fd, exclusive)
+                take(fd, exclusive, f"{self.name}: the journal")
                 locked = True
             except OSError as exc:
                 # A file system without locks (some network mounts): reading goes on, since a
@@ -178,7 +159,7 @@ class Journal:
                 yield fd, raw
             finally:
                 if locked:
-                    _unlock(fd)
+                    release(fd)
         finally:
             os.close(fd)
 

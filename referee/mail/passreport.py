@@ -1,0 +1,114 @@
+"""What a pass of `tick` did, as it prints it: each game's lines (told as the game is done
+when the pass is given somewhere to tell them: tick.tick's tell), the folder's problems,
+the messages no game claimed, and the tally it ends with."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..base.clock import stamp
+from ..base.errors import RefereeError
+from ..base.plurals import counted
+from .delivery import TransportError
+from .tickgame import Game
+
+
+@dataclass
+class TickReport:
+    games: list[Game]
+    unclaimed: list[str]
+    broken: list[str]                   # journals that could not be read
+    fresh: list[str] = field(default_factory=list)     # unclaimed, not told of before
+    waiting: list[dict] = field(default_factory=list)   # held for a game not played now
+    unknown: list[str] = field(default_factory=list)    # unreadable, its game not known
+    found: int = 0                      # the journals the pass found, read or not
+    held: list[str] = field(default_factory=list)       # journals another process held
+
+    @property
+    def problems(self) -> list[str]:
+        return self.broken + [p for x in self.games for p in x.problems]
+
+    @property
+    def busy(self) -> list[str]:
+        """The games passed over, their lock held by another process: each as its line."""
+        return self.held + [f"{x.game_id}: {x.busy}" for x in self.games if x.busy]
+
+    def lines(self, told: Collection[str] = ()) -> list[str]:
+        """The pass's lines not told yet, but for the problems in told (of the folder, or
+        of a game: watch named them before, and they stand as they were)."""
+        out = [f"problem  {p}" for p in self.broken if p not in told]
+        out += [f"busy     {p}" for p in self.held]
+        for x in self.games:
+            out += [line for line in x.lines[x.shown:] if not quiet(line, told)]
+        if self.fresh:              # told once a message, not again at every pass
+            more = len(self.unclaimed) - len(self.fresh)
+            out.append(f"{counted(len(self.fresh), 'new message')} no game claims (no game's "
+                       f"tag or order key): left for the moderator"
+                       + (f" ({more} more told of before)" if more else "")
+                       + self._maybe_theirs())
+        return out
+
+    def _maybe_theirs(self) -> str:
+        if not self.unknown:
+            return ""
+        return (f"; {', '.join(self.unknown)} cannot be read and nothing is known of "
+                f"{'its game' if len(self.unknown) == 1 else 'their games'}: any may be "
+                f"{'its' if len(self.unknown) == 1 else 'theirs'}, taken once "
+                f"{'it' if len(self.unknown) == 1 else 'they'} can be read")
+
+
+def quiet(line: str, told: Collection[str]) -> bool:
+    """Whether a game's line names one of the problems in told (`GAME: problem  WHAT` for
+    the problem `GAME: WHAT`)."""
+    game, sep, rest = line.partition(": problem  ")
+    return bool(sep) and f"{game}: {rest}" in told
+
+
+def teller(tell: Callable[[str], None] | None) -> Callable[[Game], None]:
+    """What tells a game's new lines as it is done (nothing without tell): each line once,
+    the game keeping how many were told (the rest are the report's lines)."""
+    def done(x: Game) -> None:
+        if tell is not None:
+            for line in x.lines[x.shown:]:
+                tell(line)
+            x.shown = len(x.lines)
+    return done
+
+
+def stamped(moment: datetime, lines: Iterable[str]) -> list[str]:
+    """A pass's lines as `tick` and `watch` print them: each begins with the pass's time
+    (ISO 8601, UTC, to the second), since a cron or service log has no time of its own."""
+    at = stamp(moment)
+    return [f"{at} {line}" for line in lines]
+
+
+def tally(report: TickReport) -> str:
+    """The line every pass of `tick` ends with: its games, and how many were handled, how
+    many passed over (busy) and how many problems are left when some are."""
+    games = counted(max(report.found, len(report.games)), 'game')
+    busy = len(report.busy)
+    if not report.problems and not busy:
+        return f"{games}: all handled"
+    handled = sum(not x.problems and not x.busy for x in report.games)
+    left = [f"{busy} busy (their mail waits for the next pass)"] if busy else []
+    if report.problems:
+        left.append(counted(len(report.problems), 'problem'))
+    return f"{games}: {handled} handled, {', '.join(left)}"
+
+
+def summary(report: TickReport, shown: bool = False) -> RefereeError | None:
+    """The one-line error of a pass that left something undone (None: all handled, or
+    passed over while busy): its first problem, or, when the text lines above named every
+    problem (shown), how many there are, so that a log taking both streams has each
+    problem once."""
+    if not report.problems:
+        return None
+    if shown:
+        return TransportError(f"{counted(len(report.problems), 'problem')} in "
+                              f"{counted(max(report.found, len(report.games)), 'game')} "
+                              "(see above)")
+    more = len(report.problems) - 1
+    return TransportError(report.problems[0] + (f" (and {counted(more, 'more problem')} above)"
+                                                if more else ""))

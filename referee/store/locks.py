@@ -1,0 +1,84 @@
+"""The locks on a game's files (its journal, its mail lock): taken as they come, or, within
+a pass of `tick` or `watch` (patience), waited for at most a few seconds.
+
+A pass serves many games; one of them held by another process (the moderator's `order`
+left at a prompt, another `tick` busy with its mail, a backup tool, a stale lock on a
+network mount) must not stop the others. Within patience a lock that is not free within
+its seconds raises BusyError: the pass passes that game over, and its mail waits for the
+next pass. The seconds are counted by `clock` and waited by `pause` (tests replace both).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from ..base.errors import StorageError
+
+PATIENCE = 5.0          # seconds a pass waits for a lock another process holds
+STEP = 0.05             # seconds between two tries
+clock = time.monotonic
+pause = time.sleep
+_PATIENT: list[float | None] = [None]
+
+
+class BusyError(StorageError):
+    """A lock another process held for longer than the pass waits: nothing was done."""
+
+
+@contextmanager
+def patience(seconds: float = PATIENCE) -> Iterator[None]:
+    """Within it, a lock is waited for at most seconds (BusyError after)."""
+    before = _PATIENT[0]
+    _PATIENT[0] = seconds
+    try:
+        yield
+    finally:
+        _PATIENT[0] = before
+
+
+def take(fd: int, exclusive: bool, what: str) -> None:
+    """Lock fd (shared or exclusive), waiting for another process's lock to go; within
+    patience, BusyError naming what once the seconds are up (OSError: no lock there)."""
+    seconds = _PATIENT[0]
+    if seconds is None:
+        _lock(fd, exclusive, wait=True)
+        return
+    until = clock() + seconds
+    while not _lock(fd, exclusive, wait=False):
+        left = until - clock()
+        if left <= 0:
+            raise BusyError(f"{what} is held by another process (the moderator's `order`, "
+                            f"another `tick`) for over {seconds:g} seconds")
+        pause(min(STEP, left))
+
+
+if os.name == "posix":
+    import fcntl
+
+    def _lock(fd: int, exclusive: bool, wait: bool) -> bool:
+        how = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | (0 if wait else fcntl.LOCK_NB)
+        try:
+            fcntl.flock(fd, how)
+        except BlockingIOError:
+            return False
+        return True
+
+    def release(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+else:                                                     # pragma: no cover - Windows
+    import portalocker
+
+    def _lock(fd: int, exclusive: bool, wait: bool) -> bool:
+        how = (portalocker.LOCK_EX if exclusive else portalocker.LOCK_SH) | \
+            (0 if wait else portalocker.LOCK_NB)
+        try:
+            portalocker.lock(fd, how)
+        except portalocker.LockException:
+            return False
+        return True
+
+    def release(fd: int) -> None:
+        portalocker.unlock(fd)
