@@ -488,8 +488,8 @@ def key_line(header: dict) -> str:
 def tick_pass(path: Path, format: str, with_map: bool, games_dir: Path | None
               ) -> tuple[list[str], RefereeError | None]:
     """One pass of `tick` over a journal or a folder (mail/tick.py): the lines it prints
-    (one JSON document with format json), and the error it ends with when it left
-    something undone."""
+    at its end (one JSON document with format json; in text, each game's lines are
+    printed as it is done), and the error it ends with when it left something undone."""
     load_msgspec()                      # before the rules, as every command loads it
     from ..base.clock import now  # start-up: datetime, for tick and watch
     from ..mail import tick as ticking  # start-up: the mail transport, for tick and watch
@@ -497,9 +497,14 @@ def tick_pass(path: Path, format: str, with_map: bool, games_dir: Path | None
     for journal in ticking.journals_in(path):
         check_private(journal)
     moment = now()
-    report = ticking.tick(path, games_dir, with_map)
-    if format == "json":
+    if format == "json":            # one document, once the pass is over
+        report = ticking.tick(path, games_dir, with_map)
         return [dump(_tick_document(report))], ticking.summary(report)
+
+    def tell(line: str) -> None:    # a game's lines as it is done (a pass killed keeps them)
+        emit(ticking.stamped(moment, [line])[0])
+        sys.stdout.flush()
+    report = ticking.tick(path, games_dir, with_map, tell)
     lines = ticking.stamped(moment, report.lines() + [ticking.tally(report)])
     return lines, ticking.summary(report, shown=True)
 
@@ -511,8 +516,10 @@ def _tick_document(report) -> dict:
         ok=not report.problems,
         games=[{"journal": str(x.journal), "game_id": x.game_id, "source": x.source,
                 "target": x.target, "messages": x.messages, "log": x.lines,
-                "problems": x.problems} for x in report.games],
-        unclaimed=report.unclaimed, waiting=report.waiting, problems=report.problems)
+                "problems": x.problems, "busy": x.busy, "outbox": x.outbox}
+               for x in report.games],
+        unclaimed=report.unclaimed, waiting=report.waiting, problems=report.problems,
+        busy=report.busy)
 
 
 def emit(text: str, stream=None) -> None:

@@ -450,6 +450,8 @@ class GameTick(Part):
     messages: list[dict[str, Any]]
     log: list[str]
     problems: list[str]
+    busy: Optional[str]     # passed over: its lock held by another process (null: not)
+    outbox: int             # the mails this pass left in its `outbox:DIR` folder, to send
 
 
 class WaitingMail(Document):
@@ -463,8 +465,9 @@ class WaitingMail(Document):
 
 class TickResult(Document):
     """`tick`: each game's pass, the places of the messages no game claimed (left for the
-    moderator), those waiting for a game not played now, every problem; `ok` when all
-    was handled (exit 0)."""
+    moderator), those waiting for a game not played now, every problem, the games passed
+    over while another process held them (`busy`, their mail left for the next pass);
+    `ok` when nothing failed (exit 0), busy games or not."""
 
     schema_version: int
     ok: bool
@@ -472,6 +475,7 @@ class TickResult(Document):
     unclaimed: list[str]
     waiting: list[WaitingMail]
     problems: list[str]
+    busy: list[str]         # the games passed over (locked by another process), a line each
 
 
 OUTPUTS: dict[str, type[Document]] = {

@@ -52,19 +52,21 @@ def workers() -> int:
 
 
 def each_game(games: list[Game], handle: Callable[[Game], bool],
-              weight: Callable[[Game], int] = lambda x: 1, share_among: int | None = None
-              ) -> list[bool]:
+              weight: Callable[[Game], int] = lambda x: 1, share_among: int | None = None,
+              done: Callable[[Game], None] = lambda x: None) -> list[bool]:
     """handle(x) for every game, shared among workers: what each returned (False for a
     game whose handling failed, or whose worker stopped before telling it: the game is
-    then marked unread, with a problem saying so)."""
+    then marked unread, with a problem saying so). done(x) once each game is handled,
+    in the process that handled it (a worker's lines are told as it goes)."""
     n = min(share_among or workers(), len(games))
+    handle = _then(handle, done)
     if n < 2:
         return [_handled(x, handle) for x in games]
     home.key(create=True)           # made once, before the workers sign with it
     shares = dealt(games, weight, n)
     sys.stdout.flush()
     sys.stderr.flush()
-    done: dict[int, bool] = {}
+    finished: dict[int, bool] = {}
     started: list[tuple[list[Game], int, IO[str]]] = []
     with _children_waited_for():
         try:
@@ -75,11 +77,11 @@ def each_game(games: list[Game], handle: Callable[[Game], bool],
                 else:
                     started.append((share, *worker))
             for x in shares[0]:
-                done[id(x)] = _handled(x, handle)
+                finished[id(x)] = _handled(x, handle)
         finally:                    # every worker waited for, whatever this share met
             for share, pid, told in started:
-                done.update(_taken_back(share, pid, told))
-    return [done[id(x)] for x in games]
+                finished.update(_taken_back(share, pid, told, done))
+    return [finished[id(x)] for x in games]
 
 
 def dealt(games: list[Game], weight: Callable[[Game], int], n: int) -> list[list[Game]]:
@@ -110,7 +112,18 @@ def _handled(x: Game, handle: Callable[[Game], bool]) -> bool:
 
 
 # What a worker tells of each of its games, the rest of a game being as the pass had it.
-TOLD = ("lines", "problems", "messages", "read", "took")
+TOLD = ("lines", "problems", "messages", "read", "took", "busy", "shown", "outbox")
+
+
+def _then(handle: Callable[[Game], bool], done: Callable[[Game], None]
+          ) -> Callable[[Game], bool]:
+    """handle, then done whatever handle met (its fault made the game's problem first)."""
+    def handled_then_done(x: Game) -> bool:
+        try:
+            return _handled(x, handle)
+        finally:
+            done(x)
+    return handled_then_done
 
 
 def _start(share: list[Game], handle: Callable[[Game], bool]
@@ -145,7 +158,8 @@ def _start(share: list[Game], handle: Callable[[Game], bool]
         os._exit(code)
 
 
-def _taken_back(share: list[Game], pid: int, told: IO[str]) -> dict[int, bool]:
+def _taken_back(share: list[Game], pid: int, told: IO[str],
+                done: Callable[[Game], None]) -> dict[int, bool]:
     """What a worker did to its games, into them; a game it did not tell of is marked
     unread, with a problem, its messages left for the next pass."""
     try:
@@ -156,7 +170,7 @@ def _taken_back(share: list[Game], pid: int, told: IO[str]) -> dict[int, bool]:
     with told:
         told.seek(0)
         lines = told.read().splitlines()
-    done: dict[int, bool] = {}
+    got: dict[int, bool] = {}
     for x, line in zip(share, lines):
         try:
             back = json.loads(line)
@@ -164,14 +178,15 @@ def _taken_back(share: list[Game], pid: int, told: IO[str]) -> dict[int, bool]:
             break
         for k in TOLD:
             setattr(x, k, back[k])
-        done[id(x)] = back["handled"]
+        got[id(x)] = back["handled"]
     for x in share:
-        if id(x) not in done:
+        if id(x) not in got:
             x.read = False
             x.fail(f"the worker handling this game stopped ({how}) before it was done: the "
                    f"next pass takes the game up again")
-            done[id(x)] = False
-    return done
+            got[id(x)] = False
+            done(x)
+    return got
 
 
 @contextmanager

@@ -18,6 +18,11 @@ class StandingProblems:
     def __init__(self) -> None:
         self.printed: dict[str, datetime] = {}
 
+    def standing(self, now: datetime) -> set[str]:
+        """The problems quiet should they stand as they were (printed less than AGAIN ago):
+        what a pass tells as it goes leaves them out, as quiet will."""
+        return {p for p, when in self.printed.items() if timedelta(0) <= now - when < AGAIN}
+
     def quiet(self, problems: list[str], now: datetime) -> set[str]:
         """Which of this pass's problems are not printed again (printed less than AGAIN
         ago, standing since as they were); the others are noted as printed now, and a

@@ -15,19 +15,17 @@ from __future__ import annotations
 import hashlib
 import signal
 import threading
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
 from ..base.clock import now as clock_now
-from ..base.clock import stamp
 from ..base.errors import RefereeError, StorageError, one_line
 from ..base.plurals import counted
 from ..base.readers import MODERATOR
 from ..store import mailsettings
 from ..store.journal import signed_only
+from ..store.locks import BusyError, patience
 from ..store.mailroute import check_target, is_local
 from ..store.players import roster
 from ..table import Table
@@ -35,7 +33,6 @@ from . import gameindex, withheld
 from .claims import Claims, Spool, claimed
 from .delivery import (
     Fetched,
-    TransportError,
     open_source,
     spool_files,
 )
@@ -46,6 +43,7 @@ from .mailboxes import MAX_MESSAGE, Mailboxes, Message, told_identity
 from .newsmail import owed
 from .observers import resume_from
 from .outcomewords import outcome_words
+from .passreport import TickReport, quiet, stamped, summary, tally, teller  # noqa: F401
 from .reminders import GRACE, check_deadlines, quiet_until
 from .sending import send_owed
 from .sharing import each_game, workers
@@ -74,57 +72,21 @@ from .waiting import end_holds, waits_on_a_person
 
 # ---------------------------------------------------------------- one pass
 
-@dataclass
-class TickReport:
-    games: list[Game]
-    unclaimed: list[str]
-    broken: list[str]                   # journals that could not be read
-    fresh: list[str] = field(default_factory=list)     # unclaimed, not told of before
-    waiting: list[dict] = field(default_factory=list)   # held for a game not played now
-    unknown: list[str] = field(default_factory=list)    # unreadable, its game not known
-    found: int = 0                      # the journals the pass found, read or not
-
-    @property
-    def problems(self) -> list[str]:
-        return self.broken + [p for x in self.games for p in x.problems]
-
-    def lines(self, told: Collection[str] = ()) -> list[str]:
-        """The pass's lines, but for the problems in told (of the folder, or of a game:
-        watch named them before, and they stand as they were)."""
-        out = [f"problem  {p}" for p in self.broken if p not in told]
-        for x in self.games:
-            quiet = {f"{x.game_id}: problem  {p.removeprefix(f'{x.game_id}: ')}"
-                     for p in x.problems if p in told}
-            out += [line for line in x.lines if line not in quiet]
-        if self.fresh:              # told once a message, not again at every pass
-            more = len(self.unclaimed) - len(self.fresh)
-            out.append(f"{counted(len(self.fresh), 'new message')} no game claims (no game's "
-                       f"tag or order key): left for the moderator"
-                       + (f" ({more} more told of before)" if more else "")
-                       + self._maybe_theirs())
-        return out
-
-    def _maybe_theirs(self) -> str:
-        if not self.unknown:
-            return ""
-        return (f"; {', '.join(self.unknown)} cannot be read and nothing is known of "
-                f"{'its game' if len(self.unknown) == 1 else 'their games'}: any may be "
-                f"{'its' if len(self.unknown) == 1 else 'theirs'}, taken once "
-                f"{'it' if len(self.unknown) == 1 else 'they'} can be read")
-
-
-def tick(path: Path, games_dir: Path | None = None, with_map: bool = True) -> TickReport:
+def tick(path: Path, games_dir: Path | None = None, with_map: bool = True,
+         tell: Callable[[str], None] | None = None) -> TickReport:
     """One pass over one journal or a folder of them; problems are collected, not raised,
-    so that one game's trouble does not stop the others. Only games this user's referee
-    signed are read (a journal of anyone else's is one problem line, never touched)."""
-    with signed_only():
-        return _pass(path, games_dir, with_map)
+    so that one game's trouble does not stop the others, and a game whose lock another
+    process holds is passed over (locks.py). Only games this user's referee signed are
+    read (a journal of anyone else's is one problem line, never touched). tell(line), when
+    given, has each game's lines as soon as that game is done (the report keeps the rest)."""
+    with signed_only(), patience():
+        return _pass(path, games_dir, with_map, teller(tell))
 
 
-def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
+def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickReport:
     index, known = gameindex.load_all(path)
-    games, broken, aside = _games(path, games_dir, index, known)
-    found = len(games) + len(broken)
+    games, broken, aside, held = _games(path, games_dir, index, known)
+    found = len(games) + len(broken) + len(held)
     try:
         shared = workers()
     except RefereeError as exc:     # the mail settings: every pass finds it (watch names it once)
@@ -141,9 +103,11 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
         if not x.routed:
             x.log(f"passed over: a game of kind {x.kind} has no mail route of its own; "
                   f"`referee inbox {named(x.journal)} MAILBOX` reads its mail")
+            done(x)
             continue
         if x.target is None:
             x.fail(f"no mail target: `referee mail {named(x.journal)} --out TARGET` sets one")
+            done(x)
             continue
         if x.source is not None:
             by_source.setdefault(x.source, []).append(x)
@@ -153,7 +117,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
     for source, group in by_source.items():
         try:
             left, known_as = _take_mail(source, group, withheld.of_source(aside, source),
-                                        games_dir, with_map, shared)
+                                        games_dir, with_map, (shared, done))
         except RefereeError as exc:
             for x in group:
                 x.read = False
@@ -163,13 +127,13 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool) -> TickReport:
         fresh += not_told(source, left, known_as)
     moment = clock_now()
     idle = {x.journal.name for x in games if _idle(x, index, moment)}
-    each_game([x for x in games if x.routed and x.target is not None and
+    each_game([x for x in games if x.routed and x.target is not None and not x.busy and
                x.journal.name not in idle], lambda x: _after_mail(x, games_dir, with_map),
-              share_among=shared)
+              share_among=shared, done=done)
     gameindex.save(path, _indexed(games, index, idle, games_dir, moment), claims_known)
-    withheld.told(broken, aside)
+    withheld.told(broken, aside, held)
     return TickReport(games, unclaimed, broken, fresh, withheld.waiting(aside),
-                      withheld.unknown(aside), found)
+                      withheld.unknown(aside), found, held)
 
 
 # What the index keeps of a game (gameindex.py): what claims its mail and where it goes.
@@ -178,20 +142,24 @@ INDEXED = ("game_id", "header_hash", "source", "target", "keys", "addresses", "k
 
 
 def _games(path: Path, games_dir, index: dict, known: dict
-           ) -> tuple[list[Game], list[str], list[withheld.Withheld]]:
+           ) -> tuple[list[Game], list[str], list[withheld.Withheld], list[str]]:
     """Each journal's game: from the index while the journal is as it found it, else read
     (a journal that cannot be read is a problem line, its game as the index last knew it
-    withheld (known); a redacted export is no game's)."""
-    games, broken, aside = [], [], []
+    withheld (known); a redacted export is no game's; one another process holds locked
+    is a busy line, its game withheld the same way until the next pass)."""
+    games, broken, aside, held = [], [], [], []
     for journal in journals_in(path):
         served = _served(journal, index)
         try:
             games.append(served or load_game(journal, games_dir))
+        except BusyError as exc:
+            held.append(f"{exc}: passed over, its mail waits for the next pass")
+            aside.append(withheld.unread(journal, known, len(held) - 1, INDEXED, busy=True))
         except RefereeError as exc:
             broken.append(unplayable(journal, exc))
             if exported_game(journal) is None:
                 aside.append(withheld.unread(journal, known, len(broken) - 1, INDEXED))
-    return games, broken, aside
+    return games, broken, aside, held
 
 
 def _served(journal: Path, index: dict) -> Game | None:
@@ -232,7 +200,7 @@ def _indexed(games: list[Game], index: dict, idle: set[str], games_dir, moment) 
         if name in idle:
             out[name] = index[name]
         elif not x.indexed and x.keys and x.routed and x.target is not None and \
-                not x.problems and not _to_send(x):
+                not x.problems and not x.busy and not _to_send(x):
             try:
                 quiet = quiet_until(x.journal, moment, games_dir)
             except RefereeError:
@@ -259,7 +227,7 @@ def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[tuple[str, 
 
 
 def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map: bool,
-               shared: int) -> tuple[list[str], list[str]]:
+               shared: tuple) -> tuple[list[str], list[str]]:
     """Read the source, give each game the messages it claims; the unclaimed ones' places,
     and what tells each from another at its place (unclaimed.not_told). From IMAP, a pass
     reads what the mail settings allow (the rest next pass), and never a message again
@@ -299,7 +267,7 @@ def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map:
 
 
 def _take_local_mail(source: str, group: list[Game], aside: list, games_dir, with_map: bool,
-                     shared: int) -> tuple[list[str], list[str]]:
+                     shared: tuple) -> tuple[list[str], list[str]]:
     """_take_mail from a mailbox on this machine. A Maildir's files a pass dealt with are
     known by their prints and not read again (an idle pass stays idle however much old
     mail the Maildir keeps): those a game took, while its journal still holds all it held
@@ -403,10 +371,11 @@ def _readers(group: list[Game]) -> str:
     return hashlib.sha256("\n".join(said).encode()).hexdigest()
 
 
-def _deliver(claims: Claims, group: list[Game], games_dir, with_map: bool, shared: int
+def _deliver(claims: Claims, group: list[Game], games_dir, with_map: bool, shared: tuple
              ) -> tuple[list[tuple[Fetched, Game]], list[Fetched]]:
     """Each game's claimed messages through inbox, under the game's lock: the messages
-    handled, each with the game that took it (to mark read), and those no game claimed."""
+    handled, each with the game that took it (to mark read), and those no game claimed.
+    shared: the workers to share the games among, and what tells each game's lines."""
     taken: list[tuple[Fetched, Game]] = []
     unclaimed = list(claims.unclaimed)
     for i, f, answer in [(i, f, too_large) for i, f in claims.oversize] + claims.aside:
@@ -419,7 +388,8 @@ def _deliver(claims: Claims, group: list[Game], games_dir, with_map: bool, share
     busy = [x for x in group if x.game_id in mine]
     handled = each_game(busy, lambda x: _handle_mail(x, mine[x.game_id], games_dir,
                                                      with_map),
-                        weight=lambda x: len(mine[x.game_id].messages), share_among=shared)
+                        weight=lambda x: len(mine[x.game_id].messages),
+                        share_among=shared[0], done=shared[1])
     taken += [(f, x) for x, done in zip(busy, handled) if done
               for f in mine[x.game_id].messages]
     return taken, [f for _, f in sorted(unclaimed, key=lambda pair: pair[0])]
@@ -432,9 +402,12 @@ def _handle_mail(x: Game, spool: Spool, games_dir, with_map: bool) -> bool:
     try:
         if spool.problem is not None:
             raise StorageError(spool.problem)
-        with game_lock(x):
+        with game_lock(x), _outbox_counted(x):
             outcomes, _ = inbox(x.journal, [spool.folder], x.spool, games_dir, with_map)
             x.took = gameindex.mark(x.journal)
+    except BusyError as exc:
+        x.pass_over(str(exc))
+        return False
     except RefereeError as exc:
         x.read = False
         x.fail(str(exc))
@@ -477,7 +450,7 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
     every mail owed sent (under the game's lock)."""
     moment = clock_now()
     try:
-        with game_lock(x):
+        with game_lock(x), _outbox_counted(x):
             stranded(x)
             if x.direct:            # no clock; each player's report when the game moved
                 inbox(x.journal, [], x.spool, games_dir, with_map)
@@ -487,9 +460,28 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
                 _send_logged(x)
             finally:
                 owe_news_again(x)
+    except BusyError as exc:
+        x.pass_over(str(exc))
     except RefereeError as exc:
         x.fail(str(exc))
     tell_refused(x)
+    if x.outbox:
+        x.log(f"outbox   {counted(x.outbox, 'mail')} left in {one_line(str(x.spool))} for "
+              f"the moderator's mail program to send")
+
+
+@contextmanager
+def _outbox_counted(x: Game):
+    """The mails written meanwhile into the game's `outbox:DIR` folder, counted (x.outbox):
+    no one sends them but the moderator's mail program, so the pass says how many wait."""
+    if not (x.target or "").startswith("outbox:"):
+        yield
+        return
+    before = set(spool_files(x.spool))
+    try:
+        yield
+    finally:
+        x.outbox += len(set(spool_files(x.spool)) - before)
 
 
 def _deadlines_and_reports(x: Game, games_dir, with_map: bool, moment) -> None:
@@ -522,38 +514,6 @@ def _reports_owed(x: Game) -> bool:
                for side in roster(records))
 
 
-def stamped(moment: datetime, lines: Iterable[str]) -> list[str]:
-    """A pass's lines as `tick` and `watch` print them: each begins with the pass's time
-    (ISO 8601, UTC, to the second), since a cron or service log has no time of its own."""
-    at = stamp(moment)
-    return [f"{at} {line}" for line in lines]
-
-
-def tally(report: TickReport) -> str:
-    """The line every pass of `tick` ends with: its games, and how many were handled and
-    how many problems are left when some are."""
-    games = counted(max(report.found, len(report.games)), 'game')
-    if not report.problems:
-        return f"{games}: all handled"
-    handled = sum(not x.problems for x in report.games)
-    return f"{games}: {handled} handled, {counted(len(report.problems), 'problem')}"
-
-
-def summary(report: TickReport, shown: bool = False) -> RefereeError | None:
-    """The one-line error of a pass that left something undone (None: all handled): its
-    first problem, or, when the text lines above named every problem (shown), how many
-    there are, so that a log taking both streams has each problem once."""
-    if not report.problems:
-        return None
-    if shown:
-        return TransportError(f"{counted(len(report.problems), 'problem')} in "
-                              f"{counted(max(report.found, len(report.games)), 'game')} "
-                              "(see above)")
-    more = len(report.problems) - 1
-    return TransportError(report.problems[0] + (f" (and {counted(more, 'more problem')} above)"
-                                                if more else ""))
-
-
 # ---------------------------------------------------------------- the loop
 
 def watch(path: Path, interval: float, games_dir: Path | None = None,
@@ -561,9 +521,10 @@ def watch(path: Path, interval: float, games_dir: Path | None = None,
           wait: Callable[[float], bool] | None = None) -> int:
     """tick, then wait interval seconds, until SIGTERM or SIGINT (the pass under way is
     finished first) or wait(interval) returns True; one log line per action, each after
-    the pass's time (stamped), a problem (a file of the folder no game is read from, a game
-    waiting on the moderator...) named once while it stands as it is, and again once a day
-    (standingproblems.py). Returns how many passes ran."""
+    the pass's time (stamped), a game's as soon as the game is done; a problem (a file of
+    the folder no game is read from, a game waiting on the moderator...) named once while
+    it stands as it is, and again once a day (standingproblems.py). Returns how many
+    passes ran."""
     stop = threading.Event()
     pause = wait or stop.wait
     passes = 0
@@ -571,8 +532,14 @@ def watch(path: Path, interval: float, games_dir: Path | None = None,
     with _stopping_on_signals(stop):
         while not stop.is_set():
             moment = clock_now()
+            standing = told.standing(moment)
+
+            def tell(line: str, at=moment, standing=standing) -> None:
+                if not quiet(line, standing):
+                    for shown in stamped(at, [line]):
+                        log(shown)
             try:
-                report = tick(path, games_dir, with_map)
+                report = tick(path, games_dir, with_map, tell)
                 lines = report.lines(told.quiet(report.problems, clock_now()))
             except RefereeError as exc:
                 lines = [f"problem  {exc}"]

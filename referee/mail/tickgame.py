@@ -12,6 +12,7 @@ from ..base.errors import RefereeError, UsageError, one_line
 from ..base.readers import MODERATOR
 from ..store import home
 from ..store.journal import Journal, is_redacted_part, placed_parts, scan
+from ..store.locks import release, take
 from ..store.mailroute import former_outboxes, mail_route, route_problem
 from ..store.players import order_key, roster
 from ..store.secrets import load_secret
@@ -50,6 +51,9 @@ class Game:
     # Whether this pass gave the game mail it claimed, new or known (a message a pass killed
     # before it was marked read comes again, known: what that pass left undone is done now).
     claimed: bool = False
+    busy: str | None = None     # why the pass passed it over: a lock another process held
+    shown: int = 0              # its lines told already, as the game was done (passreport)
+    outbox: int = 0             # the mails this pass left in its `outbox:DIR` folder
 
     @property
     def spool(self) -> Path:
@@ -61,6 +65,13 @@ class Game:
 
     def log(self, line: str) -> None:
         self.lines.append(f"{self.game_id}: {line}")
+
+    def pass_over(self, why: str) -> None:
+        """Passed over this pass, its lock held by another process: not a problem, its
+        mail left unread for the next pass (and no deadline ruled meanwhile)."""
+        self.read = False
+        self.busy = f"{why}: passed over, its mail waits for the next pass"
+        self.log(f"busy     {self.busy}")
 
     def fail(self, problem: str) -> None:
         self.problems.append(f"{self.game_id}: {problem}")
@@ -150,13 +161,12 @@ def _claims(table: Table) -> tuple[list[str], dict[str, str]]:
 
 @contextmanager
 def game_lock(x: Game):
-    """One tick at a time per game: a second one waits for the first."""
-    import portalocker
-
+    """One tick at a time per game: a second one waits for the first (within a pass, a
+    few seconds at most: locks.BusyError)."""
     folder = home.ensure_dir(home.data_dir("locks"))
     with open(folder / f"{game_tag(x.game_id, x.header_hash)}.lock", "a") as fh:
-        portalocker.lock(fh, portalocker.LOCK_EX)
+        take(fh.fileno(), True, f"game {one_line(x.game_id)}'s lock")
         try:
             yield
         finally:
-            portalocker.unlock(fh)
+            release(fh.fileno())

@@ -43,22 +43,27 @@ class Withheld:
     slot: int
     until: str
     waiting: list[str] = field(default_factory=list)
+    busy: bool = False          # its journal held locked by another process: its slot is
+                                # among the pass's busy lines, not its problems
 
     @property
     def tags(self) -> set[str]:
         return {game_tag(x.game_id, x.header_hash) for x in self.games}
 
 
-def unread(journal: Path, known: dict, slot: int, fields: tuple[str, ...]) -> Withheld:
-    """A journal that cannot be read, with what claimed its mail when it was last read, as
-    the folder's index kept it (gameindex.load_all; if any)."""
+def unread(journal: Path, known: dict, slot: int, fields: tuple[str, ...],
+           busy: bool = False) -> Withheld:
+    """A journal that cannot be read (busy: not now, another process holds it locked),
+    with what claimed its mail when it was last read, as the folder's index kept it
+    (gameindex.load_all; if any)."""
     found = known.get(journal.name)
     try:
         games = [Game(journal, **{k: found[k] for k in fields})] \
             if isinstance(found, dict) else []
     except (KeyError, TypeError):
         games = []
-    return Withheld([journal], games, slot, "until the journal can be read")
+    return Withheld([journal], games, slot, "for the next pass" if busy else
+                    "until the journal can be read", busy=busy)
 
 
 def twins(games: list[Game], slot: int) -> Withheld:
@@ -82,12 +87,12 @@ def known_now(games: list[Game], withheld: list[Withheld], known: dict,
     return out
 
 
-def told(broken: list[str], withheld: list[Withheld]) -> None:
-    """Each unplayable game's problem line, with the mail that waits for it."""
+def told(broken: list[str], withheld: list[Withheld], busy: list[str]) -> None:
+    """Each unplayable game's problem line (or busy line), with the mail that waits for it."""
     for w in withheld:
         if w.waiting:
             n = len(w.waiting)
-            broken[w.slot] += (f"; {counted(n, 'message')} for game "
+            (busy if w.busy else broken)[w.slot] += (f"; {counted(n, 'message')} for game "
                                f"{one_line(w.games[0].game_id)} "
                                f"{'waits' if n == 1 else 'wait'} {w.until}")
 

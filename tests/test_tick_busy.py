@@ -1,0 +1,153 @@
+"""A game another process holds locked (its journal, its tick lock, its mail lock: the
+moderator's `order`, another `tick`, a stale lock) is passed over by a pass, with a line
+saying so, while the other games are handled; its mail waits for the next pass, which
+applies it once. A pass tells each game's lines as that game is done (a pass killed
+later keeps them), and counts the mails it left in an `outbox:DIR` folder. The lock is
+held by an open file of the test's own; the seconds a pass waits come from a clock the
+test moves, never slept."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import signal
+
+import pytest
+from test_tick_sharing import NAMES, _folder, _settings
+from test_transport import records
+
+from referee.mail import gameindex, ledger
+from referee.mail import tick as ticking
+from referee.mail.tickgame import game_tag
+from referee.store import home, locks
+
+
+@pytest.fixture
+def moved_clock(monkeypatch):
+    """The seconds locks.take waits pass on a clock of the test's, at once; and a pass
+    still waiting for a lock after a minute of the wall clock fails the test, not hangs."""
+    now = [0.0]
+    monkeypatch.setattr(locks, "clock", lambda: now[0])
+    monkeypatch.setattr(locks, "pause", lambda s: now.__setitem__(0, now[0] + s))
+
+    def hung(*_):
+        raise TimeoutError("the pass waited for the lock with no end")
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    yield now
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def _lock_file(which: str, journal) -> os.PathLike:
+    head = records(journal)[0]
+    if which == "journal":
+        return journal
+    if which == "tick lock":
+        return home.data_dir("locks") / f"{game_tag(head['game_id'], head['hash'])}.lock"
+    return ledger.ledger_path(head["game_id"], head["hash"]).with_suffix(".lock")
+
+
+def _held(path):
+    """The file opened and locked, as another process would hold it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+def _passes(journal) -> int:
+    return sum(r.get("order") == "pass" for r in records(journal))
+
+
+@pytest.mark.parametrize("which", ["journal", "tick lock", "mail lock", "unindexed journal"])
+def test_a_game_held_locked_is_passed_over_and_its_mail_waits_for_the_next_pass(
+        cli, tmp_path, monkeypatch, moved_clock, which):
+    _settings(1)
+    made = _folder(cli, tmp_path, monkeypatch)
+    alpha = made["alpha"][0]
+    if which == "unindexed journal":            # read from its journal, not the index
+        for p in home.data_dir("index").glob("*.index"):
+            p.unlink()
+    fd = _held(_lock_file(which.removeprefix("unindexed "), alpha))
+    try:
+        report = ticking.tick(tmp_path / "games", with_map=False)
+    finally:
+        os.close(fd)
+    assert moved_clock[0] >= locks.PATIENCE            # waited its seconds, then went on
+    assert not report.problems, report.problems
+    assert len(report.busy) == 1 and report.busy[0].startswith("alpha"), report.busy
+    assert any(line.startswith("busy") or ": busy " in line for line in report.lines())
+    assert ticking.tally(report) == \
+        "4 games: 3 handled, 1 busy (their mail waits for the next pass)"
+    assert _passes(alpha) == 0
+    assert all(_passes(made[n][0]) == 1 for n in NAMES[1:])
+    ticking.tick(tmp_path / "games", with_map=False)      # free now: its mail, once
+    ticking.tick(tmp_path / "games", with_map=False)
+    assert all(_passes(made[n][0]) == 1 for n in NAMES)
+
+
+def test_a_busy_game_is_not_a_failed_pass(cli, tmp_path, monkeypatch, moved_clock):
+    """Exit 0: the next pass handles it (docs/scripting.md); JSON names it in `busy`."""
+    _settings(1)
+    made = _folder(cli, tmp_path, monkeypatch)
+    fd = _held(made["bravo"][0])
+    try:
+        r = cli("tick", tmp_path / "games", "--no-map")
+        assert r.exit_code == 0, r.output
+        assert "bravo: busy     bravo.jsonl: the journal is held by another process" in r.stdout
+        assert r.stdout.splitlines()[-1].endswith("4 games: 3 handled, 1 busy (their mail "
+                                                  "waits for the next pass)")
+        r = cli("tick", tmp_path / "games", "--no-map", "--format", "json")
+    finally:
+        os.close(fd)
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 0 and doc["ok"] is True and len(doc["busy"]) == 1
+    assert "bravo" in doc["busy"][0] and all(x["busy"] is None for x in doc["games"]
+                                             if x["game_id"] != "bravo")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_each_game_s_lines_are_told_as_the_game_is_done(cli, tmp_path, monkeypatch, workers):
+    """Before the pass turns to the last game's deadlines, the lines of the games done
+    are told already (a pass killed there has logged them), each once."""
+    _settings(workers)
+    _folder(cli, tmp_path, monkeypatch)
+    told: list[str] = []
+    seen: dict[str, list[str]] = {}
+    real = ticking._after_mail
+
+    def after(x, *a):
+        if x.game_id == "delta":
+            out = tmp_path / "seen.json"        # a worker's too, through the file
+            out.write_text(json.dumps(told))
+        return real(x, *a)
+
+    monkeypatch.setattr(ticking, "_after_mail", after)
+    monkeypatch.setattr(ticking, "each_game", _in_one(ticking.each_game))
+    report = ticking.tick(tmp_path / "games", with_map=False, tell=told.append)
+    seen["before"] = json.loads((tmp_path / "seen.json").read_text())
+    assert any(line.startswith("alpha: applied") for line in seen["before"]), seen
+    assert len(told) == len(set(told)) and report.lines() == []
+    assert all(any(line.startswith(f"{n}: applied") for line in told) for n in NAMES)
+
+
+def _in_one(each_game):
+    """each_game, its shares all in the pass's own process (the test reads `told` there)."""
+    return lambda games, handle, **k: each_game(games, handle, **{**k, "share_among": 1})
+
+
+def test_tick_counts_the_mails_it_left_in_an_outbox_folder(cli, tmp_path, monkeypatch):
+    _settings(1)
+    made = _folder(cli, tmp_path, monkeypatch)
+    before = {p.name for p in (tmp_path / "out-alpha").glob("*.eml")}
+    r = cli("tick", tmp_path / "games", "--no-map", "--format", "json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    written = len({p.name for p in (tmp_path / "out-alpha").glob("*.eml")} - before)
+    alpha = next(x for x in doc["games"] if x["game_id"] == "alpha")
+    assert written > 0 and alpha["outbox"] == written
+    assert f"alpha: outbox   {written} mails left in {tmp_path / 'out-alpha'} for the " \
+           f"moderator's mail program to send" in alpha["log"]
+    assert made and gameindex
