@@ -364,7 +364,8 @@ def _foe_sees(journal, foe: str) -> list:
         return obj
 
     shown = redact(rec, foe)
-    return [plain(shown["events"]), record_lines(shown, data, foe)]
+    stamp = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ ")
+    return [plain(shown["events"]), [stamp.sub("", x) for x in record_lines(shown, data, foe)]]
 
 
 @pytest.mark.parametrize("plan", [

@@ -220,8 +220,10 @@ def test_a_sealed_plan_is_told_in_words_not_set_as_orders(siege, revealed, cli):
     assert "#25 German: `buy 2` — ⚑ entered by hand at the referee" in \
         report(sealed, "german", 16)
     public = report(revealed, "public", 27)
-    assert "- German production revealed (3 BP spent, 7 lost, 7.0): buy 2; 1 order on " \
-           "army templates (hidden, 1.4)" in public
+    # What the orders shown cost (two cards at 1 BP, 7.1), not the plan's totals: with the
+    # 10 BP the public can count, those would price the hidden order (1.4).
+    assert "- German production revealed (2 BP spent on the orders shown; the rest is " \
+           "hidden, 1.4; 7.0): buy 2; 1 order on army templates (hidden, 1.4)" in public
     assert "- German production revealed (3 BP spent, 7 lost, 7.0): buy 2; build ge " \
            "infantry Verdun into ge-5" in report(revealed, "german", 27)
     assert not [ln for ln in public if ln.startswith("- `") or "plan (7.0)`" in ln]
