@@ -13,7 +13,6 @@ from ..base.addresses import address_key
 from ..base.errors import StorageError
 from ..base.readers import MODERATOR
 from ..game.timeline import Timeline
-from ..store import home
 from ..store.mailroute import referee_address
 from ..store.players import observer_addresses, order_key, roster
 from ..store.secrets import load_secret
@@ -23,6 +22,7 @@ from .elsewhere import keep_folder, written_elsewhere
 from .eml import plain_mail
 from .ledger import fault, load_ledger, lock_held
 from .leftover import refused_names
+from .named import write_once, written_already
 from .pictures import last_map_line
 from .refusal import prose
 from .senders import typed_journal
@@ -94,35 +94,34 @@ class Post:
               reader: str | None = None, wrapped: bool = False, seq: int | None = None,
               ledger: dict | None = None, tail: str = "") -> bool:
         """One mail as outbox/name (0600), unless a mail of that name was written before
-        (there, or sent: in outbox/sent; with ledger, or while this process holds the
-        game's mail lock, in another folder the ledger keeps, and it keeps this one before:
-        elsewhere.py); False when it was or nobody has the address.
+        (there, or sent: in outbox/sent, as the referee wrote it, named.py; with ledger, or
+        while this process holds the game's mail lock, in another folder the ledger keeps,
+        and it keeps this one before: elsewhere.py); False when it was or nobody has the
+        address.
         A mail to a side (reader) ends with its order key. The body is wrapped at 72
         columns unless the caller did (wrapped: a command to copy is never split). seq: the
         record the game stood at, which its Message-ID names (a reply to it is stale once
         the reader's decision changed since: answered.py). tail: lines after the key (a
         receipt), as the caller wrote them."""
-        path = self.outbox / name
-        if to is None or path.exists() or (self.outbox / "sent" / name).exists():
+        stem, record = name.removesuffix(".eml"), self._record(seq)
+        game = record[0] if record is not None else None
+        if to is None or written_already(self.outbox, stem, to, game) is not None:
             return False
         if ledger is None and isinstance(self.head, str) and \
                 lock_held(self.game_id, self.head):     # the ledger as it stands now
             ledger = self.kept()
         if ledger is not None:
-            if written_elsewhere(ledger, self.outbox, name, to) is not None:
+            if written_elsewhere(ledger, self.outbox, name, to, game) is not None:
                 return False
             keep_folder(ledger, self.outbox)
         if reader in self.keys:
             body += f"\nOrder key: {self.keys[reader]}\n"
         body = (body if wrapped else prose(body)) + tail
-        msg = plain_mail(self.sender, to, subject, body, None,
-                         thread_of(self.game_id, to), name.removesuffix(".eml"),
-                         date=self.now, record=self._record(seq))
+        msg = plain_mail(self.sender, to, subject, body, None, thread_of(self.game_id, to),
+                         stem, date=self.now, record=record)
         try:
             self.outbox.mkdir(parents=True, exist_ok=True)
-            home.write_new(path, mailtext.mail_bytes(msg))
-        except FileExistsError:
-            return False
+            write_once(self.outbox, stem, mailtext.mail_bytes(msg), to, game, faults=False)
         except OSError as exc:
             raise StorageError(f"--outbox {self.outbox}: a mail could not be written ({exc}); "
                                f"the journal holds what was done") from None

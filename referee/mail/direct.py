@@ -25,8 +25,8 @@ from ..table import Table
 from . import message as mailtext
 from .answered import answered_record, stale_reply
 from .copies import refuse_copy, this_is
-from .elsewhere import keep_folder, written_anywhere, written_id
-from .eml import plain_mail, write_once
+from .elsewhere import keep_folder, written_anywhere
+from .eml import plain_mail
 from .ended import end_told
 from .keyed import keyed_side
 from .ledger import (
@@ -42,6 +42,7 @@ from .ledger import (
 from .ledger import game_lock as mail_lock
 from .mailboxes import Mailboxes, Message, too_large_refusal
 from .msgids import record_of
+from .named import write_once, written_id
 from .notmatched import KEY_HELP, NOT_YOURS, not_matched
 from .observers import sent_mark, still_held
 from .prose import read_orders
@@ -439,7 +440,7 @@ def _answered_to(table: Table, path: Path, h: Handled, ledger: dict, address: st
     Message-ID names (the journal's last then), else no further than the mail's own
     records, and a record since (the moderator's order) is left to the next report, never
     marked as sent."""
-    there = written_anywhere(ledger, path, address)
+    there = written_anywhere(ledger, path, address, table.records[0]["game_id"])
     if there is None:
         ledger["sent"][h.side] = sent_mark(table.records[-1])
         return
@@ -517,11 +518,11 @@ def _write(table: Table, path: Path, to: str, subject: str, body: str,
     once it went out, or in another outbox the ledger keeps, and writes no other); game:
     in the game's thread, its Message-ID naming the journal's last record (a stranger's
     answer names no game)."""
-    if (there := written_anywhere(ledger, path, to)) is not None:
+    game_id = table.records[0]["game_id"] if game else None
+    if (there := written_anywhere(ledger, path, to, game_id)) is not None:
         return [there]
     keep_folder(ledger, path.parent)
     msg = plain_mail(referee_address(table.records), to, subject, body,
-                     in_reply_to, thread_of(table.records[0]["game_id"], to) if game else None,
-                     path.stem,
-                     record=(table.records[0]["game_id"], table.records[-1]) if game else None)
-    return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg))]
+                     in_reply_to, thread_of(game_id, to) if game_id else None, path.stem,
+                     record=(game_id, table.records[-1]) if game_id else None)
+    return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg), to, game_id)]

@@ -1,9 +1,10 @@
 """A named mail written once across outboxes, not only within one.
 
-A mail is written once under its name in a folder: the name found there, or in its sent/,
-was written by an earlier run (eml.py). A run killed after it wrote a mail and before its
-ledger said so leaves that mail in its folder; a later run writing into another folder
-(`inbox --outbox DIR` by hand, then `tick` into the game's route) would not see it there.
+A mail is written once under its name in a folder: the mail found there, or in its sent/,
+as the referee wrote it, was written by an earlier run (named.py). A run killed after it
+wrote a mail and before its ledger said so leaves that mail in its folder; a later run
+writing into another folder (`inbox --outbox DIR` by hand, then `tick` into the game's
+route) would not see it there.
 So the ledger keeps the folders the game's mails went into (`outboxes`: each one's
 absolute, resolved path, the one used last at the end), a folder saved there before the
 first mail is written into it; a run looks for a mail's name in the other folders kept,
@@ -17,7 +18,7 @@ put them (an `inbox --outbox` command line, or a game's route as `tick` read it)
 read from a game folder names one. A file found in another folder counts only when it is
 that mail as this referee wrote it for its recipient: a regular file (never followed
 through a link, never a FIFO) whose Message-ID, in its first MOST_HEAD bytes, names the
-mail and is marked for him with this user's key (msgids.py). So whoever can write one of
+mail and is marked for him with this user's key (msgids.py, named.py). So whoever can write one of
 those folders, and knows a mail's name, keeps it from no other folder. A kept folder gone,
 not a folder, or not readable holds nothing.
 """
@@ -25,24 +26,17 @@ not a folder, or not readable holds nothing.
 from __future__ import annotations
 
 import os
-import re
-import stat
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
 from ..base.errors import StorageError
 from ..store import home
-from .eml import write_eml, written_already
+from .eml import write_eml
 from .ledger import save_ledger
-from .msgids import names_mail, sent_to
+from .named import written_already
 
 MOST_FOLDERS = 16          # the folders the ledger keeps (those used longest ago go first)
-MOST_HEAD = 64 * 1024      # the bytes of a mail found elsewhere read for its Message-ID
-# A header line's Message-ID, the line folded after the colon or not (as the email package
-# writes a long one).
-_MESSAGE_ID = re.compile(rb"^Message-ID:[ \t]*(?:\r?\n[ \t]+)?(<[^<>\s]{1,400}>)[ \t]*\r?$",
-                         re.IGNORECASE | re.MULTILINE)
 
 
 def resolved(folder: Path) -> str:
@@ -57,49 +51,26 @@ def kept_folders(ledger: dict) -> list[str]:
         if isinstance(kept, list) else []
 
 
-def written_elsewhere(ledger: dict, folder: Path, file: str, to: str) -> Path | None:
-    """The mail named file, to the address `to`, where a folder the ledger keeps, other than
-    folder, holds it as this referee wrote it (or that folder's sent/); None when none
-    does."""
+def written_elsewhere(ledger: dict, folder: Path, file: str, to: str,
+                      game: str | None = None) -> Path | None:
+    """The mail named file, to the address `to` (game: the game its Message-ID names), where
+    a folder the ledger keeps, other than folder, holds it as this referee wrote it (or that
+    folder's sent/: named.py); None when none does."""
     here, name = resolved(folder), file.removesuffix(".eml")
     for there in reversed(kept_folders(ledger)):
-        if there != here and (found := written_already(Path(there), name)) is not None \
-                and _ours(found, to, name):
+        if there != here and \
+                (found := written_already(Path(there), name, to, game)) is not None:
             return found
     return None
 
 
-def written_anywhere(ledger: dict, path: Path, to: str) -> Path | None:
-    """The mail path names (folder/NAME.eml) to the address `to` where it was written: in
-    its own folder or its sent/, else in another folder the ledger keeps; None when it was
-    written nowhere."""
-    return written_already(path.parent, path.stem) or \
-        written_elsewhere(ledger, path.parent, path.name, to)
-
-
-def _ours(path: Path, to: str, name: str) -> bool:
-    """Whether the file at path is the mail named name this referee wrote for `to`: a
-    regular file whose Message-ID names the mail and is marked for him."""
-    ident = written_id(path)
-    return bool(ident) and names_mail(ident, name) and sent_to(ident, to)
-
-
-def written_id(path: Path) -> str:
-    """The Message-ID of the mail file at path, read from its header ("" when it is no
-    regular file, or none is found in its first MOST_HEAD bytes); unchecked."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) |
-                     getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return ""
-    try:
-        head = os.read(fd, MOST_HEAD) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
-    except OSError:
-        head = b""
-    finally:
-        os.close(fd)
-    found = _MESSAGE_ID.search(head.split(b"\n\n", 1)[0])
-    return found.group(1).decode("ascii", "replace") if found else ""
+def written_anywhere(ledger: dict, path: Path, to: str, game: str | None = None
+                     ) -> Path | None:
+    """The mail path names (folder/NAME.eml) to the address `to` (game: the game its
+    Message-ID names) where it was written: in its own folder or its sent/, else in another
+    folder the ledger keeps; None when it was written nowhere."""
+    return written_already(path.parent, path.stem, to, game) or \
+        written_elsewhere(ledger, path.parent, path.name, to, game)
 
 
 def keep_folder(ledger: dict, folder: Path) -> None:
@@ -118,8 +89,11 @@ def write_kept(ledger: dict, folder: Path, *args, name: str | None = None, **kwa
     """write_eml, a named mail written once across the folders the ledger keeps: the one
     found in its own folder or in a kept one stands, else its folder is kept, then it is
     written."""
-    if name is not None and written_already(folder, name) is None:
-        if (there := written_elsewhere(ledger, folder, f"{name}.eml", args[1])) is not None:
+    record = kwargs.get("record")
+    game = record[0] if record is not None else None
+    if name is not None and written_already(folder, name, args[1], game) is None:
+        if (there := written_elsewhere(ledger, folder, f"{name}.eml", args[1], game)) \
+                is not None:
             return there
         keep_folder(ledger, folder)
     return write_eml(folder, *args, name=name, **kwargs)

@@ -1,10 +1,9 @@
 """The referee's mails as .eml files in an outbox: each created 0600 and on disk, never over
-another, and a named one written once, whole or not at all."""
+a mail of the referee's, and a named one written once, whole or not at all (named.py)."""
 
 from __future__ import annotations
 
 import email.utils
-import os
 import secrets as _secrets
 from datetime import datetime
 from email.message import EmailMessage
@@ -14,9 +13,10 @@ from pathlib import Path
 from ..base.glyphs import visible
 from ..store import home
 from . import message as mailtext
-from .ledger import fault, now
+from .ledger import now
 from .mailboxes import MSGID
 from .msgids import message_id
+from .named import write_once, written_already
 from .threads import addressed
 
 
@@ -27,9 +27,10 @@ def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
     """One mail as an .eml file, created 0600 and on disk, never over another (with png:
     the pictures attached in their order, image/png, each (file name, bytes), or map.png
     alone); with name, NAME.eml, written once: when the outbox or its sent/ already holds
-    it, that one stands; record: the game and record (by number and hash) its Message-ID
-    names (msgids.py)."""
-    if name is not None and (there := written_already(folder, name)) is not None:
+    it as the referee wrote it, that one stands (named.py); record: the game and record (by
+    number and hash) its Message-ID names (msgids.py)."""
+    game = record[0] if record is not None else None
+    if name is not None and (there := written_already(folder, name, to, game)) is not None:
         return there
     msg = plain_mail(sender, to, subject, body, in_reply_to, thread, name, record=record)
     for file, picture in ([("map.png", png)] if isinstance(png, bytes) else png or []):
@@ -37,7 +38,7 @@ def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
     if msg.is_multipart():
         msg.set_boundary(boundary())
     if name is not None:
-        return write_once(folder, name, mailtext.mail_bytes(msg))
+        return write_once(folder, name, mailtext.mail_bytes(msg), to, game)
     for _ in range(8):
         path = folder / f"{_secrets.token_hex(8)}.eml"
         try:
@@ -76,32 +77,3 @@ def boundary() -> str:
     the text is quoted-printable, where '=' is written '=3D' but at a line's end, and the
     pictures are base64, which has no '-'."""
     return "=" * 15 + f"{_secrets.randbelow(10 ** 19):019d}" + "=="
-
-
-def written_already(folder: Path, name: str) -> Path | None:
-    """NAME.eml where the outbox, or its sent/ once the mail went out, holds it already:
-    a named mail is that mail, and is not written again."""
-    for where in (folder / f"{name}.eml", folder / "sent" / f"{name}.eml"):
-        if os.path.lexists(where):
-            return where
-    return None
-
-
-def write_once(folder: Path, name: str, data: bytes) -> Path:
-    """NAME.eml appears whole or not at all: written and synced under a temporary name, then
-    linked to its own (a crash midway leaves only the temporary file, swept later)."""
-    path = folder / f"{name}.eml"
-    tmp = folder / f".{name}.{os.getpid()}.{_secrets.token_hex(4)}.tmp"
-    home.sweep_temporary(folder)
-    home.write_new(tmp, data)
-    try:
-        fault("reply")
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            pass
-        home.sync_dir(folder)
-    finally:
-        tmp.unlink(missing_ok=True)
-    fault("written")
-    return path

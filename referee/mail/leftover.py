@@ -14,6 +14,7 @@ from ..base.plurals import counted
 from .delivery import refused_mails, spool_files
 from .ledger import forget_starts, load_ledger, news_owed_again, save_ledger
 from .ledger import game_lock as mail_lock
+from .named import own_name
 
 
 def named(path: Path) -> str:
@@ -29,10 +30,10 @@ def owe_news_again(x) -> None:
     holds)."""
     with mail_lock(x.game_id, x.header_hash):
         ledger = load_ledger(x.game_id, x.header_hash)
-        refused = [p.stem for p in refused_mails(x.spool)]
+        refused = [own_name(p.stem) for p in refused_mails(x.spool)]
         before = (dict(ledger["starts"]), list(ledger["refused"]))
         sides = news_owed_again(ledger, refused)
-        forget_starts(ledger, {p.stem for p in spool_files(x.spool)} | set(refused))
+        forget_starts(ledger, {own_name(p.stem) for p in spool_files(x.spool)} | set(refused))
         if (ledger["starts"], ledger["refused"]) != before:
             save_ledger(ledger)
     for side in sorted(set(sides)):
@@ -101,6 +102,6 @@ def refused_names(folder: Path) -> set[str]:
     """The names of the mails that wait in folder/refused/ (a server refused them for good:
     their readers got nothing of them), as the ledger names them (note_start)."""
     try:
-        return {p.stem for p in refused_mails(folder)}
+        return {own_name(p.stem) for p in refused_mails(folder)}
     except StorageError:
         return set()

@@ -38,6 +38,8 @@ MOST_IDS = 64                   # distinct marked Message-IDs of one bounce that
 # What the MAC key is derived with from the home's key (which also signs snapshots, the
 # ledger and the marks of what was written): a key of its own for this use alone.
 _LABEL = b"referee mail: the mark in the Message-ID of each mail, by recipient (v1)"
+# The like for the second file name of a named mail (twin_mark).
+_TWIN_LABEL = b"referee mail: the second file name of a named mail, by recipient (v1)"
 # The first hex digits of a record's hash a Message-ID names (48 bits: no two records of one
 # game's histories meet by chance).
 HASH_DIGITS = 12
@@ -123,11 +125,22 @@ def record_of(ident: str, address: str, game_id: str) -> Answered | None:
     return Answered(int(m.group(2)), m.group(3))
 
 
-def _mark_key(create: bool) -> bytes | None:
+def twin_mark(name: str, address: str, game_id: str | None) -> str | None:
+    """The mark of the second file name a named mail may take (named.py), when a file that
+    is not the referee's holds its own: made from the mail's name, its game and its
+    recipient's address with a key of its own derived from this user's, so that nobody
+    else can know it ahead (None: no key)."""
+    key = _mark_key(create=True, label=_TWIN_LABEL)
+    if key is None:
+        return None
+    return _mark(key, f"{name}\n{game_id or ''}", address)
+
+
+def _mark_key(create: bool, label: bytes = _LABEL) -> bytes | None:
     k = home.key(create=create)
     # SHA-512, cut to 32 bytes: the home's signatures are HMAC-SHA256 (home.sign), so no
     # signature of any file, whatever it holds, is this key.
-    return None if k is None else hmac.new(k, _LABEL, hashlib.sha512).digest()[:32]
+    return None if k is None else hmac.new(k, label, hashlib.sha512).digest()[:32]
 
 
 def _mark(key: bytes, local: str, address: str) -> str:

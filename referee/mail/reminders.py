@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ..base.clock import duration_text, for_players, held, parse_stamp, stamp
-from ..base.errors import OrderError, StaleViewError, StorageError, UsageError
+from ..base.errors import OrderError, StaleViewError, UsageError
 from ..base.plurals import counted, noun
 from ..base.readers import MODERATOR
 from ..game import timeline as g_timeline
@@ -352,10 +352,12 @@ def _tell_answered(j: Table, raw: bytes, recs: list[dict], outbox: Path, now: da
     post = Post(j, raw, outbox, now, after.state.game_id)
     for run in groups.values():
         told = outbox / f".deadline-{run[0]['seq']:06d}-told"
-        if not told.exists() and run[0]["seq"] not in _runs_told(post.kept()):
+        said = {"told": post.game_id, "seq": run[0]["seq"], "hash": run[0].get("hash")}
+        if home.read_signed(told, 4096) != said and \
+                run[0]["seq"] not in _runs_told(post.kept()):
             _tell_run(j, run, after, post, answers or {}, reporting)
             _keep_told(post.kept(), run[0]["seq"])
-            _mark(outbox, told)
+            _mark(outbox, told, said)
 
 
 def _runs_told(ledger: dict) -> list[int]:
@@ -424,17 +426,17 @@ def _told_once(shown: list[tuple[tuple[str, str], int]]) -> str:
                      f"{', '.join(map(str, seqs))})" for (text, rule), seqs in said)
 
 
-def _mark(outbox: Path, told: Path) -> None:
-    """Written once: a mail program that takes the mails out of the outbox leaves this mark,
-    so that they are not written again."""
+def _mark(outbox: Path, told: Path, said: dict) -> None:
+    """Written once, after the ledger keeps the run as told: a mail program that takes the
+    mails out of the outbox leaves this mark, so that they are not written again. It is
+    signed with this user's key (what the run is, in which game): a file of that name that
+    is not the referee's, or the mark of another run or game, counts for nothing. Best
+    effort: the ledger said it first."""
     try:
         outbox.mkdir(parents=True, exist_ok=True)
-        home.write_new(told, b"")
-    except FileExistsError:
-        pass
-    except OSError as exc:
-        raise StorageError(f"--outbox {outbox}: {told.name} could not be written ({exc})"
-                           ) from None
+    except OSError:
+        return
+    home.write_signed(told, said)
 
 
 def _answer_of(j: Table, rec: dict, text: str) -> Answer | None:
