@@ -558,6 +558,36 @@ def test_a_local_mailbox_that_is_not_there_is_refused_when_it_is_named(cli, tmp_
         assert r.exit_code == 0 and json.loads(r.stdout)["source"] == str(box), r.stderr
 
 
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_an_outbox_that_is_no_folder_is_refused_when_it_is_named(cli, tmp_path, fmt):
+    """`mail --out outbox:DIR` and `new --mail-out outbox:DIR` refuse a DIR that is there
+    and no folder (a file, /dev/null, a link to a file), in one line naming it, exit 2: no
+    route record, no game made (else every pass of tick after fails on it). A folder not
+    there yet is taken (the first pass makes it), and so is one that is."""
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914").exit_code == 0
+    before = journal.read_bytes()
+    (tmp_path / "file").write_bytes(b"")
+    (tmp_path / "link").symlink_to(tmp_path / "file")
+    for path in (Path(os.devnull), tmp_path / "file", tmp_path / "link"):
+        target = f"outbox:{path}"
+        r = cli("mail", journal, "--out", target, "--format", fmt)
+        assert r.exit_code == 2 and r.stdout == "", (path, r.stdout, r.stderr)
+        line = f"--out {target!r}: not a folder"
+        said = json.loads(r.stderr)["error"] if fmt == "json" else r.stderr.strip()
+        assert said.startswith(line if fmt == "json" else f"referee: {line}"), said
+        assert len(r.stderr.splitlines()) == 1
+        assert journal.read_bytes() == before
+        r = cli("new", tmp_path / "n.jsonl", "--scenario", "1914", "--mail-out", target,
+                "--format", fmt)
+        assert r.exit_code == 2 and f"--mail-out {target!r}: not a folder" in r.stderr
+        assert not (tmp_path / "n.jsonl").exists()
+    for folder in (tmp_path / "later", tmp_path):
+        r = cli("mail", journal, "--out", f"outbox:{folder}", "--format", "json")
+        assert r.exit_code == 0 and json.loads(r.stdout)["target"] == f"outbox:{folder}", \
+            r.stderr
+
+
 def test_an_imap_server_that_is_down_is_not_refused_when_it_is_named(cli, tmp_path):
     """A server may be down for an hour: an IMAP source of the mail settings is taken by
     `mail --in` and `new --mail-in` without being tried (nothing listens on its port)."""

@@ -188,6 +188,10 @@ def _checked_before_new(game_id, clock: ClockOptions, mail_in, mail_out, players
         from ..mail.mailboxes import check_mailbox  # start-up: new with a route only
 
         check_mailbox(check_source(mail_in, "--mail-in"), "--mail-in")
+    if mail_out is not None and check_target(mail_out, "--mail-out").startswith("outbox:"):
+        from ..mail.mailboxes import check_outbox_folder  # start-up: new with a route only
+
+        check_outbox_folder(check_target(mail_out, "--mail-out"), "--mail-out")
     if mail_from is not None:
         _check_own_address(mail_from, players)
     wide = [p.partition("=")[2].strip() for p in players if not p.isascii()]

@@ -88,6 +88,21 @@ def check_mailbox(source: str, option: str) -> None:
         raise UsageError(f"{where}: the mailbox cannot be read ({exc.strerror})") from None
 
 
+def check_outbox_folder(target: str, option: str) -> None:
+    """The folder of an `outbox:DIR` route as the route names it: a folder this user can
+    write into, or none yet (the first pass makes it). UsageError naming it, so that a path
+    that is no folder (a file, /dev/null) is told when it is given, not at every pass after."""
+    where, folder = f"{option} {quoted(target)}", target.removeprefix("outbox:")
+    if not os.path.lexists(folder):
+        return
+    if not os.path.isdir(folder):
+        raise UsageError(f"{where}: not a folder; name a folder for the mails (the first pass "
+                         f"makes one that is not there)")
+    effective = os.access in os.supports_effective_ids
+    if not os.access(folder, os.W_OK | os.X_OK, effective_ids=effective):
+        raise UsageError(f"{where}: this user cannot write into that folder")
+
+
 class Mailboxes:
     """Mailboxes read message by message: survey() keeps only each message's headers and
     digests (memory does not grow with the mailbox), load() reads one message again."""

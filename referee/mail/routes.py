@@ -28,7 +28,7 @@ from ..store.players import observer_addresses, roster
 from ..store.secrets import load_secret, secret_missing
 from ..table import Table
 from .delivery import SmtpSession, TransportError, check_allowed
-from .mailboxes import check_mailbox
+from .mailboxes import check_mailbox, check_outbox_folder
 
 
 def set_route(journal: Path, source: str | None, target: str | None,
@@ -51,6 +51,8 @@ def set_route(journal: Path, source: str | None, target: str | None,
             check_allowed(value, option)
     if new["source"] is not None and is_local(new["source"]):
         check_mailbox(new["source"], options[0])    # a server is never tried: it may be down
+    if new["target"] is not None and new["target"].startswith("outbox:"):
+        check_outbox_folder(new["target"], options[1])
     if new["sender"] is not None:
         refuse_a_players(new["sender"], table.records, table.kind.players(table))
     if new["target"] is not None:
