@@ -31,6 +31,8 @@ from test_hostile_mail import KEYS, mail, new_game, write_mbox
 from referee.base.clock import NOW_VARIABLE
 from referee.mail.inbox import inbox
 from referee.mail.ledger import FAULT_VARIABLE
+from referee.mail.msgids import twin_mark
+from referee.mail.named import own_name
 from referee.mail.reminders import check_deadlines
 from referee.store import home as homemod
 
@@ -265,3 +267,13 @@ def test_planted_files_never_keep_a_side_from_the_mails_of_his_deadline(tmp_path
     listed = _listing(out)
     rule(folder)
     assert _listing(out) == listed
+
+
+def test_a_mail_under_its_second_name_is_known_to_the_ledger_by_its_own():
+    """The ledger names mails by their names (where each starts, those left in an earlier
+    route's folder, those refused for good): a file of a second name reads as its own."""
+    name = "deadline-000009-entente-remind-24h-20261125T180000Z"
+    mark = twin_mark(name, ADDRESSES["entente"], "defaults")
+    assert mark is not None and own_name(f"{name}.{mark}") == name
+    assert own_name(name) == name and own_name("0123456789abcdef01234567") == \
+        "0123456789abcdef01234567"

@@ -16,6 +16,7 @@ from mailservers import route_through
 from test_transport import ADDRESSES, mail, new_game, records, tick
 from ticklines import problem_text
 
+from referee.mail.msgids import twin_mark
 from referee.mail.threads import thread_of
 
 REFEREE = "referee@club.example"
@@ -184,11 +185,14 @@ def test_a_forged_sender_in_a_route_record_stops_the_game(cli, tmp_path):
     assert not list(out.glob("*.eml"))
 
 
-def test_mails_left_in_an_outbox_when_the_route_changes_are_not_lost(cli, net, tmp_path):
+@pytest.mark.parametrize("second", [False, True])
+def test_mails_left_in_an_outbox_when_the_route_changes_are_not_lost(cli, net, tmp_path,
+                                                                      second):
     """The game's mail went to outbox:DIR, and the moderator changes to SMTP before his mail
     program took them: the pass does not say all is handled. Each player's next mail, by
     SMTP, carries the news of the mail left there (his report from the start), and every
-    pass says the mails wait there until the moderator removes them."""
+    pass says the mails wait there until the moderator removes them. So too for mails
+    written under their second names (a file not the referee's held their own: named.py)."""
     box, out = tmp_path / "box", tmp_path / "out"
     write_maildir(box, [])
     journal, keys = new_game(cli, tmp_path / "games", "tango", None, "--mail-in", str(box),
@@ -196,6 +200,11 @@ def test_mails_left_in_an_outbox_when_the_route_changes_are_not_lost(cli, net, t
     assert tick(cli, journal).exit_code == 0
     left = sorted(out.glob("*.eml"))
     assert len(left) == 2
+    if second:
+        for n, path in enumerate(left):
+            to = str(email.message_from_bytes(path.read_bytes(),
+                                              policy=email.policy.default)["To"])
+            left[n] = path.rename(out / f"{path.stem}.{twin_mark(path.stem, to, 'tango')}.eml")
     assert cli("mail", journal, "--out", net.target).exit_code == 0
     for _ in range(2):
         r = tick(cli, journal)

@@ -46,19 +46,20 @@ def stranded(x) -> None:
     there, never sent (the route changed under them): their sides' news is owed again, once,
     by the route in force, and every pass says so until the moderator removes them. Only
     mails the ledger names as the referee's count; none is read or sent from there, and a
-    folder that cannot be looked at (os.path.isfile: False) hides them, never errs."""
+    folder that cannot be looked at hides them, never errs."""
     with mail_lock(x.game_id, x.header_hash):
         ledger = load_ledger(x.game_id, x.header_hash)
         before = json.dumps(ledger["stranded"], sort_keys=True)
         for folder in x.former:
-            left = [n for n in ledger["starts"] if os.path.isfile(Path(folder) / f"{n}.eml")]
+            there = _left_in(folder)
+            left = [n for n in ledger["starts"] if n in there]
             sides = news_owed_again(ledger, left)
             for side in sorted(set(sides)):
                 x.log(f"owed     {side}: his next mail carries the news of the mails left "
                       f"in {folder}")
             ledger["stranded"][folder] = sorted(set(ledger["stranded"].get(folder, []))
                                                 | set(left))
-        left = {f: [n for n in names if os.path.isfile(Path(f) / f"{n}.eml")]
+        left = {f: [n for n in names if n in _left_in(f)]
                 for f, names in ledger["stranded"].items()}
         ledger["stranded"] = {f: names for f, names in left.items() if names}
         if json.dumps(ledger["stranded"], sort_keys=True) != before:
@@ -67,6 +68,16 @@ def stranded(x) -> None:
         x.fail(f"{counted(len(names), 'mail')} written to {named(Path(folder))} before the route "
                f"changed {'was' if len(names) == 1 else 'were'} never sent: their news goes by "
                f"the new route; remove them from there so that nobody gets them twice")
+
+
+def _left_in(folder: str) -> set[str]:
+    """The names of the mails in folder (a second name as its own: named.py); none when it
+    cannot be looked at."""
+    try:
+        return {own_name(e.name[:-4]) for e in os.scandir(folder)
+                if e.name.endswith(".eml") and e.is_file(follow_symlinks=False)}
+    except OSError:
+        return set()
 
 
 def tell_refused(x) -> None:
