@@ -15,7 +15,7 @@ from mailboxes import write_maildir
 from test_tick_sharing import opened
 from test_transport import ADDRESSES, mail, records
 
-UNCLAIMED = "no game claims (no game's tag or order key)"
+UNCLAIMED = "no game claims (no game's tag or order key, or several games')"
 
 
 def _outbox(root, name: str) -> set[str]:
@@ -119,3 +119,17 @@ def test_a_mail_that_cannot_be_read_whole_is_answered_by_the_game_it_names(
         other = "alpha" if name == "bravo" else "bravo"
         assert _answers(tmp_path, other, before[other]) == []
         assert {n: len(records(made[n][0])) for n in made} == seqs
+
+
+def test_a_mail_carrying_two_games_order_keys_is_left_saying_so(cli, tmp_path, monkeypatch):
+    """The German plays both games from one address and pastes both keys into one untagged
+    mail: neither game takes it (no game reads another's orders), and the pass's line says
+    why truly: not that it carries no key, but that several games' keys claim it."""
+    made = opened(cli, tmp_path, monkeypatch, ("alpha", "bravo"))
+    seqs = {n: len(records(made[n][0])) for n in made}
+    both = mail("german", made["alpha"][1]["german"],
+                ["pass", "", f"Order key: {made['bravo'][1]['german']}"], "<k2@example.org>")
+    write_maildir(tmp_path / "box", [both])
+    r = cli("tick", tmp_path / "games", "--no-map")
+    assert f"1 new message {UNCLAIMED}" in r.output, r.output
+    assert {n: len(records(made[n][0])) for n in made} == seqs

@@ -44,8 +44,8 @@ class TickReport:
             out += [line for line in x.lines[x.shown:] if not quiet(line, told)]
         if self.fresh:              # told once a message, not again at every pass
             more = len(self.unclaimed) - len(self.fresh)
-            out.append(f"{counted(len(self.fresh), 'new message')} no game claims (no game's "
-                       f"tag or order key): left for the moderator"
+            out.append(f"{counted(len(self.fresh), 'new message')} no game claims (no "
+                       f"game's tag or order key, or several games'): left for the moderator"
                        + (f" ({more} more told of before)" if more else "")
                        + self._maybe_theirs())
         return out
