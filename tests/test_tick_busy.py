@@ -12,11 +12,13 @@ import fcntl
 import json
 import os
 import signal
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from test_tick_sharing import NAMES, _folder, _settings
 from test_transport import records
 
+from referee.base.clock import NOW_VARIABLE
 from referee.mail import gameindex, ledger
 from referee.mail import tick as ticking
 from referee.mail.tickgame import game_tag
@@ -151,3 +153,35 @@ def test_tick_counts_the_mails_it_left_in_an_outbox_folder(cli, tmp_path, monkey
     assert f"alpha: outbox   {written} mails left in {tmp_path / 'out-alpha'} for the " \
            f"moderator's mail program to send" in alpha["log"]
     assert made and gameindex
+
+
+def test_a_game_busy_at_every_pass_for_over_an_hour_is_a_problem(cli, tmp_path, monkeypatch,
+                                                                  moved_clock):
+    """A lock that does not go away (an `order` left at a prompt, a stale lock) would keep a
+    game's mail and deadlines waiting with only a busy line at each pass: busy at every pass
+    for over an hour of the game's time, it is a problem of the pass (exit 3, named with
+    since when); once free, it is forgotten, and a new hold counts from its own start."""
+    _settings(1)
+    made = _folder(cli, tmp_path, monkeypatch)
+    start = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
+
+    def at(minutes: int, *args):
+        monkeypatch.setenv(NOW_VARIABLE, (start + timedelta(minutes=minutes)).isoformat())
+        return cli("tick", tmp_path / "games", "--no-map", *args)
+
+    fd = _held(made["bravo"][0])
+    try:
+        assert at(0).exit_code == 0
+        assert at(59).exit_code == 0
+        r = at(61)
+        assert r.exit_code == 3, r.output
+        assert "bravo.jsonl: held by another process at every pass since " \
+               "2026-11-24T09:00:00Z, over 1 hour" in r.output, r.output
+    finally:
+        os.close(fd)
+    assert at(62).exit_code == 0
+    fd = _held(made["bravo"][0])
+    try:
+        assert at(100).exit_code == 0, "a new hold counts from its own start"
+    finally:
+        os.close(fd)

@@ -29,7 +29,7 @@ from ..store.locks import BusyError, patience
 from ..store.mailroute import check_target, is_local
 from ..store.players import roster
 from ..table import Table
-from . import gameindex, withheld
+from . import busysince, gameindex, withheld
 from .claims import Claims, Spool, claimed
 from .delivery import (
     Fetched,
@@ -132,6 +132,8 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
               share_among=shared, done=done)
     gameindex.save(path, _indexed(games, index, idle, games_dir, moment), claims_known)
     withheld.told(broken, aside, held)
+    busy = [w.journals[0] for w in aside if w.busy] + [x.journal for x in games if x.busy]
+    broken += busysince.too_long(path, busy, moment)
     return TickReport(games, unclaimed, broken, fresh, withheld.waiting(aside),
                       withheld.unknown(aside), found, held)
 
