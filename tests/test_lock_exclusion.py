@@ -37,7 +37,7 @@ def test_a_lock_that_does_not_exclude_is_refused_not_forked(tmp_path, monkeypatc
     """The second appender runs between the first one's read and its write, as a lock that
     lets both in allows: the first is refused and the journal keeps one chain with the
     other's record (today's code wrote over it: both 'succeeded', one record was kept)."""
-    monkeypatch.setattr(jm, "_lock", lambda fd, exclusive: None)
+    monkeypatch.setattr(jm, "take", lambda fd, exclusive, what: None)
     j = _journal(tmp_path / "j.jsonl")
     _refused_beside(j, "the other run", "this run")
     records = j.read()                                      # one chain, nothing forked
@@ -53,7 +53,7 @@ def test_a_late_cut_keeps_a_record_appended_after_an_earlier_cut(tmp_path, monke
     which read the file before all this, must not cut the third's record away (it used to
     truncate to the length it had worked out from its older read). "third" makes the
     third's line as long as the line cut, so that the file's length alone cannot tell."""
-    monkeypatch.setattr(jm, "_lock", lambda fd, exclusive: None)
+    monkeypatch.setattr(jm, "take", lambda fd, exclusive, what: None)
     j = _journal(tmp_path / "j.jsonl")
     with open(j.path, "ab") as fh:                      # a refused run's line, off the chain
         fh.write(Journal(j.path).raw().splitlines(keepends=True)[-1])
@@ -86,7 +86,7 @@ def test_a_failed_write_keeps_a_record_another_run_appended_meanwhile(tmp_path, 
     does not exclude, appended and was told so: the failed run cuts back its own bytes
     only, not to the size it read (which took the other's record away, and then said the
     journal was as it was)."""
-    monkeypatch.setattr(jm, "_lock", lambda fd, exclusive: None)
+    monkeypatch.setattr(jm, "take", lambda fd, exclusive, what: None)
     j = _journal(tmp_path / "j.jsonl")
     written = jm.home.write_all
 
@@ -117,7 +117,7 @@ def test_a_record_the_same_as_another_runs_is_refused_not_written_twice(tmp_path
     """Two runs let in together append the very same record (same order, same second, and a
     signature that is the same for the same hash): the later finds its bytes where it meant
     them, written by the other; where its own write ended tells it apart."""
-    monkeypatch.setattr(jm, "_lock", lambda fd, exclusive: None)
+    monkeypatch.setattr(jm, "take", lambda fd, exclusive, what: None)
     j = _journal(tmp_path / "j.jsonl")
     _refused_beside(j, "the same order", "the same order")
     assert [r["order"] for r in j.read()[1:]] == ["first", "the same order"]

@@ -56,9 +56,11 @@ def each_game(games: list[Game], handle: Callable[[Game], bool],
               done: Callable[[Game], None] = lambda x: None) -> list[bool]:
     """handle(x) for every game, shared among workers: what each returned (False for a
     game whose handling failed, or whose worker stopped before telling it: the game is
-    then marked unread, with a problem saying so). done(x) once each game is handled,
-    in the process that handled it (a worker's lines are told as it goes)."""
+    then marked unread, with a problem saying so). done(x) once each game is handled: as
+    it is, for the pass's own share; as the pass takes a worker's share back, for the
+    worker's (told in the pass's own process, whatever its output is bound to)."""
     n = min(share_among or workers(), len(games))
+    alone = handle                  # a worker's: its games are told as the pass takes them back
     handle = _then(handle, done)
     if n < 2:
         return [_handled(x, handle) for x in games]
@@ -71,7 +73,7 @@ def each_game(games: list[Game], handle: Callable[[Game], bool],
     with _children_waited_for():
         try:
             for share in shares[1:]:
-                worker = _start(share, handle)
+                worker = _start(share, alone)
                 if worker is None:              # no fork, no file: the pass handles it
                     shares[0] += share
                 else:
@@ -112,7 +114,7 @@ def _handled(x: Game, handle: Callable[[Game], bool]) -> bool:
 
 
 # What a worker tells of each of its games, the rest of a game being as the pass had it.
-TOLD = ("lines", "problems", "messages", "read", "took", "busy", "shown", "outbox")
+TOLD = ("lines", "problems", "messages", "read", "took", "busy", "outbox")
 
 
 def _then(handle: Callable[[Game], bool], done: Callable[[Game], None]
@@ -179,6 +181,7 @@ def _taken_back(share: list[Game], pid: int, told: IO[str],
         for k in TOLD:
             setattr(x, k, back[k])
         got[id(x)] = back["handled"]
+        done(x)
     for x in share:
         if id(x) not in got:
             x.read = False
