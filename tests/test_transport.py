@@ -543,12 +543,7 @@ def test_a_local_mailbox_that_is_not_there_is_refused_when_it_is_named(cli, tmp_
     for path, says in _not_a_mailbox(tmp_path):
         r = cli("mail", journal, "--in", path, "--out", f"outbox:{tmp_path / 'out'}",
                 "--format", fmt)
-        assert r.exit_code == 2 and r.stdout == "", (path, r.stdout, r.stderr)
-        line = f"--in {str(path)!r}: {says}"
-        said = json.loads(r.stderr)["error"] if fmt == "json" else r.stderr.strip()
-        assert said.startswith(line if fmt == "json" else f"referee: {line}"), said
-        assert len(r.stderr.splitlines()) == 1
-        assert journal.read_bytes() == before
+        _refused_in_one_line(r, f"--in {str(path)!r}: {says}", fmt, journal, before)
         r = cli("new", tmp_path / "n.jsonl", "--scenario", "1914", "--mail-in", path,
                 "--format", fmt)
         assert r.exit_code == 2 and f"--mail-in {str(path)!r}: {says}" in r.stderr, r.stderr
@@ -557,6 +552,16 @@ def test_a_local_mailbox_that_is_not_there_is_refused_when_it_is_named(cli, tmp_
     for box in (tmp_path / "file", write_maildir(tmp_path / "maildir", [])):
         r = cli("mail", journal, "--in", box, "--format", "json")
         assert r.exit_code == 0 and json.loads(r.stdout)["source"] == str(box), r.stderr
+
+
+def _refused_in_one_line(r, line: str, fmt: str, journal: Path, before: bytes) -> None:
+    """A usage error (exit 2) in one line that begins with line, nothing on stdout, the
+    journal as it was."""
+    assert r.exit_code == 2 and r.stdout == "", (r.stdout, r.stderr)
+    said = json.loads(r.stderr)["error"] if fmt == "json" else r.stderr.strip()
+    assert said.startswith(line if fmt == "json" else f"referee: {line}"), said
+    assert len(r.stderr.splitlines()) == 1
+    assert journal.read_bytes() == before
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
@@ -573,12 +578,7 @@ def test_an_outbox_that_is_no_folder_is_refused_when_it_is_named(cli, tmp_path, 
     for path in (Path(os.devnull), tmp_path / "file", tmp_path / "link"):
         target = f"outbox:{path}"
         r = cli("mail", journal, "--out", target, "--format", fmt)
-        assert r.exit_code == 2 and r.stdout == "", (path, r.stdout, r.stderr)
-        line = f"--out {target!r}: not a folder"
-        said = json.loads(r.stderr)["error"] if fmt == "json" else r.stderr.strip()
-        assert said.startswith(line if fmt == "json" else f"referee: {line}"), said
-        assert len(r.stderr.splitlines()) == 1
-        assert journal.read_bytes() == before
+        _refused_in_one_line(r, f"--out {target!r}: not a folder", fmt, journal, before)
         r = cli("new", tmp_path / "n.jsonl", "--scenario", "1914", "--mail-out", target,
                 "--format", fmt)
         assert r.exit_code == 2 and f"--mail-out {target!r}: not a folder" in r.stderr

@@ -114,6 +114,16 @@ def _stems(name: str, to: str, game: str | None) -> list[str]:
     return [name] if mark is None else [name, f"{name}.{mark}"]
 
 
+def _stands(tmp: Path, path: Path, to: str, name: str, game: str | None) -> bool:
+    """Whether the mail now stands at path: tmp linked there, or the referee's own mail of
+    that name found there already."""
+    try:
+        os.link(tmp, path)
+        return True
+    except FileExistsError:
+        return ours(path, to, name, game)
+
+
 def _linked(tmp: Path, folder: Path, name: str, to: str, game: str | None) -> Path:
     """tmp linked to the mail's own name when nothing holds it in the outbox nor its sent/
     (the mail found there stands), else to its second name, replacing a file there that is
@@ -121,22 +131,14 @@ def _linked(tmp: Path, folder: Path, name: str, to: str, game: str | None) -> Pa
     be told from the referee's."""
     stems = _stems(name, to, game)
     first = folder / f"{name}.eml"
-    if not any(os.path.lexists(where / first.name) for where in (folder, folder / "sent")):
-        try:
-            os.link(tmp, first)
-            return first
-        except FileExistsError:
-            if ours(first, to, name, game):
-                return first
+    if not any(os.path.lexists(where / first.name) for where in (folder, folder / "sent")) \
+            and _stands(tmp, first, to, name, game):
+        return first
     if len(stems) == 1:
         return first
     second = folder / f"{stems[1]}.eml"
-    try:
-        os.link(tmp, second)
+    if _stands(tmp, second, to, name, game):
         return second
-    except FileExistsError:
-        if ours(second, to, name, game):
-            return second
     try:
         os.replace(tmp, second)
     except OSError as exc:
