@@ -80,8 +80,33 @@ def pytest_configure(config):
     if folder is not None:
         import tempfile
 
+        forget_old_runs(folder)
         config.option.basetemp = tempfile.mkdtemp(prefix="referee-tests-", dir=folder)
         config._ram_basetemp = config.option.basetemp
+
+
+KEPT_RUNS = 3                   # the folders of failed runs kept in memory, the newest
+IDLE = 3600.0                   # seconds: a folder touched since may be a run going on
+
+
+def forget_old_runs(folder: str, keep: int = KEPT_RUNS, idle: float = IDLE) -> None:
+    """Remove this user's folders of failed runs but the newest `keep` (memory is not a
+    disk); one touched in the last `idle` seconds, maybe a run going on beside, stays."""
+    import shutil
+    import time
+
+    mine = []
+    for entry in os.scandir(folder):
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if entry.name.startswith("referee-tests-") and entry.is_dir(follow_symlinks=False) \
+                and st.st_uid == os.getuid():
+            mine.append((st.st_mtime, entry.path))
+    for mtime, path in sorted(mine, reverse=True)[keep:]:
+        if time.time() - mtime > idle:
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def pytest_unconfigure(config):
