@@ -21,6 +21,7 @@ from ..store.players import compact
 from .elsewhere import write_kept
 from .formerkeys import former_key_why
 from .ledger import mail_name, save_ledger
+from .otherkeys import other_game
 from .refusal import prose
 from .senders import NOT_THE_KEY, body_or_empty, typed_journal, unmatched
 from .subjects import table_subject
@@ -34,16 +35,21 @@ def refuse_unmatched(out, m, people: dict, keys: dict, records: list[dict],
                      table=None) -> None:
     """out (outcome.Outcome) for a message m matched to no player: refused, why in words its
     sender may read (out.why: from a side's address with its former key, which record
-    replaced it, with table), and in the run's line (out.reason) whose order key it
-    carries when it carries a side's from an address not that side's (out.keyed)."""
+    replaced it, with table; with his key of another game of the pass, which game:
+    otherkeys.py), and in the run's line (out.reason) whose order key it carries when it
+    carries a side's from an address not that side's (out.keyed)."""
     out.status = "rejected"
     out.why = unmatched(m, people, records)
+    other = None
     if table is not None and out.why == NOT_THE_KEY:
         owners = [s for s, p in people.items() if s != MODERATOR and
                   address_key(str(p.get("address", ""))) == m.sender]
-        out.why = former_key_why(table, owners, m.raw.decode("utf-8", "replace") +
-                                 body_or_empty(m)) or out.why
-    out.reason = f"not from a registered player with his order key: {out.why}"
+        text = m.raw.decode("utf-8", "replace") + body_or_empty(m)
+        out.why = former_key_why(table, owners, text) or out.why
+        if out.why == NOT_THE_KEY:      # his key of his other game: said so, plainly
+            other = other_game(table.records[0]["game_id"], m.sender, text)
+    out.why, out.reason = other or \
+        (out.why, f"not from a registered player with his order key: {out.why}")
     out.keyed = keyed_elsewhere(m, people, keys)
     for side in out.keyed:
         out.reason += (f"; it carries {reader_words(side)}'s order key, from an address not "

@@ -22,6 +22,7 @@ from ..base.readers import MODERATOR
 from ..store.players import OBSERVER
 from .formerkeys import FORMER_KEY, LATEST_HELP
 from .observers import resume_from
+from .otherkeys import OTHER_GAME, other_help
 from .refusal import prose
 from .senders import FORMER, MODERATOR_MAIL, MOVED, moderator_command
 from .subjects import table_subject
@@ -74,14 +75,21 @@ def not_matched(table, people: dict, ledger: dict, entry: dict) -> dict:
     records, game_id = table.records, table.records[0]["game_id"]
     to = str(people[sides[0]]["address"])
     one = len(sides) == 1           # an address two sides share: the game's tag alone
-    body = "\n\n".join(prose(x) for x in (
-        f"Your message was not accepted: {why}. Nothing was done.",
-        LATEST_HELP if why.startswith(FORMER_KEY) else KEY_HELP, NOT_YOURS)) + "\n"
+    body = "\n\n".join(prose(x) for x in (*_why_and_help(why, game_id), NOT_YOURS)) + "\n"
     since = records[resume_from(ledger["sent"].get(sides[0]), records)]
     return {"to": to, "body": body, "thread": thread_of(game_id, to),
             "subject": table_subject(table, sides[0]) if one else
             f"[referee {game_id}] message not accepted",
             **({"record": (game_id, since)} if one else {})}
+
+
+def _why_and_help(why: str, game_id: str) -> tuple[str, str]:
+    """A side's answer's first paragraphs: why nothing was done, and where his key is."""
+    if why.startswith(OTHER_GAME):      # his key of another of his games: neither took it
+        return f"Your message was not accepted: {why}. Nothing was done, in either " \
+            f"game.", other_help(game_id)
+    return f"Your message was not accepted: {why}. Nothing was done.", \
+        LATEST_HELP if why.startswith(FORMER_KEY) else KEY_HELP
 
 
 SEVERAL = "it carries no game's tag and no order key, and your address plays in several " \

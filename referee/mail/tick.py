@@ -29,7 +29,7 @@ from ..store.locks import BusyError, patience
 from ..store.mailroute import check_target, is_local
 from ..store.players import roster
 from ..table import Table
-from . import busysince, gameindex, withheld
+from . import busysince, gameindex, otherkeys, withheld
 from .claims import Claims, Spool, claimed
 from .delivery import (
     Fetched,
@@ -114,17 +114,18 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
         else:
             x.read = True
     fresh: list[str] = []
-    for source, group in by_source.items():
-        try:
-            left, known_as = _take_mail(source, group, withheld.of_source(aside, source),
-                                        games_dir, with_map, (shared, done))
-        except RefereeError as exc:
-            for x in group:
-                x.read = False
-                x.fail(str(exc))
-            continue
-        unclaimed += left
-        fresh += not_told(source, left, known_as)
+    with otherkeys.known(games):    # a player's key of his other game is told as such
+        for source, group in by_source.items():
+            try:
+                left, known_as = _take_mail(source, group, withheld.of_source(aside, source),
+                                            games_dir, with_map, (shared, done))
+            except RefereeError as exc:
+                for x in group:
+                    x.read = False
+                    x.fail(str(exc))
+                continue
+            unclaimed += left
+            fresh += not_told(source, left, known_as)
     moment = clock_now()
     idle = {x.journal.name for x in games if _idle(x, index, moment)}
     each_game([x for x in games if x.routed and x.target is not None and not x.busy and
