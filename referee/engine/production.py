@@ -172,16 +172,14 @@ def _revealed(ctx: Ctx, side: str, orders: list) -> ProductionRevealed:
     available, what was spent or lost would tell what the hidden orders cost (a Tank or
     Stoßtruppen from an infantry unit). The others see what the orders shown cost."""
     s, d = ctx.state, ctx.data
-    texts = [format_order(o) for o in orders]
     spent = plan_cost(s, d, orders)
     lost = s.production["bp"][side] - spent
-    shown = [o for o in orders if not private_order(s, o)]
-    if len(shown) == len(orders):
-        return ProductionRevealed(side=side, orders=texts, spent=spent, lost=lost)
-    return ProductionRevealed(side=side, orders=[format_order(o) for o in shown],
-                              spent=plan_cost(s, d, shown), hidden=len(orders) - len(shown),
-                              secret=ctx.secret(side, {"orders": texts, "spent": spent,
-                                                       "lost": lost}))
+    shown = sealed.revealed(ctx, side, orders, [format_order(o) for o in orders],
+                            {"spent": spent, "lost": lost})
+    if "secret" not in shown:
+        return ProductionRevealed(side=side, spent=spent, lost=lost, **shown)
+    public = [o for o in orders if not private_order(s, o)]
+    return ProductionRevealed(side=side, spent=plan_cost(s, d, public), **shown)
 
 
 def apply_plans(ctx: Ctx) -> None:

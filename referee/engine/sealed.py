@@ -129,14 +129,16 @@ def close(ctx: Ctx, side: str, kind: str, reveal: Callable[[Ctx, dict], None]) -
     reveal(ctx, plans)
 
 
-def revealed(ctx: Ctx, side: str, orders: list[Ord], texts: list[str]) -> dict:
+def revealed(ctx: Ctx, side: str, orders: list[Ord], texts: list[str],
+             owners: dict | None = None) -> dict:
     """What a revealed plan shows everyone (7.0): its orders, except that orders on army
-    templates are revealed to their owner only (1.4), counted for the others."""
+    templates are revealed to their owner only (1.4), counted for the others; owners:
+    what else only the owner reads then, beside the whole plan."""
     public = [t for o, t in zip(orders, texts) if not private_order(ctx.state, o)]
     if len(public) == len(texts):
         return {"orders": texts}
     return {"orders": public, "hidden": len(texts) - len(public),
-            "secret": ctx.secret(side, {"orders": texts})}
+            "secret": ctx.secret(side, {"orders": texts, **(owners or {})})}
 
 
 def generic(kind: str, rule: str, what: str, reveal: Callable[[Ctx, dict], None],

@@ -30,11 +30,12 @@ def too_long(where: Path, busy: list[Path], moment: datetime) -> list[str]:
     before = kept.get("since") if isinstance(kept.get("since"), dict) else {}
     since = {}
     for journal in busy:
-        began = parse_stamp(before.get(journal.name)) if isinstance(
-            before.get(journal.name), str) else None
+        began = before.get(journal.name)
+        began = parse_stamp(began) if isinstance(began, str) else None
         since[journal.name] = began if began is not None and began <= moment else moment
-    if since != {k: parse_stamp(v) for k, v in before.items() if isinstance(v, str)}:
-        home.write_signed(path, {"since": {k: stamp(v) for k, v in since.items()}})
+    kept = {k: stamp(v) for k, v in since.items()}
+    if kept != before:
+        home.write_signed(path, {"since": kept})
     return [f"{name}: held by another process at every pass since {stamp(began)}, over "
             f"{TOO_LONG.total_seconds() / 3600:g} hour: its mail and deadlines wait on a lock "
             f"that does not go away (an `order` left at a prompt, a stale lock); end that "
