@@ -55,7 +55,7 @@ def claimant(raw: bytes, games: list[Game]) -> Game | None:
         text = compact(raw.decode("utf-8", "replace") + mailtext.plain_body(msg))
     except (mailtext.MailError, RecursionError, LookupError, ValueError):
         text = compact(raw.decode("utf-8", "replace"))
-    owners = [x for x in games if any(k in text for k in _compacted(x))]
+    owners = _by_key(text, games)
     if not owners and automatic_headers(msg) is not None:
         # A bounce returning only the headers of the referee's mail: the game whose thread
         # they refer to (robots.py), so that the game's moderator hears of it.
@@ -77,8 +77,7 @@ def _unreadable_claimant(raw: bytes, games: list[Game]) -> Game | None:
     except Exception:  # noqa: BLE001 - a header block nothing can read: no tag
         named = None
     if named is None:
-        text = compact(raw.decode("utf-8", "replace"))
-        named = [x for x in games if any(k in text for k in _compacted(x))]
+        named = _by_key(compact(raw.decode("utf-8", "replace")), games)
     return named[0] if len(named) == 1 else None
 
 
@@ -94,6 +93,11 @@ def tagged(subject: str, games: list[Game]) -> list[Game] | None:
     exact = [x for x in games if x.game_id == tag.group(1)]
     folded = [x for x in games if x.game_id.casefold() == tag.group(1).casefold()]
     return exact or (folded if len(folded) == 1 else [])
+
+
+def _by_key(text: str, games: list[Game]) -> list[Game]:
+    """The games one of whose order keys text (compacted) carries."""
+    return [x for x in games if any(k in text for k in _compacted(x))]
 
 
 def _compacted(game: Game) -> tuple[str, ...]:

@@ -59,8 +59,8 @@ def stranded(x) -> None:
                       f"in {folder}")
             ledger["stranded"][folder] = sorted(set(ledger["stranded"].get(folder, []))
                                                 | set(left))
-        left = {f: [n for n in names if n in _left_in(f)]
-                for f, names in ledger["stranded"].items()}
+        left = {f: [n for n in names if n in there]
+                for f, names in ledger["stranded"].items() for there in [_left_in(f)]}
         ledger["stranded"] = {f: names for f, names in left.items() if names}
         if json.dumps(ledger["stranded"], sort_keys=True) != before:
             save_ledger(ledger)

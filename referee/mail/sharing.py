@@ -60,10 +60,9 @@ def each_game(games: list[Game], handle: Callable[[Game], bool],
     it is, for the pass's own share; as the pass takes a worker's share back, for the
     worker's (told in the pass's own process, whatever its output is bound to)."""
     n = min(share_among or workers(), len(games))
-    alone = handle                  # a worker's: its games are told as the pass takes them back
-    handle = _then(handle, done)
+    told = _then(handle, done)      # a worker's games are told as the pass takes them back
     if n < 2:
-        return [_handled(x, handle) for x in games]
+        return [_handled(x, told) for x in games]
     home.key(create=True)           # made once, before the workers sign with it
     shares = dealt(games, weight, n)
     sys.stdout.flush()
@@ -73,16 +72,16 @@ def each_game(games: list[Game], handle: Callable[[Game], bool],
     with _children_waited_for():
         try:
             for share in shares[1:]:
-                worker = _start(share, alone)
+                worker = _start(share, handle)
                 if worker is None:              # no fork, no file: the pass handles it
                     shares[0] += share
                 else:
                     started.append((share, *worker))
             for x in shares[0]:
-                finished[id(x)] = _handled(x, handle)
+                finished[id(x)] = _handled(x, told)
         finally:                    # every worker waited for, whatever this share met
-            for share, pid, told in started:
-                finished.update(_taken_back(share, pid, told, done))
+            for share, pid, kept in started:
+                finished.update(_taken_back(share, pid, kept, done))
     return [finished[id(x)] for x in games]
 
 
