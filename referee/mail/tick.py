@@ -117,15 +117,15 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
     with otherkeys.known(games):    # a player's key of his other game is told as such
         for source, group in by_source.items():
             try:
-                left, known_as = _take_mail(source, group, withheld.of_source(aside, source),
-                                            games_dir, with_map, (shared, done))
+                told = _take_mail(source, group, withheld.of_source(aside, source), games_dir,
+                                  with_map, (shared, done))
             except RefereeError as exc:
                 for x in group:
                     x.read = False
                     x.fail(str(exc))
                 continue
-            unclaimed += left
-            fresh += not_told(source, left, known_as)
+            unclaimed += told[0]
+            fresh += not_told(source, *told)
     moment = clock_now()
     idle = {x.journal.name for x in games if _idle(x, index, moment)}
     each_game([x for x in games if x.routed and x.target is not None and not x.busy and
@@ -230,13 +230,13 @@ def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[tuple[str, 
 
 
 def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map: bool,
-               shared: tuple) -> tuple[list[str], list[str]]:
+               shared: tuple) -> tuple[list[str], list[str], bool]:
     """Read the source, give each game the messages it claims; the unclaimed ones' places,
-    and what tells each from another at its place (unclaimed.not_told). From IMAP, a pass
-    reads what the mail settings allow (the rest next pass), and never a message again
-    that no game claimed (it stays unread there for the moderator). aside: the source's
-    games the pass cannot play; their messages stay unread, for the pass that can play
-    them (from IMAP not read again until then: withheld.py)."""
+    what tells each from another at its place, and whether the pass saw all the source's
+    (unclaimed.not_told). From IMAP, a pass reads what the mail settings allow (the rest
+    next pass), and never a message again that no game claimed (it stays unread there for
+    the moderator). aside: the source's games the pass cannot play; their messages stay
+    unread, for the pass that can play them (from IMAP not read again until then)."""
     if is_local(source):
         return _take_local_mail(source, group, aside, games_dir, with_map, shared)
     reading = mailsettings.load().reading
@@ -266,11 +266,11 @@ def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map:
         unseen = set(folder.unseen_uids)
         still = [where for uid, where in seen_before.items() if uid in unseen]
         left = [*still, *unclaimed.values(), *folder.skipped]
-        return left, left               # a UID is never another message's
+        return left, left, not folder.left      # a UID is never another message's
 
 
 def _take_local_mail(source: str, group: list[Game], aside: list, games_dir, with_map: bool,
-                     shared: tuple) -> tuple[list[str], list[str]]:
+                     shared: tuple) -> tuple[list[str], list[str], bool]:
     """_take_mail from a mailbox on this machine. A Maildir's files a pass dealt with are
     known by their prints and not read again (an idle pass stays idle however much old
     mail the Maildir keeps): those a game took, while its journal still holds all it held
@@ -300,7 +300,7 @@ def _take_local_mail(source: str, group: list[Game], aside: list, games_dir, wit
     where = [*(p for p in passed if p in shown), *(f.where for f in left)]
     # A Maildir's file name is its message's alone; an mbox's #N is a position, another
     # message's once the mail program has taken earlier ones out: its digest tells them apart.
-    return places, [f"{p}\n{read.digests.get(w, '')}" for p, w in zip(places, where)]
+    return places, [f"{p}\n{read.digests.get(w, '')}" for p, w in zip(places, where)], True
 
 
 class _LocalReading:

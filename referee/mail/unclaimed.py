@@ -73,19 +73,25 @@ def keep_unclaimed(source: str, folder, readers: str, before: dict[str, str],
         pass
 
 
-def not_told(source: str, places: list[str], known_as: list[str] | None = None) -> list[str]:
+def not_told(source: str, places: list[str], known_as: list[str] | None = None,
+             whole: bool = True) -> list[str]:
     """Of the unclaimed messages of a source (their places, as a pass names them), those the
-    moderator has not been told of by an earlier pass; the ones told of are then these
-    (a message gone from the source is forgotten). known_as: what tells each message from
+    moderator has not been told of by an earlier pass; the ones told of are then these, and
+    a message gone from the source is forgotten. known_as: what tells each message from
     another at the same place, where a place is only a position (an mbox's #N); by default
-    its place."""
+    its place. whole: whether the pass saw every message of the source; one that left some
+    unread (an IMAP folder's reading budget, its unclaimed mail read again because the
+    games reading it changed) forgets none: those it did not read are still there."""
     kept = home.read_signed(_path(source, ".told"))
     told = kept.get("told") if isinstance(kept, dict) and kept.get("source") == source \
         else None
-    before = set(told) if isinstance(told, list) else set()
+    before = [d for d in told if isinstance(d, str)] if isinstance(told, list) else []
+    known = set(before)
     now = [_told_digest(p) for p in (places if known_as is None else known_as)]
-    fresh = [p for p, d in zip(places, now) if d not in before]
-    if fresh or before != set(now):
+    fresh = [p for p, d in zip(places, now) if d not in known]
+    if not whole:
+        now = [*before, *(d for d in dict.fromkeys(now) if d not in known)]
+    if fresh or known != set(now):
         try:
             home.write_signed(_path(source, ".told"), {"source": source,
                                                        "told": now[-MOST_TOLD:]})
