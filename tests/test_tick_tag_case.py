@@ -15,7 +15,7 @@ from mailboxes import write_maildir
 from test_tick_sharing import opened
 from test_transport import ADDRESSES, mail, records
 
-UNCLAIMED = "no game claims (no game's tag or order key, or several games')"
+UNCLAIMED = "no game claims (no game's tag or order key, or several games' tags or keys)"
 
 
 def _outbox(root, name: str) -> set[str]:

@@ -245,7 +245,7 @@ def test_a_maildir_and_an_outbox_folder_need_no_server(cli, tmp_path):
     (box / "new" / "17000099.M99P1.mx.example.com").write_bytes(other)
     r = tick(cli, journal)
     assert "1 new message no game claims (no game's tag or order key, or several " \
-           "games'): left for the " \
+           "games' tags or keys): left for the " \
         "moderator (1 more told of before)" in r.stdout, r.stdout
     assert json.loads(tick(cli, journal, "--format", "json").stdout)["unclaimed"] and \
         "no game claims" not in tick(cli, journal).stdout

@@ -6,14 +6,16 @@ tag); what the pass does with each message is what it would do holding them all.
 
 A message goes to the game its subject tag (`[referee GAMEID]`, or an earlier version's
 `[referee GAMEID #N]`) names, its case ignored unless two games' ids differ in case alone
-(a tag naming a game not reading this mailbox claims it for none), else to the one game
-whose order key it carries, else to the one game one of whose sides registered its From
-(from such an address in several games: answered once, strays.py); one over the size limit
-is kept aside with its header (tick answers a player's).
+(a tag naming a game not reading this mailbox claims it for none; tags naming several
+games, to the one of them whose order key for its sender's side it carries, severaltags.py),
+else to the one game whose order key it carries, else to the one game one of whose sides
+registered its From (from such an address in several games: answered once, strays.py); one
+over the size limit is kept aside with its header (tick answers a player's).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import tempfile
@@ -25,12 +27,14 @@ from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import IO
 
+from ..base.addresses import address_key
 from ..base.gameids import REFEREE_TAG
 from ..store import home
 from ..store.players import compact
 from . import message as mailtext
 from .delivery import Fetched
 from .robots import automatic_headers, thread_games
+from .severaltags import keyed, taking
 from .strays import sender_games, stray
 from .tickgame import Game
 
@@ -39,22 +43,31 @@ IN_USE = "in-use"           # the lock file of a private Maildir, held while a p
 
 
 def claimant(raw: bytes, games: list[Game]) -> Game | None:
-    """The game a message belongs to: the one its subject tag names, else the one game
+    """The game a message belongs to (claim)."""
+    return claim(raw, games)[0]
+
+
+def claim(raw: bytes, games: list[Game]) -> tuple[Game | None, bool]:
+    """The game a message belongs to: the one its subject tag names (tags naming several:
+    the one of them whose order key for its sender's side it carries), else the one game
     whose order key it carries, else (an automatic one) the one game whose mail thread it
     refers to, or (any other) the one game one of whose sides registered its From; None
-    when no game, or more than one, claims it."""
+    when no game, or more than one, claims it. And whether its tags named several."""
     try:
         msg = mailtext.parse_message(raw)
         subject = mailtext.header_text(msg, "Subject")
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
-        return _unreadable_claimant(raw, games)
+        return _unreadable_claimant(raw, games), False
     named = tagged(subject, games)
-    if named is not None:
-        return named[0] if len(named) == 1 else None
+    if named is not None and len(named) < 2:
+        return (named[0] if named else None), False
     try:
         text = compact(raw.decode("utf-8", "replace") + mailtext.plain_body(msg))
     except (mailtext.MailError, RecursionError, LookupError, ValueError):
         text = compact(raw.decode("utf-8", "replace"))
+    if named is not None:
+        owners = keyed(named, address_key(mailtext.sender_address(msg)), text)
+        return (owners[0] if len(owners) == 1 else None), True
     owners = _by_key(text, games)
     if not owners and automatic_headers(msg) is not None:
         # A bounce returning only the headers of the referee's mail: the game whose thread
@@ -63,14 +76,15 @@ def claimant(raw: bytes, games: list[Game]) -> Game | None:
         owners = [x for x in games if x.game_id in named]
     elif not owners:                # a player's fresh mail: his game's (strays.py)
         owners = sender_games(msg, games)
-    return owners[0] if len(owners) == 1 else None
+    return (owners[0] if len(owners) == 1 else None), False
 
 
 def _unreadable_claimant(raw: bytes, games: list[Game]) -> Game | None:
     """The game a message that cannot be read whole belongs to (past the bounds of parts,
     lines or nesting, or broken): the one its header block's tag names, else the one game
     whose order key its bytes carry; its inbox then answers, as `inbox` does, that the
-    message cannot be read. None when neither says one game."""
+    message cannot be read. None when neither says one game (tags naming several: its
+    sender and key cannot be read to choose)."""
     try:
         head = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(raw[:65536])
         named = tagged(mailtext.header_text(head, "Subject"), games)
@@ -82,17 +96,21 @@ def _unreadable_claimant(raw: bytes, games: list[Game]) -> Game | None:
 
 
 def tagged(subject: str, games: list[Game]) -> list[Game] | None:
-    """None when the subject has no referee tag; else the game its tag names, in a list
-    (empty when it names none): the one spelt as the tag is, else the one whose id differs
-    from it in case alone, as inbox and the stale check ignore case (a mail program, or a
-    player, may change it). When several differ from it in case alone (`referee new`
-    allows `alpha` beside `Alpha`), it names none: no game reads another's mail."""
-    tag = REFEREE_TAG.search(subject)
-    if tag is None:
-        return None
-    exact = [x for x in games if x.game_id == tag.group(1)]
-    folded = [x for x in games if x.game_id.casefold() == tag.group(1).casefold()]
-    return exact or (folded if len(folded) == 1 else [])
+    """None when the subject has no referee tag; else the games its tags name, each once
+    (empty when one of them names none of the games): the one spelt as a tag is, else the
+    one whose id differs from it in case alone, as inbox and the stale check ignore case (a
+    mail program, or a player, may change it). When several differ from it in case alone
+    (`referee new` allows `alpha` beside `Alpha`), it names none: no game reads another's
+    mail."""
+    named: list[Game] = []
+    for tag in REFEREE_TAG.finditer(subject):
+        exact = [x for x in games if x.game_id == tag.group(1)]
+        folded = [x for x in games if x.game_id.casefold() == tag.group(1).casefold()]
+        found = exact or (folded if len(folded) == 1 else [])
+        if not found:
+            return []
+        named += [x for x in found if x not in named]
+    return named if named else None
 
 
 def _by_key(text: str, games: list[Game]) -> list[Game]:
@@ -167,26 +185,36 @@ def claimed(found: Iterable[Fetched], games: list[Game], withheld: list = ()
     cannot play (withheld.py), whose messages are held, neither taken nor unclaimed."""
     claims = Claims(withheld=list(withheld))
     try:
-        for i, f in enumerate(found):
-            if f.oversize:
-                claims.oversize.append((i, f))      # its header only
-                continue
-            owner = claimant(f.raw, games)
-            aside = stray(f, games) if owner is None else None
-            if aside is not None:
-                claims.aside.append((i, *aside))
-            elif owner is None:
-                if not claims.hold(f):
-                    claims.unclaimed.append((i, _without_bytes(f)))
-            else:
-                claims.keep(owner, f)
-        yield claims
+        with taking() as taken:
+            _claim_each(found, games, claims, taken)
+            yield claims
     finally:
         for spool in claims.spools.values():
             if spool.lock is not None:
                 spool.lock.close()
             if spool.folder is not None:
                 shutil.rmtree(spool.folder, ignore_errors=True)
+
+
+def _claim_each(found: Iterable[Fetched], games: list[Game], claims: Claims,
+                taken: dict[str, str]) -> None:
+    """Each message found into claims as it comes; one that tags naming several games gave
+    to one of them noted in taken (severaltags.py: its inbox reads it as its own)."""
+    for i, f in enumerate(found):
+        if f.oversize:
+            claims.oversize.append((i, f))      # its header only
+            continue
+        owner, several = claim(f.raw, games)
+        if owner is not None and several:
+            taken[hashlib.sha256(f.raw).hexdigest()] = owner.game_id
+        aside = stray(f, games) if owner is None else None
+        if aside is not None:
+            claims.aside.append((i, *aside))
+        elif owner is None:
+            if not claims.hold(f):
+                claims.unclaimed.append((i, _without_bytes(f)))
+        else:
+            claims.keep(owner, f)
 
 
 def _unplayable_claimant(raw: bytes, withheld: list):

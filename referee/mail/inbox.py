@@ -20,7 +20,6 @@ from pathlib import Path
 
 from ..base.addresses import address_key, reads_back
 from ..base.errors import StorageError, UsageError
-from ..base.gameids import other_game
 from ..base.readers import MODERATOR
 from ..game.replay import check_current
 from ..render.reports import receipt_text
@@ -87,6 +86,7 @@ from .senders import (
     moderator_mail,
     own_mail,
 )
+from .severaltags import other_game
 from .subjects import table_subject
 from .threads import thread_of
 
@@ -385,7 +385,7 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     """Whose message this is, if anybody's, then handle it (once: the same text from the
     same side, with the same Date and Subject, as a message the journal holds is that
     message sent again, whatever its Message-ID)."""
-    other = other_game(m.subject, table.records[0]["game_id"])
+    other = other_game(m.subject, table.records[0]["game_id"], m.sha256)
     if other is not None:
         out.status, out.reason = "skipped", f"for another game ({other})"
         return

@@ -45,7 +45,8 @@ class TickReport:
         if self.fresh:              # told once a message, not again at every pass
             more = len(self.unclaimed) - len(self.fresh)
             out.append(f"{counted(len(self.fresh), 'new message')} no game claims (no "
-                       f"game's tag or order key, or several games'): left for the moderator"
+                       f"game's tag or order key, or several games' tags or keys): left for "
+                       f"the moderator"
                        + (f" ({more} more told of before)" if more else "")
                        + self._maybe_theirs())
         return out

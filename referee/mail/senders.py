@@ -11,13 +11,13 @@ from pathlib import Path
 
 from ..base.addresses import address_key
 from ..base.errors import one_line
-from ..base.gameids import other_game
 from ..base.readers import MODERATOR
 from ..store.mailroute import referee_address
 from ..store.players import ALPHABET, former_addresses
 from . import message as mailtext
 from .mailboxes import Message
 from .msgids import sent_to
+from .severaltags import other_game
 
 SENT_BY_THE_REFEREE = ("from the address the referee's own mails come from: never read as "
                        "a player's mail, and never answered")
@@ -133,7 +133,7 @@ def from_observer(m: Message, watchers: list[str], game_id: str) -> bool:
     """Whether m comes from an observer's address (and names no other game): whatever it
     says, nothing of it is applied."""
     return bool(m.sender) and m.sender in {address_key(a) for a in watchers} and \
-        other_game(m.subject, game_id) is None
+        other_game(m.subject, game_id, m.sha256) is None
 
 
 def body_or_empty(m: Message) -> str:

@@ -40,6 +40,8 @@ def too_large(f: Fetched, group: list[Game], games_dir=None, with_map: bool = Tr
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
         return None
     named = tagged(subject, group)      # the tag's game, its case ignored as claimant's
+    if named is not None and len(named) > 1:
+        return None                     # several games' tags: no key read to choose by
     players = [(x, side) for x in (group if named is None else named)
                for side, address in x.addresses.items()
                if sender and address_key(address) == sender]
