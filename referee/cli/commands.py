@@ -519,7 +519,7 @@ def _tick_document(report) -> dict:
                 "problems": x.problems, "busy": x.busy, "outbox": x.outbox}
                for x in report.games],
         unclaimed=report.unclaimed, waiting=report.waiting, problems=report.problems,
-        busy=report.busy)
+        busy=report.busy, mailboxes=[d.document() for d in report.down])
 
 
 def emit(text: str, stream=None) -> None:

@@ -463,9 +463,21 @@ class WaitingMail(Document):
     journals: list[str]
 
 
+class MailboxDown(Part):
+    """A mailbox the pass could not read, once for all the games reading it: its route (no
+    password), why, the games whose mail waits on it, and its line among `problems` (each
+    of those games lists it among its own problems too)."""
+
+    source: str
+    why: str
+    games: list[str]
+    problem: str
+
+
 class TickResult(Document):
     """`tick`: each game's pass, the places of the messages no game claimed (left for the
-    moderator), those waiting for a game not played now, every problem, the games passed
+    moderator), those waiting for a game not played now, every problem (once each: a
+    mailbox that could not be read is one, `mailboxes` naming its games), the games passed
     over while another process held them (`busy`, their mail left for the next pass);
     `ok` when nothing failed (exit 0), busy games or not."""
 
@@ -476,6 +488,7 @@ class TickResult(Document):
     waiting: list[WaitingMail]
     problems: list[str]
     busy: list[str]         # the games passed over (locked by another process), a line each
+    mailboxes: list[MailboxDown]    # the mailboxes that could not be read, one entry each
 
 
 OUTPUTS: dict[str, type[Document]] = {

@@ -12,6 +12,7 @@ from ..base.clock import stamp
 from ..base.errors import RefereeError
 from ..base.plurals import counted
 from .delivery import TransportError
+from .mailboxdown import MailboxDown
 from .tickgame import Game
 
 
@@ -25,10 +26,15 @@ class TickReport:
     unknown: list[str] = field(default_factory=list)    # unreadable, its game not known
     found: int = 0                      # the journals the pass found, read or not
     held: list[str] = field(default_factory=list)       # journals another process held
+    down: list[MailboxDown] = field(default_factory=list)   # mailboxes that could not be read
 
     @property
     def problems(self) -> list[str]:
-        return self.broken + [p for x in self.games for p in x.problems]
+        """Every problem once: a mailbox that could not be read (each of its games counts
+        it among its own) once for all its games."""
+        shared = [d.problem for d in self.down]
+        return self.broken + shared + [p for x in self.games for p in x.problems
+                                       if p not in shared]
 
     @property
     def busy(self) -> list[str]:
@@ -39,6 +45,7 @@ class TickReport:
         """The pass's lines not told yet, but for the problems in told (of the folder, or
         of a game: watch named them before, and they stand as they were)."""
         out = [f"problem  {p}" for p in self.broken if p not in told]
+        out += [f"problem  {d.problem}" for d in self.down if d.problem not in told]
         out += [f"busy     {p}" for p in self.held]
         for x in self.games:
             out += [line for line in x.lines[x.shown:] if not quiet(line, told)]

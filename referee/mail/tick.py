@@ -29,7 +29,7 @@ from ..store.locks import BusyError, patience
 from ..store.mailroute import check_target, is_local
 from ..store.players import roster
 from ..table import Table
-from . import busysince, gameindex, otherkeys, withheld
+from . import busysince, gameindex, mailboxdown, otherkeys, withheld
 from .claims import Claims, Spool, claimed
 from .delivery import (
     Fetched,
@@ -114,15 +114,14 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
         else:
             x.read = True
     fresh: list[str] = []
+    down: list[mailboxdown.MailboxDown] = []
     with otherkeys.known(games):    # a player's key of his other game is told as such
         for source, group in by_source.items():
             try:
                 told = _take_mail(source, group, withheld.of_source(aside, source), games_dir,
                                   with_map, (shared, done))
-            except RefereeError as exc:
-                for x in group:
-                    x.read = False
-                    x.fail(str(exc))
+            except RefereeError as exc:     # told once for its games (mailboxdown.py)
+                down.append(mailboxdown.unread(source, group, exc))
                 continue
             unclaimed += told[0]
             fresh += not_told(source, *told)
@@ -136,7 +135,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
     busy = [w.journals[0] for w in aside if w.busy] + [x.journal for x in games if x.busy]
     broken += busysince.too_long(path, busy, moment)
     return TickReport(games, unclaimed, broken, fresh, withheld.waiting(aside),
-                      withheld.unknown(aside), found, held)
+                      withheld.unknown(aside), found, held, down)
 
 
 # What the index keeps of a game (gameindex.py): what claims its mail and where it goes.
