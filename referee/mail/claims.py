@@ -23,7 +23,6 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import IO
 
@@ -33,6 +32,7 @@ from ..store import home
 from ..store.players import compact
 from . import message as mailtext
 from .delivery import Fetched
+from .headers import header_block
 from .robots import automatic_headers, thread_games
 from .severaltags import keyed, taking
 from .strays import sender_games, stray
@@ -86,7 +86,7 @@ def _unreadable_claimant(raw: bytes, games: list[Game]) -> Game | None:
     message cannot be read. None when neither says one game (tags naming several: its
     sender and key cannot be read to choose)."""
     try:
-        head = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(raw[:65536])
+        head = header_block(raw[:65536])
         named = tagged(mailtext.header_text(head, "Subject"), games)
     except Exception:  # noqa: BLE001 - a header block nothing can read: no tag
         named = None

@@ -12,7 +12,6 @@ import re
 import stat
 from dataclasses import dataclass, field
 from email.message import EmailMessage
-from email.parser import BytesHeaderParser
 from pathlib import Path
 
 from ..base.addresses import address_key, reads_back
@@ -20,6 +19,7 @@ from ..base.errors import StorageError, UsageError, quoted
 from ..base.glyphs import disguising
 from ..store import home
 from . import message as mailtext
+from .headers import header_block
 
 MAX_MESSAGE = 1 << 20
 HEAD_MOST = 64 << 10                # what is read of a message file over the limit: its header
@@ -260,7 +260,7 @@ def oversize_digests(head: bytes) -> list[str]:
     has no Message-ID; then the header block's digest, which earlier versions knew it by."""
     block = hashlib.sha256(b"oversize\n" + head).hexdigest()
     try:
-        parsed = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(head)
+        parsed = header_block(head)
         ident = mailtext.header_text(parsed, "Message-ID").strip()
         sender = address_key(mailtext.sender_address(parsed))
     except Exception:  # noqa: BLE001 - the email package raises many kinds on hostile mail
@@ -381,8 +381,7 @@ def _read_headers(m: Message) -> None:
     msg = m.msg
     if msg is None:
         try:
-            msg = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(
-                (m.raw or m.head)[:65536])      # one over the limit: its header block
+            msg = header_block((m.raw or m.head)[:65536])  # one over the limit: its header block
         except Exception:  # noqa: BLE001 - a header block nothing can read: no headers
             return
 

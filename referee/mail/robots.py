@@ -19,7 +19,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import Message as EmailMessage
-from email.parser import BytesHeaderParser
 from pathlib import Path
 
 from ..base.addresses import address_key
@@ -31,6 +30,7 @@ from ..store.players import observer_addresses, roster
 from . import globalparts
 from . import message as mailtext
 from .elsewhere import write_kept
+from .headers import header_block
 from .ledger import mail_name, now, save_ledger
 from .msgids import marked_ids, sent_to
 from .refusal import prose
@@ -95,8 +95,7 @@ def automatic(m) -> str | None:
     msg = m.msg
     if msg is None:
         try:
-            msg = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(
-                (m.raw or m.head)[:65536])
+            msg = header_block((m.raw or m.head)[:65536])
         except Exception:  # noqa: BLE001 - a header block nothing can read: no headers
             return None
     return automatic_headers(msg)

@@ -15,7 +15,6 @@ import os
 import re
 import smtplib
 import subprocess
-from email.parser import BytesHeaderParser
 from pathlib import Path
 
 from ..base.addresses import address_key
@@ -32,6 +31,7 @@ from .delivery import (
     reason_of,
     spool_files,
 )
+from .headers import header_block
 from .ledger import fault
 
 
@@ -267,7 +267,7 @@ def _moved(path: Path, sent_dir: Path, raw: bytes, took: list[str] | None = None
 
 def _envelope(raw: bytes, path: Path) -> tuple[str, list[str]]:
     """The sender and recipients of a mail the referee wrote (From, To and Cc)."""
-    head = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(raw[:65536])
+    head = header_block(raw[:65536])
     try:
         sender = email.utils.parseaddr(str(head.get("From", "")))[1]
         rcpts = [a for _, a in email.utils.getaddresses(

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 from email.message import EmailMessage
-from email.parser import BytesHeaderParser
+
+from .headers import header_block
 
 STATUS = "message/delivery-status"
 # Of a status part's text as sent: what globalparts reads of it (its first MOST_BYTES, once
@@ -53,7 +54,7 @@ def cut(raw: bytes, policy) -> bytes:
     if len(raw) <= KEPT or raw.count(b"\r") != raw.count(b"\r\n"):
         return raw
     try:
-        head = BytesHeaderParser(policy=policy).parsebytes(raw[:HEAD_MOST])
+        head = header_block(raw[:HEAD_MOST], policy)
         boundary = head.get_boundary() if head.get_content_maintype() == "multipart" else None
         delimiter = re.compile(rb"^--" + re.escape(boundary.encode("ascii", "surrogateescape"))
                                + rb"(--)?[ \t]*\r?$", re.MULTILINE) if boundary else None
@@ -80,7 +81,7 @@ def _status_text_past(raw: bytes, start: int, end: int, policy) -> tuple[int, in
     if head_end is None or end - head_end.end() <= KEPT:
         return None
     try:
-        part = BytesHeaderParser(policy=policy).parsebytes(raw[start:head_end.end()])
+        part = header_block(raw[start:head_end.end()], policy)
         if part.get_content_type() != STATUS:
             return None
     except Exception:  # noqa: BLE001 - a header the package cannot read: left whole

@@ -10,14 +10,13 @@ it saved. The game's entry leaves the folder's index before that save all the sa
 
 from __future__ import annotations
 
-from email.parser import BytesHeaderParser
-
 from ..base.addresses import address_key
 from ..base.errors import RefereeError, one_line
 from . import gameindex
 from . import message as mailtext
 from .claims import tagged
 from .delivery import Fetched
+from .headers import header_block
 from .inbox import Outcome, inbox, owed_reply
 from .ledger import game_lock as mail_lock
 from .ledger import handled_before, load_ledger, mail_name, may_answer, note_handled, save_ledger
@@ -33,7 +32,7 @@ def too_large(f: Fetched, group: list[Game], games_dir=None, with_map: bool = Tr
     the game whose player sent it; None when no game's did (it stays unread, for the
     moderator)."""
     try:
-        head = BytesHeaderParser(policy=mailtext.reading_policy()).parsebytes(f.raw)
+        head = header_block(f.raw)
         sender = address_key(mailtext.sender_address(head))
         subject = mailtext.header_text(head, "Subject")
         message_id = mailtext.header_text(head, "Message-ID")
