@@ -105,13 +105,14 @@ class Post:
         receipt), as the caller wrote them."""
         stem, record = name.removesuffix(".eml"), self._record(seq)
         game = record[0] if record is not None else None
-        if to is None or written_already(self.outbox, stem, to, game) is not None:
+        records = self.records if record is not None else None    # of this history alone
+        if to is None or written_already(self.outbox, stem, to, game, records) is not None:
             return False
         if ledger is None and isinstance(self.head, str) and \
                 lock_held(self.game_id, self.head):     # the ledger as it stands now
             ledger = self.kept()
         if ledger is not None:
-            if written_elsewhere(ledger, self.outbox, name, to, game) is not None:
+            if written_elsewhere(ledger, self.outbox, name, to, game, records) is not None:
                 return False
             keep_folder(ledger, self.outbox)
         if reader in self.keys:
@@ -121,7 +122,8 @@ class Post:
                          stem, date=self.now, record=record)
         try:
             self.outbox.mkdir(parents=True, exist_ok=True)
-            write_once(self.outbox, stem, mailtext.mail_bytes(msg), to, game, faults=False)
+            write_once(self.outbox, stem, mailtext.mail_bytes(msg), to, game, faults=False,
+                       records=records)
         except OSError as exc:
             raise StorageError(f"--outbox {self.outbox}: a mail could not be written ({exc}); "
                                f"the journal holds what was done") from None

@@ -52,14 +52,16 @@ def kept_folders(ledger: dict) -> list[str]:
 
 
 def written_elsewhere(ledger: dict, folder: Path, file: str, to: str,
-                      game: str | None = None) -> Path | None:
-    """The mail named file, to the address `to` (game: the game its Message-ID names), where
-    a folder the ledger keeps, other than folder, holds it as this referee wrote it (or that
-    folder's sent/: named.py); None when none does."""
+                      game: str | None = None, records: list[dict] | None = None
+                      ) -> Path | None:
+    """The mail named file, to the address `to` (game: the game its Message-ID names;
+    records: as named.written_already's), where a folder the ledger keeps, other than
+    folder, holds it as this referee wrote it (or that folder's sent/: named.py); None when
+    none does."""
     here, name = resolved(folder), file.removesuffix(".eml")
     for there in reversed(kept_folders(ledger)):
         if there != here and \
-                (found := written_already(Path(there), name, to, game)) is not None:
+                (found := written_already(Path(there), name, to, game, records)) is not None:
             return found
     return None
 

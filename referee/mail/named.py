@@ -7,7 +7,8 @@ outbox's sent/ once it went out, and writes no other. Those names are no secret:
 can read the journal, or count its records, can work one out. So a file of that name counts
 as the mail only when it is the mail as this referee wrote it for its recipient: a regular
 file (never followed through a link, never a FIFO) whose Message-ID, in its first MOST_HEAD
-bytes, names the mail (and its game, for a mail about one) and carries the mark made for
+bytes, names the mail (and its game, for a mail about one; and a record of the game's journal as
+it stands, for one written with it at hand: of_journal) and carries the mark made for
 that recipient with this user's key (msgids.py). Anything else under that name (an empty
 file, a link, a FIFO, a copy of another mail, other bytes) is nobody's mail: it counts for
 nothing, and is left where it is. The mail is then written under its second name, NAME.MARK,
@@ -28,7 +29,7 @@ from pathlib import Path
 from ..base.errors import StorageError
 from ..store import home
 from .ledger import fault
-from .msgids import names_mail, sent_to, twin_mark
+from .msgids import names_mail, record_of, sent_to, twin_mark
 
 MOST_HEAD = 64 * 1024      # the bytes of a mail file read for its Message-ID
 # A header line's Message-ID, the line folded after the colon or not (as the email package
@@ -45,26 +46,39 @@ def own_name(stem: str) -> str:
     return _TWIN.sub("", stem)
 
 
-def written_already(folder: Path, name: str, to: str, game: str | None = None
-                    ) -> Path | None:
-    """The mail named name, to the address `to` (game: the game its Message-ID names),
-    where the outbox, or its sent/ once the mail went out, holds it as this referee wrote it
-    (under its name or its second one): a named mail is that mail, and is not written
-    again. None when neither does."""
+def written_already(folder: Path, name: str, to: str, game: str | None = None,
+                    records: list[dict] | None = None) -> Path | None:
+    """The mail named name, to the address `to` (game: the game its Message-ID names;
+    records: its journal, whose records alone such a mail may name), where the outbox, or
+    its sent/ once the mail went out, holds it as this referee wrote it (under its name or
+    its second one): a named mail is that mail, and is not written again. None when neither
+    does."""
     for where in (folder, folder / "sent"):
         for stem in _stems(name, to, game):
-            if ours(path := where / f"{stem}.eml", to, name, game):
+            if ours(path := where / f"{stem}.eml", to, name, game, records):
                 return path
     return None
 
 
-def ours(path: Path, to: str, name: str, game: str | None = None) -> bool:
+def ours(path: Path, to: str, name: str, game: str | None = None,
+         records: list[dict] | None = None) -> bool:
     """Whether the file at path is the mail named name this referee wrote for `to`: a
     regular file whose Message-ID names the mail (and game, when given) and is marked for
-    him."""
+    him; with records (the game's journal), one naming a record of it (of_journal)."""
     ident = written_id(path)
     return bool(ident) and names_mail(ident, name) and sent_to(ident, to) and \
-        (game is None or ident.startswith(f"<rec.{game}."))
+        (game is None or ident.startswith(f"<rec.{game}.")) and \
+        (records is None or game is None or of_journal(ident, to, game, records))
+
+
+def of_journal(ident: str, to: str, game: str, records: list[dict]) -> bool:
+    """Whether the record the Message-ID ident names (msgids.record_of) is one of records:
+    a mail of a history the moderator set back, whose record of that number is another
+    since, is not the mail the history played on owes under the same name (a name made from
+    a hand-off and a time, reached again). An id an earlier version wrote names the number
+    alone: it is of any record of that number."""
+    told = record_of(ident, to, game)
+    return told is not None and told.seq < len(records) and told.is_of(records[told.seq])
 
 
 def written_id(path: Path) -> str:
@@ -86,19 +100,19 @@ def written_id(path: Path) -> str:
 
 
 def write_once(folder: Path, name: str, data: bytes, to: str, game: str | None = None,
-               faults: bool = True) -> Path:
+               faults: bool = True, records: list[dict] | None = None) -> Path:
     """The mail named name (its bytes data, to the address `to`) appears whole or not at
     all: written and synced under a temporary name, then linked to its name, or to its
     second one when a file not the referee's holds the first in the outbox or its sent/ (a
     crash midway leaves only the temporary file, swept later). faults: the points where the
-    fault tests stop a run (a reply's)."""
+    fault tests stop a run (a reply's). records: as written_already's."""
     tmp = folder / f".{name}.{os.getpid()}.{_secrets.token_hex(4)}.tmp"
     home.sweep_temporary(folder)
     home.write_new(tmp, data)
     try:
         if faults:
             fault("reply")
-        path = _linked(tmp, folder, name, to, game)
+        path = _linked(tmp, folder, name, to, game, records)
         home.sync_dir(folder)
     finally:
         tmp.unlink(missing_ok=True)
@@ -114,17 +128,19 @@ def _stems(name: str, to: str, game: str | None) -> list[str]:
     return [name] if mark is None else [name, f"{name}.{mark}"]
 
 
-def _stands(tmp: Path, path: Path, to: str, name: str, game: str | None) -> bool:
+def _stands(tmp: Path, path: Path, to: str, name: str, game: str | None,
+            records: list[dict] | None) -> bool:
     """Whether the mail now stands at path: tmp linked there, or the referee's own mail of
     that name found there already."""
     try:
         os.link(tmp, path)
         return True
     except FileExistsError:
-        return ours(path, to, name, game)
+        return ours(path, to, name, game, records)
 
 
-def _linked(tmp: Path, folder: Path, name: str, to: str, game: str | None) -> Path:
+def _linked(tmp: Path, folder: Path, name: str, to: str, game: str | None,
+            records: list[dict] | None) -> Path:
     """tmp linked to the mail's own name when nothing holds it in the outbox nor its sent/
     (the mail found there stands), else to its second name, replacing a file there that is
     not the referee's. Without a key, a file of its own name stands for it, as it cannot
@@ -132,12 +148,12 @@ def _linked(tmp: Path, folder: Path, name: str, to: str, game: str | None) -> Pa
     stems = _stems(name, to, game)
     first = folder / f"{name}.eml"
     if not any(os.path.lexists(where / first.name) for where in (folder, folder / "sent")) \
-            and _stands(tmp, first, to, name, game):
+            and _stands(tmp, first, to, name, game, records):
         return first
     if len(stems) == 1:
         return first
     second = folder / f"{stems[1]}.eml"
-    if _stands(tmp, second, to, name, game):
+    if _stands(tmp, second, to, name, game, records):
         return second
     try:
         os.replace(tmp, second)
