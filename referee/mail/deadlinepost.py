@@ -18,11 +18,11 @@ from ..store.players import observer_addresses, order_key, roster
 from ..store.secrets import load_secret
 from ..table import Table
 from . import message as mailtext
-from .elsewhere import keep_folder, written_elsewhere
+from .elsewhere import found_or_kept
 from .eml import plain_mail
 from .ledger import fault, load_ledger, lock_held
 from .leftover import refused_names
-from .named import write_once, written_already
+from .named import write_once
 from .pictures import last_map_line
 from .refusal import prose
 from .senders import typed_journal
@@ -106,15 +106,13 @@ class Post:
         stem, record = name.removesuffix(".eml"), self._record(seq)
         game = record[0] if record is not None else None
         records = self.records if record is not None else None    # of this history alone
-        if to is None or written_already(self.outbox, stem, to, game, records) is not None:
+        if to is None:
             return False
         if ledger is None and isinstance(self.head, str) and \
                 lock_held(self.game_id, self.head):     # the ledger as it stands now
             ledger = self.kept()
-        if ledger is not None:
-            if written_elsewhere(ledger, self.outbox, name, to, game, records) is not None:
-                return False
-            keep_folder(ledger, self.outbox)
+        if found_or_kept(ledger, self.outbox, stem, to, game, records) is not None:
+            return False
         if reader in self.keys:
             body += f"\nOrder key: {self.keys[reader]}\n"
         body = (body if wrapped else prose(body)) + tail

@@ -25,7 +25,7 @@ from ..table import Table
 from . import message as mailtext
 from .answered import answered_record, stale_reply
 from .copies import refuse_copy, this_is
-from .elsewhere import keep_folder, written_anywhere
+from .elsewhere import found_or_kept, written_anywhere
 from .eml import plain_mail
 from .ended import end_told
 from .keyed import keyed_side
@@ -519,9 +519,8 @@ def _write(table: Table, path: Path, to: str, subject: str, body: str,
     in the game's thread, its Message-ID naming the journal's last record (a stranger's
     answer names no game)."""
     game_id = table.records[0]["game_id"] if game else None
-    if (there := written_anywhere(ledger, path, to, game_id)) is not None:
+    if (there := found_or_kept(ledger, path.parent, path.stem, to, game_id)) is not None:
         return [there]
-    keep_folder(ledger, path.parent)
     msg = plain_mail(referee_address(table.records), to, subject, body,
                      in_reply_to, thread_of(game_id, to) if game_id else None, path.stem,
                      record=(game_id, table.records[-1]) if game_id else None)

@@ -86,6 +86,20 @@ def keep_folder(ledger: dict, folder: Path) -> None:
     save_ledger(ledger)
 
 
+def found_or_kept(ledger: dict | None, folder: Path, name: str, to: str,
+                  game: str | None = None, records: list[dict] | None = None) -> Path | None:
+    """Where the mail named name (to the address `to`; game, records: as written_already's)
+    was written: in folder or its sent/, else, with ledger, in another folder the ledger
+    keeps. None when nowhere, folder then kept in the ledger (with one) before the caller
+    writes the mail into it."""
+    there = written_already(folder, name, to, game, records)
+    if there is None and ledger is not None:
+        there = written_elsewhere(ledger, folder, f"{name}.eml", to, game, records)
+        if there is None:
+            keep_folder(ledger, folder)
+    return there
+
+
 def write_kept(ledger: dict, folder: Path, *args, name: str | None = None, **kwargs
                ) -> Path:
     """write_eml, a named mail written once across the folders the ledger keeps: the one
@@ -93,11 +107,8 @@ def write_kept(ledger: dict, folder: Path, *args, name: str | None = None, **kwa
     written."""
     record = kwargs.get("record")
     game = record[0] if record is not None else None
-    if name is not None and written_already(folder, name, args[1], game) is None:
-        if (there := written_elsewhere(ledger, folder, f"{name}.eml", args[1], game)) \
-                is not None:
-            return there
-        keep_folder(ledger, folder)
+    if name is not None and (there := found_or_kept(ledger, folder, name, args[1], game)):
+        return there
     return write_eml(folder, *args, name=name, **kwargs)
 
 
