@@ -39,6 +39,9 @@ from ..store.beside import cores
 from .tickgame import Game
 
 MOST = 4                # workers a pass uses when the mail settings do not say
+# each_game bound to a pass's workers and to what tells each game's lines as it is done
+# (tick.py): how the pass shares out its games, whichever step hands them.
+Share = Callable[..., list[bool]]
 
 
 def workers() -> int:

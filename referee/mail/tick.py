@@ -17,6 +17,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 from ..base.clock import now as clock_now
@@ -46,7 +47,7 @@ from .outcomewords import outcome_words
 from .passreport import TickReport, quiet, stamped, summary, tally, teller  # noqa: F401
 from .reminders import GRACE, check_deadlines, quiet_until
 from .sending import send_owed
-from .sharing import each_game, workers
+from .sharing import Share, each_game, workers
 from .standingproblems import StandingProblems
 from .tickgame import (
     Game,
@@ -92,6 +93,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
     except RefereeError as exc:     # the mail settings: every pass finds it (watch names it once)
         shared = 1
         broken.append(f"mail settings: {exc}")
+    share = partial(each_game, share_among=shared, done=done)
     claims_known = withheld.known_now(games, aside, known, INDEXED)
     games, twins = _one_journal_a_game(games)
     for problem, xs in twins:
@@ -119,7 +121,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
         for source, group in by_source.items():
             try:
                 told = _take_mail(source, group, withheld.of_source(aside, source), games_dir,
-                                  with_map, (shared, done))
+                                  with_map, share)
             except RefereeError as exc:     # told once for its games (mailboxdown.py)
                 down.append(mailboxdown.unread(source, group, exc))
                 continue
@@ -127,9 +129,8 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
             fresh += not_told(source, *told)
     moment = clock_now()
     idle = {x.journal.name for x in games if _idle(x, index, moment)}
-    each_game([x for x in games if x.routed and x.target is not None and not x.busy and
-               x.journal.name not in idle], lambda x: _after_mail(x, games_dir, with_map),
-              share_among=shared, done=done)
+    share([x for x in games if x.routed and x.target is not None and not x.busy and
+           x.journal.name not in idle], lambda x: _after_mail(x, games_dir, with_map))
     gameindex.save(path, _indexed(games, index, idle, games_dir, moment), claims_known)
     withheld.told(broken, aside, held)
     busy = [w.journals[0] for w in aside if w.busy] + [x.journal for x in games if x.busy]
@@ -229,7 +230,7 @@ def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[tuple[str, 
 
 
 def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map: bool,
-               shared: tuple) -> tuple[list[str], list[str], bool]:
+               share: Share) -> tuple[list[str], list[str], bool]:
     """Read the source, give each game the messages it claims; the unclaimed ones' places,
     what tells each from another at its place, and whether the pass saw all the source's
     (unclaimed.not_told). From IMAP, a pass reads what the mail settings allow (the rest
@@ -237,7 +238,7 @@ def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map:
     the moderator). aside: the source's games the pass cannot play; their messages stay
     unread, for the pass that can play them (from IMAP not read again until then)."""
     if is_local(source):
-        return _take_local_mail(source, group, aside, games_dir, with_map, shared)
+        return _take_local_mail(source, group, aside, games_dir, with_map, share)
     reading = mailsettings.load().reading
     readers = _readers(group)
     with open_source(source) as folder:
@@ -251,7 +252,7 @@ def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map:
         if not folder.left:
             _read_all(group)
         with claimed(found, group, aside) as claims:
-            taken, left_alone = _deliver(claims, group, games_dir, with_map, shared)
+            taken, left_alone = _deliver(claims, group, games_dir, with_map, share)
             held_now = withheld.held_now(held, waits, folder.unseen_uids, claims)
             _hold(claims)
         folder.mark_seen([f.uid for f, _ in taken if f.uid is not None])
@@ -269,7 +270,7 @@ def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map:
 
 
 def _take_local_mail(source: str, group: list[Game], aside: list, games_dir, with_map: bool,
-                     shared: tuple) -> tuple[list[str], list[str], bool]:
+                     share: Share) -> tuple[list[str], list[str], bool]:
     """_take_mail from a mailbox on this machine. A Maildir's files a pass dealt with are
     known by their prints and not read again (an idle pass stays idle however much old
     mail the Maildir keeps): those a game took, while its journal still holds all it held
@@ -286,7 +287,7 @@ def _take_local_mail(source: str, group: list[Game], aside: list, games_dir, wit
     read = _LocalReading()
     with claimed(read.found(boxes), group, aside) as claims:
         _read_all(group, read.unread)
-        taken, left = _deliver(claims, group, games_dir, with_map, shared)
+        taken, left = _deliver(claims, group, games_dir, with_map, share)
         _hold(claims)
     prints, passed = read.prints, boxes.passed
     there = set(passed)
@@ -373,11 +374,11 @@ def _readers(group: list[Game]) -> str:
     return hashlib.sha256("\n".join(said).encode()).hexdigest()
 
 
-def _deliver(claims: Claims, group: list[Game], games_dir, with_map: bool, shared: tuple
+def _deliver(claims: Claims, group: list[Game], games_dir, with_map: bool, share: Share
              ) -> tuple[list[tuple[Fetched, Game]], list[Fetched]]:
     """Each game's claimed messages through inbox, under the game's lock: the messages
     handled, each with the game that took it (to mark read), and those no game claimed.
-    shared: the workers to share the games among, and what tells each game's lines."""
+    share: each_game with the pass's workers and what tells each game's lines."""
     taken: list[tuple[Fetched, Game]] = []
     unclaimed = list(claims.unclaimed)
     for i, f, answer in [(i, f, too_large) for i, f in claims.oversize] + claims.aside:
@@ -388,10 +389,8 @@ def _deliver(claims: Claims, group: list[Game], games_dir, with_map: bool, share
             unclaimed.append((i, f))
     mine = claims.spools
     busy = [x for x in group if x.game_id in mine]
-    handled = each_game(busy, lambda x: _handle_mail(x, mine[x.game_id], games_dir,
-                                                     with_map),
-                        weight=lambda x: len(mine[x.game_id].messages),
-                        share_among=shared[0], done=shared[1])
+    handled = share(busy, lambda x: _handle_mail(x, mine[x.game_id], games_dir, with_map),
+                    weight=lambda x: len(mine[x.game_id].messages))
     taken += [(f, x) for x, done in zip(busy, handled) if done
               for f in mine[x.game_id].messages]
     return taken, [f for _, f in sorted(unclaimed, key=lambda pair: pair[0])]
