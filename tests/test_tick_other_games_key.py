@@ -17,6 +17,7 @@ from test_transport import ADDRESSES, new_game, records
 from test_unattended import at
 
 from referee.base.clock import NOW_VARIABLE
+from referee.mail import otherkeys
 
 
 def _games(cli, root, monkeypatch, shared: bool) -> dict:
@@ -105,3 +106,19 @@ def test_the_same_key_from_another_address_gets_the_old_answer(cli, tmp_path, mo
         assert "g1" not in text and "another of your games" not in text, text
     assert "another game" not in output, output
     assert output.count("not from a registered player with his order key") == 2, output
+
+
+def test_a_pass_with_no_mail_to_answer_works_out_no_key(cli, tmp_path, monkeypatch):
+    """The games' keys are worked out for the pass (otherkeys.held) only when a mail asks
+    which other game its key is for: a pass with no new mail derives none, and the next
+    one, with such a mail, still names the other game."""
+    made = _games(cli, tmp_path, monkeypatch, shared=True)
+    asked, real = [], otherkeys.held
+    monkeypatch.setattr(otherkeys, "held", lambda games: asked.append(1) or real(games))
+    output, _ = _pass(cli, tmp_path, made, [])
+    assert asked == [], output
+    g1_key = made["g1"][1]["entente"]
+    output, before = _pass(cli, tmp_path, made, [_from(ADDRESSES["entente"], g1_key,
+                                                       "<again@example.net>")])
+    (said,) = _answers(tmp_path, "g2", before["g2"], ADDRESSES["entente"])
+    assert "your order key for another of your games, [referee g1]" in " ".join(said.split())

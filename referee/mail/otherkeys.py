@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..base.addresses import address_key
 from ..render.documents import reader_words
@@ -37,7 +38,19 @@ class Held:
     key: str            # compacted
 
 
-_HELD: ContextVar[tuple[Held, ...]] = ContextVar("keys_of_the_pass", default=())
+class _Pass:
+    """The games of a pass, their keys (held) worked out when a mail first asks for them:
+    a pass with no mail to answer, or none that carries a key, derives none."""
+
+    def __init__(self, games: Iterable):
+        self.games = tuple(games)
+
+    @cached_property
+    def held(self) -> tuple[Held, ...]:
+        return held(self.games)
+
+
+_HELD: ContextVar[_Pass | None] = ContextVar("keys_of_the_pass", default=None)
 
 
 def held(games: Iterable) -> tuple[Held, ...]:
@@ -56,8 +69,9 @@ def held(games: Iterable) -> tuple[Held, ...]:
 
 @contextmanager
 def known(games: Iterable) -> Iterator[None]:
-    """Within it, the games' keys are known to each game's inbox (forked workers too)."""
-    token = _HELD.set(held(games))
+    """Within it, the games' keys are known to each game's inbox (forked workers too), once
+    one asks."""
+    token = _HELD.set(_Pass(games))
     try:
         yield
     finally:
@@ -68,8 +82,11 @@ def other_game(game_id: str, sender: str, text: str) -> tuple[str, str] | None:
     """When text (a mail from sender, a side's address in game_id) carries the order key of
     sender's side in another game of the pass: why it was refused, as its sender reads it,
     and as the log says it; else None."""
+    passing = _HELD.get()
+    if passing is None or not sender:
+        return None
     found = compact(text)
-    hits = sorted({(h.game_id, h.side) for h in _HELD.get() if sender and
+    hits = sorted({(h.game_id, h.side) for h in passing.held if
                    h.game_id != game_id and h.sender == sender and h.key in found})
     if not hits:
         return None
