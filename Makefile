@@ -18,7 +18,7 @@ UV_VERSION := 0.13.8
 GAMES    := $(notdir $(patsubst %/game.yaml,%,$(wildcard games/*/game.yaml)))
 COMPILED := $(GAMES:%=referee/_compiled/%.json)
 
-.PHONY: demo test schemas setup soak bench roundtrips docs lock test-latest try-wheel
+.PHONY: demo test soak-tests schemas setup soak bench roundtrips docs lock test-latest try-wheel
 
 setup: $(STAMP) $(COMPILED)
 
@@ -52,9 +52,16 @@ WORKERS ?= $(shell $(PYTHON) -c "import os; print((len(os.sched_getaffinity(0)) 
 # PYTHONDONTWRITEBYTECODE is set, or a source changed since make setup compiled it, every
 # worker and every referee process a test starts (hundreds) would compile each module again
 # (a fifth to a third of the CPU of a test that runs the referee as its own process).
+#
+# The soaks (tests/soaks.py: every kill point, many random games, floods, races) are left to
+# `make soak-tests`; `make test` keeps a short form of each. CI runs both.
 test: setup
 	$(BIN)/python -m compileall -q referee tests
-	$(BIN)/python -m pytest -n $(WORKERS) --assert=plain
+	$(BIN)/python -m pytest -n $(WORKERS) --assert=plain -m "not soak"
+
+soak-tests: setup
+	$(BIN)/python -m compileall -q referee tests
+	$(BIN)/python -m pytest -n $(WORKERS) --assert=plain -m soak
 
 # Rewrite requirements.lock: the newest releases pyproject.toml's ranges allow, and the build
 # backend's (with `editables`, which hatchling asks for to install this tree editable, as
@@ -99,7 +106,7 @@ docs: setup
 # seeds with every optional rule on, even seeds with each on or off by the seed; then
 # 400 well-chained journals of the wrong shape through every command (12 in `make test`);
 # the leak property test over all 22 of its games (10 in `make test`).
-soak: setup
+soak: soak-tests
 	$(BIN)/python -m referee.cli.soak --games 200 --options all
 	$(BIN)/python -m referee.cli.soak --game aac --games 50 --options all
 	REFEREE_MUTANTS=400 $(BIN)/python -m pytest -q tests/test_hostile_input.py -k wrong_shape

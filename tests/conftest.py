@@ -17,8 +17,8 @@ from gamecalls import game_data
 from referee.cli.app import app
 
 FIXED_SECRET = "5e" * 32
-# The real mail servers of the transport tests (their `servers` fixture).
-pytest_plugins = ["mailservers"]
+# The real mail servers of the transport tests (their `servers` fixture); the soaks' mark.
+pytest_plugins = ["mailservers", "soaks"]
 
 _BUILT: dict = {}
 _GET_COMMAND = typer.main.get_command
