@@ -519,9 +519,11 @@ def _write(table: Table, path: Path, to: str, subject: str, body: str,
     in the game's thread, its Message-ID naming the journal's last record (a stranger's
     answer names no game)."""
     game_id = table.records[0]["game_id"] if game else None
-    if (there := found_or_kept(ledger, path.parent, path.stem, to, game_id)) is not None:
+    records = table.records if game else None       # a report after a set-back is new
+    if (there := found_or_kept(ledger, path.parent, path.stem, to, game_id, records)):
         return [there]
     msg = plain_mail(referee_address(table.records), to, subject, body,
                      in_reply_to, thread_of(game_id, to) if game_id else None, path.stem,
                      record=(game_id, table.records[-1]) if game_id else None)
-    return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg), to, game_id)]
+    return [write_once(path.parent, path.stem, mailtext.mail_bytes(msg), to, game_id,
+                       records=records)]
