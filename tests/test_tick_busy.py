@@ -90,6 +90,23 @@ def test_a_game_held_locked_is_passed_over_and_its_mail_waits_for_the_next_pass(
     assert all(_passes(made[n][0]) == 1 for n in NAMES)
 
 
+def test_the_seconds_a_pass_waits_are_the_pass_s_not_each_game_s(cli, tmp_path, monkeypatch,
+                                                                 moved_clock):
+    """Three games of four held: the pass waits its seconds once, then a moment for each
+    other lock (locks.AT_LEAST), not its seconds again for each; the free game is handled."""
+    _settings(1)
+    made = _folder(cli, tmp_path, monkeypatch)
+    fds = [_held(made[n][0]) for n in NAMES[:3]]
+    try:
+        report = ticking.tick(tmp_path / "games", with_map=False)
+    finally:
+        for fd in fds:
+            os.close(fd)
+    assert sorted(b.split(":")[0] for b in report.busy) == sorted(NAMES[:3]), report.busy
+    assert locks.PATIENCE <= moved_clock[0] <= locks.PATIENCE + 2 * locks.AT_LEAST + 0.2
+    assert _passes(made[NAMES[3]][0]) == 1 and not report.problems
+
+
 def test_a_busy_game_is_not_a_failed_pass(cli, tmp_path, monkeypatch, moved_clock):
     """Exit 0: the next pass handles it (docs/scripting.md); JSON names it in `busy`."""
     _settings(1)

@@ -5,7 +5,10 @@ A pass serves many games; one of them held by another process (the moderator's `
 left at a prompt, another `tick` busy with its mail, a backup tool, a stale lock on a
 network mount) must not stop the others. Within patience a lock that is not free within
 its seconds raises BusyError: the pass passes that game over, and its mail waits for the
-next pass. The seconds are counted by `clock` and waited by `pause` (tests replace both).
+next pass. The seconds are the pass's, in all: what one lock was waited for is not waited
+again for the next, which gets what is left, or AT_LEAST once nothing is (a folder with
+many games held costs the pass a few seconds, not a few for each). The seconds are
+counted by `clock` and waited by `pause` (tests replace both).
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from contextlib import contextmanager
 
 from ..base.errors import StorageError
 
-PATIENCE = 5.0          # seconds a pass waits for a lock another process holds
+PATIENCE = 5.0          # seconds a pass waits in all for locks other processes hold
+AT_LEAST = 0.5          # seconds each lock is still waited for once those are spent
 STEP = 0.05             # seconds between two tries
 clock = time.monotonic
 pause = time.sleep
@@ -30,7 +34,8 @@ class BusyError(StorageError):
 
 @contextmanager
 def patience(seconds: float = PATIENCE) -> Iterator[None]:
-    """Within it, a lock is waited for at most seconds (BusyError after)."""
+    """Within it, locks are waited for at most seconds in all (AT_LEAST each once they are
+    spent; BusyError after)."""
     before = _PATIENT[0]
     _PATIENT[0] = seconds
     try:
@@ -41,18 +46,22 @@ def patience(seconds: float = PATIENCE) -> Iterator[None]:
 
 def take(fd: int, exclusive: bool, what: str) -> None:
     """Lock fd (shared or exclusive), waiting for another process's lock to go; within
-    patience, BusyError naming what once the seconds are up (OSError: no lock there)."""
-    seconds = _PATIENT[0]
-    if seconds is None:
+    patience, BusyError naming what once its seconds are up (OSError: no lock there)."""
+    left = _PATIENT[0]
+    if left is None:
         _lock(fd, exclusive, wait=True)
         return
-    until = clock() + seconds
-    while not _lock(fd, exclusive, wait=False):
-        left = until - clock()
-        if left <= 0:
-            raise BusyError(f"{what} is held by another process (the moderator's `order`, "
-                            f"another `tick`) for over {seconds:g} seconds")
-        pause(min(STEP, left))
+    start = clock()
+    seconds = max(left, AT_LEAST)
+    try:
+        while not _lock(fd, exclusive, wait=False):
+            waited = clock() - start
+            if waited >= seconds:
+                raise BusyError(f"{what} is held by another process (the moderator's "
+                                f"`order`, another `tick`) for over {seconds:g} seconds")
+            pause(min(STEP, seconds - waited))
+    finally:
+        _PATIENT[0] = max(0.0, left - (clock() - start))
 
 
 if os.name == "posix":
