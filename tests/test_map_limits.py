@@ -9,6 +9,7 @@ import email
 import email.policy
 import re
 
+import pytest
 from datacopy import copy_game, edit
 from mailboxes import write_maildir
 
@@ -64,10 +65,17 @@ def test_a_text_of_thousands_of_letters_is_measured_a_bounded_number_of_times(mo
     assert sum(len(line) for line in lines) <= mapkeys.LONGEST_TEXT and len(calls) < 10000
 
 
-def test_a_stack_too_big_for_a_readable_map_is_a_problem_not_a_huge_picture(cli, tmp_path):
+@pytest.mark.parametrize("each, tallest", [pytest.param(15, 1800, id="quick"),
+                                           pytest.param(90, 8000, id="full")])
+def test_a_stack_too_big_for_a_readable_map_is_a_problem_not_a_huge_picture(
+        cli, tmp_path, monkeypatch, each, tallest):
     """A group's data that lets 90 German units stand in each of Metz, Thionville,
     Saarbrücken and Morhange: rather than a picture tens of thousands of pixels tall, `map`
-    says the data leaves no room (exit 3)."""
+    says the data leaves no room (exit 3). Quick: 15 in each against a limit of 1,800
+    pixels (svgmap.TALLEST), the same climb to a level too tall at a few cheap levels."""
+    from referee.render import svgmap
+
+    monkeypatch.setattr(svgmap, "TALLEST", tallest)
     games = copy_game(tmp_path)
     units = games / "ttlm" / "units.yaml"
     edit(units, "stacking_limit: 3", "stacking_limit: 99")
@@ -75,14 +83,14 @@ def test_a_stack_too_big_for_a_readable_map_is_a_problem_not_a_huge_picture(cli,
     scenario = games / "ttlm" / "scenarios" / "1914.yaml"
     areas = ["metz", "thionville", "saarbrucken", "morhange"]
     extra = "".join(f"  - {{id: ge-i-{n:03d}, nation: ge, type: infantry, "
-                    f"area: {areas[n % 4]}}}\n" for n in range(100, 460))
+                    f"area: {areas[n % 4]}}}\n" for n in range(100, 100 + 4 * each))
     text = scenario.read_text()
     scenario.write_text(text.replace("\nunits:\n", "\nunits:\n" + extra, 1))
     j = tmp_path / "many.jsonl"
     r = cli("--games", games, "new", j, "--scenario", "1914")
     assert r.exit_code == 0, r.output
     r = cli("--games", games, "map", j, "--as", "german", "-o", tmp_path / "m.png")
-    assert r.exit_code == 3 and "within 8000 pixels" in r.stderr.splitlines()[0]
+    assert r.exit_code == 3 and f"within {tallest} pixels" in r.stderr.splitlines()[0]
 
 
 def test_a_first_guess_taller_than_a_picture_may_be_gives_way_to_the_levels_under_it(
@@ -114,17 +122,25 @@ GERMAN_AREAS = ("aachen cologne eifel koblenz trier saarbrucken pfalz morhange s
                 "strasbourg colmar mulhouse luxembourg thionville").split()
 
 
-def test_a_map_that_fits_only_many_levels_above_the_guess_is_still_drawn(cli, tmp_path):
+@pytest.mark.parametrize("in_metz, each, tallest", [pytest.param(16, 0, 2000, id="quick"),
+                                                   pytest.param(56, 3, 8000, id="full")])
+def test_a_map_that_fits_only_many_levels_above_the_guess_is_still_drawn(
+        cli, tmp_path, monkeypatch, in_metz, each, tallest):
     """A group's scenario stacks 56 more German infantry in Metz and 3 in each other German
     area (stacking limit raised): the map fits from level 14 to 18 and is too tall from
     19. The search from the first guess goes up by doubling steps past 18, and a level too
     tall to draw ends the climb: the levels under it are searched by halves instead of
-    the map going without a picture."""
+    the map going without a picture. Quick: 16 more in Metz against a limit of 2,000
+    pixels (svgmap.TALLEST): guessed at level 1, it fits at 5 and is too tall from 6, so
+    the climb (2, 4, 8) meets a level too tall the same way, at cheap levels."""
+    from referee.render import svgmap
+
+    monkeypatch.setattr(svgmap, "TALLEST", tallest)
     games = copy_game(tmp_path)
     units = games / "ttlm" / "units.yaml"
     edit(units, "stacking_limit: 3", "stacking_limit: 99")
     edit(units, "ge: {army: 11, infantry: 35,", "ge: {army: 11, infantry: 300,")
-    places = ["metz"] * 56 + [a for a in GERMAN_AREAS for _ in range(3)]
+    places = ["metz"] * in_metz + [a for a in GERMAN_AREAS for _ in range(each)]
     extra = "".join(f"  - {{id: ge-i-{100 + k:03d}, nation: ge, type: infantry, area: {a}}}\n"
                     for k, a in enumerate(places))
     sc = games / "ttlm" / "scenarios" / "1914.yaml"
