@@ -45,12 +45,13 @@ LEADER = 8.0           # a stack this near its area's ring needs no leader
 NO_OWN_PLACE = {"dunkirk", "strasbourg"}
 
 
-@pytest.fixture(scope="module")
-def pictures(tmp_path_factory) -> list[tuple[str, object, str, str]]:
-    """(what, game, reader, svg) for each campaign, turn and reader."""
-    tmp = tmp_path_factory.mktemp("counters")
+# The quick form's pictures: the first campaign's first turn, for each reader.
+FEW = [CAMPAIGNS[0][:4] + (CAMPAIGNS[0][4][:1],)]
+
+
+def _draw(tmp, campaigns) -> list[tuple[str, object, str, str]]:
     out = []
-    for game, sc, options, seed, turns in CAMPAIGNS:
+    for game, sc, options, seed, turns in campaigns:
         journal = new_game(tmp, position(sc, game=game), options, name=f"{game}{sc}",
                            game=game)
         for turn in turns:
@@ -65,6 +66,18 @@ def pictures(tmp_path_factory) -> list[tuple[str, object, str, str]]:
     return out
 
 
+@pytest.fixture(scope="module")
+def pictures(tmp_path_factory) -> list[tuple[str, object, str, str]]:
+    """(what, game, reader, svg) for each campaign, turn and reader."""
+    return _draw(tmp_path_factory.mktemp("counters"), CAMPAIGNS)
+
+
+@pytest.fixture(scope="module")
+def few_pictures(tmp_path_factory) -> list[tuple[str, object, str, str]]:
+    """(what, game, reader, svg) for the first campaign's first turn and each reader."""
+    return _draw(tmp_path_factory.mktemp("few"), FEW)
+
+
 def visible_units(opened, reader: str) -> dict[str, str]:
     """unit id -> area, for every unit the reader may see on the map, off it and in the EFT
     box."""
@@ -76,8 +89,13 @@ def visible_units(opened, reader: str) -> dict[str, str]:
     return out
 
 
-def test_every_unit_the_reader_may_see_is_one_counter_at_its_area(pictures):
-    assert len(pictures) == 27
+@pytest.mark.parametrize("drawn, many", [pytest.param("few_pictures", 3, id="quick"),
+                                         pytest.param("pictures", 27, id="full")])
+def test_every_unit_the_reader_may_see_is_one_counter_at_its_area(request, drawn, many):
+    """Quick: 1914 with hidden army templates at turn 2, for the German, the Entente and
+    the public; full: every campaign and turn of CAMPAIGNS."""
+    pictures = request.getfixturevalue(drawn)
+    assert len(pictures) == many
     for what, opened, reader, svg in pictures:
         root = mr.parse(svg)
         shown = mr.counters(root)
