@@ -68,6 +68,17 @@ SOAKS: dict[str, tuple[str, ...] | str] = {
     "shows_through": ("ttlm",),
     "tests/test_map_kept.py::test_a_kept_part_not_as_this_users_referee_wrote_it_is_made_"
     "again": ("_edited", "_another_key", "_an_area_short", "_padded"),
+    "tests/test_map_limits.py::test_a_stack_too_big_for_a_readable_map_is_a_problem_not_a_"
+    "huge_picture": ("quick",),
+    "tests/test_map_limits.py::test_a_map_that_fits_only_many_levels_above_the_guess_is_"
+    "still_drawn": ("quick",),
+    **{f"tests/test_map_counters.py::{name}": ("quick",) for name in (
+        "test_every_unit_the_reader_may_see_is_one_counter_at_its_area",
+        "test_each_counter_stands_at_its_area",
+        "test_no_side_list_and_no_unit_named_outside_its_counter",
+        "test_no_two_texts_or_counters_overlap_and_none_covers_a_circle",
+        "test_a_counter_says_what_the_reader_may_see",
+        "test_a_name_or_mark_is_nearer_its_own_circle_than_any_other")},
     "tests/test_map_too_short.py::test_giving_up_early_keeps_every_layout_the_placing_alone_"
     "would_make": ("50",),
     "tests/test_map_too_short.py::test_fits_alone_answers_as_the_area_placed_first_on_the_"
