@@ -46,8 +46,10 @@ SOAKS: dict[str, tuple[str, ...] | str] = {
     # Random play, several games or seeds: one or a few in `make test`.
     "tests/test_side_words.py::test_no_prompt_names_a_side_by_its_id": ("ttlm",),
     "tests/test_leaks.py::test_no_reader_sees_a_secret":
-        ("g06-ttlm-1914-hidden-sealed2", "g04-aac-1914-hidden-turn", "g19-ttlm-1914-open-turn",
-         "g13-ttlm-1916-open-early31"),
+        # every kind of stop, both kinds of templates, every scenario, both games, the
+        # map picture, each text format and both ways of reading as the public
+        ("g00-ttlm-1914-hidden-early48", "g03-ttlm-1916-open-sealed3",
+         "g04-aac-1914-hidden-turn", "g11-ttlm-1918-open-early1"),
     "tests/test_forum_formats.py::test_a_random_campaigns_posts_read_as_posts":
         ("ttlm-1914-7",),
     "tests/test_defaults.py::test_every_decision_of_a_random_game_has_a_legal_answer":

@@ -164,9 +164,10 @@ def _games() -> list[Spec]:
 
 
 GAMES = _games()
-# `make test` plays ten of them, which between them hold every kind of stop, both kinds of
-# templates, every scenario, both games and a map picture, and read every format of every
-# command as every reader; `make soak` plays all 22 (REFEREE_SOAK=1).
+# `make test` plays four of them (0, 3, 4, 11: tests/soaks.py), which between them hold every
+# kind of stop, both kinds of templates, every scenario, both games and a map picture, and
+# read every format of every command as every reader; `make soak-tests` the other six of
+# QUICK; `make soak` all 22 (REFEREE_SOAK=1).
 QUICK = {0, 3, 4, 6, 8, 10, 11, 13, 15, 19}
 PLAYED = GAMES if os.environ.get("REFEREE_SOAK") == "1" else [s for s in GAMES if s.n in QUICK]
 # The slow games first, so that the workers finish together.
