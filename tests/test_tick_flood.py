@@ -67,6 +67,69 @@ def test_mail_naming_a_games_tag_is_kept_on_disk_until_the_game_reads_it(cli, tm
     assert peak < size // 2, (peak, size)      # a message's handling, not the flood
 
 
+BRIEF = 6          # messages of the brief forms: a pass over one, another, then the rest
+
+
+def rises_of_passes(work: str, games: str, box: str, *held: str) -> list:
+    """A pass over the folder, then for each folder of `held` in turn its messages moved
+    into the Maildir `box` and a pass over them: how far each pass raised the memory traced,
+    and what it returned (work: a function of this module)."""
+    import os
+    import tracemalloc
+
+    rises = []
+    for folder in ("", *held):
+        for name in sorted(os.listdir(Path(folder, "new"))) if folder else ():
+            os.rename(Path(folder, "new", name), Path(box, "new", name))
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        found = globals()[work](games)
+        rises.append((tracemalloc.get_traced_memory()[1] - before, found))
+    return rises
+
+
+def _flooded_in_turns(cli, tmp_path, monkeypatch, subject: str):
+    """The game alpha's Maildir with a stranger's message and the German's orders in it;
+    held aside, one more message, then BRIEF - 2 more (the flood)."""
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    journal, keys = made["alpha"]
+    flood = [_stranger(i, subject) for i in range(BRIEF)]
+    write_maildir(tmp_path / "box-alpha", flood[:1] + [
+        mail("german", keys["german"], ["pass"], "<p1@example.org>")])
+    held = [tmp_path / "one", tmp_path / "flood"]
+    for turn, (folder, raws) in enumerate(zip(held, (flood[1:2], flood[2:]))):
+        write_maildir(folder, raws)
+        for path in (folder / "new").iterdir():    # named after those already in the box
+            path.rename(folder / "new" / f"{turn + 2}{path.name}")
+    return games, journal, [str(tmp_path / "box-alpha"), *map(str, held)], \
+        sum(map(len, flood[2:]))
+
+
+def test_strangers_mail_no_game_claims_is_read_one_message_at_a_time_briefly(
+        cli, tmp_path, monkeypatch):
+    """The flood at BRIEF messages: a pass over the last BRIEF - 2 holds little more than
+    the pass before it, over one message, did."""
+    games, journal, boxes, size = _flooded_in_turns(cli, tmp_path, monkeypatch, "hello")
+    _, (_, (one, _), (flood, unclaimed)) = peak_of(
+        "test_tick_flood:rises_of_passes", "unclaimed_after_a_pass", str(games), *boxes)
+    assert records(journal)[-1]["order"] == "pass"
+    assert unclaimed == BRIEF             # left for the moderator
+    assert flood - one < size // 2, (flood, one, size)
+
+
+def test_mail_naming_a_games_tag_is_kept_on_disk_until_the_game_reads_it_briefly(
+        cli, tmp_path, monkeypatch):
+    """The flood at BRIEF messages: a pass over the last BRIEF - 2 holds little more than
+    the pass before it, over one message, did."""
+    games, journal, boxes, size = _flooded_in_turns(cli, tmp_path, monkeypatch,
+                                                    "[referee alpha #1] hi")
+    _, (_, (one, _), (flood, told)) = peak_of(
+        "test_tick_flood:rises_of_passes", "alphas_refusals_after_a_pass", str(games), *boxes)
+    assert records(journal)[-1]["order"] == "pass"
+    assert told == {"refused": BRIEF - 2, "unclaimed": 0}
+    assert flood - one < size // 2, (flood, one, size)
+
+
 def test_mail_that_cannot_be_kept_for_its_game_is_read_again_on_the_next_pass(
         cli, tmp_path, monkeypatch):
     """A full disk where a pass keeps a game's mail for it: the game says so in one
