@@ -217,8 +217,10 @@ def mail_parts(journal: Path) -> dict[str, list[tuple[int, str]]]:
     return found
 
 
+# The quick form ends with the first turn; the full form plays SUMMER and AUTUMN 1914.
+@pytest.mark.parametrize("last_turn", [pytest.param(1, id="quick"), pytest.param(2, id="full")])
 def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_path,
-                                                                  monkeypatch):
+                                                                  monkeypatch, last_turn):
     monkeypatch.setenv(NOW_VARIABLE, at(START))
     journal = new_game(cli, tmp_path / "games", post)
     t = Table(cli, journal, post, monkeypatch)
@@ -288,15 +290,15 @@ def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_
             f"orders were due by Fri 27 Nov 19:00 UTC and none came") in logged
     explained = words(cli("explain", journal, str(missed["seq"])).stdout)
     assert "none came" in explained and "2.0 II.1" in explained
-    # The rest of two seasonal turns on time: each side answers the hour after it is asked.
+    # The rest of the turns on time: each side answers the hour after it is asked.
     now = START + 97 * h
-    while g.open_game(journal).state.turn <= 2:
+    while g.open_game(journal).state.turn <= last_turn:
         now += h
         for side in t.owing():
             t.answer(side, now)
         tick_at(now)
         assert now < START + 130 * h, "the turns do not end"
-    assert g.open_game(journal).state.turn == 3          # SUMMER and AUTUMN 1914 are over
+    assert g.open_game(journal).state.turn == last_turn + 1     # SUMMER (and AUTUMN) over
     assert tick_at(now + h) == []
     # Every player mail applied once: its records together, carrying its digest, and no
     # other message's; each marked read on the server.
@@ -314,7 +316,7 @@ def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_
     assert len({str(m["Message-ID"]) for m in mails}) == len(mails)
     data = g.open_game(journal).data
     assert {str(m["Subject"]) for m in mails if str(m["To"]) == ADDRESSES["german"]} == {
-        f"[referee e2e] German player, {data.label(n)}" for n in (1, 2, 3)}
+        f"[referee e2e] German player, {data.label(n)}" for n in range(1, last_turn + 2)}
     assert reminders[3:] == []
     r = cli("verify", journal)
     assert r.exit_code == 0, r.output
@@ -416,10 +418,17 @@ def _baseline(cli, post: Post, tmp_path: Path, monkeypatch, secret: Path) -> tup
     return state
 
 
+KILL_STEPS = ("fetched", "applied", "ledger", "seen", "sent")
+
+
+# The quick form: killed after the journal took the German's orders and before the ledger
+# saved that his report answers his mail.
+@pytest.mark.parametrize("steps", [pytest.param(("applied",), id="quick"),
+                                   pytest.param(KILL_STEPS, id="full")])
 def test_tick_killed_at_each_step_then_run_again_ends_as_a_run_without_the_kill(
-        cli, post, tmp_path, monkeypatch, secret_file):
+        cli, post, tmp_path, monkeypatch, secret_file, steps):
     baseline = _baseline(cli, post, tmp_path, monkeypatch, secret_file)
-    for step in ("fetched", "applied", "ledger", "seen", "sent"):
+    for step in steps:
         journal = _copy_of_the_game(cli, post, tmp_path / step, monkeypatch, secret_file)
         since = len(post.smtp.received)
         killed = _tick_process(journal, step)
@@ -439,12 +448,13 @@ def test_tick_killed_at_each_step_then_run_again_ends_as_a_run_without_the_kill(
         assert sorted(set(mails)) == baseline[2]
 
 
+@pytest.mark.parametrize("ticks", [pytest.param(2, id="quick"), pytest.param(8, id="full")])
 def test_eight_ticks_at_once_apply_and_answer_each_message_once(cli, post, tmp_path,
-                                                                monkeypatch, secret_file):
+                                                                monkeypatch, secret_file, ticks):
     baseline = _baseline(cli, post, tmp_path, monkeypatch, secret_file)
     journal = _copy_of_the_game(cli, post, tmp_path / "eight", monkeypatch, secret_file)
     since = len(post.smtp.received)
-    runs = [_tick_process(journal) for _ in range(8)]
+    runs = [_tick_process(journal) for _ in range(ticks)]
     for p in runs:
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
