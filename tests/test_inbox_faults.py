@@ -261,8 +261,9 @@ def test_a_full_disk_in_the_outbox_still_tells_the_refused_player(tmp_path, cli,
         "Your message was not applied:"), _mails(outbox)
 
 
+@pytest.mark.parametrize("at_once", [pytest.param(2, id="quick"), pytest.param(8, id="full")])
 def test_eight_runs_at_once_apply_and_answer_each_message_once(tmp_path, cli, monkeypatch,
-                                                              baseline):
+                                                              baseline, at_once):
     """Eight `inbox` processes on one game, one mailbox, one outbox: no record lost or
     doubled, every mail written once (today's unlocked ledger, saved at the end, lost
     entries and answered messages again)."""
@@ -273,7 +274,7 @@ def test_eight_runs_at_once_apply_and_answer_each_message_once(tmp_path, cli, mo
     runs = [subprocess.Popen([sys.executable, "-m", "referee", "inbox", str(journal), str(box),
                               "--outbox", str(tmp_path / "out"), "--no-map"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-            for _ in range(8)]
+            for _ in range(at_once)]
     for p in runs:
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
@@ -443,6 +444,36 @@ def test_a_big_mbox_is_read_message_by_message(journal, tmp_path):
     peak, handled = peak_of("test_inbox_faults:messages_handled", str(journal), str(box))
     assert handled == 48
     assert peak < size // 2, (peak, size)
+
+
+def rises_of_runs(journal: str, *boxes: str) -> list:
+    """For each mailbox in turn, one run of the inbox over it: how far the run raised the
+    memory traced, and how many messages it handled."""
+    import tracemalloc
+
+    rises = []
+    for box in boxes:
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        handled = messages_handled(journal, box)
+        rises.append((tracemalloc.get_traced_memory()[1] - before, handled))
+    return rises
+
+
+def test_a_big_mbox_is_read_message_by_message_briefly(journal, tmp_path):
+    """An mbox of 5 such messages: the run over it holds little more than the run just
+    before it, over an mbox of one, did (each message held at once shows there; a first run
+    over one more, before both, loads what any run loads once)."""
+    line = b"x" * 75 + b"\n"
+    raws = [mail(SPY, (f"big {i}\n").encode() + line * 3280, mid=f"<big{i}@bureau.example>")
+            for i in range(7)]
+    boxes = [write_mbox(tmp_path / f"{name}.mbox", part)
+             for name, part in (("first", raws[:1]), ("one", raws[1:2]), ("big", raws[2:]))]
+    size = boxes[-1].stat().st_size
+    _, (_, (one, _), (rise, handled)) = peak_of("test_inbox_faults:rises_of_runs",
+                                                str(journal), *map(str, boxes))
+    assert handled == 5
+    assert rise - one < size // 2, (rise, one, size)
 
 
 def test_an_unreadable_maildir_entry_is_set_aside_and_the_rest_handled(journal, cli,
