@@ -163,7 +163,10 @@ def test_snapshots_copied_from_another_game_are_misses(played, cli, tmp_path, se
     assert _answers(played, cli) == fresh
 
 
-def test_snapshots_truncated_at_every_193rd_byte_are_misses(played, cli):
+# The quick form cuts each file six times, the full form at every 193rd byte.
+@pytest.mark.parametrize("step", [pytest.param(lambda size: size // 6 + 1, id="quick"),
+                                  pytest.param(lambda size: 193, id="full")])
+def test_snapshots_truncated_at_every_193rd_byte_are_misses(played, cli, step):
     fresh = _fresh(played, cli)
     files = _warm(played, cli)
     state = next(p for p in files if p.suffix == ".state")
@@ -171,7 +174,7 @@ def test_snapshots_truncated_at_every_193rd_byte_are_misses(played, cli):
     quick_fresh = {k: v for k, v in fresh.items() if k[0] == "quick"}
     for path in (state, view):
         whole = path.read_bytes()
-        for cut in range(0, len(whole), 193):
+        for cut in range(0, len(whole), step(len(whole))):
             for p in _snapshot_files(played):
                 p.unlink()
             path.write_bytes(whole[:cut])
@@ -256,8 +259,14 @@ def _plain_choice(options: list[str]) -> str:
     return options[0]
 
 
+# The quick form: one round, each side one order then done, each reader one status and one
+# show; the full form: two rounds, two orders a side, status, show and status again.
+@pytest.mark.parametrize("size", [
+    pytest.param((1, 1, ("status", "show")), id="quick"),
+    pytest.param((2, 2, ("status", "show", "status")), id="full")])
 def test_concurrent_orders_leave_only_views_of_the_bytes_they_describe(tmp_path, secret_file,
-                                                                         cli, referee_home):
+                                                                         cli, referee_home,
+                                                                         size):
     """Both sides give production orders at once while others read, several rounds; every
     view and state kept afterwards equals a fresh replay of exactly the bytes it names."""
     import threading
@@ -278,10 +287,11 @@ def test_concurrent_orders_leave_only_views_of_the_bytes_they_describe(tmp_path,
         subprocess.run([sys.executable, "-c", script, *map(str, args)], env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
 
+    all_rounds, orders, reads = size
     rounds = 0
     for _ in range(400):
         st = g.open_game(journal).state
-        if st.phase == "over" or rounds == 2:
+        if st.phase == "over" or rounds == all_rounds:
             break
         data = g.game_data()
         options = {side: [format_order(o) for o in legal_orders(st, data, side)
@@ -291,20 +301,20 @@ def test_concurrent_orders_leave_only_views_of_the_bytes_they_describe(tmp_path,
             g.submit(journal, side, [_plain_choice(options[side])])
             continue
         rounds += 1
-        plans = {side: [o for o in opts if o != "done"][:2] + ["done"]
+        plans = {side: [o for o in opts if o != "done"][:orders] + ["done"]
                  for side, opts in options.items() if opts}
         threads = [threading.Thread(target=lambda side=side, plan=plan: [
             referee("order", journal, "--as", side, o) for o in plan])
             for side, plan in plans.items()]
         threads += [threading.Thread(target=lambda reader=reader: [
-            referee(cmd, journal, "--as", reader) for cmd in ("status", "show", "status")])
+            referee(cmd, journal, "--as", reader) for cmd in reads])
             for reader in ("german", "entente")]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         _check_every_view(journal, state_view, status_view)
-    assert rounds == 2
+    assert rounds == all_rounds
 
 
 def _check_every_view(journal: Path, state_view, status_view) -> None:
