@@ -69,10 +69,11 @@ def opened(cli, root, monkeypatch, names: tuple[str, ...]) -> dict:
     return made
 
 
-def _folder(cli, root, monkeypatch, mailed: tuple[str, ...] = NAMES) -> dict:
-    """Four 1914 games (opened); then a `pass` from the German of each game mailed, with his
-    order key, in the box."""
-    made = opened(cli, root, monkeypatch, NAMES)
+def _folder(cli, root, monkeypatch, mailed: tuple[str, ...] = NAMES,
+            names: tuple[str, ...] = NAMES) -> dict:
+    """1914 games (opened), four unless named; then a `pass` from the German of each game
+    mailed, with his order key, in the box."""
+    made = opened(cli, root, monkeypatch, names)
     write_maildir(root / "box", [mail("german", keys["german"], ["pass"], f"<{name}@example.org>")
                         for name, (_, keys) in made.items() if name in mailed])
     return made
@@ -87,32 +88,38 @@ def _sent(root, name: str) -> list[str]:
     return sorted(out)
 
 
-def _run(cli, root, monkeypatch, workers: int):
+def _run(cli, root, monkeypatch, workers: int, names: tuple[str, ...] = NAMES,
+         with_map: bool = True):
     _settings(workers)
-    made = _folder(cli, root, monkeypatch)
+    made = _folder(cli, root, monkeypatch, names, names)
     forked = count_forks(monkeypatch)
-    report = ticking.tick(root / "games", with_map=True)
+    report = ticking.tick(root / "games", with_map=with_map)
     return made, report, forked
 
 
-def test_a_pass_shared_among_workers_does_what_one_process_does(cli, tmp_path, monkeypatch):
+# The quick form: two games, one for each worker, their mails without maps; the full form:
+# four games, with maps.
+@pytest.mark.parametrize("names, with_map", [pytest.param(NAMES[:2], False, id="quick"),
+                                             pytest.param(NAMES, True, id="full")])
+def test_a_pass_shared_among_workers_does_what_one_process_does(cli, tmp_path, monkeypatch,
+                                                                 names, with_map):
     """The same folder and mail, passed once by one process and once by two: each German's
     pass applied once, the same mails to the same readers, the same report per game."""
     seen = {}
     for workers in (1, 2):
         root = tmp_path / f"w{workers}"
         monkeypatch.setenv("REFEREE_HOME", str(root / "home"))
-        made, report, forked = _run(cli, root, monkeypatch, workers)
+        made, report, forked = _run(cli, root, monkeypatch, workers, names, with_map)
         assert len(forked) == (workers > 1) * 2         # the mail, then the deadlines
         assert not report.problems
         seen[workers] = {
-            "orders": {n: [r.get("order") for r in records(made[n][0])[-2:]] for n in NAMES},
-            "sent": {n: _sent(root, n) for n in NAMES},
+            "orders": {n: [r.get("order") for r in records(made[n][0])[-2:]] for n in names},
+            "sent": {n: _sent(root, n) for n in names},
             "statuses": {x.game_id: [(m["side"], m["status"], m["records"])
                                      for m in x.messages] for x in report.games},
         }
     assert seen[2] == seen[1]
-    for name in NAMES:
+    for name in names:
         assert seen[2]["statuses"][name] == [("german", "applied", [len(records(
             tmp_path / "w2" / "games" / f"{name}.jsonl")) - 1])]
         assert any(ADDRESSES["german"] in line for line in seen[2]["sent"][name])
