@@ -440,7 +440,8 @@ def _answered_to(table: Table, path: Path, h: Handled, ledger: dict, address: st
     Message-ID names (the journal's last then), else no further than the mail's own
     records, and a record since (the moderator's order) is left to the next report, never
     marked as sent."""
-    there = written_anywhere(ledger, path, address, table.records[0]["game_id"])
+    there = written_anywhere(ledger, path, address, table.records[0]["game_id"],
+                             table.records)
     if there is None:
         ledger["sent"][h.side] = sent_mark(table.records[-1])
         return

@@ -66,13 +66,13 @@ def written_elsewhere(ledger: dict, folder: Path, file: str, to: str,
     return None
 
 
-def written_anywhere(ledger: dict, path: Path, to: str, game: str | None = None
-                     ) -> Path | None:
-    """The mail path names (folder/NAME.eml) to the address `to` (game: the game its
-    Message-ID names) where it was written: in its own folder or its sent/, else in another
-    folder the ledger keeps; None when it was written nowhere."""
-    return written_already(path.parent, path.stem, to, game) or \
-        written_elsewhere(ledger, path.parent, path.name, to, game)
+def written_anywhere(ledger: dict, path: Path, to: str, game: str | None = None,
+                     records: list[dict] | None = None) -> Path | None:
+    """The mail path names (folder/NAME.eml) to the address `to` (game, records: as
+    written_already's) where it was written: in its own folder or its sent/, else in
+    another folder the ledger keeps; None when it was written nowhere."""
+    return written_already(path.parent, path.stem, to, game, records) or \
+        written_elsewhere(ledger, path.parent, path.name, to, game, records)
 
 
 def keep_folder(ledger: dict, folder: Path) -> None:
