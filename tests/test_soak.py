@@ -16,31 +16,36 @@ import gamecalls as g
 from referee.game.autoplay import autoplay
 
 
-@pytest.mark.parametrize("seed", [3])
-def test_a_random_1914_game_through_six_turns(tmp_path, seed):
-    """Six turns with every invariant checked (`make soak` plays hundreds of whole games)."""
+@pytest.mark.parametrize("seed, turns", [pytest.param(3, 1, id="quick"),
+                                         pytest.param(3, 6, id="full")])
+def test_a_random_1914_game_through_six_turns(tmp_path, seed, turns):
+    """Six turns with every invariant checked (`make soak` plays hundreds of whole games);
+    its quick form plays the first turn alone, with the same checks."""
     secret = tmp_path / "fixed.secret"
     secret.write_text(f"{seed:064x}\n")
     journal = tmp_path / f"soak-{seed}.jsonl"
     g.create_game(journal, "1914", game_id=f"soak-{seed}", secret_file=secret)
-    out = autoplay(journal, seed, until=6)
+    out = autoplay(journal, seed, until=turns)
     assert out.failure is None, f"{out.failure} (journal kept in {journal})"
-    assert out.turn == 7 or out.over, out.turn
+    assert out.turn == turns + 1 or out.over, out.turn
     report = g.verify(journal, secret)
     assert any("recomputed from the secret" in line for line in report.lines)
 
 
-def test_autoplay_until_a_turn_and_resume(tmp_path, cli, secret_file):
+@pytest.mark.parametrize("scenario, first, seed", [
+    pytest.param("1914", 1, "4", id="quick"),       # two short turns: 74 records
+    pytest.param("1916", 8, "7", id="full")])
+def test_autoplay_until_a_turn_and_resume(tmp_path, cli, secret_file, scenario, first, seed):
     journal = tmp_path / "part.jsonl"
     # A fixed game id and secret: the same random game every run.
-    assert cli("new", journal, "--scenario", "1916", "--game-id", "resume-1916",
+    assert cli("new", journal, "--scenario", scenario, "--game-id", f"resume-{scenario}",
                "--secret-file", secret_file).exit_code == 0
-    r = cli("autoplay", journal, "--seed", "7", "--until", "8")
+    r = cli("autoplay", journal, "--seed", seed, "--until", str(first))
     assert r.exit_code == 0, r.stderr
     st = g.open_game(journal).state
-    assert st.turn == 9 and st.phase != "over"
-    r = cli("autoplay", journal, "--seed", "7", "--until", "9")
-    assert r.exit_code == 0 and g.open_game(journal).state.turn == 10
+    assert st.turn == first + 1 and st.phase != "over"
+    r = cli("autoplay", journal, "--seed", seed, "--until", str(first + 1))
+    assert r.exit_code == 0 and g.open_game(journal).state.turn == first + 2
     assert cli("verify", journal).exit_code == 0
 
 
