@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import gamecalls as g
 from referee.store.journal import Journal
 
@@ -32,7 +34,34 @@ def _quietly(path):
         assert r.rejected is None, r.rejected
 
 
-def test_passing_through_every_turn_reaches_the_end_and_verifies(game, cli, data, secret_file):
+# The winters whose end reshuffles the deck (2.0 VI).
+WINTERS = {3: "WINTER 1914-15", 7: "WINTER 1915-16", 11: "WINTER 1916-17",
+           15: "WINTER 1917-18", 19: "WINTER 1918-19"}
+
+
+def _new_game(tmp_path, cli, secret_file, first: int):
+    """The 1914 game (as the `game` fixture makes it) from its first turn, or its position
+    moved on to turn `first` with nothing else changed."""
+    from casebook import position, yaml_text
+
+    scenario = "1914"
+    if first != 1:
+        scenario = tmp_path / "late.yaml"
+        scenario.write_text(yaml_text(position("1914", turn=first), allow_unicode=True,
+                                      sort_keys=False), encoding="utf-8")
+    path = tmp_path / "g.jsonl"
+    r = cli("new", path, "--scenario", scenario, "--game-id", "test-1914",
+            "--secret-file", secret_file)
+    assert r.exit_code == 0, r.stderr
+    return path
+
+
+@pytest.mark.parametrize("first", [pytest.param(19, id="quick"), pytest.param(1, id="full")])
+def test_passing_through_every_turn_reaches_the_end_and_verifies(tmp_path, cli, secret_file,
+                                                                   first):
+    """Every turn passed from the first, or (the quick form) from the last WINTER
+    reshuffle on: the same sequence of play, to the same end."""
+    game = _new_game(tmp_path, cli, secret_file, first)
     seen_turns = []
     winters_reshuffled = []
     while True:
@@ -46,18 +75,18 @@ def test_passing_through_every_turn_reaches_the_end_and_verifies(game, cli, data
         _pass_turn(game, "german")
         _pass_turn(game, "entente")
     records = Journal(game).read()
-    assert sorted(set(seen_turns)) == list(range(1, 24))
+    assert sorted(set(seen_turns)) == list(range(first, 24))
     events = [e for r in records[1:] for e in r["events"]]
     # 2.0 IV/V: two passes in a row lead to production, once per seasonal turn.
-    assert sum(1 for e in events if e["type"] == "PhaseBegan" and e["phase"] == "production") == 23
+    assert sum(1 for e in events
+               if e["type"] == "PhaseBegan" and e["phase"] == "production") == 24 - first
     # 2.0 VI: the deck is reshuffled at the end of every WINTER (turns 3, 7, 11, 15, 19);
     # after the last turn the game ends instead.
     for e in events:
         if e["type"] == "DeckShuffled" and "end of WINTER" in e["reason"]:
             winters_reshuffled.append(e["reason"])
     assert [w.split("end of ")[1][:14] for w in winters_reshuffled] == [
-        "WINTER 1914-15", "WINTER 1915-16", "WINTER 1916-17", "WINTER 1917-18",
-        "WINTER 1918-19"]
+        label for turn, label in WINTERS.items() if turn >= first]
     assert events[-1]["type"] == "GameEnded"
     assert "WINTER 1919-20" in events[-1]["reason"]
     # 3.1: 12 VP of German-Friendly areas, Total Blockade -4 in 1919: 8 = Marginal Entente.
