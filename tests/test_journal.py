@@ -242,12 +242,22 @@ _secret = st.fixed_dictionaries({"to": st.sampled_from(["german", "entente", "mo
                                                          max_size=3)})
 
 
-@given(st.lists(st.fixed_dictionaries({"type": st.just("E")},
-                                      optional={"secret": _secret, "x": _json}), max_size=4),
-       st.one_of(st.none(), _secret), _json)
-@settings(max_examples=300, deadline=None)
-def test_the_quick_hash_check_agrees_with_record_hash(events, private, extra):
+def _examples(quick: int, full: int) -> list:
+    """A property's two sizes: `make test` draws the quick number of examples, the soaks
+    the full one."""
+    return [pytest.param(quick, id="quick"), pytest.param(full, id="full")]
+
+
+@pytest.mark.parametrize("examples", _examples(30, 300))
+def test_the_quick_hash_check_agrees_with_record_hash(examples):
     """Secret parts where the referee puts them, and anywhere else, hash the same way."""
+    settings(max_examples=examples, deadline=None)(given(
+        st.lists(st.fixed_dictionaries({"type": st.just("E")},
+                                       optional={"secret": _secret, "x": _json}), max_size=4),
+        st.one_of(st.none(), _secret), _json)(_agrees_with_record_hash))()
+
+
+def _agrees_with_record_hash(events, private, extra):
     rec = {"seq": 1, "prev": "p", "at": "t", "actor": "german", "order": "o",
            "events": events, "extra": extra}
     if private is not None:
@@ -278,15 +288,19 @@ def test_secret_parts_off_the_usual_places_still_hash_by_the_definition(where):
                       1, "p", "j")
 
 
-@given(st.lists(st.fixed_dictionaries({"type": st.just("E")},
-                                      optional={"secret": _secret | _json, "x": _json}),
-                max_size=4),
-       st.dictionaries(st.sampled_from([*chain.PART_FIELDS, "salt", "note", "data", "to"]),
-                       _secret | _json, max_size=3))
-@settings(max_examples=400, deadline=None)
-def test_the_parts_in_their_places_give_the_hash_form_or_nothing(events, members):
+@pytest.mark.parametrize("examples", _examples(40, 400))
+def test_the_parts_in_their_places_give_the_hash_form_or_nothing(examples):
     """What the quick hash check hashes (_hash_body) is what record_hash hashes whenever
     it answers at all: secret parts or `salt` members in and out of their places."""
+    settings(max_examples=examples, deadline=None)(given(
+        st.lists(st.fixed_dictionaries({"type": st.just("E")},
+                                       optional={"secret": _secret | _json, "x": _json}),
+                 max_size=4),
+        st.dictionaries(st.sampled_from([*chain.PART_FIELDS, "salt", "note", "data", "to"]),
+                        _secret | _json, max_size=3))(_hash_form_or_nothing))()
+
+
+def _hash_form_or_nothing(events, members):
     rec = {"seq": 1, "prev": "p", "hash": "h", "sig": "s", "events": events, **members}
     line = jm.canonical(rec)
     body = chain._hash_body(rec, line.count(b'"salt":'), jm.canonical)
