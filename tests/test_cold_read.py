@@ -89,9 +89,12 @@ def _secret_broken(how: str):
     return change
 
 
-@given(st.data())
-@settings(max_examples=40, deadline=None)
-def test_a_cold_read_with_its_check_beside_ends_as_one_checked_line_by_line(case):
+@pytest.mark.parametrize("examples", [pytest.param(4, id="quick"), pytest.param(40, id="full")])
+def test_a_cold_read_with_its_check_beside_ends_as_one_checked_line_by_line(examples):
+    settings(max_examples=examples, deadline=None)(given(st.data())(_ends_as_line_by_line))()
+
+
+def _ends_as_line_by_line(case):
     lines = GAME.split(b"\n")[:-1]
     how = case.draw(st.sampled_from(["none", "bytes", "torn", "unplayable", "both", "moved",
                                      "secret", "secret and bytes", "secret and unplayable"]))
