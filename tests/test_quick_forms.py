@@ -315,18 +315,20 @@ def _gone_reader(argv: list[str], quick_door: bool) -> subprocess.CompletedProce
         os.close(writer)
 
 
+@pytest.mark.parametrize("forms", [pytest.param(((),), id="quick"),
+                                   pytest.param(((), ("--format", "json")), id="full")])
 def test_a_tick_logged_to_one_file_has_its_lines_before_its_error_by_either_door(
-        clock, cli, secret_file, tmp_path):
+        clock, cli, secret_file, tmp_path, forms):
     """cron's `>>log 2>&1`: the pass's lines, then its one-line error, in that order, by the
     quick path as by Typer (the clock set, so that both print the same time); and a log
-    reader gone ends the run as quietly by either."""
+    reader gone ends the run as quietly by either. Quick: the text form alone."""
     lone = tmp_path / "lone" / "g.jsonl"
     lone.parent.mkdir()
     assert cli("new", lone, "--scenario", "1914", "--game-id", "lone",
                "--secret-file", secret_file).exit_code == 0
     lone.parent.chmod(0o700)
     (tmp_path / "fixed.secret").chmod(0o600)
-    for form in ((), ("--format", "json")):
+    for form in forms:
         argv = ["tick", str(lone.parent), *form]
         quick_, typer_ = (_door(argv, door, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
                           for door in (True, False))
