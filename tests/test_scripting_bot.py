@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import jsonschema
+import pytest
 
 
 def _referee(*argv: str | bytes | Path) -> subprocess.CompletedProcess:
@@ -66,13 +67,15 @@ def test_a_stale_expect_seq_prints_its_order_result_too(game: Path):
     assert game.read_bytes() == before
 
 
-def test_games_list_names_the_sides_a_script_passes_to_as(tmp_path: Path):
+@pytest.mark.parametrize("games", [pytest.param(("aac",), id="quick"),
+                                   pytest.param(("ttlm", "aac"), id="full")])
+def test_games_list_names_the_sides_a_script_passes_to_as(tmp_path: Path, games):
     """A bot that does not know the rules learns the sides of a game from `games list`, not
     from the text of the error a wrong `--as` gives: each is a reader `status --as` takes,
     and the side waited on at the start is one of them."""
     listed = json.loads(_referee("games", "list", "--format", "json").stdout)
     _valid(listed, "games-list")
-    for game in ("ttlm", "aac"):
+    for game in games:
         entry = next(g for g in listed["games"] if g["id"] == game)
         assert len(entry["sides"]) == 2, entry
         journal = tmp_path / f"{game}.jsonl"
