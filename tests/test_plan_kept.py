@@ -57,12 +57,21 @@ def test_every_plan_state_of_a_stored_game_equals_a_fresh_one(tmp_path, compared
     assert compared["kept"] > 10 and compared["compared"] > 15, compared
 
 
-def test_every_plan_state_of_random_at_all_costs_equals_a_fresh_one(tmp_path, compared):
+@pytest.mark.parametrize("records, secret", [
+    pytest.param(60, "5e" * 32, id="quick"),    # a fixed game whose first 60 records hold plans
+    pytest.param(300, None, id="full")])
+def test_every_plan_state_of_random_at_all_costs_equals_a_fresh_one(tmp_path, compared,
+                                                                     records, secret):
     """Hidden templates on: placements into army templates are secret details of the plan."""
     journal = tmp_path / "aac.jsonl"
+    secret_file = None
+    if secret is not None:
+        secret_file = tmp_path / "fixed.secret"
+        secret_file.write_text(secret + "\n")
+        secret_file.chmod(0o600)
     create_game(journal, "1914", game="aac", options=["hidden_templates=on"],
-                game_id="aac-plans")
-    autoplay(journal, 3, max_records=300, check_every=10_000)
+                game_id="aac-plans", secret_file=secret_file)
+    autoplay(journal, 3, max_records=records, check_every=10_000)
     verify(journal)
     assert compared["kept"] > 5
 
