@@ -43,6 +43,44 @@ SOAKS: dict[str, tuple[str, ...] | str] = {
         ("written",),
     "tests/test_planted_mail_names.py::test_a_run_killed_after_writing_a_mail_under_its_"
     "second_name_does_not_write_it_again": ("False",),
+    # Floods of mail, races of many processes, and a pass shared among workers: a few mails
+    # or processes in `make test`.
+    "tests/test_tick_flood.py::test_mail_naming_a_games_tag_is_kept_on_disk_until_the_game_"
+    "reads_it": "test_mail_naming_a_games_tag_is_kept_on_disk_until_the_game_reads_it_briefly",
+    "tests/test_tick_flood.py::test_strangers_mail_no_game_claims_is_read_one_message_at_a_"
+    "time": "test_strangers_mail_no_game_claims_is_read_one_message_at_a_time_briefly",
+    "tests/test_inbox_faults.py::test_a_big_mbox_is_read_message_by_message":
+        "test_a_big_mbox_is_read_message_by_message_briefly",
+    "tests/test_unattended.py::test_tick_killed_at_each_step_then_run_again_ends_as_a_run_"
+    "without_the_kill": ("quick",),
+    "tests/test_unattended.py::test_a_game_played_by_mail_only_the_moderator_idle_after_new":
+        ("quick",),
+    "tests/test_unattended.py::test_eight_ticks_at_once_apply_and_answer_each_message_once":
+        ("quick",),
+    "tests/test_inbox_faults.py::test_eight_runs_at_once_apply_and_answer_each_message_once":
+        ("quick",),
+    "tests/test_trust.py::test_concurrent_orders_leave_only_views_of_the_bytes_they_describe":
+        ("quick",),
+    "tests/test_trust.py::test_snapshots_truncated_at_every_193rd_byte_are_misses": ("quick",),
+    "tests/test_tick_sharing.py::test_a_pass_shared_among_workers_does_what_one_process_does":
+        ("quick",),
+    # Long games and many drawn cases: a turn or a few dozen in `make test`.
+    **{name: ("quick",) for name in (
+        "tests/test_soak.py::test_a_random_1914_game_through_six_turns",
+        "tests/test_soak.py::test_autoplay_until_a_turn_and_resume",
+        "tests/test_sequence.py::test_passing_through_every_turn_reaches_the_end_and_verifies",
+        "tests/test_quick_forms.py::test_a_tick_logged_to_one_file_has_its_lines_before_its_"
+        "error_by_either_door",
+        "tests/test_sides_data.py::test_the_outputs_name_renamed_sides_as_the_data_does",
+        "tests/test_journal.py::test_the_parts_in_their_places_give_the_hash_form_or_nothing",
+        "tests/test_journal.py::test_the_quick_hash_check_agrees_with_record_hash",
+        "tests/test_scripting_bot.py::test_games_list_names_the_sides_a_script_passes_to_as",
+        "tests/test_cold_read.py::test_a_cold_read_with_its_check_beside_ends_as_one_checked_"
+        "line_by_line",
+        "tests/test_plan_kept.py::test_every_plan_state_of_random_at_all_costs_equals_a_fresh_"
+        "one",
+        "tests/test_renamed_sides.py::test_no_code_outside_the_scripted_ttlm_games_names_a_"
+        "side")},
     # Random play, several games or seeds: one or a few in `make test`.
     "tests/test_side_words.py::test_no_prompt_names_a_side_by_its_id": ("ttlm",),
     "tests/test_leaks.py::test_no_reader_sees_a_secret":
