@@ -58,6 +58,7 @@ WORKERS ?= $(shell $(PYTHON) -c "import os; print((len(os.sched_getaffinity(0)) 
 test: setup
 	$(BIN)/python -m compileall -q referee tests
 	$(BIN)/python -m pytest -n $(WORKERS) --assert=plain -m "not soak"
+	@echo "(the soaks, tests/soaks.py, are left to make soak-tests: CI runs both)"
 
 soak-tests: setup
 	$(BIN)/python -m compileall -q referee tests
