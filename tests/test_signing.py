@@ -281,6 +281,24 @@ def test_a_journal_signed_again_under_a_new_key_fails_with_the_receipts_fingerpr
     assert r.exit_code == 3 and "did not sign this journal" in r.stderr
 
 
+def test_verify_key_takes_the_fingerprint_line_as_a_mail_shows_it(cli, tmp_path):
+    """verify --key takes the key as `new`, a mail or a receipt shows it: the mail's line
+    pasted whole, without its label or its note, as --receipt reads it; anything else on the
+    line is refused in one line."""
+    journal = mailed_game(cli, tmp_path / "games")
+    line = cli("report", journal, "--as", "german").stdout.splitlines()[-2]
+    key = line.split()[1]
+    assert line == f"Fingerprint: {key} (the game's signing key)"
+    for given in (line, f"  {line}\n", line.removesuffix(" (the game's signing key)"),
+                  line.removeprefix("Fingerprint: "), key, key.lower()):
+        r = cli("verify", journal, "--key", given)
+        assert r.exit_code == 0, (given, r.output)
+    for given in (f"{line} and more", f"Fingerprint: {key} {key}", f"Receipt: {key}"):
+        r = cli("verify", journal, "--key", given)
+        assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, (given, r.output)
+        assert "--key" in r.stderr and "16 letters and digits" in r.stderr, r.stderr
+
+
 def test_a_key_change_is_signed_by_the_old_key_and_both_keys_verify(cli, game, tmp_path):
     old = records(game)[0]["signing"]["fingerprint"]
     r = cli("rekey", game, "--format", "json")

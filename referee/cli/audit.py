@@ -96,10 +96,9 @@ def verify(
 ) -> int | None:
     """Check the hash chain and every signature, decide every record again, and (with the
     secret) every die."""
-    from ..game.receipts import check_receipts  # start-up: only verify needs it
-    from ..store.signing import read_fingerprint  # start-up: only verify needs it
+    from ..game.receipts import check_receipts, read_key  # start-up: only verify needs it
 
-    pins = [(read_fingerprint(key), None, "--key")] if key is not None else []
+    pins = [(read_key(key), None, "--key")] if key is not None else []
     commands.load_msgspec()
     table = commands.table_of(journal, GAMES["dir"])
     receipts, receipt_pins = check_receipts(table.raw, table.name, receipt or [])

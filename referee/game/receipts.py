@@ -75,6 +75,17 @@ def key_line(fingerprint: str | None) -> str | None:
     return f"{KEY_LABEL} {fingerprint} {KEY_NOTE}" if fingerprint else None
 
 
+def read_key(item: str, option: str = "--key") -> str:
+    """A key's fingerprint as `new` prints it, or its line as a mail or a receipt shows it
+    (the line verify --receipt reads above a receipt), with or without its label and the
+    note after it (UsageError, from read_fingerprint, for anything else)."""
+    text = item.strip()
+    if text[:len(KEY_LABEL)].casefold() != KEY_LABEL.casefold():
+        text = f"{KEY_LABEL} {text}"
+    line = _KEY.fullmatch(text)
+    return read_fingerprint(line["key"] if line else item, option)
+
+
 def parse_receipt(item: str) -> Receipt:
     """A receipt as pasted from a mail or a report (UsageError naming the form wanted)."""
     text, key = item.strip(), None
