@@ -131,3 +131,37 @@ def test_moving_the_other_sides_unit_is_refused_naming_its_player(cli, tmp_path,
     assert json.loads(r.stdout)["rejected"]["error"].endswith(
         ": ru-2:infantry would leave ru-2, an army of the Entente player; a player moves only "
         "his own (rule 2.0 II)"), r.stdout
+
+
+def test_the_entente_s_production_is_told_without_the_german_upgrade(cli, tmp_path,
+                                                                      secret_file):
+    """7.5: only the German upgrades infantry to Stosstruppen, from the date the game's data
+    gives. Whoever reads the Entente's production decision (the German waiting on it, the
+    Entente explaining his own plan) is told it without 'upgrade', as the Entente's own
+    prompt tells it; the German's words have it once his upgrades are open."""
+    import gamecalls as g
+    from referee.engine import pending_prompt
+
+    j = tmp_path / "east.jsonl"
+    assert cli("new", j, "--game", "aac", "--scenario", "1914", "--game-id", "east",
+               "--secret-file", secret_file).exit_code == 0
+    for side, order in (("german", "pass"), ("german", "end turn"), ("entente", "pass"),
+                        ("entente", "end turn"), ("german", "done")):
+        r = cli("order", j, "--as", side, order)
+        assert r.exit_code == 0, (order, r.stderr)
+    for reader in ("german", "public", "moderator", "entente"):
+        words = " ".join(cli("status", j, "--as", reader).stdout.split())
+        assert "production: " in words and "upgrade" not in words, (reader, words)
+    played = g.open_game(j)
+    assert cli("order", j, "--as", "entente", "done").exit_code == 0
+    last = json.loads(j.read_text().splitlines()[-1])["seq"]
+    for reader in ("entente", "german", "public"):
+        words = " ".join(cli("explain", j, str(last), "--as", reader).stdout.split())
+        assert "entrench), then 'done'" in words, (reader, words)
+    # Turn 13 (the data's date of the German upgrades), both sides asked: the German may.
+    state = played.state
+    state.turn = 13
+    state.production = {**state.production, "done": []}
+    assert "entrench, upgrade), then 'done'" in pending_prompt(state, played.data)
+    state.production = {**state.production, "done": ["german"]}
+    assert "entrench), then 'done'" in pending_prompt(state, played.data)

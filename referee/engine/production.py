@@ -48,7 +48,16 @@ from ..contracts.orders import (
 from ..data.gamedata import GameData
 from . import sealed
 from .armies import hidden_templates
-from .builds import available, build_cost, left, plan, plan_cost, production_violation, reorganised
+from .builds import (
+    available,
+    build_cost,
+    cost_menu,
+    left,
+    plan,
+    plan_cost,
+    production_violation,
+    reorganised,
+)
 from .cards import draw, pick
 from .core import Ctx, DecisionSpec, SealedPlans, Violation, finish, prompt, register
 from .movement import apply_reorganise, private_order, reorganise_candidates, template_ref
@@ -118,9 +127,15 @@ def production_candidates(s: State, d: GameData, side: str):
 def _production_prompt(s: State, d: GameData) -> str:
     # Nothing here may tell one side what the other has ordered: the plans are sealed. Who
     # owes his plan still, the waiting sides say (engine.waiting_on): the prompt names none.
+    # 'upgrade' only when a side still asked may upgrade this turn by the game's data (7.5:
+    # the Stosstruppen nation's side, from its date): whoever reads it, it tells the waiting
+    # side's decision as his own prompt does, and nothing of a sealed plan.
     bp = s.production["bp"]
+    asked = [x for x in d.sides if x not in s.production["done"]]
+    upgrade = any(verb == "upgrade" for x in asked for verb, *_ in cost_menu(s, d, x))
     return ("production: sealed orders (units into or out of armies first, then buy N cards, "
-            "build, rebuild, entrench, upgrade), then 'done'; Build Points this turn: " +
+            f"build, rebuild, entrench{', upgrade' * upgrade}), then 'done'; Build Points "
+            "this turn: " +
             ", ".join(f"{d.side_name(x)} {bp[x]}" for x in d.sides) + " (7.0)")
 
 
