@@ -165,3 +165,25 @@ def test_the_entente_s_production_is_told_without_the_german_upgrade(cli, tmp_pa
     assert "entrench, upgrade), then 'done'" in pending_prompt(state, played.data)
     state.production = {**state.production, "done": ["german"]}
     assert "entrench), then 'done'" in pending_prompt(state, played.data)
+
+
+def test_the_areas_a_mail_lists_are_named_as_the_board_names_them(cli, tmp_path,
+                                                                   secret_file):
+    """A production mail lists the areas its long lines share once, after them: each by the
+    name the board and the map show ('Upper Hungary', games/aac/map.yaml), not by the one
+    word an order may give it ('Hungary', its alias), which the lines keep."""
+    import gamecalls as g
+    from referee.mail.ordersopen import orders_open_text
+
+    j = tmp_path / "east.jsonl"
+    assert cli("new", j, "--game", "aac", "--scenario", "1914", "--game-id", "east",
+               "--secret-file", secret_file).exit_code == 0
+    for side, order in (("german", "pass"), ("german", "end turn"), ("entente", "pass"),
+                        ("entente", "end turn")):
+        assert cli("order", j, "--as", side, order).exit_code == 0, order
+    played = g.open_game(j)
+    text = " ".join(orders_open_text(played.state, played.data, "german").split())
+    listed = text.partition(" areas: ")[2].partition(".")[0].split(", ")
+    assert "Upper Hungary" in listed and "Hungary" not in listed, listed
+    board = " ".join(cli("show", j).stdout.split())
+    assert "Upper Hungary" in board

@@ -174,11 +174,13 @@ def readable_name(area_id: str, data: GameData) -> str:
 
 
 def order_aids(state: State, data: GameData, side: str | None) -> dict[str, Any]:
-    """What the grouped orders need beside the flat list: area names, and the areas Enemy to
-    the side whose orders they are (5.1.1: entering one with enemy units makes a battle)."""
+    """What the grouped orders need beside the flat list: area names (the word an order may
+    give, and the name the board shows, for a list of areas), and the areas Enemy to the
+    side whose orders they are (5.1.1: entering one with enemy units makes a battle)."""
     if not side:
-        return {"names": {}, "enemy": []}
+        return {"names": {}, "titles": {}, "enemy": []}
     return {"names": {a.id: readable_name(a.id, data) for a in data.map.areas},
+            "titles": {a.id: a.name for a in data.map.areas if a.name},
             "enemy": sorted(a.id for a in data.map.areas
                             if state.status(a.id, side, data) == "enemy")}
 

@@ -8,7 +8,8 @@ groups, each a typed part (`move ge-1`) and the choices that complete it
 (`Cologne, Eifel, Liège*`); a two-area move is a choice under the first area it
 passes (`via Eifel → Liège*`). Typing the typed part, then the first areas, then one
 choice gives an order `order` accepts: areas are shown by name only where the name
-is one word that reads back as that area (else by id). A discard whose orders are
+is one word that reads back as that area (else by id); a list of the areas long lines
+share names each as the board does. A discard whose orders are
 every pick of some cards (a pass: any of the hand) names the cards once, not each of
 the 31 picks of five cards. The tests read the lines back as a player would and
 compare the orders with the flat list.
@@ -448,7 +449,9 @@ def grouped_blocks(lines: list[str], aids: dict | None = None, whole: bool = Tru
                 spans.append(Span(" (not " + ", ".join(
                     _choice_words(c, names, enemy, False) for c in g.without[unit]) + ")"))
         items.append(spans + [Span(f" {ARROW} {text}")])
-    listed = [Para([Span(f"The {len(common)} areas: " + ", ".join(
-        names.get(a, a) for a in common) + ".")])] if common \
+    titles = {**names, **{k: v for k, v in (aids.get("titles") or {}).items()
+                          if isinstance(k, str) and isinstance(v, str)}}
+    listed = [Para([Span(f"The {len(common)} areas: " + ", ".join(   # as the board names them
+        titles.get(a, a) for a in common) + ".")])] if common \
         else []
     return [_legend(groups, names, enemy, stays, whole), Items(items), *listed]
