@@ -187,3 +187,30 @@ def test_the_areas_a_mail_lists_are_named_as_the_board_names_them(cli, tmp_path,
     assert "Upper Hungary" in listed and "Hungary" not in listed, listed
     board = " ".join(cli("show", j).stdout.split())
     assert "Upper Hungary" in board
+
+
+def test_the_dice_of_an_export_are_read_as_the_side_it_was_made_for(cli, tmp_path,
+                                                                    secret_file):
+    """A redacted export (`log --as entente --format json`) is the Entente's reading of the
+    game: `dice` run on it names him as its reader, not the public; a reader who may see
+    what it holds only as digests is refused in one line. The game's own journal, and a
+    public export, are read as asked."""
+    j = tmp_path / "east.jsonl"
+    assert cli("new", j, "--game", "aac", "--scenario", "1914", "--game-id", "east",
+               "--secret-file", secret_file).exit_code == 0
+    exports = {}
+    for reader in ("entente", "public"):
+        exports[reader] = tmp_path / f"{reader}.jsonl"
+        exports[reader].write_text(cli("log", j, "--as", reader, "--format", "json").stdout)
+        exports[reader].chmod(0o600)
+    for args in ((), ("--as", "entente")):
+        r = cli("dice", exports["entente"], *args)
+        assert r.exit_code == 0 and r.stdout.splitlines()[0].endswith(", for entente"), r.output
+        r = cli("dice", exports["entente"], *args, "--format", "json")
+        assert json.loads(r.stdout)["reader"] == "entente", r.output
+    for reader in ("german", "moderator"):
+        r = cli("dice", exports["entente"], "--as", reader)
+        assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1, r.output
+        assert "export made for entente" in r.stderr, r.stderr
+    assert cli("dice", exports["public"]).stdout.splitlines()[0].endswith(", for public")
+    assert cli("dice", j, "--as", "german").stdout.splitlines()[0].endswith(", for german")

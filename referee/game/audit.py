@@ -28,6 +28,7 @@ from ..engine.core import DECISIONS
 from ..engine.order_text import format_order
 from ..engine.reading import parse_order
 from ..engine.versions import RULES_VERSION
+from ..store.chain import export_reader
 from ..store.dice import ReplayDice, die_steps, hmac_base, stream_of
 from ..store.journal import Journal, parse, redact
 from ..store.mailroute import ROUTE
@@ -497,6 +498,7 @@ def count_dice(journal: Path, reader: str = "public", games_dir: Path | None = N
     records, _, data = _read(journal, games_dir, raw)
     box, battles = eft_owner(data), Battles()
     check_reader(reader, data.sides)
+    reader = export_reader(records, reader, Path(journal).name)
     sides = {s: _tally() for s in data.sides}
     both = _tally()
     other = 0

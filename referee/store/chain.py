@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from ..base.clock import now_stamp
-from ..base.errors import JournalError, clipped
+from ..base.errors import JournalError, UsageError, clipped
 from ..base.jsonfault import json_fault
 
 # Imported for annotations only: a read from its view does without the typing module.
@@ -222,6 +222,23 @@ def placed_parts(rec: dict) -> list[dict]:
     if isinstance(events, list):
         parts += [e.get("secret") for e in events if isinstance(e, dict)]
     return [p for p in parts if p is not None and (is_secret_part(p) or is_redacted_part(p))]
+
+
+def export_reader(records: list[dict], reader: str, name: str) -> str:
+    """Whose reading a journal is: a redacted export is the reading of the reader it was made
+    for (the side whose secret parts it shows in full; the public when it shows none), who is
+    the reader of whatever reads it, asked --as public (the default) or as him; any other
+    reader, who may see what it holds as digests, is refused (UsageError). A journal
+    with no part a digest is read as asked."""
+    parts = [p for rec in records for p in placed_parts(rec)]
+    if not any(is_redacted_part(p) for p in parts):
+        return reader
+    shown = {p["to"] for p in parts if is_secret_part(p)}
+    made_for = shown.pop() if len(shown) == 1 else "public" if not shown else None
+    if made_for is None or reader in ("public", made_for):
+        return made_for or reader
+    raise UsageError(f"--as {reader!r}: {name} is a redacted export made for {made_for}, who "
+                     f"may not see all that {reader} may: read it as {made_for} (without --as)")
 
 
 # No record the referee writes nests deeper than a few levels (six in a full campaign): a
