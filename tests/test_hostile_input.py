@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from forging import forget_mark, resign
 
-from doors import quick
+from doors import console, quick
 from referee.base.errors import QUOTE_LIMIT
 from referee.data.paths import default_games_dir
 from referee.store.journal import canonical, record_hash
@@ -88,6 +88,15 @@ def _refusing(case: str, *args, timeout: float = 60,
         os.chdir(before)
     out = subprocess.CompletedProcess(list(args), r.exit_code, r.stdout, r.stderr)
     return out, time.process_time() - start
+
+
+def _in_process(*args) -> tuple[subprocess.CompletedProcess, float]:
+    """The console script's dispatch run in this process (doors.console: a hang is stopped
+    and fails the test); what it printed and the processor seconds it used."""
+    start = time.process_time()
+    code, stdout, stderr = console(*args)
+    return (subprocess.CompletedProcess(list(args), code, stdout, stderr),
+            time.process_time() - start)
 
 
 def _subprocess(*args: str, timeout: float = 60,
@@ -268,7 +277,7 @@ def test_a_directory_given_as_the_scenario_file_is_bad_usage(tmp_path):
     folder = tmp_path / "scenario.yaml"
     folder.mkdir()
     journal = tmp_path / "j.jsonl"
-    out, elapsed = _subprocess("new", journal, "--scenario", folder)
+    out, elapsed = _in_process("new", journal, "--scenario", folder)
     _clean(out.stderr + out.stdout)
     # A directory named on the command line is a bad option value (exit 2), as for --secret.
     assert out.returncode == 2 and elapsed < LIMIT_SECONDS
@@ -335,7 +344,7 @@ def test_a_directory_in_place_of_a_data_file(tmp_path):
     root = _data_copy(tmp_path)
     (root / "scenarios" / "1914.yaml").unlink()
     (root / "scenarios" / "1914.yaml").mkdir()
-    out, elapsed = _subprocess("games", "check", root)
+    out, elapsed = _in_process("games", "check", root)
     _assert_refused(out, elapsed, "", "is a directory", "dir")
     assert _problem_lines(out) == [
         "referee: scenarios/1914.yaml: is a directory, not a YAML file of game data"]
@@ -346,7 +355,7 @@ def test_a_fifo_in_place_of_a_data_file_does_not_hang(tmp_path):
     root = _data_copy(tmp_path)
     (root / "map.yaml").unlink()
     os.mkfifo(root / "map.yaml")
-    out, elapsed = _subprocess("games", "check", root)
+    out, elapsed = _in_process("games", "check", root)
     _assert_refused(out, elapsed, "", "not a regular file", "fifo")
 
 
@@ -572,9 +581,8 @@ def test_a_bad_argument_is_one_line_and_exit_2(game, cli, args, says):
 
 
 def _console(*argv: str) -> tuple[int, str, str]:
-    """The console script as users run it (the quick path hands these to Typer)."""
-    out, _ = _subprocess(*argv)
-    return out.returncode, out.stdout, out.stderr
+    """The console script's own dispatch (the quick path hands these to Typer)."""
+    return console(*argv)
 
 
 @pytest.mark.parametrize("dice", ["²", "３", "٣", "3,²", "1" * 5000])
@@ -612,7 +620,7 @@ def test_a_journal_that_is_a_fifo_does_not_hang(tmp_path):
     fifo = tmp_path / "g.jsonl"
     os.mkfifo(fifo)
     for command in COMMANDS_ON_A_PATH:
-        out, elapsed = _subprocess(command[0], fifo, *command[1:], timeout=60)
+        out, elapsed = _in_process(command[0], fifo, *command[1:])
         _clean(out.stdout + out.stderr)
         assert out.returncode == 2, (command, out.stderr)
         assert "regular file" in _one_line(out.stderr) and elapsed < LIMIT_SECONDS
@@ -624,18 +632,18 @@ def test_a_secret_or_an_orders_file_that_is_a_fifo_does_not_hang(game, tmp_path)
     os.mkfifo(fifo)
     for argv in (["order", game, "--as", "german", "--file", fifo],
                  ["verify", game, "--secret", fifo]):
-        out, elapsed = _subprocess(*argv, timeout=60)
+        out, elapsed = _in_process(*argv)
         _clean(out.stdout + out.stderr)
         assert out.returncode == 2 and "not a regular file" in _one_line(out.stderr), out.stderr
         assert elapsed < LIMIT_SECONDS
     # A FIFO planted where a game's secret is looked for (beside the journal).
     beside = tmp_path / "beside.jsonl"
-    _subprocess("new", beside, "--scenario", "1914")
+    _in_process("new", beside, "--scenario", "1914")
     secret = beside.with_name(beside.name + ".secret")
     secret.unlink()
     os.mkfifo(secret)
     before = beside.read_bytes()
-    out, elapsed = _subprocess("order", beside, "--as", "german", "pass", timeout=60)
+    out, elapsed = _in_process("order", beside, "--as", "german", "pass")
     assert out.returncode == 2 and "not a regular file" in out.stderr, out.stderr
     assert elapsed < LIMIT_SECONDS and beside.read_bytes() == before
 
