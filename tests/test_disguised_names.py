@@ -13,22 +13,19 @@ shown, in every output, as its escape.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 import unicodedata
 from pathlib import Path
 
 import pytest
 from forging import resign
 
+from doors import console
 from referee.base.glyphs import disguising, mixed_scripts, visible
 from referee.data.paths import default_games_dir
 from referee.store.journal import canonical
 
 RLO = "\u202e"
-REFEREE = Path(sys.executable).with_name("referee")
 # Characters that show as nothing, or change unseen how their neighbours show, beyond the
 # zero-width and bidirectional ones: format characters (Cf) and default-ignorable code
 # points (Unicode's Default_Ignorable_Code_Point), one or two of each kind.
@@ -122,11 +119,11 @@ def test_a_scenario_file_with_an_override_in_its_title_is_refused(tmp_path, cli,
     assert not journal.exists()
 
 
-def _as_a_copy_with_last_order(journal, cli_order: str, tmp_path) -> dict:
+def _as_a_copy_with_last_order(journal, cli_order: str, tmp_path, monkeypatch) -> None:
     """The journal's last record's order changed to cli_order and the journal chained again
-    (as the key's holder could, or a journal kept from before a check); the environment of
-    a player reading that copy, whose referee holds nothing of the game (the moderator's
-    own refuses it: its mark names the record before the edit)."""
+    (as the key's holder could, or a journal kept from before a check); from here on, the
+    environment of a player reading that copy, whose referee holds nothing of the game (the
+    moderator's own refuses it: its mark names the record before the edit)."""
     records = [json.loads(x) for x in journal.read_bytes().splitlines()]
     records[-1]["order"] = cli_order
     out, prev = [], None
@@ -137,10 +134,12 @@ def _as_a_copy_with_last_order(journal, cli_order: str, tmp_path) -> dict:
     journal.write_bytes(b"".join(out))
     player = tmp_path / "player-home"
     player.mkdir(mode=0o700)
-    return {**os.environ, "NO_COLOR": "1", "REFEREE_HOME": str(player)}
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("REFEREE_HOME", str(player))
 
 
-def test_text_from_a_journal_is_shown_escaped_by_the_console(tmp_path, cli, secret_file):
+def test_text_from_a_journal_is_shown_escaped_by_the_console(tmp_path, cli, secret_file,
+                                                             monkeypatch):
     """A hostile journal (re-chained) whose order text holds an override and a terminal
     escape: the console script prints both as escapes, in text and in JSON (where the
     escape is the same character)."""
@@ -148,14 +147,13 @@ def test_text_from_a_journal_is_shown_escaped_by_the_console(tmp_path, cli, secr
     assert cli("new", journal, "--scenario", "1914", "--secret-file", secret_file,
                "--game-id", "names").exit_code == 0
     assert cli("order", journal, "--as", "german", "pass").exit_code == 0
-    env = _as_a_copy_with_last_order(journal, f"pass {RLO}ssap\x1b[2J", tmp_path)
+    _as_a_copy_with_last_order(journal, f"pass {RLO}ssap\x1b[2J", tmp_path, monkeypatch)
     for fmt in ("text", "json"):
-        r = subprocess.run([REFEREE, "log", journal, "--format", fmt], capture_output=True,
-                           text=True, env=env, stdin=subprocess.DEVNULL)
-        assert r.returncode == 0, r.stderr
-        assert "\\u202e" in r.stdout and RLO not in r.stdout and "\x1b" not in r.stdout
+        code, stdout, stderr = console("log", journal, "--format", fmt)
+        assert code == 0, stderr
+        assert "\\u202e" in stdout and RLO not in stdout and "\x1b" not in stdout
         if fmt == "json":
-            orders = [json.loads(x).get("order") for x in r.stdout.splitlines()]
+            orders = [json.loads(x).get("order") for x in stdout.splitlines()]
             assert f"pass {RLO}ssap\x1b[2J" in orders
 
 
@@ -196,7 +194,7 @@ def test_every_format_character_is_shown_as_its_escape_and_nothing_visible():
 
 
 def test_tag_characters_in_an_order_are_shown_escaped_in_every_format(tmp_path, cli,
-                                                                        secret_file):
+                                                                        secret_file, monkeypatch):
     """An order whose area is followed by tag characters (a hidden 'Evil') is refused as a
     new order (engine/intake.py); in a journal kept from before that (here chained again and
     read from a player's copy), every format the console prints shows them as their
@@ -209,17 +207,16 @@ def test_tag_characters_in_an_order_are_shown_escaped_in_every_format(tmp_path, 
     r = cli("order", journal, "--as", "german", f"move ge-2 cologne{hidden}")
     assert r.exit_code == 1 and "U+E0045" in r.stderr, r.output
     assert cli("order", journal, "--as", "german", "move ge-2 cologne").exit_code == 0
-    env = _as_a_copy_with_last_order(journal, f"move ge-2 cologne{hidden}", tmp_path)
+    _as_a_copy_with_last_order(journal, f"move ge-2 cologne{hidden}", tmp_path, monkeypatch)
     runs = [["report", "--format", fmt, "--as", "moderator", "--since", "0"]
             for fmt in ("text", "markdown", "bbcode", "chat")] + [["log", "--format", "json"]]
     for args in runs:
-        r = subprocess.run([REFEREE, args[0], journal, *args[1:]], capture_output=True,
-                           text=True, env=env, stdin=subprocess.DEVNULL)
-        assert r.returncode == 0, r.stderr
-        assert not any(c in r.stdout for c in hidden), args
-        assert "cologne\\udb40\\udc45\\udb40\\udc76" in r.stdout, args
+        code, stdout, stderr = console(args[0], journal, *args[1:])
+        assert code == 0, stderr
+        assert not any(c in stdout for c in hidden), args
+        assert "cologne\\udb40\\udc45\\udb40\\udc76" in stdout, args
         if args[0] == "log":
-            orders = [json.loads(x).get("order") for x in r.stdout.splitlines()]
+            orders = [json.loads(x).get("order") for x in stdout.splitlines()]
             assert f"move ge-2 cologne{hidden}" in orders
 
 
