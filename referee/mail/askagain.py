@@ -115,7 +115,8 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
                        f"If none come by then, {_policy_words(tl, d.side)}.")
     post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{file_stamp(d.due)}.eml",
                post.address(d.side),
-               post.subject(d.side, season(tl)), body, d.side, seq=tl.seq, ledger=ledger)
+               post.subject(d.side, season(tl)), body, d.side, seq=tl.seq, ledger=ledger,
+               tail=late_tail(post))       # his receipt, as every mail of his ends
     if recorded:            # its mail, once the mail that gave the deadline was refused
         drop_spared(ledger, d, before)
         log.append(f"reminder: {d.side}, orders due by {due} ({before} before): the mail "
@@ -137,9 +138,9 @@ def late_mail(tl: Timeline, d: Due, post: Post, due: str) -> str:
 
 
 def late_tail(post: Post) -> str:
-    """What ends the late side's mail after his key, as his report ends: the receipt of the
-    last record before the missed deadline's own, which is written after this mail and
-    moves nothing."""
+    """What ends a reminder or the late side's mail after his key, as his report ends: the
+    receipt of the journal's last record before the reminder's or the missed deadline's
+    own, which is written after this mail and moves nothing."""
     return receipt_text(post.records[0], post.records[-1]) + "\n"
 
 
