@@ -73,11 +73,17 @@ def cost_menu(s: State, d: GameData, side: str) -> list[tuple[str, str, int, str
             out.append(("build", kind, d.units.cost(kind), "7.2"))
     out.append(("rebuild", "army", d.units.cost("army"), "7.3"))
     out.append(("entrench", str(costs.entrench_units), 1, "7.4"))
-    when = d.events.build_dates.upgrades.get("stosstruppen")
-    if d.stoss_nation is not None and d.nation_side[d.stoss_nation] == side and \
-            when is not None and s.turn >= when.from_turn:
+    if may_upgrade(s, d, side):
         out.append(("upgrade", "infantry", costs.upgrade, "7.5"))
     return out
+
+
+def may_upgrade(s: State, d: GameData, side: str) -> bool:
+    """Whether side may upgrade infantry to Stoßtruppen this turn by the game's data alone
+    (7.5: the Stoßtruppen nation's side, from its date), whatever units it holds."""
+    when = d.events.build_dates.upgrades.get("stosstruppen")
+    return d.stoss_nation is not None and d.nation_side[d.stoss_nation] == side and \
+        when is not None and s.turn >= when.from_turn
 
 
 def entrench_limit(s: State, d: GameData) -> int | None:

@@ -51,8 +51,8 @@ from .armies import hidden_templates
 from .builds import (
     available,
     build_cost,
-    cost_menu,
     left,
+    may_upgrade,
     plan,
     plan_cost,
     production_violation,
@@ -132,7 +132,7 @@ def _production_prompt(s: State, d: GameData) -> str:
     # side's decision as his own prompt does, and nothing of a sealed plan.
     bp = s.production["bp"]
     asked = [x for x in d.sides if x not in s.production["done"]]
-    upgrade = any(verb == "upgrade" for x in asked for verb, *_ in cost_menu(s, d, x))
+    upgrade = any(may_upgrade(s, d, x) for x in asked)
     return ("production: sealed orders (units into or out of armies first, then buy N cards, "
             f"build, rebuild, entrench{', upgrade' * upgrade}), then 'done'; Build Points "
             "this turn: " +
