@@ -388,10 +388,10 @@ def _deliver(claims: Claims, group: list[Game], games_dir, with_map: bool, share
         elif not claims.hold(f):        # one too large for a game not played now waits
             unclaimed.append((i, f))
     mine = claims.spools
-    busy = [x for x in group if x.game_id in mine]
-    handled = share(busy, lambda x: _handle_mail(x, mine[x.game_id], games_dir, with_map),
+    with_mail = [x for x in group if x.game_id in mine]
+    handled = share(with_mail, lambda x: _handle_mail(x, mine[x.game_id], games_dir, with_map),
                     weight=lambda x: len(mine[x.game_id].messages))
-    taken += [(f, x) for x, done in zip(busy, handled) if done
+    taken += [(f, x) for x, done in zip(with_mail, handled) if done
               for f in mine[x.game_id].messages]
     return taken, [f for _, f in sorted(unclaimed, key=lambda pair: pair[0])]
 
