@@ -32,7 +32,7 @@ from pathlib import Path
 
 from ..base.errors import StorageError
 from ..store import home
-from .eml import write_eml
+from .eml import write_eml, write_unfound
 from .ledger import save_ledger
 from .named import written_already
 
@@ -107,9 +107,11 @@ def write_kept(ledger: dict, folder: Path, *args, name: str | None = None, **kwa
     written."""
     record = kwargs.get("record")
     game = record[0] if record is not None else None
-    if name is not None and (there := found_or_kept(ledger, folder, name, args[1], game)):
+    if name is None:
+        return write_eml(folder, *args, **kwargs)
+    if there := found_or_kept(ledger, folder, name, args[1], game):
         return there
-    return write_eml(folder, *args, name=name, **kwargs)
+    return write_unfound(folder, *args, name=name, **kwargs)
 
 
 def writer(ledger: dict) -> Callable[..., Path]:

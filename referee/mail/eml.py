@@ -32,6 +32,16 @@ def write_eml(folder: Path, sender: str, to: str, subject: str, body: str,
     game = record[0] if record is not None else None
     if name is not None and (there := written_already(folder, name, to, game)) is not None:
         return there
+    return write_unfound(folder, sender, to, subject, body, in_reply_to, png, name, thread,
+                         record)
+
+
+def write_unfound(folder: Path, sender: str, to: str, subject: str, body: str,
+                  in_reply_to: str | None, png: bytes | list[tuple[str, bytes]] | None = None,
+                  name: str | None = None, thread: str | None = None,
+                  record: tuple[str, dict] | None = None) -> Path:
+    """write_eml once its caller looked for the named mail and found it nowhere."""
+    game = record[0] if record is not None else None
     msg = plain_mail(sender, to, subject, body, in_reply_to, thread, name, record=record)
     for file, picture in ([("map.png", png)] if isinstance(png, bytes) else png or []):
         msg.add_attachment(picture, maintype="image", subtype="png", filename=file)
