@@ -22,6 +22,7 @@ class TickReport:
     unclaimed: list[str]
     broken: list[str]                   # journals that could not be read
     fresh: list[str] = field(default_factory=list)     # unclaimed, not told of before
+    later: int = 0      # unclaimed, not told now nor known as told (unclaimed.told_now)
     waiting: list[dict] = field(default_factory=list)   # held for a game not played now
     unknown: list[str] = field(default_factory=list)    # unreadable, its game not known
     found: int = 0                      # the journals the pass found, read or not
@@ -50,7 +51,7 @@ class TickReport:
         for x in self.games:
             out += [line for line in x.lines[x.shown:] if not quiet(line, told)]
         if self.fresh:              # told once a message, not again at every pass
-            more = len(self.unclaimed) - len(self.fresh)
+            more = len(self.unclaimed) - len(self.fresh) - self.later
             out.append(f"{counted(len(self.fresh), 'new message')} no game claims (no "
                        f"game's tag or order key, or several games' tags or keys): left for "
                        f"the moderator"

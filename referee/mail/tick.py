@@ -64,9 +64,9 @@ from .unclaimed import (
     keep_known_files,
     keep_unclaimed,
     known_files,
-    not_told,
     still_held,
     taken_now,
+    told_now,
     unclaimed_before,
 )
 from .waiting import end_holds, waits_on_a_person
@@ -115,7 +115,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
             by_source.setdefault(x.source, []).append(x)
         else:
             x.read = True
-    fresh: list[str] = []
+    pending: list[tuple[str, tuple]] = []       # each source's unclaimed: told last
     down: list[mailboxdown.MailboxDown] = []
     with otherkeys.known(games):    # a player's key of his other game is told as such
         for source, group in by_source.items():
@@ -126,7 +126,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
                 down.append(mailboxdown.unread(source, group, exc))
                 continue
             unclaimed += told[0]
-            fresh += not_told(source, *told)
+            pending.append((source, told))
     moment = clock_now()
     idle = {x.journal.name for x in games if _idle(x, index, moment)}
     share([x for x in games if x.routed and x.target is not None and not x.busy and
@@ -135,7 +135,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
     withheld.told(broken, aside, held)
     busy = [w.journals[0] for w in aside if w.busy] + [x.journal for x in games if x.busy]
     broken += busysince.too_long(path, busy, moment)
-    return TickReport(games, unclaimed, broken, fresh, withheld.waiting(aside),
+    return TickReport(games, unclaimed, broken, *told_now(pending), withheld.waiting(aside),
                       withheld.unknown(aside), found, held, down)
 
 

@@ -9,9 +9,12 @@ planted file only repeats a read or a line."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..store import home
+from ..store.locks import BusyError, release, take
 from . import gameindex
 from .tickgame import game_tag
 
@@ -74,14 +77,45 @@ def keep_unclaimed(source: str, folder, readers: str, before: dict[str, str],
 
 
 def not_told(source: str, places: list[str], known_as: list[str] | None = None,
-             whole: bool = True) -> list[str]:
+             whole: bool = True) -> list[str] | None:
     """Of the unclaimed messages of a source (their places, as a pass names them), those the
     moderator has not been told of by an earlier pass; the ones told of are then these, and
     a message gone from the source is forgotten. known_as: what tells each message from
     another at the same place, where a place is only a position (an mbox's #N); by default
     its place. whole: whether the pass saw every message of the source; one that left some
     unread (an IMAP folder's reading budget, its unclaimed mail read again because the
-    games reading it changed) forgets none: those it did not read are still there."""
+    games reading it changed) forgets none: those it did not read are still there.
+    Read, decided and written back under the memory's lock, so that two passes at once
+    (a cron `tick` beside `watch`) neither both tell a message nor drop what the other
+    recorded. None when another pass holds it for longer than this one waits (locks.py):
+    this pass tells none of them, the next one does."""
+    try:
+        with _told_lock(source):
+            return _not_told(source, places, known_as, whole)
+    except BusyError:
+        return None
+
+
+@contextmanager
+def _told_lock(source: str) -> Iterator[None]:
+    """The lock of a source's told memory, held (none when its file cannot be opened: the
+    memory cannot be written either, and each pass tells the messages again, as it would)."""
+    path = _path(source, ".told.lock")
+    try:
+        fh = open(home.ensure_dir(path.parent) / path.name, "a")
+    except OSError:
+        yield
+        return
+    with fh:
+        take(fh.fileno(), True, "the memory of unclaimed mail told")
+        try:
+            yield
+        finally:
+            release(fh.fileno())
+
+
+def _not_told(source: str, places: list[str], known_as: list[str] | None,
+              whole: bool) -> list[str]:
     kept = home.read_signed(_path(source, ".told"))
     told = kept.get("told") if isinstance(kept, dict) and kept.get("source") == source \
         else None
@@ -98,6 +132,22 @@ def not_told(source: str, places: list[str], known_as: list[str] | None = None,
         except OSError:
             pass
     return fresh
+
+
+def told_now(pending: list[tuple[str, tuple]]) -> tuple[list[str], int]:
+    """For each source with its unclaimed messages (source, not_told's other arguments),
+    those to tell the moderator of now; and how many unclaimed messages are neither told
+    now nor known as told before (their source's memory held by another pass: the next
+    pass tells them)."""
+    fresh: list[str] = []
+    later = 0
+    for source, told in pending:
+        found = not_told(source, *told)
+        if found is None:
+            later += len(told[0])
+        else:
+            fresh += found
+    return fresh, later
 
 
 def _told_digest(place: str) -> str:
