@@ -9,9 +9,11 @@ each writing its own outbox; time comes from REFEREE_NOW."""
 from __future__ import annotations
 
 import hashlib
+import os
 
 import pytest
 from mailservers import mail_settings
+from test_tick_busy import _held, moved_clock  # noqa: F401 - moved_clock: a fixture
 from test_tick_sharing import opened
 from test_tick_tag_case import UNCLAIMED, _answers, _orders, _outbox
 from test_transport import ADDRESSES, mail, records
@@ -119,3 +121,35 @@ def test_each_game_takes_its_own_in_a_pass_shared_among_workers(cli, tmp_path, m
         assert r.exit_code == 0 and UNCLAIMED not in r.output, r.output
     assert {n: _orders(made, n, seqs[n]) for n in made} == {"alpha": ["pass"],
                                                              "bravo": ["pass"]}, r.output
+
+
+@pytest.mark.parametrize("other", ["torn", "busy"])
+def test_while_a_game_it_names_cannot_be_played_it_waits_untold(cli, tmp_path, monkeypatch,
+                                                                moved_clock, other):  # noqa: F811
+    """alpha's German key, both tags, while bravo's journal is torn (its last line cut) or
+    held locked by another process: no game takes it, and the moderator is not told of it
+    as unclaimed, since a later pass may give it to alpha: it waits, said in bravo's line.
+    Once bravo can be played again, alpha takes it; nothing was ever told as unclaimed."""
+    made = opened(cli, tmp_path, monkeypatch, ("alpha", "bravo"))
+    bravo, seq = made["bravo"][0], len(records(made["alpha"][0]))
+    raw = mail("german", made["alpha"][1]["german"], ["pass"], "<t3@example.org>", BOTH[0])
+    (tmp_path / "box" / "new" / "t3.eml").write_bytes(raw)
+    held = None
+    if other == "torn":
+        with bravo.open("a") as fh:
+            fh.write('{"actor":"german"')
+    else:                       # changed since the index served it: read, under its lock
+        os.utime(bravo)
+        held = _held(bravo)
+    try:
+        output = cli("tick", tmp_path / "games", "--no-map").output
+    finally:
+        if held is not None:
+            os.close(held)
+    assert UNCLAIMED not in output and _orders(made, "alpha", seq) == [], output
+    assert "1 message for game bravo waits" in output, output
+    if other == "torn":
+        assert cli("repair", bravo).exit_code == 0
+    r = cli("tick", tmp_path / "games", "--no-map")
+    assert r.exit_code == 0 and UNCLAIMED not in r.output, r.output
+    assert _orders(made, "alpha", seq) == ["pass"], r.output

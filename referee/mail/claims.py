@@ -155,10 +155,13 @@ class Claims:
     # A game the pass cannot play would claim it (withheld.py): each with that game's.
     held: list[tuple[object, Fetched]] = field(default_factory=list)
     withheld: list = field(default_factory=list)
+    games: list[Game] = field(default_factory=list)     # those the pass plays
 
     def hold(self, f: Fetched) -> bool:
-        """Whether a game the pass cannot play would claim f (held for it, then)."""
-        waits = _unplayable_claimant(f.raw, self.withheld)
+        """Whether a game the pass cannot play would claim f, or is one of several games of
+        the folder its tags name (held for it, then)."""
+        waits = _unplayable_claimant(f.raw, self.withheld) or \
+            _named_unplayable(f.raw, self.games, self.withheld)
         if waits is not None:
             self.held.append((waits, _without_bytes(f)))
         return waits is not None
@@ -183,7 +186,7 @@ def claimed(found: Iterable[Fetched], games: list[Game], withheld: list = ()
     """The messages found, each claimed as it comes (its bytes dropped then); the games'
     private Maildirs removed afterwards. withheld: the games of the source that the pass
     cannot play (withheld.py), whose messages are held, neither taken nor unclaimed."""
-    claims = Claims(withheld=list(withheld))
+    claims = Claims(withheld=list(withheld), games=list(games))
     try:
         with taking() as taken:
             _claim_each(found, games, claims, taken)
@@ -221,6 +224,23 @@ def _unplayable_claimant(raw: bytes, withheld: list):
     """The first unplayable game that, alone, would claim the message (twins each as their
     journal says), or None."""
     return next((w for w in withheld for x in w.games if claimant(raw, [x]) is x), None)
+
+
+def _named_unplayable(raw: bytes, games: list[Game], withheld: list):
+    """The first unplayable game among the several games of the folder that the message's
+    tags name, or None: a later pass that can play it may give the message to any of them
+    by its key (severaltags.py), so it is not unclaimed meanwhile."""
+    unplayable = [x for w in withheld for x in w.games]
+    if not unplayable:
+        return None
+    try:
+        subject = mailtext.header_text(header_block(raw[:65536]), "Subject")
+    except Exception:  # noqa: BLE001 - a header block nothing can read: no tag
+        return None
+    named = tagged(subject, [*games, *unplayable]) or []
+    if len(named) < 2:
+        return None
+    return next((w for w in withheld if any(x is y for x in w.games for y in named)), None)
 
 
 def message_name(i: int) -> str:

@@ -4,7 +4,9 @@ its sender's side it carries, and that game's inbox handles it as a mail tagged 
 game alone; with no such key, or the keys of several of them, it is no game's: left for the
 moderator as unclaimed mail is, answered by nobody. A stranger's mail so tagged is his
 whatever key it carries (no side registered his address): nothing tells him whether a key
-was right.
+was right. While one of the games named cannot be played (torn, or held by another
+process: withheld.py), the mail waits for it (claims.Claims.hold), neither taken nor told
+of as unclaimed: the pass that can play them all decides.
 
 Only the pass over the folder knows the games' keys (claims.py): it notes each mail it gave
 to a game so (taking), and that game's inbox reads it as its own (other_game). `inbox` run
