@@ -161,3 +161,14 @@ def test_mail_left_for_the_next_pass_is_not_said_to_be_told_before(
     assert len(said) == 1 and said[0].startswith("1 new message ") and \
         "(2 more told of before)" in said[0], said
     assert _told(ticking.tick(tmp_path / "games", with_map=False)) == 1
+
+
+def test_where_no_lock_can_be_taken_the_pass_tells_as_before(cli, tmp_path, monkeypatch):
+    """A data folder on a file system that keeps no locks (flock fails): the pass still
+    tells a message once, not a traceback."""
+    def no_lock(fd, exclusive, what):
+        raise OSError(38, "Function not implemented")
+    monkeypatch.setattr(unclaimed, "take", no_lock)
+    opened(cli, tmp_path, monkeypatch, ("alpha",))
+    _stranger(tmp_path, 0)
+    assert [_told(ticking.tick(tmp_path / "games", with_map=False)) for _ in range(2)] == [1, 0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from ..store import home
@@ -98,20 +98,25 @@ def not_told(source: str, places: list[str], known_as: list[str] | None = None,
 
 @contextmanager
 def _told_lock(source: str) -> Iterator[None]:
-    """The lock of a source's told memory, held (none when its file cannot be opened: the
-    memory cannot be written either, and each pass tells the messages again, as it would)."""
+    """The lock of a source's told memory, held (none when its file cannot be opened or
+    locked at all: the memory cannot be written either, or no lock is kept there; each
+    pass then decides alone, as before there was a lock)."""
     path = _path(source, ".told.lock")
     try:
         fh = open(home.ensure_dir(path.parent) / path.name, "a")
     except OSError:
-        yield
-        return
-    with fh:
-        take(fh.fileno(), True, "the memory of unclaimed mail told")
+        fh = None
+    with fh if fh is not None else nullcontext():
+        try:
+            if fh is not None:
+                take(fh.fileno(), True, "the memory of unclaimed mail told")
+        except OSError:
+            fh = None
         try:
             yield
         finally:
-            release(fh.fileno())
+            if fh is not None:
+                release(fh.fileno())
 
 
 def _not_told(source: str, places: list[str], known_as: list[str] | None,
