@@ -460,11 +460,17 @@ def test_a_game_over_takes_no_more_tests():
                                                               "no figure left fighting"), order
 
 
-def test_the_opening_names_each_compelled_test_once():
-    """Two figures of section B killed this turn owe the same morale test twice over: the
-    mail's opening names it once, as the refusal of a done lists it."""
+def test_the_opening_counts_every_compelled_test():
+    """Two figures of section B killed this turn owe the same morale test twice over (the
+    card: a test for each figure of the section killed this turn): the mail's opening says
+    both are owed, as the report below it lists two, and names the test once."""
     from referee.table.skirmish.asking import compelled
 
     assert compelled(["morale B trigger=killed", "morale B trigger=killed"]) == \
+        " Before your done, the card compels 2 tests: morale B trigger=killed twice."
+    assert compelled(["morale B trigger=killed"] * 3 + ["morale C trigger=killed"]) == \
+        " Before your done, the card compels 4 tests: morale B trigger=killed 3 times; " \
+        "morale C trigger=killed."
+    assert compelled(["morale B trigger=killed"]) == \
         " Before your done, the card compels: morale B trigger=killed."
     assert compelled([]) == ""

@@ -4,6 +4,8 @@ send meanwhile (a dispute; the moderator's settlement)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ...base.readers import MODERATOR, PUBLIC
 from ...render.documents import players_words
 from ...render.record_text import wrap_lines
@@ -78,10 +80,15 @@ def _still(game, side: str) -> list[str]:
 
 
 def compelled(due: list[str]) -> str:
-    """The tests the card compels before a side's done, each once (a morale test is owed
-    for each figure killed, the same test each time), as his mail's opening says them."""
-    return f" Before your done, the card compels: {'; '.join(dict.fromkeys(due))}." \
-        if due else ""
+    """The tests the card compels before a side's done, as his mail's opening says them:
+    every one counted, as his report lists them (a morale test is owed for each figure
+    killed, the same test each time: named once, with how many times it is owed)."""
+    if not due:
+        return ""
+    each = [t if n == 1 else f"{t} {'twice' if n == 2 else f'{n} times'}"
+            for t, n in Counter(due).items()]
+    many = f" {len(due)} tests" if len(due) > 1 else ""
+    return f" Before your done, the card compels{many}: {'; '.join(each)}."
 
 
 def _open(doc: dict) -> list[str]:
