@@ -170,3 +170,16 @@ def test_a_journal_made_before_waits_on_the_side_as_it_was_played(cli, tmp_path)
                "cover=none command=yes").exit_code == 0
     r = cli("verify", j)
     assert r.exit_code == 0 and "every test follows from its facts and dice" in r.stdout
+
+
+def test_a_shot_at_a_figure_killed_earlier_in_the_step_names_the_kill():
+    """B1, killed by R1 in their step, still fires in it, but is no target for R2: the
+    refusal says it was killed and in which record, not only that no such enemy is on the
+    table."""
+    t = stepped(red=[figure("R1", "veteran"), figure("R2", "veteran")],
+                blue=[figure("B1", "veteran")])
+    t.test("red", f"fire R1 at=B1 {FACTS}", [20])              # record 1: B1 killed
+    assert t.refusal("red", f"fire R2 at=B1 {FACTS}") == (
+        "Forces", "B1 is no enemy figure on the table: it was killed in record 1")
+    assert t.refusal("red", f"fire R2 at=B9 {FACTS}") == (
+        "Forces", "'B9' is no enemy figure on the table")

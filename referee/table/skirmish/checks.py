@@ -78,10 +78,22 @@ def enemy_figures(state: SkState, names: list[str], side: str) -> list[FigureSta
     out = []
     for n in names:
         f = state.figures.get(n)
-        if f is None or f.side == side or not f.active:
+        if f is not None and f.side != side and not f.active:
+            return "Forces", f"{f.id} is no enemy figure on the table: it {_gone(state, f)}"
+        if f is None or f.side == side:
             return "Forces", f"{n!r} is no enemy figure on the table"
         out.append(f)
     return out or ("Forces", "name the enemy figure: at=FIGURE")
+
+
+def _gone(state: SkState, f: FigureState) -> str:
+    """How an enemy figure left the table: killed or surrendered, in the record whose test
+    (as a ruling settled it) did so last."""
+    how = "killed" if f.killed else "surrendered"
+    rec = next((x["record"] for x in reversed(state.tests)
+                if any(e.get("figure") == f.id and e.get(how)
+                       for e in (x.get("settled") or x)["effects"])), None)
+    return f"was {how}" + (f" in record {rec}" if rec is not None else "")
 
 
 def motivation(card: SkirmishCard, state: SkState, f: FigureState, facts: dict,
