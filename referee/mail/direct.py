@@ -53,6 +53,7 @@ from .refusal import (
     nothing_recorded,
     prose,
     recorded_in_part,
+    sentence,
     why_refused,
 )
 from .robots import AUTOMATIC, Roster, aside, automatic, set_aside
@@ -383,7 +384,7 @@ def _owed(table: Table, outbox: Path, players: dict, ledger: dict) -> list[Path]
         if entry.get("side") in players and isinstance(entry.get("name"), str):
             out += _write(table, outbox / f"{entry['name']}.eml", players[entry["side"]],
                           table_subject(table, entry["side"]),
-                          prose(f"{NOT_RECORDED}: {entry['reason']}"),
+                          prose(sentence(f"{NOT_RECORDED}: {entry['reason']}")),
                           entry.get("message_id"), ledger)
     ledger["owed"] = []
     return out
@@ -419,7 +420,7 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
         head = "\n\n".join(prose(x) for x in (f"{NOT_RECORDED}: {NO_KEY}.", KEY_HELP,
                                                 NOT_YOURS)) + "\n"
     else:
-        head = prose(f"{NOT_RECORDED}: {h.reason}")
+        head = prose(sentence(f"{NOT_RECORDED}: {h.reason}"))
     body = head + "\n" + "".join(f"{prose(note)}\n" for note in h.notes) + rest
     name = mail_name("direct answer", digest or h.message_id)
     if h.keyed and h.side is not None and listed is None:

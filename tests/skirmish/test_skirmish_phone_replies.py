@@ -183,6 +183,9 @@ def test_a_reply_to_an_older_mail_is_stale_once_the_phase_moved_on(cli, tmp_path
     answer = p.answer()
     assert answer.startswith("Nothing of your mail was recorded: it answers the mail of "
                              "record ")
+    # Its opening is a sentence, with its full stop, as every other answer's is.
+    assert f"(the game is at record {last}); reply to the latest mail. Your decision: " \
+        in answer, answer
     assert "Your decision: turn 1, fire phase" in answer and "Order key: " in answer
 
 
