@@ -256,6 +256,11 @@ class SkirmishScenario(Frozen):
     # and is passed over when none has any. None (a scenario without the field, as in every
     # journal made before it): the phase waits on both sides, as it always did.
     off_table_artillery: Optional[Annotated[list[Name], Meta(max_length=2)]] = None
+    # The sides that are 1914 British, who alone may use rapid fire (card, Unaimed Fire
+    # Modifiers: "-1 ... 1914 British using rapid fire"): a `rapid=` of another side is
+    # refused, and its unaimed fire's form leaves the fact out. None (a scenario without the
+    # field, as in every journal made before it): any side may declare it, as it always could.
+    british_1914: Optional[Annotated[list[Name], Meta(max_length=2)]] = None
 
 
 class SkirmishTest(Document):

@@ -33,7 +33,8 @@ from .order_text import SkOrder, parse_order
 from .state import SkState, initial_state, is_open, open_disputes
 
 __all__ = ["check", "decide", "evolve", "firing_now", "initial_state", "moving_next",
-           "is_open", "open_disputes", "parse_order", "phase_of", "waiting", "SkOrder", "SkState"]
+           "is_open", "open_disputes", "parse_order", "phase_of", "rapid_fire", "waiting",
+           "SkOrder", "SkState"]
 
 FLOW = "Sequence of Play"
 
@@ -200,7 +201,20 @@ def _check_fire(card, state, o, side):
         return refused
     if o.kind == "unaimed" and len(targets) != 1:
         return card.unaimed.rule, "unaimed fire is at one figure"
+    if o.facts.get("rapid") and not rapid_fire(state, side):
+        return RAPID, (f"rapid fire is the 1914 British's, and the {side_name(side)} side "
+                       f"is none in this scenario: declare rapid=no, or leave it out")
     return check_fire(card, state, o, f, targets)
+
+
+# The card's section that gives rapid fire its -1, to the 1914 British alone.
+RAPID = "Unaimed Fire Modifiers"
+
+
+def rapid_fire(state: SkState, side: str) -> bool:
+    """Whether a side may use the 1914 British rapid fire: one the scenario names as 1914
+    British (british_1914), or any when it does not say."""
+    return state.rapid is None or side in state.rapid
 
 
 def _check_melee(card, state, o, side):

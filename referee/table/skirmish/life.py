@@ -51,7 +51,7 @@ from .dicekeys import (
     keyed_by_side,
     record_source,
 )
-from .loading import SkirmishData, artillery_problems, card_problems
+from .loading import SkirmishData, card_problems, side_list_problems
 from .window import closed_fact, own_since
 
 ValidationError = engine().ValidationError     # pydantic-core's, loaded alone
@@ -293,9 +293,8 @@ def states(records: list[dict]) -> Iterator[tuple[dict, SkirmishCard, sk.SkState
     for problem in card_problems(card, "record 0's card"):   # as a game folder's card is
         raise ValueError(problem)
     scenario = validator(SkirmishScenario).validate_python(header["scenario_data"])
-    for n, why in artillery_problems(scenario):     # as a scenario file's are
-        raise ValueError(f"record 0's scenario: off_table_artillery: {why} "
-                         f"(at off_table_artillery.{n})")
+    for key, n, why in side_list_problems(scenario):     # as a scenario file's are
+        raise ValueError(f"record 0's scenario: {key}: {why} (at {key}.{n})")
     state = sk.initial_state(scenario)
     yield header, card, state
     for rec in records[1:]:

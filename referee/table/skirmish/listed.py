@@ -84,9 +84,12 @@ def forms(card: SkirmishCard, state: SkState, side: str, verbs: list[str]) -> li
     return [order_form(verb, card, _narrowed(card, state, side, verb)) for verb in verbs]
 
 
-def _narrowed(card: SkirmishCard, state: SkState, side: str, verb: str) -> dict[str, str]:
+def _narrowed(card: SkirmishCard, state: SkState, side: str, verb: str
+              ) -> dict[str, str | None]:
     if verb == "dispute":
         return {"fact": "KEY"}              # as the rest of his mail names it
+    if verb == "unaimed" and not sk.rapid_fire(state, side):
+        return {"at": "FIGURE", "rapid": None}   # rapid fire: the 1914 British's alone
     if verb in ("spot", "unaimed"):
         return {"at": "FIGURE"}             # one test per target; unaimed fire at one figure
     if verb == "fire":

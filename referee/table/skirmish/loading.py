@@ -74,8 +74,7 @@ def _scenario_problems(sc: SkirmishScenario, data_weapons: set[str], label: str)
     if sc.first not in sc.sides:
         out.append(DataProblem(label, ("first",), f"{sc.first!r} is not one of the sides "
                                                   f"({', '.join(sc.sides)})"))
-    out += [DataProblem(label, ("off_table_artillery", n), why)
-            for n, why in artillery_problems(sc)]
+    out += [DataProblem(label, (key, n), why) for key, n, why in side_list_problems(sc)]
     seen: set[str] = set()
     for side, force in sc.forces.items():
         at = ("forces", side)
@@ -98,14 +97,20 @@ def _scenario_problems(sc: SkirmishScenario, data_weapons: set[str], label: str)
     return out
 
 
-def artillery_problems(sc: SkirmishScenario) -> list[tuple[int, str]]:
-    """Each side the scenario's off_table_artillery names that is not one of its sides, or
-    is named again (its position, why), so that no artillery is read as none."""
-    out, named = [], sc.off_table_artillery or []
-    for n, side in enumerate(named):
-        if side not in sc.sides or side in named[:n]:
-            why = "is named twice" if side in sc.sides else "is not one of the sides"
-            out.append((n, f"{side!r} {why} ({', '.join(sc.sides)})"))
+SIDE_LISTS = ("off_table_artillery", "british_1914")
+
+
+def side_list_problems(sc: SkirmishScenario) -> list[tuple[str, int, str]]:
+    """Each side a list of the scenario's sides (off_table_artillery, british_1914) names
+    that is not one of its sides, or is named again (the field, its position, why), so that
+    no artillery, nor a 1914 British side, is read as none."""
+    out = []
+    for key in SIDE_LISTS:
+        named = getattr(sc, key) or []
+        for n, side in enumerate(named):
+            if side not in sc.sides or side in named[:n]:
+                why = "is named twice" if side in sc.sides else "is not one of the sides"
+                out.append((key, n, f"{side!r} {why} ({', '.join(sc.sides)})"))
     return out
 
 

@@ -119,16 +119,18 @@ _SUBJECTS = {"morale": "SECTION", "rally": "SECTION", "surrender": "FIGURE|SECTI
              "done": "", "dispute": "", "settle": ""}
 
 
-def order_form(verb: str, card: SkirmishCard, narrowed: dict[str, str] | None = None) -> str:
+def order_form(verb: str, card: SkirmishCard,
+               narrowed: dict[str, str | None] | None = None) -> str:
     """An order's form as a mail lists it: its first word, what it is about, and each fact
     it reads with the values the card knows ('move FIGURE mode=stealthy|manoeuvre|rush|
     assault away=yes|no contact=yes|no command=yes|no'; 'fire' for the card's aimed fire).
-    narrowed: a fact's values where fewer can be legal now (listed.py)."""
+    narrowed: a fact's values where fewer can be legal now (listed.py); None: a fact the
+    reader may not declare at all, left out."""
     subject = _SUBJECTS.get(verb, "FIGURE")
     given = narrowed or {}
     return " ".join([verb, *([subject] if subject else []),
                      *(f"{key}={given.get(key) or _values(key, card)}"
-                       for key in READS.get(verb, ()))])
+                       for key in READS.get(verb, ()) if key not in given or given[key])])
 
 
 def _values(key: str, card: SkirmishCard) -> str:

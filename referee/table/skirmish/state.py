@@ -74,6 +74,9 @@ class SkState:
     # The sides with off-table artillery (the scenario's off_table_artillery): the artillery
     # phase waits on them alone. None: the scenario does not say, and it waits on both.
     artillery: list[str] | None = None
+    # The sides that may use the 1914 British rapid fire (the scenario's british_1914);
+    # None: the scenario does not say, and any side may.
+    rapid: list[str] | None = None
 
     def clone(self) -> SkState:
         return copy.deepcopy(self)
@@ -126,5 +129,6 @@ def initial_state(sc: SkirmishScenario) -> SkState:
     a, b = sc.sides
     artillery = None if sc.off_table_artillery is None else \
         [s for s in sc.sides if s in sc.off_table_artillery]
+    rapid = None if sc.british_1914 is None else [s for s in sc.sides if s in sc.british_1914]
     return SkState((a, b), sc.first, figures, sections, moves={a: 0, b: 0},
-                   artillery=artillery)
+                   artillery=artillery, rapid=rapid)
