@@ -20,6 +20,7 @@ from ..base.glyphs import disguising
 from ..store import home
 from . import message as mailtext
 from .headers import header_block
+from .sentorder import in_sent_order
 
 MAX_MESSAGE = 1 << 20
 HEAD_MOST = 64 << 10                # what is read of a message file over the limit: its header
@@ -116,8 +117,8 @@ class Mailboxes:
         self.passed: list[str] = []
 
     def survey(self) -> list[Message]:
-        """Every message, its bytes dropped once read, in Date order (StorageError when a
-        mailbox cannot be read; a message that cannot be read is set aside)."""
+        """Every message, its bytes dropped once read, in the order sent (sentorder.py;
+        StorageError when a mailbox cannot be read; one that cannot be read is set aside)."""
         out: list[Message] = []
         for src in self.sources:
             try:
@@ -129,8 +130,7 @@ class Mailboxes:
                     out.append(m)
             except (OSError, mailbox.Error) as exc:
                 raise StorageError(f"{src}: the mailbox cannot be read ({exc})") from None
-        out.sort(key=lambda m: (m.date, m.order))
-        return out
+        return in_sent_order(out)
 
     def load(self, m: Message, parse: bool = True) -> Message:
         """m with its bytes and (unless parse is False) parsed message back (set aside when

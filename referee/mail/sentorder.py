@@ -1,0 +1,35 @@
+"""The order a player sent his mails in, which is the order they are applied and answered in.
+
+A mail's Date says when it was sent while it is sane: read, and not after the clock of the
+run reading it (a Date to come is a wrong clock, or a Date written to go last). A mail
+without a sane Date keeps the place it arrived at (the mailbox's order, as read): after
+every mail that arrived before it, that is, at the latest sane Date among them. Mails of one
+moment go in the order they arrived. Sorting mails already in this order leaves them so: a
+pass's own copy of a game's mails (claims.py) is read again in the order it was written.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..base.clock import now
+
+
+def sane_date(date: float, moment: datetime | None = None) -> float | None:
+    """A mail's Date (a POSIX time, 0.0 for none or one that cannot be read) when it is
+    sane at moment (default: now); else None."""
+    if not date:
+        return None
+    return date if date <= (moment or now()).timestamp() else None
+
+
+def in_sent_order(messages: list, moment: datetime | None = None) -> list:
+    """messages (each with its date and its order of arrival) in the order they were sent."""
+    when = (moment or now())
+    keyed, latest = [], float("-inf")
+    for m in sorted(messages, key=lambda m: m.order):
+        sane = sane_date(m.date, when)
+        if sane is not None:
+            latest = max(latest, sane)
+        keyed.append((latest if sane is None else sane, m.order, m))
+    return [m for *_, m in sorted(keyed, key=lambda k: k[:2])]

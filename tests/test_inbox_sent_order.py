@@ -1,0 +1,99 @@
+"""A player's mails read by one pass are applied, and answered, in the order he sent them.
+
+The AT ALL COSTS! 1914 game by mail (its German at hans@example.org, `--deadline 48h`,
+a Maildir in, an `outbox:DIR` out), begun at START; `tick` runs with REFEREE_NOW. The
+German sends a mail with an order that cannot be read, then a corrected one a minute later
+(2.0 II.1: he may play an Offensive card or pass). The order of his mails is their Date
+while it is sane (read, and not after the pass's clock), else the order they arrived in; the
+mails answering them leave the outbox (oldest first, as the spool sends them) in that order,
+and a refusal of a mail whose later one was applied says so above everything else.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from commandclock import START, at
+
+from referee.base.clock import NOW_VARIABLE
+from referee.mail.delivery import spool_files
+
+GERMAN = "hans@example.org"
+WRONG = "play defensive"            # no card is called so: refused, nothing applied
+
+
+def _game(cli, root: Path, monkeypatch) -> tuple[Path, str]:
+    """The game, begun at START, its Maildir and outbox under root: its journal and the
+    German's key."""
+    monkeypatch.setenv(NOW_VARIABLE, at(START))
+    for sub in ("cur", "new", "tmp"):
+        (root / "mail" / sub).mkdir(parents=True)
+    journal = root / "aac.jsonl"
+    r = cli("new", journal, "--game", "aac", "--scenario", "1914",
+            "--player", f"german={GERMAN}", "--player", "entente=joffre@example.net",
+            "--deadline", "48h", "--mail-in", root / "mail",
+            "--mail-out", f"outbox:{root / 'outbox'}")
+    assert r.exit_code == 0, r.output
+    r = cli("players", journal, "--keys", "--format", "json")
+    assert r.exit_code == 0, r.output
+    [key] = [p["key"] for p in json.loads(r.stdout)["players"] if p["side"] == "german"]
+    return journal, key
+
+
+def _mail(root: Path, file: str, ident: str, body: str, key: str,
+          date: str | None) -> None:
+    dated = f"Date: {date}\n" if date is not None else ""
+    (root / "mail" / "new" / file).write_text(
+        f"From: Hans <{GERMAN}>\nTo: referee@example.com\nSubject: orders\n{dated}"
+        f"Message-ID: <{ident}@example.org>\n\n{body}\n\nOrder key: {key}\n")
+
+
+def _tick(cli, root: Path, monkeypatch) -> None:
+    monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(minutes=5)))
+    r = cli("tick", root / "aac.jsonl", "--no-map")
+    assert r.exit_code == 0, r.output
+
+
+def _to_him(root: Path) -> list:
+    """The German's mails in the outbox, in the order they are sent (spool_files)."""
+    mails = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+             for p in spool_files(root / "outbox")]
+    return [m for m in mails if str(m["To"]) == GERMAN]
+
+
+def _text(m) -> str:
+    return " ".join(m.get_body(("plain",)).get_content().split())
+
+
+def _records(journal: Path) -> list[dict]:
+    return [json.loads(line) for line in journal.read_text().splitlines()]
+
+
+def _minute(n: int) -> str:
+    return email.utils.format_datetime(START + timedelta(minutes=n))
+
+
+@pytest.mark.parametrize("dates", [(1, None), (1, "Mon, 23 Nov 2026 18:60:99 +0000"),
+                                   ("Tue, 23 Nov 2027 18:01:00 +0000", 2)],
+                         ids=["later-undated", "later-unreadable", "earlier-in-the-future"])
+def test_a_mail_without_a_sane_date_keeps_its_place_of_arrival(cli, tmp_path, monkeypatch,
+                                                               dates):
+    """Two mails of his, each legal alone: 'pass', then an Offensive card, which after a
+    pass is not his to play (2.0 II.1). One of them has no Date, one that cannot be read, or
+    one after the pass's clock: it keeps the place it arrived at, so 'pass' is applied and
+    the card refused, and they are answered in that order."""
+    journal, key = _game(cli, tmp_path, monkeypatch)
+    first, second = (_minute(d) if isinstance(d, int) else d for d in dates)
+    _mail(tmp_path, "1700000001.a", "first", "pass", key, first)
+    _mail(tmp_path, "1700000002.b", "second", "play offensive", key, second)
+    _tick(cli, tmp_path, monkeypatch)
+    applied = [r for r in _records(journal) if r.get("actor") == "german"]
+    assert [r["mail"]["data"]["message_id"] for r in applied] == ["<first@example.org>"]
+    assert [m["In-Reply-To"] for m in _to_him(tmp_path)] == ["<first@example.org>",
+                                                             "<second@example.org>"]
