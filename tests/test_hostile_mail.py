@@ -449,15 +449,14 @@ def test_a_reply_owed_to_such_an_address_by_an_earlier_run_no_longer_stops_the_m
     """A run that took such a From for an address (as earlier versions did: here the check
     is taken away for it) owes a reply no mail can be written to, and stops on it; the next
     run drops that reply and writes the German's answer and both reports."""
-    from referee.mail import inbox as inboxmod
-    from referee.mail import mailboxes
+    from referee.mail import mailboxes, outboxmail
 
     source = tmp_path / "in"
     eml(source / "new", mail(encoded_word("=?utf-8?q?a=0Ab?=@x.org"), body="hello\n",
                              mid="<x1@x.org>"), "a-stranger.eml")
     eml(source / "new", mail(), "b-german.eml")
     with monkeypatch.context() as earlier:
-        for module in (mailboxes, inboxmod):
+        for module in (mailboxes, outboxmail):
             earlier.setattr(module, "reads_back", lambda address: True)
         r = inbox(cli, journal, source, outbox=tmp_path / "out")
     assert r.exit_code == 3 and "could not be written" in r.stderr, r.stderr

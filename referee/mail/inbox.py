@@ -18,14 +18,13 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..base.addresses import address_key, reads_back
-from ..base.errors import StorageError, UsageError
+from ..base.addresses import address_key
+from ..base.errors import UsageError
 from ..base.readers import MODERATOR
 from ..game.replay import check_current
-from ..render.reports import receipt_text
 from ..store.dice import Dice
 from ..store.journal import signed_only
-from ..store.mailroute import mail_route, referee_address, route_problem
+from ..store.mailroute import mail_route, route_problem
 from ..store.players import (
     OBSERVER,
     changed_observers,
@@ -40,14 +39,11 @@ from ..store.players import (
 )
 from ..store.secrets import load_secret, secret_missing
 from ..table import Table
-from . import outcome
 from .answered import answered_record
 from .copies import refuse_copy
 from .direct import direct_inbox
-from .elsewhere import check_outbox, sent_after, writer
-from .formerkeys import keep_carried, key_note
+from .elsewhere import check_outbox, writer
 from .handling import handle
-from .holds import sides_on_hold
 from .holdsteps import keep_hold, with_holds
 from .keyed import keyed_side
 from .keyelsewhere import key_told, refuse_unmatched
@@ -58,22 +54,14 @@ from .ledger import (
     game_lock,
     handled_before,
     load_ledger,
-    mail_name,
     may_answer,
     note_handled,
-    note_start,
     save_ledger,
 )
-from .leftover import held_sides
-from .lostrecord import lost_note
 from .mailboxes import Mailboxes, Message, too_large_refusal
-from .newsmail import NEWS, REPORT, news_body, owed
-from .notmatched import as_owed_now, not_matched
-from .observers import OBSERVERS_NEVER_ORDER, observer_mails, resume_from, sent_mark
+from .observers import OBSERVERS_NEVER_ORDER, observer_mails
+from .outboxmail import mail_since, write_outbox
 from .outcome import Outcome, outcome_of, owed_reply
-from .pictures import MailPictures
-from .refusal import prose, refusal_text, report_body
-from .reminders import deadline_lines
 from .robots import AUTOMATIC, automatic, set_aside
 from .routes import refuse_unmailable
 from .senders import (
@@ -87,8 +75,6 @@ from .senders import (
     own_mail,
 )
 from .severaltags import other_game
-from .subjects import table_subject
-from .threads import thread_of
 
 # ---------------------------------------------------------------- players
 
@@ -322,7 +308,7 @@ def _report_still_owed(ledger: dict, where: tuple | None, message_id: str,
     if where is None or not message_id:
         return
     seq, side = where
-    if isinstance(seq, int) and seq > _since(ledger, side, records):
+    if isinstance(seq, int) and seq > mail_since(ledger, side, records):
         ledger["reply_to"][side] = message_id
 
 
@@ -426,144 +412,3 @@ def _too_large(m: Message, out: Outcome, people: dict, replies: list) -> bool:
     out.status, out.reason, out.side = "rejected", too_large_refusal(m.oversize), sides[0]
     replies.append((people[sides[0]]["address"], sides[0], out, m))
     return True
-
-
-# ---------------------------------------------------------------- outbox
-
-def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: dict,
-                 with_map: bool = True) -> list[Path]:
-    """The mails the ledger says are owed, one .eml each, under a name that says which mail
-    it is (written once: a name already in the outbox, or in its sent/, was written by an
-    earlier run): the reply to each message that was not applied, saying why, with the
-    player's report inside it (no second mail for the same news), then each player's report
-    (with his key and a receipt) when the journal moved since his last one. A player sent a
-    report for a message applied in this run gets his other messages' replies written after
-    it (sent after it, unless the two are written within one tick of the file system's
-    clock), each saying why only and pointing to it. StorageError if a mail cannot be
-    written: the ledger then still says which are owed. With with_map, a mail to a side
-    carries the pictures pictures.py gives it, drawn for that side (1.4: his own templates
-    only), once for each side."""
-    mail = _Outbox(table, folder, people, keys, ledger, with_map)
-    news = set(ledger["reply_to"])
-    try:
-        later = []
-        for entry in ledger["owed"]:
-            if entry["side"] in news:
-                later.append(entry)
-            else:
-                mail.reply(entry)
-        reported = mail.reports(people, news)
-        for entry in later:
-            mail.reply(entry, reported)
-    except (OSError, ValueError) as exc:
-        raise StorageError(f"--outbox {folder}: a mail could not be written ({exc}); the orders "
-                           f"applied are in the journal, and `inbox` run again writes the "
-                           f"mails still owed") from None
-    return mail.written
-
-
-class _Outbox:
-    """The mails of one write_outbox run, each written as it is made."""
-
-    def __init__(self, table: Table, folder: Path, people: dict, keys: dict, ledger: dict,
-                 with_map: bool):
-        self.table, self.folder, self.keys, self.ledger = table, folder, keys, ledger
-        self.people = people
-        self.game = table.game()
-        self.pictures = MailPictures(table, ledger, with_map)
-        self.records, self.last = table.records, table.records[-1]
-        self.held = sides_on_hold(table)
-        self.due = deadline_lines(table, self.held)
-        self.sender = referee_address(self.records)
-        self.written: list[Path] = []
-        self.write = writer(ledger)       # once across outboxes (elsewhere.py)
-
-    def reply(self, entry: dict, reported: dict[str, tuple[int, Path]] | None = None
-              ) -> None:
-        """The reply to a message not applied: to a stranger, that it was not matched; to a
-        side, why, with his report, or (reported: the record his report of this run ends
-        at, and its mail) pointing to that report, and sent after it."""
-        entry = as_owed_now(entry, self.people)     # the side's address still, else no key
-        side, address, game = entry["side"], entry["to"], self.game
-        if side == OBSERVER:
-            return                          # observers.py answers them
-        if not side:           # a stranger's, or no key: why alone (notmatched.py)
-            if reads_back(address):     # else taken in by an earlier version: no mail
-                said = not_matched(self.table, self.people, self.ledger, entry)
-                self.written.append(self.write(
-                    self.folder, self.sender, said.pop("to"), said.pop("subject"),
-                    said.pop("body"), entry["message_id"], name=entry["name"], **said))
-            return
-        brief = reported is not None and side in reported
-        subject = table_subject(self.table, side)
-        latest = "" if entry.get("status") != "stale" else "\n\n" + prose(
-            outcome.latest_mail_words(False, reported[side][0]) if brief
-            else outcome.latest_mail_words(True))
-        if brief:
-            shown: list = []
-            body = refusal_text(outcome_of(entry, self.table), report=False) + latest + \
-                "\n\n" + prose(
-                f"What happened, the board and what you are asked now are in your report "
-                f"of record #{reported[side][0]}, sent to you with this mail.") + \
-                f"\n\nOrder key: {self.keys[side]}\n" + \
-                receipt_text(self.records[0], self.last) + "\n"
-        else:
-            shown, where = self.pictures.for_mail(side, refusal=True)
-            body = refusal_text(outcome_of(entry, self.table)) + latest + "\n\n" + report_body(
-                self.table, side, _since(self.ledger, side, self.records), self.keys[side],
-                self.due.get(side), map_note=where, held=side in self.held)
-        self.written.append(self.write(
-            self.folder, self.sender, address, subject, body,
-            entry["message_id"], shown, name=entry["name"],
-            thread=thread_of(game.game_id, address), record=(game.game_id, self.last)))
-        if brief:
-            sent_after(self.written[-1], reported[side][1])
-        note_start(self.ledger, entry["name"], side)
-        if side not in self.ledger["reply_to"]:
-            self.ledger["sent"][side] = sent_mark(self.last)
-            keep_carried(self.ledger, side, self.records)
-
-    def reports(self, people: dict, news: set[str]) -> dict[str, tuple[int, Path]]:
-        """Each player's report when the journal moved since his last one, or a message of
-        his was applied in this run; a few lines of news when what moved it left the board
-        as it was (newsmail.py): by side, the record it ends at and its mail."""
-        game, last, ledger = self.game, self.last, self.ledger
-        done: dict[str, tuple[int, Path]] = {}
-        held = held_sides(self.folder, ledger)
-        for side, key in self.keys.items():
-            if side not in people or side in held:
-                continue                    # held: a mail to him waits, refused, in refused/
-            since = _since(ledger, side, self.records)
-            what = REPORT if side in news else owed(self.records, since, side)
-            if what is None:
-                continue                    # nothing new for him a mail owes
-            notes = [n for n in (lost_note(self.records, ledger["sent"].get(side), side),
-                                 key_note(self.records, ledger, side),
-                                 *ledger["notes"].get(side, ())) if isinstance(n, str)]
-            shown, where = ([], "") if what == NEWS else self.pictures.for_mail(side)
-            body = news_body(self.table, side, since, key, self.due.get(side), side in self.held,
-                             ledger) if what == NEWS else report_body(
-                self.table, side, since, key, self.due.get(side), notes, where, side in self.held)
-            # Named by what it answers too: a message applied without a record (standing
-            # orders alone) is answered by a report of its own, not by the one already
-            # written at this record.
-            answers = ledger["reply_to"].get(side)
-            name = mail_name(what, game.game_id, side, last["hash"], *notes,
-                             *([f"answers {answers}"] if isinstance(answers, str) else []))
-            address = people[side]["address"]
-            self.written.append(self.write(
-                self.folder, self.sender, address,
-                table_subject(self.table, side), body, answers, shown, name=name,
-                thread=thread_of(game.game_id, address), record=(game.game_id, last)))
-            note_start(ledger, name, side)
-            ledger["sent"][side] = sent_mark(last)
-            keep_carried(ledger, side, self.records)
-            done[side] = (last["seq"], self.written[-1])
-        return done
-
-
-def _since(ledger: dict, side: str, records: list[dict]) -> int:
-    """The record a player's next mail starts after: the last one he was sent (while the
-    journal still holds that record as it was; else the start), whatever reports were
-    printed for him meanwhile."""
-    return resume_from(ledger["sent"].get(side), records)
