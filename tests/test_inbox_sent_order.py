@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from commandclock import START, at
+from mailkinds import first_line
 
 from referee.base.clock import NOW_VARIABLE
 from referee.mail.delivery import spool_files
@@ -79,6 +80,43 @@ def _minute(n: int) -> str:
     return email.utils.format_datetime(START + timedelta(minutes=n))
 
 
+@pytest.mark.parametrize("names", [("1700000001.a", "1700000002.b"),
+                                   ("1700000002.b", "1700000001.a")],
+                         ids=["names-as-dates", "names-against-dates"])
+def test_the_corrected_mail_s_answer_goes_out_after_the_refusal(cli, tmp_path, monkeypatch,
+                                                                names):
+    """Both mails in one pass (the Maildir's names sorting with their Dates, or against
+    them): the wrong one is refused and the corrected one applied; the refusal goes out
+    first, and opens with the news that the later mail was applied; his report, answering
+    the corrected mail, goes out last."""
+    journal, key = _game(cli, tmp_path, monkeypatch)
+    _mail(tmp_path, names[0], "first", WRONG, key, _minute(1))
+    _mail(tmp_path, names[1], "second", "pass", key, _minute(2))
+    _tick(cli, tmp_path, monkeypatch)
+    assert [r.get("order") for r in _records(journal)[-1:]] == ["pass"]
+    refusal, report = _to_him(tmp_path)
+    assert [refusal["In-Reply-To"], report["In-Reply-To"]] == ["<first@example.org>",
+                                                               "<second@example.org>"]
+    assert first_line(refusal) == ("Your later mail of Mon 23 Nov 18:02 UTC was applied: "
+                                   "see its answer.")
+    assert "Applied: nothing." in _text(refusal)
+    assert "report for the German player" in _text(report)
+
+
+def test_a_refused_mail_after_the_applied_one_is_answered_after_it(cli, tmp_path,
+                                                                   monkeypatch):
+    """The corrected mail first, then a wrong one: the report goes out first, the refusal
+    after it, as it always was (no word of a later mail: there is none)."""
+    journal, key = _game(cli, tmp_path, monkeypatch)
+    _mail(tmp_path, "1700000001.a", "first", "pass", key, _minute(1))
+    _mail(tmp_path, "1700000002.b", "second", WRONG, key, _minute(2))
+    _tick(cli, tmp_path, monkeypatch)
+    report, refusal = _to_him(tmp_path)
+    assert [report["In-Reply-To"], refusal["In-Reply-To"]] == ["<first@example.org>",
+                                                               "<second@example.org>"]
+    assert first_line(refusal) == "Your message was not applied: line 1 of it failed."
+
+
 @pytest.mark.parametrize("dates", [(1, None), (1, "Mon, 23 Nov 2026 18:60:99 +0000"),
                                    ("Tue, 23 Nov 2027 18:01:00 +0000", 2)],
                          ids=["later-undated", "later-unreadable", "earlier-in-the-future"])
@@ -97,3 +135,33 @@ def test_a_mail_without_a_sane_date_keeps_its_place_of_arrival(cli, tmp_path, mo
     assert [r["mail"]["data"]["message_id"] for r in applied] == ["<first@example.org>"]
     assert [m["In-Reply-To"] for m in _to_him(tmp_path)] == ["<first@example.org>",
                                                              "<second@example.org>"]
+
+
+def test_a_refusal_before_an_undated_applied_mail_names_no_time(cli, tmp_path, monkeypatch):
+    """The wrong mail dated, then the corrected one with no Date (it arrived later): the
+    refusal first, saying his later mail was applied, with no time to name."""
+    _, key = _game(cli, tmp_path, monkeypatch)
+    _mail(tmp_path, "1700000001.a", "first", WRONG, key, _minute(1))
+    _mail(tmp_path, "1700000002.b", "second", "pass", key, None)
+    _tick(cli, tmp_path, monkeypatch)
+    refusal, report = _to_him(tmp_path)
+    assert refusal["In-Reply-To"] == "<first@example.org>"
+    assert first_line(refusal) == "Your later mail was applied: see its answer."
+
+
+def test_mails_in_the_order_sent_stay_in_it():
+    """A pass's own copy of a game's mails is written in the order sent and read again:
+    that order sorted again is itself. A mail without a sane Date goes after every mail that
+    arrived before it."""
+    from types import SimpleNamespace
+
+    from referee.mail.sentorder import in_sent_order
+
+    moment = START + timedelta(hours=1)
+    t = START.timestamp()
+    dates = [t + 600, 0.0, t + 60, t + 10 ** 8, t + 600, t - 60, 0.0]
+    mails = [SimpleNamespace(date=d, order=i, name=i) for i, d in enumerate(dates)]
+    sent = [m.name for m in in_sent_order(mails, moment)]
+    assert sent == [5, 2, 0, 1, 3, 4, 6]
+    again = [SimpleNamespace(date=dates[n], order=i, name=n) for i, n in enumerate(sent)]
+    assert [m.name for m in in_sent_order(again, moment)] == sent

@@ -3,7 +3,7 @@
 The referee never sends mail. `inbox` reads what the moderator's mail
 program saved, takes a message for a side only from the side's registered
 address *and* with its order key, applies one message's orders all or
-nothing (in Date order across the mailbox), keeps the message's Message-ID
+nothing (in the order sent: sentorder.py), keeps the message's Message-ID
 and raw digest in the record for the moderator only, and writes every reply
 into an outbox folder as `.eml` files (0600) for the user's own mail program.
 
@@ -74,6 +74,7 @@ from .senders import (
     moderator_mail,
     own_mail,
 )
+from .sentorder import later_applied
 from .severaltags import other_game
 
 # ---------------------------------------------------------------- players
@@ -330,6 +331,7 @@ def _keep(ledger: dict, m: Message, out: Outcome, replies: list,
         known = address_key(address) in registered or side == OBSERVER
         if o.status == "applied":
             ledger["reply_to"][side] = msg.message_id
+            later_applied(ledger, side, msg.date)      # his earlier mails' replies first
             ledger["notes"].setdefault(side, []).extend(o.notes)
         elif (side and side != OBSERVER and not msg.oversize) or \
                 may_answer(ledger, address, known):

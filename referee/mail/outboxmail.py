@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..base.addresses import reads_back
 from ..base.errors import StorageError
+from ..game.clockwalk import zone_of
 from ..render.reports import receipt_text
 from ..store.mailroute import referee_address
 from ..store.players import OBSERVER
@@ -26,6 +27,7 @@ from .outcome import outcome_of
 from .pictures import MailPictures
 from .refusal import prose, refusal_text, report_body
 from .reminders import deadline_lines
+from .sentorder import LATER, later_words
 from .subjects import table_subject
 from .threads import thread_of
 
@@ -37,18 +39,22 @@ def write_outbox(table: Table, folder: Path, people: dict, keys: dict, ledger: d
     earlier run): the reply to each message that was not applied, saying why, with the
     player's report inside it (no second mail for the same news), then each player's report
     (with his key and a receipt) when the journal moved since his last one. A player sent a
-    report for a message applied in this run gets his other messages' replies written after
-    it (sent after it, unless the two are written within one tick of the file system's
-    clock), each saying why only and pointing to it. StorageError if a mail cannot be
+    report for a message applied in this run gets his other messages' replies each saying
+    why only and pointing to it: those he sent before the one applied written before it,
+    each saying first that a later mail was applied (sentorder.py), the others after it;
+    each mail to a player is sent after the one written to him before it (even within one
+    tick of the file system's clock: elsewhere.sent_after). StorageError if a mail cannot be
     written: the ledger then still says which are owed. With with_map, a mail to a side
     carries the pictures pictures.py gives it, drawn for that side (1.4: his own templates
     only), once for each side."""
     mail = _Outbox(table, folder, people, keys, ledger, with_map)
     news = set(ledger["reply_to"])
     try:
-        later = []
+        later, ahead = [], {side: (mail.last["seq"], None) for side in mail.reporting(news)}
         for entry in ledger["owed"]:
-            if entry["side"] in news:
+            if entry["side"] in ahead and LATER in entry:
+                mail.reply(entry, ahead)        # his mail before the one applied: first
+            elif entry["side"] in news:
                 later.append(entry)
             else:
                 mail.reply(entry)
@@ -77,12 +83,24 @@ class _Outbox:
         self.sender = referee_address(self.records)
         self.written: list[Path] = []
         self.write = writer(ledger)       # once across outboxes (elsewhere.py)
+        self.to_side: dict[str, Path] = {}      # each side's mail written last
 
-    def reply(self, entry: dict, reported: dict[str, tuple[int, Path]] | None = None
+    def reporting(self, news: set[str]) -> set[str]:
+        """The sides in news that reports() writes a report to (held: it waits)."""
+        held = held_sides(self.folder, self.ledger)
+        return {s for s in news if s in self.keys and s in self.people and s not in held}
+
+    def in_turn(self, side: str) -> None:
+        """The mail just written to side sent after the one written to him before it."""
+        if side in self.to_side:
+            sent_after(self.written[-1], self.to_side[side])
+        self.to_side[side] = self.written[-1]
+
+    def reply(self, entry: dict, reported: dict[str, tuple[int, Path | None]] | None = None
               ) -> None:
         """The reply to a message not applied: to a stranger, that it was not matched; to a
         side, why, with his report, or (reported: the record his report of this run ends
-        at, and its mail) pointing to that report, and sent after it."""
+        at, and its mail, None while it is to come) pointing to that report."""
         entry = as_owed_now(entry, self.people)     # the side's address still, else no key
         side, address, game = entry["side"], entry["to"], self.game
         if side == OBSERVER:
@@ -101,7 +119,9 @@ class _Outbox:
             else outcome.latest_mail_words(True))
         if brief:
             shown: list = []
-            body = refusal_text(outcome_of(entry, self.table), report=False) + latest + \
+            first = "" if LATER not in entry else \
+                prose(later_words(entry, zone_of(self.table.raw))) + "\n\n"
+            body = first + refusal_text(outcome_of(entry, self.table), report=False) + latest + \
                 "\n\n" + prose(
                 f"What happened, the board and what you are asked now are in your report "
                 f"of record #{reported[side][0]}, sent to you with this mail.") + \
@@ -116,8 +136,7 @@ class _Outbox:
             self.folder, self.sender, address, subject, body,
             entry["message_id"], shown, name=entry["name"],
             thread=thread_of(game.game_id, address), record=(game.game_id, self.last)))
-        if brief:
-            sent_after(self.written[-1], reported[side][1])
+        self.in_turn(side)
         note_start(self.ledger, entry["name"], side)
         if side not in self.ledger["reply_to"]:
             self.ledger["sent"][side] = sent_mark(self.last)
@@ -155,6 +174,7 @@ class _Outbox:
                 self.folder, self.sender, address,
                 table_subject(self.table, side), body, answers, shown, name=name,
                 thread=thread_of(game.game_id, address), record=(game.game_id, last)))
+            self.in_turn(side)
             note_start(ledger, name, side)
             ledger["sent"][side] = sent_mark(last)
             keep_carried(ledger, side, self.records)

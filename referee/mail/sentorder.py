@@ -10,9 +10,10 @@ pass's own copy of a game's mails (claims.py) is read again in the order it was 
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from ..base.clock import now
+from .copies import mail_of
 
 
 def sane_date(date: float, moment: datetime | None = None) -> float | None:
@@ -33,3 +34,29 @@ def in_sent_order(messages: list, moment: datetime | None = None) -> list:
             latest = max(latest, sane)
         keyed.append((latest if sane is None else sane, m.order, m))
     return [m for *_, m in sorted(keyed, key=lambda k: k[:2])]
+
+
+# An owed reply's mark, in the ledger: a later mail of the same side was applied in the same
+# run (its sane Date, 0.0 for none); the reply is written before the report that answers it.
+LATER = "later"
+
+
+def later_applied(ledger: dict, side: str, date: float) -> None:
+    """A mail of side's applied: the replies owed to his earlier mails marked so (LATER)."""
+    for entry in ledger["owed"]:
+        if entry.get("side") == side:
+            entry[LATER] = sane_date(date) or 0.0
+
+
+def later_words(entry: dict, zone: str | None) -> str:
+    """The line above a reply marked LATER: that his later mail (named by its Date, in the
+    game's time zone with UTC beside it, as his deadlines are) was applied, so that a reader
+    who sees this reply last is not misled: the report answering that mail is its answer."""
+    dated = entry.get(LATER)
+    try:
+        moment = datetime.fromtimestamp(dated, UTC) if isinstance(dated, (int, float)) and \
+            not isinstance(dated, bool) and dated else None
+    except (ValueError, OverflowError, OSError):
+        moment = None
+    return f"Your later {mail_of(moment, zone).removeprefix('your ')} was applied: see its " \
+        f"answer."
