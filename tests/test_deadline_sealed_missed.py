@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import json
 import os
 import re
 import subprocess
@@ -234,3 +235,26 @@ def test_the_late_mail_and_the_reminder_list_the_orders_as_the_report_does(
             assert _menu(late) == reports[str(m["To"])], late
             assert _menu(reminders[str(m["To"])]) == reports[str(m["To"])]
     assert len(reports) == 2
+
+
+def test_json_names_the_line_that_waits_on_the_moderator(tmp_path, cli, monkeypatch):
+    """`tick --format json` gives each game's `waits_on_moderator`: the one of its problems
+    saying it goes on only when he acts (a script tells it from a mailbox down without
+    reading the words), null before the deadline passes and once he has given the orders."""
+    folder, out = _game(tmp_path, cli, monkeypatch, "wait")
+
+    def waits() -> tuple[str | None, list[str]]:
+        r = cli("tick", folder, "--no-map", "--format", "json")
+        doc, _ = json.JSONDecoder().raw_decode(r.output)
+        [game] = doc["games"]
+        return game["waits_on_moderator"], game["problems"]
+
+    assert waits() == (None, [])
+    monkeypatch.setenv(NOW_VARIABLE, at(PASSED))
+    line, others = waits()
+    assert line is not None and others == [line], others
+    assert line.startswith("ms: the game waits on the moderator: the German and Entente "
+                           f"players' orders were due by {DUE} and none came"), line
+    for side in ("german", "entente"):
+        assert cli("order", folder / "m.jsonl", "--as", side, "done").exit_code == 0
+    assert waits() == (None, [])

@@ -516,7 +516,8 @@ def _tick_document(report) -> dict:
         ok=not report.problems,
         games=[{"journal": str(x.journal), "game_id": x.game_id, "source": x.source,
                 "target": x.target, "messages": x.messages, "log": x.lines,
-                "problems": x.problems, "busy": x.busy, "outbox": x.outbox}
+                "problems": x.problems, "busy": x.busy, "outbox": x.outbox,
+                "waits_on_moderator": x.moderator}
                for x in report.games],
         unclaimed=report.unclaimed, waiting=report.waiting, problems=report.problems,
         busy=report.busy, mailboxes=[d.document() for d in report.down])

@@ -452,6 +452,9 @@ class GameTick(Part):
     problems: list[str]
     busy: Optional[str]     # passed over: its lock held by another process (null: not)
     outbox: int             # the mails this pass left in its `outbox:DIR` folder, to send
+    # The one of `problems` saying the game goes on only when the moderator acts, and what
+    # he may do (null: it does not wait on him)
+    waits_on_moderator: Optional[str]
 
 
 class WaitingMail(Document):

@@ -496,7 +496,7 @@ def _deadlines_and_reports(x: Game, games_dir, with_map: bool, moment) -> None:
     waiting = waits_on_a_person(Table(x.journal, games_dir).whole(), named(x.journal),
                                 x.spool, moment)
     if waiting is not None:         # every pass, until he acts
-        x.fail(waiting)
+        x.wait_on_him(waiting)
     if x.keys and (_reports_owed(x) or load_ledger(x.game_id, x.header_hash)["owed"]):
         inbox(x.journal, [], x.spool, games_dir, with_map)
 

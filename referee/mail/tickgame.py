@@ -54,6 +54,8 @@ class Game:
     busy: str | None = None     # why the pass passed it over: a lock another process held
     shown: int = 0              # its lines told already, as the game was done (passreport)
     outbox: int = 0             # the mails this pass left in its `outbox:DIR` folder
+    # The problem saying the game waits on the moderator, and what he may do (wait_on_him).
+    moderator: str | None = None
 
     @property
     def spool(self) -> Path:
@@ -76,6 +78,11 @@ class Game:
     def fail(self, problem: str) -> None:
         self.problems.append(f"{self.game_id}: {problem}")
         self.log(f"problem  {problem}")
+
+    def wait_on_him(self, problem: str) -> None:
+        """The game goes on only when the moderator acts: a problem, named as such."""
+        self.fail(problem)
+        self.moderator = self.problems[-1]
 
 
 def game_tag(game_id: str, header_hash: str) -> str:
