@@ -141,6 +141,9 @@ class Melee(Frozen):
     # Figures left in contact after a melee stay in it, fight it again each turn and move
     # only to break off (False in journals made before: each melee stood alone).
     contact_lasts: bool = False
+    # An attacker new to a melee moved into contact this turn (a move declared contact=yes);
+    # False in journals made before: any figure that could have moved so could attack.
+    contact_move: bool = False
 
 
 class CountsAs(Frozen):

@@ -58,6 +58,23 @@ class Table:
         sk.evolve(self.card, self.state, body, self.seq)
         return body["test"]
 
+    def into_contact(self, side: str, *fids: str, mode: str = "assault") -> None:
+        """Each of fids moves into contact (Hand-to-Hand Combat: a figure new to a melee
+        moved into contact this turn), then both sides say done until the melee phase."""
+        for fid in fids:
+            self.test(side, f"move {fid} mode={mode} contact=yes command=yes", [3])
+        self.until("melee")
+
+    def until(self, phase: str) -> None:
+        """Both sides say done until the game is in `phase` (of the next turn, if need be)."""
+        for _ in range(12):
+            if self.card.sequence[self.state.phase].phase == phase:
+                return
+            for side in ("red", "blue"):
+                if side not in self.state.done:
+                    self.test(side, "done")
+        raise AssertionError(f"never reached {phase}")
+
     def refusal(self, side: str, text: str) -> tuple[str, str] | None:
         """(the card's line, the reason) an order is refused with now, or None."""
         return sk.check(self.card, self.state, sk.parse_order(text, self.card), side)

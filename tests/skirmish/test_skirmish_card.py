@@ -4,8 +4,9 @@ in the project's seeds), not off the code."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
-from skirmish_cases import Table, figure, mods
+from skirmish_cases import ONE_STEP, Table, figure, mods
 
 # ---------------------------------------------------------------- Movement, Motivation
 
@@ -267,14 +268,16 @@ def test_after_an_assault_fire_only_with_both_within_six_inches():
     (figure("R1", body_armour=True), figure("B1"), 2, 3, "no result"),  # +1 armour
 ])
 def test_melee_scores_and_results(att, dfd, a_die, d_die, result):
-    t = Table(red=[att], blue=[dfd], phase="melee")
+    t = Table(red=[att], blue=[dfd], phase="movement")
+    t.into_contact("red", "R1")
     got = t.test("red", "melee B1 attackers=R1", [d_die, a_die])
     assert got["result"].endswith(result)
 
 
 def test_a_second_attacker_adds_two_and_a_third_is_refused():
     t = Table(red=[figure("R1"), figure("R2"), figure("R3")], blue=[figure("B1")],
-              phase="melee")
+              phase="movement")
+    t.into_contact("red", "R1", "R2", "R3")
     got = t.test("red", "melee B1 attackers=R1,R2", [3, 3, 1])
     assert mods(got) == {"second": 2}
     assert got["result"] == "R1 3 v B1 3: no result; R2 3 v B1 3: no result"
@@ -284,9 +287,11 @@ def test_a_second_attacker_adds_two_and_a_third_is_refused():
 
 def test_a_pinned_figure_fights_at_minus_two_and_only_the_bold_attack_pinned():
     t = Table(red=[figure("R1"), figure("R2", "stubborn")], blue=[figure("B1")],
-              phase="melee")
-    t.fig("R1").pins = t.fig("R2").pins = 1
-    assert t.refusal("red", "melee B1 attackers=R1")[0] == "Hand-to-Hand Combat"
+              phase="movement")
+    t.into_contact("red", "R1", "R2")
+    t.fig("R1").pins = t.fig("R2").pins = 1              # pinned by fire as they closed
+    rule, why = t.refusal("red", "melee B1 attackers=R1")
+    assert rule == "Hand-to-Hand Combat" and why.startswith("R1 is pinned: it halts 4\"")
     got = t.test("red", "melee B1 attackers=R2", [3, 4])     # 4 +1 Stubborn -2 pinned = 3
     assert mods(got) == {"steady": 1, "pinned": -2} and got["result"].endswith("no result")
 
@@ -296,6 +301,30 @@ def test_a_figure_that_rushed_cannot_attack():
     t.test("red", "move R1 mode=rush command=yes", [1, 1])
     t.state.phase = 3
     assert "rush into contact" in t.refusal("red", "melee B1 attackers=R1")[1]
+
+
+def test_only_a_figure_that_moved_into_contact_attacks():
+    """Hand-to-Hand Combat: "There are no charge moves ... only 'assault' or manoeuvre" go
+    into contact. A figure that moved without contact=yes, or did not move, attacks no one;
+    a manoeuvre into contact does (card.yaml melee.contact_move)."""
+    t = Table(red=[figure("R1"), figure("R2"), figure("R3")], blue=[figure("B1")],
+              phase="movement")
+    t.test("red", "move R1 mode=manoeuvre command=yes", [3])
+    t.into_contact("red", "R2", mode="manoeuvre")
+    for fid in ("R1", "R3"):
+        assert t.refusal("red", f"melee B1 attackers={fid}") == (
+            "Hand-to-Hand Combat", f"{fid} did not move into contact this turn: a new "
+            f"attacker moves in by assault or manoeuvre, declaring contact=yes")
+    assert t.refusal("red", "melee B1 attackers=R2") is None
+
+
+def test_a_journal_made_before_contact_moves_took_any_attacker():
+    """A game's card is in its journal's record 0: one made before contact_move replays its
+    melees as played, an attacker with no move into contact taken."""
+    old = msgspec.structs.replace(ONE_STEP, melee=msgspec.structs.replace(
+        ONE_STEP.melee, contact_move=False))
+    t = Table(red=[figure("R1")], blue=[figure("B1")], phase="melee", card=old)
+    assert t.refusal("red", "melee B1 attackers=R1") is None
 
 
 # ---------------------------------------------------------------- Morale
@@ -421,10 +450,10 @@ def test_figures_in_melee_cannot_shoot_nor_be_shot_and_a_contact_move_cannot_sho
     t.state.phase = 2
     assert "moved into contact" in t.refusal("red", "fire R3 at=B2 range=2 command=yes")[1]
     t.state.phase = 3
-    t.test("red", "melee B1 attackers=R1", [3, 3])
+    t.test("red", "melee B1 attackers=R3", [3, 3])
     t.state.phase = 2
     assert "B1 is in melee" in t.refusal("red", "fire R2 at=B1 range=10 command=yes")[1]
-    assert "R1 is in melee" in t.refusal("red", "fire R1 at=B2 range=10 command=yes")[1]
+    assert "R3 is in melee" in t.refusal("red", "fire R3 at=B2 range=10 command=yes")[1]
 
 
 def test_the_leader_trigger_needs_a_leader_killed_this_turn():

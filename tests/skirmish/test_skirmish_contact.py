@@ -24,8 +24,10 @@ def next_phase(t: Table, phase: str) -> None:
 
 
 def in_contact(dice=(3, 3), red=(), blue=()) -> Table:
-    """R1 attacks B1 in turn 1's melee (no result with 3 v 3), then turn 2's movement."""
-    t = Table(red=[figure("R1"), *red], blue=[figure("B1"), *blue], phase="melee")
+    """R1 moves into contact with B1 and attacks it in turn 1's melee (no result with
+    3 v 3), then turn 2's movement."""
+    t = Table(red=[figure("R1"), *red], blue=[figure("B1"), *blue], phase="movement")
+    t.into_contact("red", "R1")
     t.test("red", "melee B1 attackers=R1", list(dice))
     next_phase(t, "morale")
     next_phase(t, "movement")
@@ -67,7 +69,7 @@ def test_figures_in_contact_must_fight_again_and_done_cannot_skip_it():
 
 def test_a_melee_in_contact_names_every_attacker_in_it_and_no_other_fight():
     t = in_contact(red=[figure("R2")], blue=[figure("B2")])
-    next_phase(t, "melee")
+    t.into_contact("red", "R2")                          # turn 2: R2 moves in to join
     rule, why = t.refusal("red", "melee B2 attackers=R1")
     assert rule == "Hand-to-Hand Combat" and "R1 is in contact with B1" in why
     rule, why = t.refusal("blue", "melee R1 attackers=B1")
@@ -82,7 +84,8 @@ def test_a_melee_in_contact_names_every_attacker_in_it_and_no_other_fight():
 
 
 def test_a_fallen_figure_ends_its_contact():
-    t = Table(red=[figure("R1")], blue=[figure("B1")], phase="melee")
+    t = Table(red=[figure("R1")], blue=[figure("B1")], phase="movement")
+    t.into_contact("red", "R1")
     t.test("red", "melee B1 attackers=R1", [5, 1])      # B1 5 v R1 1: "2 or more less"
     assert t.fig("R1").killed
     next_phase(t, "morale")
@@ -102,7 +105,7 @@ def test_figures_held_in_contact_can_t_shoot_or_be_shot_at():
 
 def test_a_journal_made_before_contact_lasted_keeps_each_melee_apart():
     old = msgspec.structs.replace(ONE_STEP, melee=msgspec.structs.replace(
-        ONE_STEP.melee, contact_lasts=False))
+        ONE_STEP.melee, contact_lasts=False, contact_move=False))
     t = Table(red=[figure("R1")], blue=[figure("B1")], phase="melee", card=old)
     t.test("red", "melee B1 attackers=R1", [3, 3])
     next_phase(t, "movement")
@@ -124,9 +127,12 @@ def test_the_report_and_status_say_who_is_in_contact_and_what_is_owed():
 def test_a_figure_that_shot_this_turn_does_not_attack_in_its_melee():
     """The card: "the figure moving into contact can't shoot". A figure that shot in the fire
     phase did not move into contact, so it is no new attacker in the melee phase; one that
-    holds a contact of last turn fights on where it stands, and one that has not shot
-    attacks."""
-    t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1"), figure("B2")])
+    holds a contact of last turn fights on where it stands, and one that moved into contact
+    (and so has not shot) attacks."""
+    t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1"), figure("B2")],
+              phase="movement")
+    t.test("red", "move R2 mode=assault contact=yes command=yes", [3])
+    next_phase(t, "fire")
     t.test("red", "unaimed R1 at=B1 range=30 command=yes", [2])
     next_phase(t, "melee")
     rule, why = t.refusal("red", "melee B1 attackers=R1")

@@ -41,8 +41,10 @@ def _listed(cli, j, side: str) -> list[str]:
 def test_melee_is_not_listed_when_every_figure_of_the_side_has_fired(cli, tmp_path):
     """Card, Hand-to-Hand Combat: "the figure moving into contact can't shoot"."""
     j, order = _new(cli, tmp_path, "duel")
+    order("german", "done")
+    order("british", "move B1 mode=assault contact=yes command=yes", "3")
     done_until(cli, j, "fire")
-    order("german", "fire G1 at=B1 range=10 state=halted cover=none command=yes", "1")
+    order("german", "fire G1 at=B1 range=1 state=moving cover=none command=yes", "1")
     done_until(cli, j, "melee")
     assert not any(f.startswith("melee") for f in _listed(cli, j, "german"))
     assert "melee FIGURE attackers=FIGURE,FIGURE" in _listed(cli, j, "british")

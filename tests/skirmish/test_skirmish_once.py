@@ -152,7 +152,8 @@ def test_a_melee_is_one_fight_a_turn_each_attacker_once_and_a_defender_dies_once
     die again and lose the +2), an attacker named twice or fighting twice, are refused. A
     defender beaten by both dies once: one death for his section's morale."""
     t = Table(red=[figure("R1"), figure("R2"), figure("R3")],
-              blue=[figure("B1"), figure("B2")], phase="melee")
+              blue=[figure("B1"), figure("B2")], phase="movement")
+    t.into_contact("red", "R1", "R2")
     rule, why = t.refusal("red", "melee B1 attackers=R1,R1")
     assert rule == "Hand-to-Hand Combat" and "R1 is named twice" in why
     got = t.test("red", "melee B1 attackers=R1,R2", [1, 6, 6])   # B1 1; R1 6; R2 6+2
@@ -164,7 +165,8 @@ def test_a_melee_is_one_fight_a_turn_each_attacker_once_and_a_defender_dies_once
 
 
 def test_a_second_attacker_ordered_apart_is_refused():
-    t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="melee")
+    t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="movement")
+    t.into_contact("red", "R1", "R2")
     t.test("red", "melee B1 attackers=R1", [3, 3])
     rule, why = t.refusal("red", "melee B1 attackers=R2")
     assert rule == "Hand-to-Hand Combat" and "both attackers are named in one order" in why
@@ -182,11 +184,11 @@ def test_figures_in_melee_last_turn_can_t_shoot_or_be_shot_at():
     """Card, Hand-to-Hand Combat: "Figures which were in melee last turn can't shot or be
     shot at this turn" (and this turn, while the melee lasts)."""
     t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1"), figure("B2")],
-              phase="melee")
+              phase="movement")
+    t.into_contact("red", "R1")
     t.test("red", "melee B1 attackers=R1", [3, 3])               # no result
-    t.state.turn, t.state.phase = 2, 2                           # the next turn's fire
-    for f in (t.fig("R1"), t.fig("B1")):
-        f.attackers = []                                         # a new turn's bookkeeping
+    t.until("fire")                                              # the next turn's fire
+    assert t.state.turn == 2
     rule, why = t.refusal("red", "fire R1 at=B2 range=10 command=yes")
     assert rule == "Hand-to-Hand Combat" and "R1 was in melee last turn" in why
     rule, why = t.refusal("red", "fire R2 at=B1 range=10 command=yes")

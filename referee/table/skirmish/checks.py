@@ -339,6 +339,9 @@ def check_melee(card: SkirmishCard, state: SkState, defender: FigureState,
                            f"shoot, so it did not move into contact"
         if a.moved and not card.movement.modes[a.moved].contact:
             return m.rule, f"{a.id} moved by {a.moved}: a figure can't {a.moved} into contact"
+        if m.contact_move and not a.contact:
+            return m.rule, f"{a.id} did not move into contact this turn: a new attacker " \
+                           f"moves in by assault or manoeuvre, declaring contact=yes"
         if a.pins and a.quality not in m.ignore_pin:
             return m.rule, f"{a.id} is pinned: it halts {card.movement.pinned_retreat}\" " \
                            f"from {defender.id}"
