@@ -221,6 +221,11 @@ class SkirmishCard(Frozen):
     # records when one is left out, so the report shows it and the opponent may dispute it.
     # Empty in journals made before: a fact left out there counted for nothing.
     defaults: dict[Name, Union[Name, bool]] = {}
+    # An order declares only the facts its test can read for its firer's weapon and its
+    # target (confined= an area weapon's, dice= a weapon firing several dice, advancing=
+    # at a Ferocious target). False in journals made before: such a fact was recorded and
+    # shown, and read by nothing.
+    facts_read: bool = False
 
 
 class Figure(Frozen):

@@ -25,10 +25,11 @@ def test_the_patrol_s_sides_may_not_use_rapid_fire(cli, patrol):
            in " ".join(r.stderr.split()), r.stderr
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert patrol.read_bytes() == before
-    for side in ("german", "british"):
+    for side, fierce in (("german", False), ("british", True)):   # G4, G6 are Ferocious
         text = cli("skirmish", "report", patrol, "--as", side).stdout
         unaimed = next(x for x in text.split("\n  ") if x.startswith("unaimed FIGURE"))
-        assert "rapid=" not in unaimed and "advancing=yes|no" in unaimed, unaimed
+        assert "rapid=" not in unaimed, unaimed
+        assert ("advancing=yes|no" in unaimed) is fierce, unaimed
     r = cli("order", patrol, "--as", "german", RAPID.replace("rapid=yes", "rapid=no"))
     assert r.exit_code == 0, r.output
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...contracts.skirmish import SkirmishCard
 from ...render.documents import side_name
 from .order_text import SkOrder
+from .readable import unread
 from .state import FigureState, SkState
 
 Refusal = tuple[str, str]          # (the line of the card, the reason)
@@ -194,7 +195,7 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
         return card.weapons.rule, f"out of range: a {w.name} reaches {w.range}\", the " \
                                   f"target is at {facts['range']}\""
     steps = stepped(card, state)
-    unstated = _far_state(card, o)
+    unstated = _far_state(card, o) or unread(card, o.kind, facts, w, targets)
     if unstated:
         return unstated
     barred = _firer(card, state, f)

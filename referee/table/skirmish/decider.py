@@ -30,6 +30,7 @@ from .checks import (
     too_many,
 )
 from .order_text import SkOrder, parse_order
+from .readable import kept
 from .state import SkState, initial_state, is_open, open_disputes
 
 __all__ = ["check", "decide", "evolve", "firing_now", "initial_state", "moving_next",
@@ -215,6 +216,17 @@ def rapid_fire(state: SkState, side: str) -> bool:
     """Whether a side may use the 1914 British rapid fire: one the scenario names as 1914
     British (british_1914), or any when it does not say."""
     return state.rapid is None or side in state.rapid
+
+
+def corrected(card: SkirmishCard, state: SkState, test: dict, facts: dict,
+              text: str) -> SkOrder:
+    """A disputed test's order again with its corrected facts, less one the test cannot
+    read now (advancing= recorded at a Ferocious target, the target corrected to another)."""
+    f = state.figures.get(test["subject"] or "")
+    if test["kind"] in ("fire", "unaimed") and f is not None:
+        targets = [state.figures[n] for n in facts.get("at", []) if n in state.figures]
+        facts = kept(card, test["kind"], facts, card.weapons.kinds[f.weapon], targets)
+    return SkOrder(test["kind"], test["subject"], facts, text)
 
 
 def _check_melee(card, state, o, side):

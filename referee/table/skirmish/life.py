@@ -514,7 +514,7 @@ def settle(card, records, o, side, dice) -> dict:
     if "state" in o.facts and "state" not in facts:     # a fact the correction calls for
         facts["state"] = o.facts["state"]
     _, before = replay(records[:n])
-    again = sk.SkOrder(rec["test"]["kind"], rec["test"]["subject"], facts, o.text)
+    again = sk.corrected(card, before, rec["test"], facts, o.text)
     old = [d["value"] for d in rec["test"]["dice"]]
     follow_test(dice, rec)      # its fresh dice, if it needs any, are the test's next
     ruling.update({"fact": fact, "value": facts[fact]})

@@ -8,6 +8,7 @@ from ...contracts.skirmish import SkirmishCard
 from . import decider as sk
 from .checks import fighting, may_fire
 from .order_text import order_form
+from .readable import HANGING, reads
 from .state import FigureState, SkState
 
 _FIRES = ("fire", "unaimed")
@@ -88,14 +89,10 @@ def _narrowed(card: SkirmishCard, state: SkState, side: str, verb: str
               ) -> dict[str, str | None]:
     if verb == "dispute":
         return {"fact": "KEY"}              # as the rest of his mail names it
-    if verb == "unaimed" and not sk.rapid_fire(state, side):
-        return {"at": "FIGURE", "rapid": None}   # rapid fire: the 1914 British's alone
-    if verb in ("spot", "unaimed"):
-        return {"at": "FIGURE"}             # one test per target; unaimed fire at one figure
-    if verb == "fire":
-        several = any(f.side == side and may_fire(card, state, f, ("fire",))
-                      and _several(card, f) for f in state.figures.values())
-        return {} if several else {"at": "FIGURE"}
+    if verb in _FIRES:
+        return _fire_form(card, state, side, verb)
+    if verb == "spot":
+        return {"at": "FIGURE"}             # one test per target
     if verb != "move":
         return {}
     legal = _moves(card, state, side)
@@ -104,6 +101,26 @@ def _narrowed(card: SkirmishCard, state: SkState, side: str, verb: str
     return {"mode": "|".join(m for m in card.movement.modes if any(x[0] == m for x in legal)),
             "away": _yes_no({x[1] for x in legal}),
             "contact": _yes_no({x[2] for x in legal})}
+
+
+def _fire_form(card: SkirmishCard, state: SkState, side: str, verb: str
+               ) -> dict[str, str | None]:
+    """A fire form: one target for unaimed fire, and for aimed fire unless a figure that may
+    fire has a weapon that fires at several; no rapid= but for the 1914 British; and, by
+    the card's facts_read, none of the facts no figure that may fire could have read, for
+    its weapon and the enemy figures (readable.py)."""
+    firers = [f for f in state.figures.values() if f.side == side
+              and may_fire(card, state, f, (verb,))]
+    several = verb == "fire" and any(_several(card, f) for f in firers)
+    out: dict[str, str | None] = {} if several else {"at": "FIGURE"}
+    if verb == "unaimed" and not sk.rapid_fire(state, side):
+        out["rapid"] = None                 # rapid fire: the 1914 British's alone
+    if card.facts_read:
+        enemies = [g for g in state.figures.values() if g.side != side and fighting(state, g.id)]
+        read = set().union(*(reads(card, verb, card.weapons.kinds[f.weapon], enemies)
+                             for f in firers))
+        out.update({k: None for k in HANGING if k not in read})
+    return out
 
 
 def _several(card: SkirmishCard, f: FigureState) -> bool:
