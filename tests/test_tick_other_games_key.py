@@ -122,3 +122,79 @@ def test_a_pass_with_no_mail_to_answer_works_out_no_key(cli, tmp_path, monkeypat
                                                        "<again@example.net>")])
     (said,) = _answers(tmp_path, "g2", before["g2"], ADDRESSES["entente"])
     assert "your order key for another of your games, [referee g1]" in " ".join(said.split())
+
+
+def _quoting(key: str, typed: str | None, ident: str, style: str = "phone") -> bytes:
+    """The German's reply to g2's mail, top-posted as phones write it: 'pass', with typed (a
+    key, or nothing) under it, and the mail answered quoted below, its 'Order key: key' line
+    with it; style "outlook" quotes it under Outlook's separator, with no '>'."""
+    mail = f"Your orders, please.\n\nOrder key: {key}\n"
+    if style == "outlook":
+        old = ("-----Original Message-----\nFrom: referee\nSent: Monday\nSubject: "
+               f"[referee g2] orders\n\n{mail}")
+    else:
+        old = "On Mon, 23 Nov 2026, referee wrote:\n" + \
+            "".join(f"> {line}\n" for line in mail.splitlines())
+    body = "pass\n" + (f"\nOrder key: {typed}\n" if typed else "") + "\nThanks,\nHans\n\n" + old
+    return (f"From: {ADDRESSES['german']}\nTo: {ADDRESSES['moderator']}\nSubject: Re: "
+            f"[referee g2] orders\nMessage-ID: {ident}\n\n{body}").encode()
+
+
+@pytest.mark.parametrize("style", ["phone", "outlook"])
+def test_his_other_games_key_typed_over_a_quoted_copy_of_this_ones(cli, tmp_path,
+                                                                    monkeypatch, style):
+    """The German answers g2's mail quoting it (its g2 key in the quote) and types his g1
+    key: the key he typed decides, not the one he quoted. Nothing is applied in either game
+    and g2's answer names [referee g1], as for a mail with no quote."""
+    made = _games(cli, tmp_path, monkeypatch, shared=False)
+    g1_key, g2_key = made["g1"][1]["german"], made["g2"][1]["german"]
+    output, before = _pass(cli, tmp_path, made, [_quoting(g2_key, g1_key, "<q@example.org>",
+                                                          style)])
+    (said,) = _answers(tmp_path, "g2", before["g2"], ADDRESSES["german"])
+    text = " ".join(said.split())
+    assert "your order key for another of your games, [referee g1]" in text, (text, output)
+    assert "Nothing was done, in either game." in text, text
+    assert g1_key not in said and g2_key not in said
+    assert _answers(tmp_path, "g1", before["g1"], ADDRESSES["german"]) == []
+    assert "order key for another game (the German player of g1)" in output, output
+
+
+def _applied(cli, root, made: dict, mail: bytes) -> tuple[str, dict]:
+    """mail into g2's Maildir, one pass: its output and how many records each game grew."""
+    seqs = {n: len(records(j)) for n, (j, _, _) in made.items()}
+    write_maildir(made["g2"][2], [mail])
+    r = cli("tick", root / "games", "--no-map")
+    assert r.exit_code == 0, r.output
+    return r.output, {n: len(records(j)) - seqs[n] for n, (j, _, _) in made.items()}
+
+
+def test_this_games_key_typed_over_a_quoted_copy_of_the_others(cli, tmp_path, monkeypatch):
+    """The German quotes his g1 mail (its g1 key) in a mail to g2 and types his g2 key: the
+    typed key decides, and g2 applies his 'pass'; g1 takes nothing."""
+    made = _games(cli, tmp_path, monkeypatch, shared=False)
+    g1_key, g2_key = made["g1"][1]["german"], made["g2"][1]["german"]
+    output, grown = _applied(cli, tmp_path, made, _quoting(g1_key, g2_key, "<t@example.org>"))
+    assert "g2: applied" in output and "another game" not in output, output
+    assert grown["g1"] == 0 and grown["g2"] > 0, (grown, output)
+
+
+def test_a_quoted_key_counts_when_none_is_typed(cli, tmp_path, monkeypatch):
+    """A reply typing no key is his side's by the key its quote holds, as always."""
+    made = _games(cli, tmp_path, monkeypatch, shared=False)
+    output, grown = _applied(cli, tmp_path, made, _quoting(made["g2"][1]["german"], None,
+                                                           "<n@example.org>"))
+    assert "g2: applied" in output and grown == {"g1": 0, "g2": grown["g2"]}, output
+    assert grown["g2"] > 0, output
+
+
+def test_inbox_by_hand_knows_no_other_game_and_reads_the_quoted_key(cli, tmp_path,
+                                                                     monkeypatch):
+    """`inbox` run by hand on g2 knows none of g1's keys: the same mail, its g1 key typed
+    and g2's quoted, is read by g2's quoted key, as it always was."""
+    made = _games(cli, tmp_path, monkeypatch, shared=False)
+    journal, keys, box = made["g2"]
+    seq = len(records(journal))
+    write_maildir(box, [_quoting(keys["german"], made["g1"][1]["german"], "<h@example.org>")])
+    r = cli("inbox", journal, box, "--outbox", tmp_path / "by-hand", "--no-map")
+    assert r.exit_code == 0, r.output
+    assert len(records(journal)) > seq and "another game" not in r.output, r.output

@@ -45,7 +45,7 @@ from .direct import direct_inbox
 from .elsewhere import check_outbox, writer
 from .handling import handle
 from .holdsteps import keep_hold, with_holds
-from .keyed import keyed_side
+from .keyed import mail_side
 from .keyelsewhere import key_told, refuse_unmatched
 from .ledger import (
     REGISTERED_PER_DAY,
@@ -67,7 +67,6 @@ from .routes import refuse_unmailable
 from .senders import (
     OWN_MAIL,
     SENT_BY_THE_REFEREE,
-    body_or_empty,
     from_observer,
     from_the_moderator,
     from_the_referee,
@@ -379,8 +378,7 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
         return
     if m.oversize and _too_large(m, out, people, replies):
         return
-    side = keyed_side(m.sender, m.raw, body_or_empty(m), {
-        s: p["address"] for s, p in people.items() if s != MODERATOR}, keys)
+    side = mail_side(m, people, keys, table.records[0]["game_id"])
     if side is None:
         refuse_unmatched(out, m, people, keys, table.records, table)
         if m.problem:

@@ -353,6 +353,21 @@ def _cut(lines: list[str]) -> int:
     return len(lines)
 
 
+def typed_text(body: str) -> str:
+    """What the sender typed himself: the lines not quoted ('>') above the old mail below a
+    reply (an Outlook separator, a 'From:' header block), where the mail he answers is
+    copied, its order key with it; his signature is his own."""
+    lines = [line.translate(_INVISIBLE).rstrip() for line in _LINE_BREAK.split(body)]
+    kept = []
+    for i, line in enumerate(lines):
+        if _SEPARATOR.match(line.strip()) or (
+                _FROM_HEADER.match(line) and any(_HEADER.match(x) for x in lines[i + 1:i + 5])):
+            break
+        if not _QUOTE.match(line):
+            kept.append(line)
+    return "\n".join(kept)
+
+
 def after_signature(body: str, verbs: Collection[str] = CAMPAIGN_VERBS
                     ) -> list[tuple[int, str]]:
     """The lines below a signature delimiter ('-- ') that read as orders, up to the old mail

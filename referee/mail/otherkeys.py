@@ -97,6 +97,16 @@ def other_game(game_id: str, sender: str, text: str) -> tuple[str, str] | None:
             f"game's: nothing of it applied, in either game")
 
 
+def typed_elsewhere(game_id: str, sender: str, typed: str) -> bool:
+    """Whether typed (what a mail from sender, a side's address in game_id, typed outside
+    its quoted copy, compacted) carries the order key of sender's side in another game of
+    the pass: the key he typed says the mail is for that game, not this one. False outside
+    a pass (`inbox` by hand knows no other game's keys)."""
+    passing = _HELD.get()
+    return passing is not None and bool(sender) and any(
+        h.game_id != game_id and h.sender == sender and h.key in typed for h in passing.held)
+
+
 def other_help(game_id: str) -> str:
     """What a player whose mail carried his key of another game does next."""
     return (f"This game's order key is at the end of the latest report the referee sent you "
