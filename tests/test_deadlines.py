@@ -348,9 +348,9 @@ def test_an_extension_is_told_as_granted_and_in_all(tmp_path, cli, clock):
 def test_default_policy_answers_with_a_pass_and_verify_agrees(tmp_path, cli, clock):
     journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
     out = tmp_path / "out"
-    # A minute before: the 2h reminder (record 4), nothing missed yet.
+    # A minute before: the 2h reminder (record 4), late, nothing missed yet.
     assert check_deadlines(journal, out, DUE - timedelta(minutes=1)) == [
-        "reminder: german, orders due by Wed 25 Nov 18:00 UTC (2h before)"]
+        "reminder: german, orders due by Wed 25 Nov 18:00 UTC (1m before)"]
     log = check_deadlines(journal, out, DUE)
     assert log == ["missed: german, orders were due by Wed 25 Nov 18:00 UTC; the referee "
                    "answered 'pass' for him (rule 2.0 II.1, record 5)"]

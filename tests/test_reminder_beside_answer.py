@@ -51,7 +51,7 @@ def test_the_report_of_the_referee_s_answer_for_the_other_side_stands_for_the_re
     log = _tick(cli, clock, journal, DUE + H)
     assert "missed: entente, orders were due by Wed 25 Nov 18:00 UTC; the referee " \
         "answered 'done' for him" in log, log
-    assert f"reminder: german, orders due by {GERMAN_DUE} (24h before): not sent, the " \
+    assert f"reminder: german, orders due by {GERMAN_DUE} (23h before): not sent, the " \
         "report this pass mails him gives the deadline" in log, log
     mails = _new_mails(out, seen)[GERMAN]
     assert not any(m.startswith("A reminder") for m in mails), mails

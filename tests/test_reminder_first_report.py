@@ -106,7 +106,7 @@ def test_a_first_report_kept_as_told_later_than_now_holds_back_no_reminder(tmp_p
     assert "reminder" not in _tick(cli, clock, journal, START + timedelta(hours=47))
     assert _reminded(journal) == []
     assert _looked(journal, tmp_path, START + timedelta(hours=30)) == [
-        "reminder: german, orders due by Wed 25 Nov 18:00 UTC (24h before)"]
+        "reminder: german, orders due by Wed 25 Nov 18:00 UTC (18h before)"]
 
 
 def test_a_deadline_shorter_than_the_time_to_its_first_report_is_not_reminded_with_it(

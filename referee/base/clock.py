@@ -106,6 +106,15 @@ def duration_text(span: timedelta) -> str:
     return (f"{hours}h" if hours else "") + (f"{rest}m" if rest else "") or "0m"
 
 
+def left_label(before: timedelta, due: datetime | None, at: datetime | None) -> str:
+    """A reminder's time before its deadline as its words give it (duration_text): the time
+    before due it was set for, or, sent late (at: when it went), the time then left, to the
+    minute below: never more than was left."""
+    if due is not None and at is not None and due - at < before:
+        return duration_text(max(due - at, timedelta(0)))
+    return duration_text(before)
+
+
 def span_words(span: timedelta) -> str:
     """A time still to run as a reader counts it, to the minute below ('in 2 hours', 'in 1
     hour and 30 minutes'): a reminder says how long is left, not only the time it ends."""

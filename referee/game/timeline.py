@@ -17,7 +17,15 @@ from pathlib import Path
 
 import msgspec
 
-from ..base.clock import duration_text, for_players, is_utc, parse_duration, parse_stamp, stamp
+from ..base.clock import (
+    duration_text,
+    for_players,
+    is_utc,
+    left_label,
+    parse_duration,
+    parse_stamp,
+    stamp,
+)
 from ..base.clock import now as clock_now
 from ..base.errors import OrderError, UsageError, quoted
 from ..base.plurals import counted
@@ -189,8 +197,15 @@ def _extend_words(rec, fact, p: _Person, due, asked, standing, zone) -> str:
 
 
 def _reminded_words(rec, fact, p: _Person, due, asked, standing, zone) -> str:
+    """A reminder, with the time before the deadline it was sent (a late one's time left:
+    clock.left_label)."""
+    try:
+        before = left_label(parse_duration(str(fact.get("before"))),
+                            parse_stamp(str(fact.get("due"))), parse_stamp(str(rec.get("at"))))
+    except UsageError:      # not a duration: as the record has it
+        before = str(fact.get("before"))
     return f"{'You were' if p.own else p.opening() + ' was'} reminded " \
-           f"{fact.get('before')} before the deadline, {due}"
+           f"{before} before the deadline, {due}"
 
 
 def _missed_words(rec, fact, p: _Person, due, asked, answer, zone) -> str:

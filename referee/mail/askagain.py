@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from ..base.clock import duration_text, for_players, span_words, stamp
+from ..base.clock import duration_text, for_players, left_label, span_words, stamp
 from ..base.plurals import counted
 from ..base.readers import MODERATOR
 from ..engine import pending_prompt
@@ -99,12 +99,13 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
     if recorded and not (ledger is not None and spared_for_refused(post, ledger, d, before)):
         return []
     due = for_players(d.due, d.zone)
+    told = left_label(min(passed), d.due, now)      # late: the time left, not the set one
     fact = fact_body(MODERATOR, REMINDED, {"kind": "reminded", "side": d.side,
                                            "handoff": d.handoff, "before": before,
                                            "due": stamp(d.due)})
     spared = spared_by(post, ledger, d, now, min(passed)) if ledger is not None else None
     if spared is not None:
-        log.append(f"reminder: {d.side}, orders due by {due} ({before} before): not sent, "
+        log.append(f"reminder: {d.side}, orders due by {due} ({told} before): not sent, "
                    f"{spared[0]}")
         keep_spared(ledger, d, before, spared[1])
         return [] if recorded else [fact]
@@ -119,10 +120,10 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
                tail=late_tail(post))       # his receipt, as every mail of his ends
     if recorded:            # its mail, once the mail that gave the deadline was refused
         drop_spared(ledger, d, before)
-        log.append(f"reminder: {d.side}, orders due by {due} ({before} before): the mail "
+        log.append(f"reminder: {d.side}, orders due by {due} ({told} before): the mail "
                    f"that gave the deadline was refused for good")
         return []
-    log.append(f"reminder: {d.side}, orders due by {due} ({before} before)")
+    log.append(f"reminder: {d.side}, orders due by {due} ({told} before)")
     return [fact]
 
 
