@@ -17,8 +17,8 @@ import typer
 import typer.testing
 
 import gamecalls as g
+from referee.base.nearness import did_you_mean
 from referee.cli.app import app
-from referee.engine.reading import did_you_mean
 from referee.engine.state import Piece
 from referee.game.suggest import hand_cards, visible_units
 from referee.render.areas import area_document, area_view

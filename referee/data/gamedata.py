@@ -6,10 +6,10 @@ cross-checks the files against each other (gamecheck.py) and reports every
 problem at once, each with its file and path (GameDataError).
 """
 
-import unicodedata
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from ..base.nearness import fold
 from ..contracts.chartmodels import Charts, TurnInfo, VpModifier
 from ..contracts.deckmodels import CardBonus, CardType, DeckData
 from ..contracts.eventmodels import BuildDate, EventsData, EventTurn
@@ -17,14 +17,6 @@ from ..contracts.gamemodels import GameInfo
 from ..contracts.mapmodels import Area, Box, MapData
 from ..contracts.scenariomodels import Scenario
 from ..contracts.unitmodels import UnitsData
-
-
-def fold(name: str) -> str:
-    """Fold a name for matching: case, accents, hyphens, spaces and apostrophes ignored."""
-    text = unicodedata.normalize("NFKD", name)
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    text = text.replace("ß", "ss").casefold()
-    return "".join(c for c in text if c.isalnum())
 
 
 class GameData:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from ..base.errors import AmbiguousOrderError, OrderSyntaxError, quoted
+from ..base.nearness import did_you_mean, fold, nearest
 from ..contracts.orders import (
     Annihilate,
     Armistice,
@@ -49,50 +50,7 @@ from ..contracts.orders import (
     Swap,
     Upgrade,
 )
-from ..data.gamedata import GameData, fold
-
-# "Did you mean": at most this many names, each at least this close (difflib's ratio) to
-# what was typed and not much further than the closest; a name of several words is tried
-# over the first few words typed.
-SUGGEST_AT_MOST = 3
-SUGGEST_CUTOFF = 0.6
-SUGGEST_MARGIN = 0.15
-_SUGGEST_WORDS = 4
-
-
-def nearest(words, names: dict[str, str], limit: int = SUGGEST_AT_MOST) -> list[str]:
-    """The names nearest to the words typed (a name's folded spellings -> the name shown),
-    closest first, for an error's 'did you mean' (areas 1.1, units 1.4, cards 1.3)."""
-    import difflib  # start-up: 1-4 ms, paid only when an order is rejected, never by status
-
-    typed = [words] if isinstance(words, str) else list(words)[:_SUGGEST_WORDS]
-    best: dict[str, float] = {}
-    for n in range(1, len(typed) + 1):
-        key = fold("".join(typed[:n]))
-        if not key:
-            continue
-        m = difflib.SequenceMatcher(b=key, autojunk=False)
-        for spelling, shown in names.items():
-            m.set_seq1(spelling)
-            if m.real_quick_ratio() < SUGGEST_CUTOFF or m.quick_ratio() < SUGGEST_CUTOFF:
-                continue
-            r = m.ratio()
-            if r >= SUGGEST_CUTOFF and r > best.get(shown, 0.0):
-                best[shown] = r
-    top = max(best.values(), default=0.0)
-    margin = 0.0 if top == 1.0 else SUGGEST_MARGIN      # typed right but for case or hyphens
-    near = [shown for shown in best if best[shown] >= top - margin]
-    return sorted(near, key=lambda shown: (-best[shown], shown))[:limit]
-
-
-def did_you_mean(names: list[str]) -> str:
-    """'; did you mean A, B or C?' to end an order's or a command's error (the names from
-    nearest); a name with a character that is not printable (hostile data) is quoted."""
-    if not names:
-        return ""
-    names = [n if n.isprintable() else quoted(n) for n in names]
-    head = ", ".join(names[:-1])
-    return f"; did you mean {head + ' or ' if head else ''}{names[-1]}?"
+from ..data.gamedata import GameData
 
 
 def area_choices(data: GameData) -> dict[str, str]:

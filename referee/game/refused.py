@@ -13,12 +13,13 @@ cannot be read as suggest.amend tells them).
 from __future__ import annotations
 
 from ..base.errors import IllegalOrderError, OrderError, OrderSyntaxError, quoted
+from ..base.nearness import did_you_mean, nearest
 from ..contracts.orders import Ord
 from ..data.gamedata import GameData
 from ..engine import acting, legal_orders, unanswered
 from ..engine.intake import check_new_line
 from ..engine.order_text import format_order
-from ..engine.reading import VERBS, did_you_mean, nearest, parse_order
+from ..engine.reading import VERBS, parse_order
 from ..engine.state import State
 from .suggest import amend
 

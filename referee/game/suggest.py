@@ -13,9 +13,10 @@ one is given tells him nothing either.
 from __future__ import annotations
 
 from ..base.errors import OrderError
+from ..base.nearness import did_you_mean, nearest
 from ..data.gamedata import GameData, fold
 from ..engine.movement import template_ref
-from ..engine.reading import area_choices, did_you_mean, nearest
+from ..engine.reading import area_choices
 from ..engine.state import State
 from .views import unit_views
 

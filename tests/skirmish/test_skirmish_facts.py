@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 
 import msgspec
-from skirmish_cases import ONE_STEP, Table, done_until, figure
+from skirmish_cases import CARD, ONE_STEP, Table, done_until, figure
 
+from referee.base.errors import OrderSyntaxError
 from referee.table.skirmish import report
+from referee.table.skirmish.order_text import parse_order
 
 
 def test_cover_left_out_is_recorded_as_none_and_shown():
@@ -67,3 +69,20 @@ def test_a_default_is_disputed_and_settled_like_a_stated_fact(cli, tmp_path):
     assert next(f for f in doc["figures"] if f["id"] == "B1")["pins"] == 0
     assert cli("verify", j).exit_code == 0
 
+
+
+def test_a_mistyped_order_word_or_fact_is_refused_with_the_nearest():
+    """A thumb's typo on a phone: the order's first word or a fact's name refused, the
+    nearest the card knows named (as a campaign's unit, area or card names are); a fact
+    the order does not read, or one given twice, names none."""
+    def refused(text: str) -> str:
+        try:
+            parse_order(text, CARD)
+        except OrderSyntaxError as exc:
+            return str(exc)
+        raise AssertionError(f"{text!r} was read")
+
+    assert refused("mvoe B1 mode=stealthy").endswith("; did you mean move or morale?")
+    assert refused("fire B1 at=G1 rnage=10").endswith("; did you mean range=?")
+    assert "did you mean" not in refused("fire B1 at=G1 range=10 range=12")
+    assert "did you mean" not in refused("xyzzy B1")

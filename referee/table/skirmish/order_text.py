@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...base.errors import OrderSyntaxError
+from ...base.nearness import did_you_mean, nearest
 from ...contracts.skirmish import SkirmishCard
 
 KINDS = ("move", "spot", "fire", "unaimed", "melee", "morale", "rally", "unpin", "surrender",
@@ -90,7 +91,9 @@ def parse_order(text: str, card: SkirmishCard) -> SkOrder:
 def _parse(text: str, card: SkirmishCard) -> SkOrder:
     words = text.split()
     if not words or words[0].casefold() not in KINDS:
-        raise OrderSyntaxError(text, f"an order starts with one of {', '.join(KINDS)}", 0)
+        near = nearest(words[0], {k: k for k in KINDS}) if words else []
+        raise OrderSyntaxError(text, f"an order starts with one of {', '.join(KINDS)}"
+                                     f"{did_you_mean(near)}", 0)
     kind = words[0].casefold()
     subject = None
     facts: dict = {}
@@ -106,7 +109,8 @@ def _parse(text: str, card: SkirmishCard) -> SkOrder:
             continue
         key = key.casefold()
         if key not in NUMBERS + LISTS + YES_NO + WORDS or key in facts:
-            raise OrderSyntaxError(text, f"{key}=: unknown or repeated fact")
+            near = [] if key in facts else nearest(key, {k: f"{k}=" for k in READS[kind]})
+            raise OrderSyntaxError(text, f"{key}=: unknown or repeated fact{did_you_mean(near)}")
         if key not in READS[kind]:
             takes = ", ".join(f"{k}=" for k in READS[kind]) or "no fact"
             raise OrderSyntaxError(text, f"{key}=: {kind} does not read it (it takes {takes})")
