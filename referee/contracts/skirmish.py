@@ -226,6 +226,10 @@ class SkirmishCard(Frozen):
     # at a Ferocious target). False in journals made before: such a fact was recorded and
     # shown, and read by nothing.
     facts_read: bool = False
+    # A move of the turn the moderator settles marks its figure as ruled: the mode it moved
+    # by and whether it went into contact, or, a move it could not make (void), no move.
+    # False in journals made before: the figure kept what its move declared.
+    settled_moves: bool = False
 
 
 class Figure(Frozen):

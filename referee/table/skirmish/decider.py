@@ -31,6 +31,7 @@ from .checks import (
 )
 from .order_text import SkOrder, parse_order
 from .readable import kept
+from .settled import left_contact, move_settled
 from .state import SkState, initial_state, is_open, open_disputes
 
 __all__ = ["check", "decide", "evolve", "firing_now", "initial_state", "moving_next",
@@ -415,7 +416,7 @@ def _bookkeep(card: SkirmishCard, state: SkState, side: str, test: dict) -> None
     if kind == "move":
         f.moved = test["facts"]["mode"]
         f.contact = bool(test["facts"].get("contact"))
-        _break_off(state, f.id)
+        test["broke_off"] = left_contact(state, f.id)     # held again if ruled void
         if f.section and f.section not in state.moved_sections:
             state.moved_sections.append(f.section)
             state.moves[side] += 1
@@ -439,17 +440,6 @@ def _hold(state: SkState, defender: str, attackers: list[str]) -> None:
     if state.figures[defender].active:
         state.contacts.append({"defender": defender, "attackers": list(attackers),
                                "turn": old["turn"] if old else state.turn})
-
-
-def _break_off(state: SkState, fid: str) -> None:
-    """A figure that moves is out of contact (a move in contact is a break-off): the
-    defender's going ends the melee, an attacker's leaves the other in it."""
-    kept = []
-    for c in state.contacts:
-        if c["defender"] != fid:
-            rest = [a for a in c["attackers"] if a != fid]
-            kept += [{**c, "attackers": rest}] if rest else []
-    state.contacts = kept
 
 
 def _next_phase(card: SkirmishCard, state: SkState) -> None:
@@ -509,13 +499,14 @@ def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:
     state.tests.append({**test, "record": seq, "side": body["actor"], "order": body["order"],
                         "turn": body["turn"], "phase": body["phase"], "by_mail": "mail" in body})
     apply_effects(state, test["effects"])
-    _bookkeep(card, state, body["actor"], test)
+    _bookkeep(card, state, body["actor"], state.tests[-1])
 
 
 def settle(state: SkState, ruling: dict, card: SkirmishCard | None = None,
            seq: int | None = None) -> None:
     """A moderator's ruling on a dispute (record seq): a corrected test replaces the effects
-    of the disputed one (and, for a melee, who fought it and who stays in contact), and
+    of the disputed one (for a melee, who fought it and who stays in contact; for a move of
+    this turn, how its figure moved, card settled_moves), and
     keeps the records of the rulings that corrected it. A correction settles the dispute of
     its fact; an uphold, every open one of the test."""
     for d in open_disputes(state.disputes, ruling["record"]):
@@ -528,6 +519,9 @@ def settle(state: SkState, ruling: dict, card: SkirmishCard | None = None,
     apply_effects(state, ruling["test"]["effects"], 1, old["turn"])
     if old["kind"] == "melee":
         _melee_settled(card, state, old, ruling["test"])
+    if old["kind"] == "move" and old["turn"] == state.turn and card is not None and \
+            card.settled_moves:
+        move_settled(state, old, ruling["test"])
     old["settled"] = ruling["test"]
     old["rulings"] = [*old.get("rulings", []), *([] if seq is None else [seq])]
 
