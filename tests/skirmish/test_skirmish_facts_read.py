@@ -97,3 +97,26 @@ def test_a_target_corrected_away_from_a_ferocious_figure_is_decided_again(cli, t
     assert test["facts"] == {"at": ["G2"], "range": 20, "command": True, "cover": "none"}
     assert test["result"].startswith("G2 pinned"), test["result"]
     assert cli("verify", j).exit_code == 0
+
+
+def test_a_void_test_shows_its_facts_as_corrected(cli, tmp_path):
+    """The British fire unaimed at G4 (Ferocious: advancing=no recorded); the target is
+    corrected to B3, their own figure: the test is void, and shows the facts it was decided
+    on, without the advancing= B3 cannot use."""
+    j = tmp_path / "m.jsonl"
+    assert cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--dice",
+               "manual").exit_code == 0
+    done_until(cli, j, "fire", step="regular")
+    r = cli("order", j, "--as", "british", "unaimed B2 at=G4 range=20 command=yes", "--dice",
+            "18", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    n = json.loads(r.stdout)["records"][0]["record"]
+    assert cli("order", j, "--as", "german", f"dispute record={n} fact=at value=B3"
+               ).exit_code == 0
+    r = cli("order", j, "--as", "moderator", f"settle record={n} fact=at value=B3",
+            "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    test = json.loads(r.stdout)["records"][0]["body"]["settle"]["test"]
+    assert test["result"].startswith("void"), test["result"]
+    assert test["facts"] == {"at": ["B3"], "range": 20, "command": True, "cover": "none"}
+    assert cli("verify", j).exit_code == 0

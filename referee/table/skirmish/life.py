@@ -526,7 +526,7 @@ def settle(card, records, o, side, dice) -> dict:
             raise IllegalOrderError(o.text, "Disputes", f"with {fact}={value} the test "
                                     f"needs a fact it did not: {exc.reason} (add it to the "
                                     f"settle, e.g. state=halted)") from None
-        ruling["test"] = {**rec["test"], "facts": facts, "effects": [],
+        ruling["test"] = {**rec["test"], "facts": again.facts, "effects": [],
                           "result": f"void: {exc.reason}", "dice": rec["test"]["dice"]}
     return {"actor": side, "order": o.text, "turn": state.turn,
             "phase": sk.phase_of(card, state).phase, "settle": ruling}
