@@ -75,12 +75,16 @@ def test_while_both_sides_move_each_mail_says_whose_unit_moves_next(cli, tmp_pat
                    "tests of the phase")
     assert _lead(bodies[GERMAN], "the German player").startswith(
         f"Your decision: {next_german}"), bodies[GERMAN]
+    # The British, who may still move the rest of his section first, is told so.
     assert _lead(bodies[BRITISH], "the British player").startswith(
-        f"Your decision: {next_german}"), bodies[BRITISH]
+        "Your decision: turn 1, movement phase (units move in turn: finish moving section "
+        "B, or done; then a German unit): the tests of the phase"), bodies[BRITISH]
     # The German moves a unit: now a British one is next; once one says done, no turn.
     sent = mail(box, 2, GERMAN, keys["german"], "move G2 mode=stealthy command=yes")
     assert cli("inbox", j, sent, "--outbox", tmp_path / "out2").exit_code == 0
-    assert "a British unit next" in " ".join(_bodies(tmp_path / "out2")[GERMAN].split())
+    assert "(units move in turn: finish moving section G, or done; then a British unit)" \
+        in " ".join(_bodies(tmp_path / "out2")[GERMAN].split())
+    assert "a British unit next" in " ".join(_bodies(tmp_path / "out2")[BRITISH].split())
     sent = mail(box, 3, BRITISH, keys["british"], "done")
     assert cli("inbox", j, sent, "--outbox", tmp_path / "out3").exit_code == 0
     assert "units move in turn" not in _bodies(tmp_path / "out3")[GERMAN]

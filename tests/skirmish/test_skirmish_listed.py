@@ -127,3 +127,23 @@ def test_the_side_told_he_waits_is_told_too_what_he_may_still_send(cli, tmp_path
     assert r.exit_code == 0, r.stderr
     british = cli("skirmish", "report", j, "--as", "british").stdout
     assert "You may still send" not in british
+
+
+def test_the_side_finishing_its_unit_is_told_so_not_that_the_other_moves_next(cli, tmp_path):
+    """rules.md, Sequence of play: units move in turn, and check takes a figure of a section
+    the side began moving (move_turn). Once a British figure of section B has moved, the
+    British mail does not only say a German unit is next, which reads as a refusal of the
+    move B3 it then takes: it says he may finish moving section B, or say done."""
+    j, order = _new(cli, tmp_path)
+    order("british", "move B2 mode=manoeuvre command=yes", "3")
+    british = " ".join(cli("skirmish", "report", j, "--as", "british").stdout.split())
+    assert "Your decision: turn 1, movement phase (units move in turn: finish moving " \
+           "section B, or done; then a German unit): the tests" in british, british
+    german = " ".join(cli("skirmish", "report", j, "--as", "german").stdout.split())
+    assert "Your decision: turn 1, movement phase (units move in turn: a German unit " \
+           "next): the tests" in german, german
+    order("british", "move B3 mode=manoeuvre command=yes", "3")
+    r = cli("order", j, "--as", "british", "move B0 mode=manoeuvre command=yes", "--dice", "3")
+    assert r.exit_code == 0, r.stderr
+    status = " ".join(cli("status", j).stdout.split())
+    assert "(units move in turn: a German unit next)" in status, status

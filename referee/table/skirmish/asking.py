@@ -53,7 +53,7 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
     if mine:
         game = table.game()
         # What the card compels is said on the first screen, not only in the report after.
-        first = f"Your decision: {kind.prompt(table)}." + \
+        first = f"Your decision: {kind.prompt(table, reader)}." + \
             compelled(doc.get("owed", {}).get(reader, []))
         return [first,
                 f"Reply with one order a line, {keep}, each made as one of these: its first "

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ...base.errors import OrderError, UsageError, quoted
-from ...base.plurals import a_or_an, counted
+from ...base.plurals import counted
 from ...base.readers import MODERATOR, check_reader
 from ...contracts.skirmish import (
     SkirmishDice,
@@ -36,7 +36,7 @@ from .asking import asked_now, asked_text
 from .brief import bounded
 from .ending import disputable, end_words, ending_record, moderator_end_mail, undone_words
 from .explained import dice_counts, explained, explained_document
-from .listed import usable, waits_turn
+from .listed import move_turn_words, usable, waits_turn
 from .loading import load_skirmish
 from .order_text import KINDS, rejection
 from .report import (
@@ -137,16 +137,15 @@ class SkirmishKind(GameKind):
         game = table.game()
         return [] if _closed(game.state) else waited(game)
 
-    def prompt(self, table) -> str:
+    def prompt(self, table, side: str | None = None) -> str:
+        """What the game asks now; side: the reader asked it (listed.move_turn_words)."""
         game = table.game()
-        phase = sk.phase_of(game.card, game.state).phase
         firing = sk.firing_now(game.card, game.state)
-        step = f" ({' and '.join(firing)} figures fire now)" if firing else ""
-        mover = sk.moving_next(game.state) if phase == "movement" else None
-        if mover:
-            step += f" (units move in turn: {a_or_an(side_name(mover))} unit next)"
-        return (f"turn {game.state.turn}, {phase} phase{step}: the tests of the phase with "
-                f"the facts each side declares, then done ({FLOW})")
+        step = (f" ({' and '.join(firing)} figures fire now)" if firing else "") + \
+            move_turn_words(game.card, game.state, side)
+        return (f"turn {game.state.turn}, {sk.phase_of(game.card, game.state).phase} phase"
+                f"{step}: the tests of the phase with the facts each side declares, then done "
+                f"({FLOW})")
 
     def season(self, table) -> str:
         return f"turn {table.game().state.turn}"

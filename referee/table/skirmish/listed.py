@@ -4,7 +4,9 @@ a value a form names is one some order of his could take now."""
 
 from __future__ import annotations
 
+from ...base.plurals import a_or_an
 from ...contracts.skirmish import SkirmishCard
+from ...render.documents import side_name
 from . import decider as sk
 from .checks import fighting, may_fire
 from .order_text import order_form
@@ -136,7 +138,11 @@ def _yes_no(values: set[bool]) -> str:
 def _moves(card: SkirmishCard, state: SkState, side: str) -> set[tuple[str, bool, bool]]:
     """(mode, away, contact) of each move some figure of side may make now, as check takes
     it (a leader within command range declared)."""
-    out = set()
+    return {how for _, how in _legal_moves(card, state, side)}
+
+
+def _legal_moves(card: SkirmishCard, state: SkState, side: str):
+    """Each figure of side with each (mode, away, contact) it may move by now."""
     for f in state.figures.values():
         if f.side != side or not fighting(state, f.id):
             continue
@@ -146,8 +152,29 @@ def _moves(card: SkirmishCard, state: SkState, side: str) -> set[tuple[str, bool
                     o = sk.SkOrder("move", f.id, {"mode": mode, "away": away,
                                                   "contact": contact, "command": True})
                     if sk.check(card, state, o, side) is None:
-                        out.add((mode, away, contact))
-    return out
+                        yield f, (mode, away, contact)
+
+
+def move_turn_words(card: SkirmishCard, state: SkState, side: str | None = None) -> str:
+    """Whose unit moves next, in the movement phase while both sides move (units move in
+    turn, rules.md Sequence of play); to a side still asked while the other's unit is next,
+    what check takes of him meanwhile: the figures of the units he began (checks.move_turn),
+    or a platoon commander, who moves with any unit; or done."""
+    mover = sk.moving_next(state) if sk.phase_of(card, state).phase == "movement" else None
+    if mover is None:
+        return ""
+    after = f"{a_or_an(side_name(mover))} unit"
+    movers = {f.id: f for f, _ in _legal_moves(card, state, side)} \
+        if side not in (None, mover) else {}
+    begun = sorted({f.section for f in movers.values() if f.section})
+    if begun:
+        units = f"section {begun[0]}" if len(begun) == 1 else \
+            f"sections {', '.join(begun[:-1])} and {begun[-1]}"
+        return f" (units move in turn: finish moving {units}, or done; then {after})"
+    if movers:
+        alone = ", ".join(sorted(movers))
+        return f" (units move in turn: move {alone}, or done; then {after})"
+    return f" (units move in turn: {after} next)"
 
 
 def _melees(card: SkirmishCard, state: SkState, side: str):
