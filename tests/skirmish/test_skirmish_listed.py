@@ -121,7 +121,8 @@ def test_the_side_told_he_waits_is_told_too_what_he_may_still_send(cli, tmp_path
     said = " ".join(german.split("Nothing is asked of you now.", 1)[1].split())
     assert "You may still send, though the game does not wait on you: spot FIGURE " \
            "at=FIGURE" in said
-    assert "; surrender " in said and "; done. Meanwhile you may dispute" in said
+    assert "; surrender " in said and "; done. Reply keeping the Order key line your " \
+        "mail gives." in said
     r = cli("order", j, "--as", "german", "spot G2 at=B2 range=4 light=day state=halted "
                                           "cover=none")
     assert r.exit_code == 0, r.stderr
@@ -147,3 +148,21 @@ def test_the_side_finishing_its_unit_is_told_so_not_that_the_other_moves_next(cl
     assert r.exit_code == 0, r.stderr
     status = " ".join(cli("status", j).stdout.split())
     assert "(units move in turn: a German unit next)" in status, status
+
+
+def test_a_dispute_is_offered_only_while_a_test_of_the_other_side_is_open_to_it(cli,
+                                                                                tmp_path):
+    """player.md, A skirmish: a side disputes a fact the other side declared, within his
+    challenge window. A side the game does not wait on is offered a dispute only when a
+    test of the other side's is open to it (ending.disputable, as his order list reads it),
+    not before the other side has made any test."""
+    j, order = _new(cli, tmp_path)
+    german = " ".join(cli("skirmish", "report", j, "--as", "german").stdout.split())
+    assert "Nothing is asked of you now" in german and "dispute" not in german, german
+    order("british", "done")
+    british = " ".join(cli("skirmish", "report", j, "--as", "british").stdout.split())
+    assert "Nothing is asked of you now" in british and "dispute" not in british, british
+    order("german", "move G2 mode=manoeuvre command=yes", "3")
+    british = " ".join(cli("skirmish", "report", j, "--as", "british").stdout.split())
+    assert "Meanwhile you may dispute a fact the other side declared, within the " \
+           "challenge window: dispute record=N fact=KEY value=VALUE" in british, british

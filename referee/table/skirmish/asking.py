@@ -9,7 +9,7 @@ from collections import Counter
 from ...base.readers import MODERATOR, PUBLIC
 from ...render.documents import players_words
 from ...render.record_text import wrap_lines
-from .ending import after_the_end, end_words
+from .ending import after_the_end, disputable, end_words
 from .listed import forms, still_open
 from .state import open_disputes
 
@@ -63,7 +63,11 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
     waiting = f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}."
     meanwhile = _meanwhile(doc, reader, keep)
     if reader != MODERATOR:
-        meanwhile[1:1] = _still(table.game(), reader)
+        game = table.game()
+        # A dispute only while a test of the other side's is open to it (as check takes it).
+        if not disputable(table.records, game.state, reader):
+            meanwhile = meanwhile[:1]
+        meanwhile[1:1] = _still(game, reader, "" if meanwhile[1:] else keep)
     if reader == MODERATOR and _open(doc):
         # A dispute asks him: that is what his mail opens with (its first paragraph, on a
         # phone's first screen), not whom the game waits on; his report says it first too.
@@ -71,12 +75,14 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
     return [waiting, *meanwhile]
 
 
-def _still(game, side: str) -> list[str]:
+def _still(game, side: str, keep: str) -> list[str]:
     """What a side the game does not wait on may still send (listed.still_open), as one
-    paragraph: none when nothing."""
+    paragraph: none when nothing. keep: how his reply keeps its order key, when no dispute
+    line after it says so."""
     verbs = still_open(game.card, game.state, side)
     return [f"You may still send, though the game does not wait on you: "
-            f"{'; '.join(forms(game.card, game.state, side, verbs))}."] if verbs else []
+            f"{'; '.join(forms(game.card, game.state, side, verbs))}."
+            + (f" Reply {keep}." if keep else "")] if verbs else []
 
 
 def compelled(due: list[str]) -> str:
