@@ -88,3 +88,28 @@ def test_while_both_sides_move_each_mail_says_whose_unit_moves_next(cli, tmp_pat
     sent = mail(box, 3, BRITISH, keys["british"], "done")
     assert cli("inbox", j, sent, "--outbox", tmp_path / "out3").exit_code == 0
     assert "units move in turn" not in _bodies(tmp_path / "out3")[GERMAN]
+
+
+def test_an_answer_names_each_record_the_mail_made_also_a_done_and_a_dispute(cli, tmp_path,
+                                                                            secret_file):
+    """The answer's first line numbers every record the mail made: each is named under it
+    in a few words, a done (the phase, and the fire step, it ended for the side) and a
+    dispute as well as a test, so that "#4" is never left unsaid."""
+    j = tmp_path / "patrol.jsonl"
+    keys = mailed_patrol(cli, j, secret_file)
+    box = tmp_path / "mail"
+    box.mkdir()
+    sent = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes", "done")
+    assert cli("inbox", j, sent, "--outbox", tmp_path / "out1").exit_code == 0
+    british = _bodies(tmp_path / "out1")[BRITISH]
+    assert british.startswith("Your mail was recorded: #1, #2\n#1 British: move B2"), british
+    assert "\n#2 British: done (turn 1, movement phase)\n" in british, british
+    sent = mail(box, 2, GERMAN, keys["german"], "move G2 mode=manoeuvre command=yes", "done")
+    assert cli("inbox", j, sent, "--outbox", tmp_path / "out2").exit_code == 0
+    sent = mail(box, 3, BRITISH, keys["british"], "dispute record=3 fact=mode value=rush",
+                "done")
+    assert cli("inbox", j, sent, "--outbox", tmp_path / "out3").exit_code == 0
+    british = _bodies(tmp_path / "out3")[BRITISH]
+    assert british.startswith("Your mail was recorded: #5, #6\n#5 British: dispute "
+                              "record=3 fact=mode value=rush\n#6 British: done (turn 1, "
+                              "fire phase, gallant and veteran figures)\n"), british

@@ -38,6 +38,7 @@ from .ending import disputable, end_words, ending_record, moderator_end_mail, un
 from .explained import dice_counts, explained, explained_document
 from .listed import move_turn_words, usable, waits_turn
 from .loading import load_skirmish
+from .made import made_line, record_lines
 from .order_text import KINDS, rejection
 from .report import (
     artillery_line,
@@ -230,7 +231,7 @@ class SkirmishKind(GameKind):
         two lines; a ruling, what it did (ruled.py); else one line."""
         return "\n".join(line for r in records for line in (
             ruling_lines(_records(table), table.game(), r["seq"])[0]
-            if isinstance(r.get("settle"), dict) else [_record_lines(r)]))
+            if isinstance(r.get("settle"), dict) else [record_lines(r)]))
 
     def log(self, table, reader: str, since: int, fmt: str, width: int):
         """Each record: a test in two lines, else one; with fmt json each record whole, for
@@ -248,7 +249,7 @@ class SkirmishKind(GameKind):
                 yield (f"#0 moderator: new skirmish {rec['game_id']} ({rec['scenario']}), "
                        f"dice {rec['dice']['mode']}")
             else:
-                yield _record_lines(rec)
+                yield record_lines(rec)
 
     def report(self, table, reader: str, since: int | None, fmt: str, width: int = 72,
                dialect: str = "common", remember: bool = True) -> str:
@@ -369,6 +370,8 @@ class SkirmishKind(GameKind):
                 said, test = ruling_lines(records, game, n)
                 lines += said
                 tests += [test] if test else []
+            else:
+                lines.append(made_line(table, records[n]))
         return _mail_lines(lines, tests)
 
     def mail_report(self, table, reader: str, since: int | None = None,
@@ -540,15 +543,6 @@ def _stopped(texts: list[str], at: int, exc: Exception) -> tuple[str, Exception]
             f"({quoted(texts[at])}) was refused")
     rest = texts[at + 1:]
     return line + (f"; not taken: {', '.join(map(quoted, rest))}" if rest else ""), exc
-
-
-def _record_lines(rec: dict) -> str:
-    """A record as `order` and `log` tell it: a test in two lines, else one."""
-    test = rec.get("test")
-    if test is not None:
-        return "\n".join(test_lines({**test, "record": rec["seq"], "side": rec["actor"],
-                                     "order": rec["order"]}))
-    return f"#{rec['seq']} {side_name(rec['actor'])}: {rec['order']} recorded"
 
 
 def reader_report(kind: SkirmishKind, table, reader: str, turn: int | None = None,
