@@ -166,3 +166,19 @@ def test_a_dispute_is_offered_only_while_a_test_of_the_other_side_is_open_to_it(
     british = " ".join(cli("skirmish", "report", j, "--as", "british").stdout.split())
     assert "Meanwhile you may dispute a fact the other side declared, within the " \
            "challenge window: dispute record=N fact=KEY value=VALUE" in british, british
+
+
+def test_a_figure_killed_in_its_own_fire_step_is_told_to_fire_still(cli, tmp_path):
+    """player.md, A skirmish: the figures of one fire step fire at the same time, so one
+    killed by an enemy of its own step still fires in it. The order list that offers its
+    fire says so beside the fire forms, since the forces call it killed."""
+    j, order = _new(cli, tmp_path)
+    done_until(cli, j, "fire", step="veteran")
+    order("german", "fire G5 at=B3 range=20 state=halted command=yes", "20")
+    listed = _listed(cli, j, "british")
+    note = "(B3 was killed in this fire step and still fires in it: the figures of one " \
+           "step fire together)"
+    fires = [n for n, f in enumerate(listed) if f.startswith(("fire ", "unaimed "))]
+    assert fires and listed[fires[-1] + 1] == note, listed
+    order("british", "fire B3 at=G5 range=20 state=halted cover=soft command=yes", "1")
+    assert note not in _listed(cli, j, "british")

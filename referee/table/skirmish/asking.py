@@ -10,7 +10,7 @@ from ...base.readers import MODERATOR, PUBLIC
 from ...render.documents import players_words
 from ...render.record_text import wrap_lines
 from .ending import after_the_end, disputable, end_words
-from .listed import forms, still_open
+from .listed import fallen_firing, forms, still_open
 from .state import open_disputes
 
 
@@ -59,7 +59,7 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
                 f"Reply with one order a line, {keep}, each made as one of these: its first "
                 f"word, the figure or section, then the facts of the table it reads that you "
                 f"declare, KEY=VALUE (the values the card knows between |):",
-                *(f"  {form}" for form in forms(game.card, game.state, reader, mine))]
+                *_with_fallen(game, reader, mine)]
     waiting = f"Waiting on {players_words(doc['waiting'])}: {kind.prompt(table)}."
     meanwhile = _meanwhile(doc, reader, keep)
     if reader != MODERATOR:
@@ -73,6 +73,17 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
         # phone's first screen), not whom the game waits on; his report says it first too.
         return [*meanwhile, waiting]
     return [waiting, *meanwhile]
+
+
+def _with_fallen(game, side: str, verbs: list[str]) -> list[str]:
+    """The forms of verbs as his order list gives them, and after the fire forms, the
+    figures of his killed in this fire step that still fire in it (listed.fallen_firing)."""
+    listed = [f"  {form}" for form in forms(game.card, game.state, side, verbs)]
+    fallen = fallen_firing(game.card, game.state, side)
+    fires = [n for n, verb in enumerate(verbs) if verb in ("fire", "unaimed")]
+    if fallen and fires:
+        listed.insert(fires[-1] + 1, f"  {fallen}")
+    return listed
 
 
 def _still(game, side: str, keep: str) -> list[str]:

@@ -79,6 +79,20 @@ def still_open(card: SkirmishCard, state: SkState, side: str) -> list[str]:
     return [t for t in tests if usable(card, state, side, t)] + (["done"] if done else [])
 
 
+def fallen_firing(card: SkirmishCard, state: SkState, side: str) -> str:
+    """Of side's figures his forms offer fire to, those killed in this fire step, which
+    still fire in it (the figures of one step fire together: checks.may_fire), as his order
+    list says it beside the fire forms; '' when none."""
+    fallen = [f.id for f in state.figures.values() if f.side == side and f.killed
+              and may_fire(card, state, f)]
+    if not fallen:
+        return ""
+    who = fallen[0] if len(fallen) == 1 else f"{', '.join(fallen[:-1])} and {fallen[-1]}"
+    return f"({who} {'was' if len(fallen) == 1 else 'were'} killed in this fire step and " \
+           f"still fire{'s' if len(fallen) == 1 else ''} in it: the figures of one step " \
+           f"fire together)"
+
+
 def forms(card: SkirmishCard, state: SkState, side: str, verbs: list[str]) -> list[str]:
     """The form of each verb as his mail lists it, with the values some order of his may
     take now where the checks narrow them: the move modes (a routing section rushes away),
