@@ -80,3 +80,18 @@ def test_the_defenders_prompt_says_bad_weather_names_no_area(tmp_path):
     assert said == ("as defender, play combat cards (Poison Gas!), naming its battle area, "
                     "or Bad Weather, which names no battle area: it affects every battle "
                     "(9.5); then 'done' (2.0 II.3b)"), said
+
+
+def test_once_bad_weather_is_played_the_prompt_names_no_card_it_closed(tmp_path):
+    """9.3, 9.5: after Bad Weather turned the Limited Offensive into a pass, the prompt still
+    offered "play combat cards (Poison Gas!), naming its battle area, or Bad Weather": no
+    battle is left to name, and Bad Weather is played once a turn."""
+    sc = position("1914", turn=4, player="german",
+                  hands={"german": ["loff-01"], "entente": ["weather-01", "gas-02"]})
+    j = new_game(tmp_path, sc)
+    for order in ("play limited_offensive", "move ge-1 liege", "end movement"):
+        assert g.submit(j, "german", [order]).rejected is None, order
+    assert g.submit(j, "entente", ["play bad_weather"]).rejected is None
+    game = g.open_game(j)
+    said = pending_prompt(game.state, game.data)
+    assert said == "as defender, play combat cards (none allowed now); then 'done' (2.0 II.3b)"

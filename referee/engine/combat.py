@@ -153,7 +153,18 @@ def allowed_in_hand(s: State, d: GameData, side: str) -> list[str] | None:
     held = _held_combat_cards(s, d, side)
     if held is None:
         return None
-    return [d.card_title(k) for k in held if _card_dates(s, d, k) is None]
+    return [d.card_title(k) for k in held if _open_now(s, d, k)]
+
+
+def _open_now(s: State, d: GameData, key: str) -> bool:
+    """Whether the date allows the card and Bad Weather, once played, has not closed it: no
+    second Bad Weather, no Poison Gas! it neutralizes, no card at all when no battle is left
+    (9.3, 9.5). Public facts only: the prompt says it."""
+    if _card_dates(s, d, key) is not None:
+        return False
+    return not s.combat["weather"] or not (
+        key in DEFENDER_ONLY or s.turn_state.mode == "weather_pass" or
+        "bad_weather" in d.card_types[key].cancelled_by)
 
 
 def _combat_card_check(s: State, d: GameData, o: PlayCard, side: str,
@@ -183,6 +194,9 @@ def _combat_card_check(s: State, d: GameData, o: PlayCard, side: str,
         return Violation("9.7", f"{ct.title} is played by the attacker")
     if not o.area or o.area not in c["declared"]:
         return Violation(ct.rule, f"{ct.title} names one declared Battle Area")
+    v = _after_bad_weather(s, d, o)
+    if v:
+        return v
     same = [x["key"] for x in played if x["area"] == o.area]
     if o.card in same:
         return Violation(ct.rule, f"one {ct.title} card per player per Battle Area")
@@ -192,6 +206,24 @@ def _combat_card_check(s: State, d: GameData, o: PlayCard, side: str,
         ta, tb = d.card_types[a], d.card_types[b]
         return Violation(ct.rule, f"{ta.title} and {tb.title} cannot be combined ({ta.rule}, "
                                   f"{tb.rule})")
+    return None
+
+
+def _after_bad_weather(s: State, d: GameData, o: PlayCard) -> Violation | None:
+    """A combat card names a Battle Area (2.0 II.3b): none is left once Bad Weather has made
+    the Limited Offensive a pass (9.5); and Bad Weather neutralizes every Poison Gas! of the
+    turn, those played after it too (9.3), so such a card is refused, not played for nothing."""
+    if not s.combat["weather"]:
+        return None
+    ct, weather = d.card_types[o.card], d.card_title("bad_weather")
+    if s.turn_state.mode == "weather_pass":
+        return Violation("9.5", f"no battle is left in {d.areas[o.area].name}: {weather} turned "
+                                f"the {d.card_title('limited_offensive')} into a pass, and "
+                                f"{ct.title} names a Battle Area (2.0 II.3b)")
+    if "bad_weather" in ct.cancelled_by:
+        return Violation(ct.rule, f"{weather} was played this turn: it neutralizes every "
+                                  f"{ct.title} card of the turn, so {ct.title} would do nothing "
+                                  f"(9.5)")
     return None
 
 
@@ -225,10 +257,10 @@ def _cards_prompt(s: State, d: GameData) -> str:
     date forbids to everyone (9.3-9.5); which of his own hand are not allowed, and why, his
     own report tells (barred_in_hand), never the prompt, which the opponent reads too. A card
     played in a battle area names it; Bad Weather names none, it affects every battle
-    (9.5), and the prompt says so."""
+    (9.5), and the prompt says so; once played, it closes what _open_now says."""
     who = "attacker" if s.pending.kind == "attacker_cards" else "defender"
     keys = combat_cards_of(d, who == "attacker")
-    allowed = [k for k in keys if _card_dates(s, d, k) is None]
+    allowed = [k for k in keys if _open_now(s, d, k)]
     names = [d.card_title(k) for k in allowed if k not in DEFENDER_ONLY]
     if who == "attacker" and d.card_bonus:
         names.append("the special offensive's battle areas")
