@@ -237,6 +237,19 @@ def test_a_journal_readable_by_others_is_warned_about_once(game, cli):
     assert code == 0
 
 
+@pytest.mark.parametrize("cmd", ["status", "report", "order"])
+def test_a_folder_named_as_the_journal_is_one_line_and_no_chmod(tmp_path, cli, cmd):
+    """A folder given for the journal read "warning: ... `chmod 600 <folder>` makes it private"
+    (a folder so changed cannot be entered) before "not a regular file": the one fact that
+    matters is said alone."""
+    folder = tmp_path / "games"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    r = cli(cmd, folder, *(["--as", "german", "done"] if cmd == "order" else []))
+    assert r.exit_code == 2, r.output
+    assert r.stderr.splitlines() == [f"referee: {folder}: not a regular file"], r.stderr
+
+
 def test_the_secret_can_live_outside_the_game_folder(tmp_path, cli):
     shared = tmp_path / "synced-folder"
     private = tmp_path / "private"

@@ -283,14 +283,17 @@ def sync_dir(folder: Path) -> None:
 
 
 def warn_if_shared(path: Path, what: str) -> None:
-    """One line on stderr when a private file can be read by other users of this machine."""
+    """One line on stderr when a private file can be read by other users of this machine.
+
+    Only of a regular file: a folder or a device named instead is refused by its reader in
+    one line, and `chmod 600` would lock a folder."""
     if os.name != "posix" or str(path) in _WARNED:
         return
     try:
         mode = os.stat(path).st_mode
     except OSError:
         return
-    if mode & 0o044:
+    if stat.S_ISREG(mode) and mode & 0o044:
         _WARNED.add(str(path))
         shown = one_line(str(path))
         sys.stderr.write(f"referee: warning: {shown} ({what}) can be read by other users of "
