@@ -389,6 +389,17 @@ def test_markdown_list_and_block_starts_are_escaped():
     assert kinds.count("bullet_list_open") == 1 and "hr" not in kinds
 
 
+def test_markdown_a_line_leading_hash_is_escaped_without_a_space_too():
+    """A record line "#12 German: pass" is no heading in CommonMark (no space after the #),
+    but Python-Markdown, old Reddit and markdown.pl make it one, "12 German: pass" in large
+    type: the # is escaped at a line's start whatever follows, and reads back as itself."""
+    src = to_markdown(_doc(para("#12 German: pass"), para("#"), Items([[plain("#3 x")]]),
+                           para("it's #1")))
+    assert src.split("\n")[4:11:2] == [r"\#12 German: pass", r"\#", r"- \#3 x", "it's #1"]
+    assert _inline_texts(src)[-4:] == ["#12 German: pass", "#", "#3 x", "it's #1"]
+    assert [t.type for t in MD.parse(src)].count("heading_open") == 2
+
+
 # Player-provided-looking names and unit names with punctuation: each character that can
 # start markup somewhere, in the places where it does and where it does not.
 HOSTILE_NAMES = [

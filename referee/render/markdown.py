@@ -21,10 +21,11 @@ _AUTOLINK_FIRST = frozenset("/!?.#$%&'*+=^_`{|}~-")
 # An entity or numeric character reference, and one that the next text could complete.
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _ENTITY_START = re.compile(r"&(?:#[0-9]{0,7}|#[xX][0-9a-fA-F]{0,6}|[A-Za-z][A-Za-z0-9]{0,31})")
-# What opens a block at the start of a line: an ATX heading, a bullet or ordered list item, a
-# block quote, a link reference definition (or a GitHub task box), a tilde fence, a
-# thematic break.
-_MD_BLOCK_START = re.compile(r"(?:#{1,6}|[-+*]|\d{1,9}[.)])(?=[ \t]|$)|[>\[]|~{3}"
+# What opens a block at the start of a line: an ATX heading (any leading #: Python-Markdown,
+# old Reddit and markdown.pl need no space after it, "#12 German" is a heading there), a
+# bullet or ordered list item, a block quote, a link reference definition (or a GitHub task
+# box), a tilde fence, a thematic break.
+_MD_BLOCK_START = re.compile(r"#|(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)|[>\[]|~{3}"
                              r"|([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 # An ATX heading's optional closing sequence, which CommonMark drops from the heading text.
 _MD_CLOSING_HASHES = re.compile(r"(?:^|(?<=[ \t]))#+[ \t]*$")
