@@ -197,7 +197,9 @@ def test_an_order_through_the_console_script_is_written_and_printed_before_it_le
     done = console("order", str(game), "--as", "german", "pass")
     assert done.returncode == 0, done.stderr
     assert "TORN DOWN" not in done.stderr
-    assert done.stdout.startswith("#2 ") and "German: pass" in done.stdout.splitlines()[0]
+    assert done.stdout.startswith("For the German player only: ")
+    told = done.stdout.splitlines()[1]
+    assert told.startswith("#2 ") and "German: pass" in told
     assert done.stdout.endswith(cli("status", game, "--as", "german").stdout)   # all of it
     assert json.loads(cli("status", game, "--format", "json").stdout)["seq"] == 2
     refused = console("order", str(game), "--as", "entente", "pass")

@@ -236,11 +236,13 @@ class DroppedOrder(Document):
 
 
 class OrderResult(Document):
-    """What `order --format json` prints: the orders applied, the one rejected, those not
-    applied after it, those dropped and the status now; with `--dry-run`, dry_run, the orders
+    """What `order --format json` prints: its reader (the acting side, whose secrets the
+    events show), the orders applied, the one rejected, those not applied after it, those
+    dropped and the status now; with `--dry-run`, dry_run, the orders
     legal so far, where it stopped and those not checked, with the rejected one."""
 
     schema_version: int
+    reader: str | UnsetType = UNSET     # whose view the events and status are (the side's)
     applied: list[AppliedOrder] | UnsetType = UNSET
     dry_run: bool | UnsetType = UNSET
     legal: list[str] | UnsetType = UNSET

@@ -19,7 +19,7 @@ from ..game.records import header_of, record_of
 from ..game.replay import Era, check_actor, data_for
 from ..game.timeline import deadline_view, timeline_of
 from ..game.views import order_aids, status_view
-from ..render.documents import status_document
+from ..render.documents import reader_words, status_document
 from ..render.formats import render
 from ..render.record_text import note_pending, record_lines, wrap_lines
 from ..store.journal import redact, scan
@@ -47,7 +47,7 @@ def take_orders(table, side: str, texts: list[str], fmt: str, **how: Any
     view, aids = _status_after(table, result, side)
     if fmt == "json":
         out = OrderResult.of(
-            applied=[{"order": a.text, "seq": a.record.get("seq"),
+            reader=side, applied=[{"order": a.text, "seq": a.record.get("seq"),
                       "events": redact(a.record, side)["events"]} for a in result.applied],
             rejected=_rejected(result), not_applied=result.not_applied,
             dropped=[{"index": i, "order": t, "why": why} for i, t, why in result.dropped],
@@ -60,8 +60,14 @@ def take_orders(table, side: str, texts: list[str], fmt: str, **how: Any
         parts += [f"order {i + 1} ({quoted(t)}): {why}" for i, t, why in result.dropped]
         if view is not None and result.rejected is None:
             parts.append(render(status_document(view, aids), "text"))
-        out = "\n".join(parts) if parts else None
+        out = "\n".join([reader_heading(side), *parts]) if parts else None
     return out, _rejection(result, atomic)
+
+
+def reader_heading(side: str) -> str:
+    """The first line of what `order` prints: whom it is for, before any of his secrets (a
+    moderator entering a side's orders must not post that side's hand as the result)."""
+    return f"For {reader_words(side)} only: his orders and his status, his own cards shown"
 
 
 def _status_after(table, result, side: str) -> tuple[dict | None, Any]:
