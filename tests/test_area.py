@@ -17,6 +17,7 @@ import typer
 import typer.testing
 
 import gamecalls as g
+from casebook import new_game, position
 from referee.base.nearness import did_you_mean
 from referee.cli.app import app
 from referee.engine.state import Piece
@@ -221,9 +222,20 @@ def test_no_suggestion_names_a_card_of_the_other_hand(journal, opened):
     for typo in ("play gerict", "play friedenstrum"):
         message = _rejection(journal, "german", typo)
         assert _names(message) == [], message
-    assert _names(_rejection(journal, "german", "play big psh")) == ["The Big Push"]
-    assert "Gericht" in hand_cards(st, opened.data, "entente").values()
-    assert "Gericht" not in hand_cards(st, opened.data, "german").values()
+    assert _names(_rejection(journal, "german", "play big psh")) == ["the_big_push"]
+    assert "gericht" in hand_cards(st, opened.data, "entente").values()
+    assert "gericht" not in hand_cards(st, opened.data, "german").values()
+
+
+def test_a_misspelt_card_is_answered_with_the_word_to_type(tmp_path):
+    """1.3: 'discard entente_crisis' was answered "did you mean Entente Military Crisis!?",
+    the card's title; the order takes its key, and the suggestion is that word."""
+    sc = position("1914", turn=2, player="german",
+                  hands={"german": ["crisis-entente-01", "off-01"], "entente": ["off-03"]})
+    j = new_game(tmp_path, sc)
+    assert g.submit(j, "german", ["pass"]).rejected is None
+    message = _rejection(j, "german", "discard entente_crisis")
+    assert _names(message) == ["entente_military_crisis"], message
 
 
 # ---------------------------------------------------------------- hostile input

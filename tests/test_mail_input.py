@@ -311,7 +311,7 @@ def test_a_misspelt_order_ended_as_a_sentence_is_not_called_a_remark(journal, cl
 
 
 @pytest.mark.parametrize("why, said", [
-    ("no card is called 'ofensive'; did you mean Offensive?", "did you mean Offensive?"),
+    ("no card is called 'ofensive'; did you mean offensive?", "did you mean offensive?"),
     ("the plan is complete (rule 2.0 I).", "complete (rule 2.0 I)."),
     ("the plan is complete (rule 2.0 I)", "complete (rule 2.0 I)."),
 ])

@@ -58,7 +58,7 @@ def test_a_misspelt_order_of_the_side_not_asked_is_told_so(game, cli):
 @pytest.mark.parametrize("order, line", [
     ("move ge-1 Liége", "order 'move ge-1 Liége' rejected: 'move ge-1 liege' does not answer"),
     ("play ofensive", "cannot read order 'play ofensive' at column 6: no card is called "
-                      "'ofensive'; did you mean Offensive?"),           # play answers now
+                      "'ofensive'; did you mean offensive?"),           # play answers now
     ("pass ge-1", "cannot read order 'pass ge-1' at column 6: unexpected 'ge-1'"),
 ])
 def test_a_line_that_answers_the_decision_keeps_its_one_fault(game, cli, order, line):

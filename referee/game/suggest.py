@@ -51,12 +51,13 @@ def visible_units(state: State, data: GameData, reader: str) -> dict[str, str]:
 
 
 def hand_cards(state: State, data: GameData, reader: str) -> dict[str, str]:
-    """The cards in the reader's own hand (folded key, title or id -> title), 1.3."""
+    """The cards in the reader's own hand (folded key, title or id -> key, the word an order
+    takes: 'entente_military_crisis', not its title), 1.3."""
     out: dict[str, str] = {}
     for card in state.hands.get(reader, []):
         ct = data.cards[card]
         for n in (ct.key, ct.title, card):
-            out.setdefault(fold(n), ct.title)
+            out.setdefault(fold(n), ct.key)
     return out
 
 
