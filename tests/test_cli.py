@@ -65,10 +65,16 @@ def test_orders_apply_in_sequence_and_stop_at_the_first_rejected(game, cli):
     r = cli("order", game, "--as", "german", "pass", "play offensive", "end turn")
     assert r.exit_code == 1
     assert len(r.stderr.strip().splitlines()) == 1
-    assert "order 2 ('play offensive') was rejected" in r.stderr
+    assert "; order 1 was applied, order 2 ('play offensive') was rejected" in r.stderr
     assert "not applied: 'end turn'" in r.stderr
     st = g.open_game(game).state
     assert st.turn_state.mode == "pass" and st.pending.kind == "pass_move"
+
+
+def test_two_orders_applied_before_the_rejected_one_are_a_range(game, cli):
+    r = cli("order", game, "--as", "german", "pass", "end turn", "play offensive")
+    assert r.exit_code == 1, r.output
+    assert "; orders 1-2 were applied, order 3 ('play offensive') was rejected" in r.stderr
 
 
 def test_email_body_from_stdin_ignores_quotes_comments_and_blanks(game, cli):

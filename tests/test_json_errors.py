@@ -158,7 +158,7 @@ def test_a_rejected_order_prints_its_result_and_the_error_object(game, cli):
     assert result["rejected"]["index"] == 1 and len(result["applied"]) == 1
     obj = error_object(r.stderr, 1)
     assert obj["kind"] in ("illegal_order", "order_syntax")
-    assert "orders 1-1 were applied" in obj["error"]
+    assert "order 1 was applied, order 2" in obj["error"]   # not "orders 1-1 were"
 
 
 def test_game_data_problems_are_one_object_with_every_problem(tmp_path, cli):

@@ -143,8 +143,8 @@ def _rejection(result, atomic: bool = False, dry: bool = False
     elif dry:
         rejection += f"; dry run: order {i + 1} is the first that would be rejected"
     elif result.applied:
-        rejection += (f"; orders 1-{i} were applied, order {i + 1} ({quoted(text)}) was "
-                      f"rejected")
+        done = "order 1 was" if i == 1 else f"orders 1-{i} were"
+        rejection += f"; {done} applied, order {i + 1} ({quoted(text)}) was rejected"
     if result.not_applied and not (atomic or dry):
         rejection += f"; not applied: {', '.join(map(quoted, result.not_applied))}"
     return rejection, exc
