@@ -403,3 +403,15 @@ def test_an_interrupt_before_the_boundary_is_told_as_at_it(json_errors, capsys, 
         assert error_object(err, stop.value.code)["kind"] == "interrupted"
     else:
         assert err == f"referee: {errors.INTERRUPTED}\n"
+
+
+@pytest.mark.parametrize("argv,said", [
+    (["status", "{j}", "--width", "10"], "referee: --width 10: at least 40 columns"),
+    (["report", "{j}", "--width=500"], "referee: --width 500: at most 400 columns"),
+    (["status", "{j}", "--width", "abc"], "referee: --width abc: a whole number of columns"),
+])
+def test_a_width_out_of_its_range_is_said_in_the_options_words(argv, said, game, cli):
+    """--width 10 was answered "Invalid value for '--width': Input should be greater than or
+    equal to 40", a validation library's words."""
+    r = cli(*[a.format(j=game) for a in argv])
+    assert r.exit_code == 2 and r.stderr == said + "\n", r.stderr

@@ -20,11 +20,11 @@ from typing import Annotated, Optional
 import typer
 
 from .. import __version__, load_msgspec
-from ..base.errors import GameDataError
+from ..base.errors import GameDataError, quoted
 from . import audit, deadlinecmd, mailcmd, play, sheetcmd, skirmishcmd, tools, wants_json
 from .commands import error_line, guard
 from .helptext import HELP_OPTIONS, Command, Group, epilog
-from .params import GAMES
+from .params import GAMES, OPTION_UNITS
 
 # The rules and the data models are imported inside the commands that need
 # them: `status` and `show` answer from a signed view without them.
@@ -51,7 +51,8 @@ class _OneLineErrors(Group):
                     typer.echo(exc.format_message())
                 sys.exit(exc.exit_code)
             where = f" (`{ctx.command_path} --help` lists them)" if ctx is not None else ""
-            message = " ".join(exc.format_message().split()) + where
+            message = _out_of_range(exc, _arguments(args, kwargs)) or \
+                " ".join(exc.format_message().split()) + where
             typer.echo(error_line(message, "usage", None, exc.exit_code)
                        if wants_json(_arguments(args, kwargs)) else f"referee: {message}",
                        err=True)
@@ -60,6 +61,29 @@ class _OneLineErrors(Group):
             typer.echo("referee: aborted", err=True)
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _out_of_range(exc: Exception, argv: list[str]) -> str | None:
+    """'--width 10: at least 40 columns' for a number outside its option's range (or not a
+    whole number), in place of the validation library's 'Input should be greater than or
+    equal to 40'; None otherwise."""
+    param = getattr(exc, "param", None)
+    low, high = getattr(param, "min", None), getattr(param, "max", None)
+    opts = getattr(param, "opts", None) or []
+    text = getattr(exc, "message", "")
+    if not opts or not any(w in text for w in ("greater than", "less than", "valid integer")):
+        return None
+    opt, given = opts[0], ""
+    for i, a in enumerate(argv):
+        if a in opts and i + 1 < len(argv):
+            given = argv[i + 1]
+        elif a.startswith(tuple(f"{o}=" for o in opts)):
+            given = a.partition("=")[2]
+    unit = f" {OPTION_UNITS[param.name]}" if param.name in OPTION_UNITS else ""
+    bound = f"at least {low}" if "greater than" in text else f"at most {high}" \
+        if "less than" in text else "a whole number of"
+    plain = given.isprintable() and " " not in given and len(given) <= 20
+    return f"{opt} {given if plain else quoted(given)}: {bound}{unit}" if given else None
 
 
 def _arguments(args: tuple, kwargs: dict) -> list[str]:
