@@ -102,3 +102,15 @@ def test_a_unit_lost_from_an_army_is_named_once_as_the_board_names_it():
     eft = describe({"type": "EftUnitLost", "secret": {"to": "german", "data": {
         "unit": "ge-7:artillery", "kind": "artillery"}}}, data, "german")
     assert eft == "German loses an artillery unit from army ge-7 in the EFT box (2.0 V.4)", eft
+
+
+def test_a_fort_step_paying_a_siege_gun_hit_cites_the_siege_gun_rule(data):
+    """8.3.3: a Siege Gun hit must be taken by the fort even when it is not the strongest
+    unit; the line cited 5.3.1, the strongest-unit rule it overrides. An ordinary hit the
+    fort takes is still 5.3.1's."""
+    ev = {"type": "LossTaken", "side": "entente", "how": "fort", "unit": "fort-liege",
+          "nation": "be", "kind": "fort"}
+    siege = describe({**ev, "siege_hits": 1, "hits": 0}, data, "public")
+    plain = describe({**ev, "siege_hits": 0, "hits": 1}, data, "public")
+    assert siege == "Entente fort fort-liege loses a step to a Siege Gun hit (8.3.3)", siege
+    assert plain == "Entente fort fort-liege loses a step (5.3.1)", plain

@@ -118,8 +118,9 @@ def _loss_taken(ev: dict, data: GameData, reader: str) -> str:
         paid = ev.get("hits", 0) + ev.get("siege_hits", 0)
         return (f"{side(ev, data)} pays {counted(paid, 'hit')} with "
                 f"{data.cards[ev['card']].title} as Ersatz{waste} (5.3.2)")
-    if ev["how"] == "fort":
-        return f"{side(ev, data)} fort {ev['unit']} loses a step (5.3.1)"
+    if ev["how"] == "fort":                 # a Siege Gun hit goes to the fort (8.3.3)
+        why = " to a Siege Gun hit (8.3.3)" if ev.get("siege_hits") else " (5.3.1)"
+        return f"{side(ev, data)} fort {ev['unit']} loses a step{why}"
     return f"{side(ev, data)} loses {unit_named(ev['unit'], ev['kind'], data)} (5.3.1)"
 
 
