@@ -703,7 +703,7 @@ def test_the_mark_of_what_a_game_took_comes_back_from_its_worker(cli, tmp_path,
     ticking.tick(games, with_map=False)
     assert started                                  # a worker handled one of them
     group = [tickgame.load_game(made[name][0], None) for name in ("alpha", "bravo")]
-    took, _ = unclaimed.known_files(str(box), ticking._readers(group))
+    took, _ = unclaimed.known_files(str(box), unclaimed.readers_of(group))
     assert sorted(entry["mark"] for entry in took.values()) == \
         sorted(gameindex.mark(made[name][0]) for name in ("alpha", "bravo"))
 

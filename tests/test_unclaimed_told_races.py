@@ -172,3 +172,43 @@ def test_where_no_lock_can_be_taken_the_pass_tells_as_before(cli, tmp_path, monk
     opened(cli, tmp_path, monkeypatch, ("alpha",))
     _stranger(tmp_path, 0)
     assert [_told(ticking.tick(tmp_path / "games", with_map=False)) for _ in range(2)] == [1, 0]
+
+
+def test_a_pass_that_listed_the_box_earlier_keeps_what_a_later_one_told(
+        cli, tmp_path, monkeypatch):
+    """The first pass lists the box (0, 1) and plays its games; meanwhile a second pass lists
+    it with a message that came since (2), tells it and records it. The first then writes
+    its memory after the second: 2 is not in its listing, but was told after it listed the
+    box, so it is kept, and no later pass tells it again (at most once, moderator.md)."""
+    opened(cli, tmp_path, monkeypatch, ("alpha",))
+    _stranger(tmp_path, 0)
+    assert _told(ticking.tick(tmp_path / "games", with_map=False)) == 1
+    _stranger(tmp_path, 1)
+    real = unclaimed.not_told
+    theirs: list = []
+
+    def late(source, *rest):
+        if not theirs:          # the first pass has listed the box: the second runs now
+            theirs.append(None)
+            _stranger(tmp_path, 2)
+            theirs.append(_told(ticking.tick(tmp_path / "games", with_map=False)))
+        return real(source, *rest)
+    monkeypatch.setattr(unclaimed, "not_told", late)
+    ours = _told(ticking.tick(tmp_path / "games", with_map=False))
+    monkeypatch.setattr(unclaimed, "not_told", real)
+    again = _told(ticking.tick(tmp_path / "games", with_map=False))
+    assert (ours, theirs[1], again) == (0, 2, 0)
+
+
+def test_only_what_was_told_before_a_pass_listed_the_source_is_forgotten_as_gone():
+    """A pass that listed the source before another told a message keeps it; the next pass,
+    which lists the source after, forgets it once it is gone."""
+    first = unclaimed.told_mark("/box")
+    assert unclaimed.not_told("/box", ["a", "b"]) == ["a", "b"]
+    listed = unclaimed.told_mark("/box")
+    assert unclaimed.not_told("/box", ["a", "b", "c"]) == ["c"]
+    assert unclaimed.not_told("/box", ["a", "b"], None, True, listed) == []
+    assert unclaimed.not_told("/box", ["a", "b", "c"]) == []
+    assert unclaimed.not_told("/box", ["a", "b"], None, True, first) == []
+    assert unclaimed.not_told("/box", ["a", "b"]) == []           # c gone: forgotten
+    assert unclaimed.not_told("/box", ["a", "b", "c"]) == ["c"]

@@ -12,7 +12,6 @@ game claims is left alone (unread on IMAP) for the moderator.
 
 from __future__ import annotations
 
-import hashlib
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -64,8 +63,10 @@ from .unclaimed import (
     keep_known_files,
     keep_unclaimed,
     known_files,
+    readers_of,
     still_held,
     taken_now,
+    told_mark,
     told_now,
     unclaimed_before,
 )
@@ -119,6 +120,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
     down: list[mailboxdown.MailboxDown] = []
     with otherkeys.known(games):    # a player's key of his other game is told as such
         for source, group in by_source.items():
+            since = told_mark(source)       # before the source is listed (not_told)
             try:
                 told = _take_mail(source, group, withheld.of_source(aside, source), games_dir,
                                   with_map, share)
@@ -126,7 +128,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
                 down.append(mailboxdown.unread(source, group, exc))
                 continue
             unclaimed += told[0]
-            pending.append((source, told))
+            pending.append((source, (*told, since)))
     moment = clock_now()
     idle = {x.journal.name for x in games if _idle(x, index, moment)}
     share([x for x in games if x.routed and x.target is not None and not x.busy and
@@ -240,7 +242,7 @@ def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map:
     if is_local(source):
         return _take_local_mail(source, group, aside, games_dir, with_map, share)
     reading = mailsettings.load().reading
-    readers = _readers(group)
+    readers = readers_of(group)
     with open_source(source) as folder:
         seen_before = unclaimed_before(source, folder.uidvalidity, readers)
         held = held_before(source, folder.uidvalidity, readers)
@@ -277,7 +279,7 @@ def _take_local_mail(source: str, group: list[Game], aside: list, games_dir, wit
     then (a journal put back to an older copy may have lost them), and those no game
     claimed, while the same games read the Maildir. A file that changed, or was not dealt
     with, is read again; its game's journal and ledger still answer it once."""
-    readers = _readers(group)
+    readers = readers_of(group)
     took_before, shown = known_files(source, readers)
     held = still_held(took_before, group)
     held.update(withheld.held_aside(took_before, aside, _tags(group)))
@@ -363,15 +365,6 @@ def _shown(f: Fetched) -> str:
     """A message no game claimed, as the pass names it."""
     return f"{f.where}: left unread ({f.oversize} bytes, over the limit of {MAX_MESSAGE})" \
         if f.oversize else f.where
-
-
-def _readers(group: list[Game]) -> str:
-    """What decides which game claims a message: the games reading the folder, with their
-    tags and keys. When it changes (a game added, a copy moved away, a new key), a message
-    no game claimed before may be claimed now."""
-    said = sorted(f"{x.game_id}/{x.header_hash}/{','.join(sorted(x.keys))}/"
-                  f"{','.join(sorted(x.addresses.values()))}" for x in group)
-    return hashlib.sha256("\n".join(said).encode()).hexdigest()
 
 
 def _deliver(claims: Claims, group: list[Game], games_dir, with_map: bool, share: Share

@@ -39,6 +39,15 @@ def _kept(source: str, uidvalidity: str, readers: str) -> dict:
     return kept
 
 
+def readers_of(group: list) -> str:
+    """What decides which game claims a message: the games reading the folder, with their
+    tags and keys. When it changes (a game added, a copy moved away, a new key), a message
+    no game claimed before may be claimed now."""
+    said = sorted(f"{x.game_id}/{x.header_hash}/{','.join(sorted(x.keys))}/"
+                  f"{','.join(sorted(x.addresses.values()))}" for x in group)
+    return hashlib.sha256("\n".join(said).encode()).hexdigest()
+
+
 def unclaimed_before(source: str, uidvalidity: str, readers: str) -> dict[str, str]:
     """The messages of this folder that no game claimed in an earlier pass (UID -> place),
     as this user's referee kept them (_kept)."""
@@ -77,23 +86,32 @@ def keep_unclaimed(source: str, folder, readers: str, before: dict[str, str],
 
 
 def not_told(source: str, places: list[str], known_as: list[str] | None = None,
-             whole: bool = True) -> list[str] | None:
+             whole: bool = True, since: int | None = None) -> list[str] | None:
     """Of the unclaimed messages of a source (their places, as a pass names them), those the
     moderator has not been told of by an earlier pass; the ones told of are then these, and
     a message gone from the source is forgotten. known_as: what tells each message from
     another at the same place, where a place is only a position (an mbox's #N); by default
     its place. whole: whether the pass saw every message of the source; one that left some
     unread (an IMAP folder's reading budget, its unclaimed mail read again because the
-    games reading it changed) forgets none: those it did not read are still there.
+    games reading it changed) forgets none: those it did not read are still there. since:
+    the memory's mark (told_mark) from before the pass listed the source; a message told
+    after it (by a pass beside this one, of mail that came after this pass listed the
+    source) is not known to be gone, and is kept; by default the source was listed now.
     Read, decided and written back under the memory's lock, so that two passes at once
     (a cron `tick` beside `watch`) neither both tell a message nor drop what the other
     recorded. None when another pass holds it for longer than this one waits (locks.py):
     this pass tells none of them, the next one does."""
     try:
         with _told_lock(source):
-            return _not_told(source, places, known_as, whole)
+            return _not_told(source, places, known_as, whole, since)
     except BusyError:
         return None
+
+
+def told_mark(source: str) -> int:
+    """The mark of a source's told memory now: a pass takes it before it lists the source,
+    and gives it to not_told (since)."""
+    return _told_kept(source)[0]
 
 
 @contextmanager
@@ -119,21 +137,34 @@ def _told_lock(source: str) -> Iterator[None]:
                 release(fh.fileno())
 
 
-def _not_told(source: str, places: list[str], known_as: list[str] | None,
-              whole: bool) -> list[str]:
+def _told_kept(source: str) -> tuple[int, dict[str, int]]:
+    """A source's told memory: how many times it was written, and each message told of (its
+    digest, oldest first) with the count it was written at then (0 when not kept)."""
     kept = home.read_signed(_path(source, ".told"))
-    told = kept.get("told") if isinstance(kept, dict) and kept.get("source") == source \
-        else None
-    before = [d for d in told if isinstance(d, str)] if isinstance(told, list) else []
-    known = set(before)
+    if not isinstance(kept, dict) or kept.get("source") != source:
+        return 0, {}
+    told, at, count = kept.get("told"), kept.get("at"), kept.get("count")
+    digests = [d for d in told if isinstance(d, str)] if isinstance(told, list) else []
+    marks = [n if isinstance(n, int) else 0 for n in at] \
+        if isinstance(at, list) and len(at) == len(digests) else [0] * len(digests)
+    return count if isinstance(count, int) else 0, dict(zip(digests, marks))
+
+
+def _not_told(source: str, places: list[str], known_as: list[str] | None,
+              whole: bool, since: int | None) -> list[str]:
+    count, before = _told_kept(source)
+    since = count if since is None else since
     now = [_told_digest(p) for p in (places if known_as is None else known_as)]
-    fresh = [p for p, d in zip(places, now) if d not in known]
-    if not whole:
-        now = [*before, *(d for d in dict.fromkeys(now) if d not in known)]
-    if fresh or known != set(now):
+    fresh = [p for p, d in zip(places, now) if d not in before]
+    listed = set(now)
+    after = {d: n for d, n in before.items() if d in listed or n > since or not whole}
+    after.update((d, count + 1) for d in dict.fromkeys(now) if d not in after)
+    if fresh or set(after) != set(before):
+        told = list(after.items())[-MOST_TOLD:]
         try:
-            home.write_signed(_path(source, ".told"), {"source": source,
-                                                       "told": now[-MOST_TOLD:]})
+            home.write_signed(_path(source, ".told"), {
+                "source": source, "count": count + 1, "told": [d for d, _ in told],
+                "at": [n for _, n in told]})
         except OSError:
             pass
     return fresh
