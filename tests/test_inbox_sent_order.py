@@ -160,8 +160,48 @@ def test_mails_in_the_order_sent_stay_in_it():
     moment = START + timedelta(hours=1)
     t = START.timestamp()
     dates = [t + 600, 0.0, t + 60, t + 10 ** 8, t + 600, t - 60, 0.0]
-    mails = [SimpleNamespace(date=d, order=i, name=i) for i, d in enumerate(dates)]
+    mails = [SimpleNamespace(date=d, order=i, name=i, sender="a") for i, d in enumerate(dates)]
     sent = [m.name for m in in_sent_order(mails, moment)]
     assert sent == [5, 2, 0, 1, 3, 4, 6]
-    again = [SimpleNamespace(date=dates[n], order=i, name=n) for i, n in enumerate(sent)]
+    again = [SimpleNamespace(date=dates[n], order=i, name=n, sender="a")
+             for i, n in enumerate(sent)]
     assert [m.name for m in in_sent_order(again, moment)] == sent
+
+
+def test_an_undated_mail_is_placed_by_its_own_senders_mails_alone():
+    """A stranger's mail (x) arrived first, dated after both of a player's: his undated mail
+    (p1) still goes before his later, dated one (p2), as it came; between senders, Date then
+    arrival. Sorted again, the order stays."""
+    from types import SimpleNamespace
+
+    from referee.mail.sentorder import in_sent_order
+
+    moment = START + timedelta(hours=1)
+    t = START.timestamp()
+    came = [("x", "x@example.com", t + 120), ("p1", GERMAN, 0.0), ("p2", GERMAN, t + 60),
+            ("y", "y@example.com", 0.0), ("p3", GERMAN, 0.0)]
+    mails = [SimpleNamespace(name=n, sender=s, date=d, order=i)
+             for i, (n, s, d) in enumerate(came)]
+    sent = [m.name for m in in_sent_order(mails, moment)]
+    assert sent == ["p1", "y", "p2", "p3", "x"]
+    by_name = {m.name: m for m in mails}
+    again = [SimpleNamespace(**{**vars(by_name[n]), "order": i}) for i, n in enumerate(sent)]
+    assert [m.name for m in in_sent_order(again, moment)] == sent
+
+
+def test_a_strangers_mail_that_came_first_does_not_turn_a_players_two_mails_about(
+        cli, tmp_path, monkeypatch):
+    """A stranger's mail, dated after both of the German's, arrives first; then his 'pass'
+    with no Date, then the wrong order dated: 'pass' is applied and the wrong one refused
+    after it, in the order he sent them."""
+    journal, key = _game(cli, tmp_path, monkeypatch)
+    (tmp_path / "mail" / "new" / "1700000000.x").write_text(
+        f"From: someone@example.com\nTo: referee@example.com\nSubject: hello\n"
+        f"Date: {_minute(3)}\nMessage-ID: <x@example.com>\n\nhello\n")
+    _mail(tmp_path, "1700000001.a", "first", "pass", key, None)
+    _mail(tmp_path, "1700000002.b", "second", WRONG, key, _minute(1))
+    _tick(cli, tmp_path, monkeypatch)
+    report, refusal = _to_him(tmp_path)
+    assert [report["In-Reply-To"], refusal["In-Reply-To"]] == ["<first@example.org>",
+                                                               "<second@example.org>"]
+    assert first_line(refusal) == "Your message was not applied: line 1 of it failed."

@@ -2,9 +2,11 @@
 
 A mail's Date says when it was sent while it is sane: read, and not after the clock of the
 run reading it (a Date to come is a wrong clock, or a Date written to go last). A mail
-without a sane Date keeps the place it arrived at (the mailbox's order, as read): after
-every mail that arrived before it, that is, at the latest sane Date among them. Mails of one
-moment go in the order they arrived. Sorting mails already in this order leaves them so: a
+without a sane Date keeps the place it arrived at among its sender's mails (the mailbox's
+order, as read): after every mail of his that arrived before it, that is, at the latest sane
+Date among them (first of all when there is none). Another sender's mails do not move it: a
+stranger's mail cannot turn a player's two mails about. Mails of one moment go in the order
+they arrived. Sorting mails already in this order leaves them so: a
 pass's own copy of a game's mails (claims.py) is read again in the order it was written.
 """
 
@@ -25,14 +27,16 @@ def sane_date(date: float, moment: datetime | None = None) -> float | None:
 
 
 def in_sent_order(messages: list, moment: datetime | None = None) -> list:
-    """messages (each with its date and its order of arrival) in the order they were sent."""
+    """messages (each with its date, its sender and its order of arrival) in the order they
+    were sent."""
     when = (moment or now())
-    keyed, latest = [], float("-inf")
+    keyed, latest = [], {}
     for m in sorted(messages, key=lambda m: m.order):
         sane = sane_date(m.date, when)
         if sane is not None:
-            latest = max(latest, sane)
-        keyed.append((latest if sane is None else sane, m.order, m))
+            latest[m.sender] = max(latest.get(m.sender, sane), sane)
+        keyed.append((latest.get(m.sender, float("-inf")) if sane is None else sane,
+                      m.order, m))
     return [m for *_, m in sorted(keyed, key=lambda k: k[:2])]
 
 
