@@ -201,6 +201,34 @@ def test_a_reply_written_in_the_tick_of_its_report_is_sent_after_it(tmp_path):
     sent_after(reply, tmp_path / "gone.eml")                # sent already: nothing to do
 
 
+@pytest.mark.parametrize("grain", [1, 2], ids=["whole-seconds", "two-seconds"])
+def test_a_reply_is_sent_after_its_report_where_file_times_are_coarse(tmp_path, monkeypatch,
+                                                                       grain):
+    """A file system that keeps whole or two-second times (FAT, some network mounts) drops
+    a step of a nanosecond: the reply's later time is one the file system keeps, so the
+    spool still sends it after the report, not by its name before it."""
+    import os
+
+    from referee.mail.delivery import spool_files
+    from referee.mail.elsewhere import sent_after
+
+    real, step = os.utime, grain * 10 ** 9
+
+    def coarse(path, times=None, *, ns=None, **kwargs):
+        if ns is not None:
+            ns = tuple(t - t % step for t in ns)
+        return real(path, times, ns=ns, **kwargs) if ns is not None else \
+            real(path, times, **kwargs)
+    monkeypatch.setattr(os, "utime", coarse)
+    report, reply, third = (tmp_path / f"{n}.eml" for n in ("bb", "aa", "a0"))
+    for p in (report, reply, third):
+        p.write_text("x")
+        os.utime(p, ns=(10 ** 18, 10 ** 18))
+    sent_after(reply, report)
+    sent_after(third, reply)
+    assert spool_files(tmp_path) == [report, reply, third]
+
+
 def test_a_copy_whose_line_ends_a_relay_made_crlf_is_still_a_copy(cli, tmp_path):
     """The German's proposal comes again under a new Message-ID with CRLF line ends (an IMAP
     server, a relay): still the same Date, Subject and text, applied once."""

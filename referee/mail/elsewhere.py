@@ -119,14 +119,22 @@ def writer(ledger: dict) -> Callable[..., Path]:
     return partial(write_kept, ledger)
 
 
+# The steps a later mail's time is moved by, the first the file system keeps: a nanosecond,
+# then its whole second, then two (FAT, some NFS and SMB mounts keep times that coarse).
+STEPS_NS = (1, 10 ** 9, 2 * 10 ** 9)
+
+
 def sent_after(path: Path, before: Path) -> None:
     """Give the mail at path a time after the one at before, so that the spool, which sends
     the oldest first, sends it after (two mails written within one tick of the file
-    system's clock are otherwise sent in the order of their names)."""
+    system's clock are otherwise sent in the order of their names): the least step of
+    STEPS_NS the file system keeps, read back."""
     try:
         then = os.lstat(before).st_mtime_ns
-        if os.lstat(path).st_mtime_ns <= then:
-            os.utime(path, ns=(then + 1, then + 1), follow_symlinks=False)
+        for step in STEPS_NS:
+            if os.lstat(path).st_mtime_ns > then:
+                return
+            os.utime(path, ns=(then + step, then + step), follow_symlinks=False)
     except OSError:
         pass                                # gone already (sent): nothing to order
 
