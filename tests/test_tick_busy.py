@@ -12,6 +12,7 @@ import fcntl
 import json
 import os
 import signal
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -57,6 +58,22 @@ def _held(path):
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
     return fd
+
+
+def never_waiting(fifo, run):
+    """run(), in a thread of its own: what it gave, once done; a run still waiting after
+    half a minute (on the FIFO at fifo: it is opened for it to go on) fails the test."""
+    got: list = []
+    runner = threading.Thread(target=lambda: got.append(run()), daemon=True)
+    runner.start()
+    runner.join(30)
+    waited = runner.is_alive()
+    if waited and fifo.is_fifo():               # let the blocked open go before failing
+        fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        runner.join(30)
+        os.close(fd)
+    assert not waited, "the pass waited on a FIFO"
+    return got[0]
 
 
 def _passes(journal) -> int:
@@ -202,3 +219,24 @@ def test_a_game_busy_at_every_pass_for_over_an_hour_is_a_problem(cli, tmp_path, 
         assert at(100).exit_code == 0, "a new hold counts from its own start"
     finally:
         os.close(fd)
+
+
+@pytest.mark.parametrize("planted", ["link", "fifo"])
+@pytest.mark.parametrize("which", ["tick lock", "mail lock"])
+def test_a_link_or_fifo_in_a_game_s_lock_s_place_is_one_problem_line_not_a_hang(
+        cli, tmp_path, monkeypatch, moved_clock, which, planted):
+    """A link (to a file of anyone's) or a FIFO put where a game's lock is kept: the lock
+    is not taken through the link nor waited on; that game's mail waits, told in one line,
+    and the other games are played."""
+    _settings(1)
+    made = _folder(cli, tmp_path, monkeypatch)
+    alpha = made["alpha"][0]
+    lock, target = _lock_file(which, alpha), tmp_path / "not-a-lock"
+    lock.unlink(missing_ok=True)
+    lock.symlink_to(target) if planted == "link" else os.mkfifo(lock)
+    report = never_waiting(lock, lambda: ticking.tick(tmp_path / "games", with_map=False))
+    said = [p for p in report.problems if "lock" in p]
+    assert len(said) == 1 and "\n" not in said[0] and "cannot be taken" in said[0], said
+    assert not target.exists()
+    assert _passes(alpha) == 0
+    assert all(_passes(made[n][0]) == 1 for n in NAMES[1:])

@@ -14,8 +14,9 @@ import os
 import re
 import time
 
+import pytest
 from mailboxes import write_maildir
-from test_tick_busy import moved_clock  # noqa: F401 - a fixture
+from test_tick_busy import moved_clock, never_waiting  # noqa: F401 - a fixture
 from test_tick_index import START
 from test_tick_sharing import opened
 from test_transport import ADDRESSES, new_game
@@ -212,3 +213,24 @@ def test_only_what_was_told_before_a_pass_listed_the_source_is_forgotten_as_gone
     assert unclaimed.not_told("/box", ["a", "b"], None, True, first) == []
     assert unclaimed.not_told("/box", ["a", "b"]) == []           # c gone: forgotten
     assert unclaimed.not_told("/box", ["a", "b", "c"]) == ["c"]
+
+
+@pytest.mark.parametrize("planted", ["link", "fifo"])
+def test_a_link_or_fifo_in_the_told_memorys_lock_s_place_is_no_lock_and_no_wait(
+        cli, tmp_path, monkeypatch, planted):
+    """A link (to a file of anyone's) or a FIFO put where the told memory's lock is kept:
+    the pass neither follows the link nor waits on the FIFO; it tells the new message, once,
+    as where no lock can be taken."""
+    opened(cli, tmp_path, monkeypatch, ("alpha",))
+    _stranger(tmp_path, 0)
+    report = ticking.tick(tmp_path / "games", with_map=False)
+    assert _told(report) == 1
+    lock = unclaimed._path(report.games[0].source, ".told.lock")
+    target = tmp_path / "not-a-lock"
+    lock.unlink()
+    lock.symlink_to(target) if planted == "link" else os.mkfifo(lock)
+    _stranger(tmp_path, 1)
+    told = [never_waiting(lock, lambda: _told(ticking.tick(tmp_path / "games",
+                                                            with_map=False)))
+            for _ in range(2)]
+    assert told == [1, 0] and not target.exists()

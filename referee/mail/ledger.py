@@ -41,7 +41,7 @@ from ..base import clock
 from ..base.addresses import address_key
 from ..base.errors import StorageError
 from ..store import home
-from ..store.locks import take
+from ..store.locks import open_lock, take
 
 KEEP_WHOLE = 2000          # entries of `handled` and `ids` kept whole; older ones as digests
 PREFIX = 16                # hex digits kept of a folded digest (64 bits)
@@ -286,7 +286,7 @@ def game_lock(game_id: str, header_hash: str):
     try:
         try:
             home.ensure_dir(path.parent)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            fd = open_lock(path)
         except OSError as exc:
             raise StorageError(f"{path}: the game's mail lock cannot be taken "
                                f"({exc.strerror}); nothing was handled") from None

@@ -8,11 +8,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..base.errors import RefereeError, UsageError, one_line
+from ..base.errors import RefereeError, StorageError, UsageError, one_line
 from ..base.readers import MODERATOR
 from ..store import home
 from ..store.journal import Journal, is_redacted_part, placed_parts, scan
-from ..store.locks import release, take
+from ..store.locks import let_go, open_lock, take
 from ..store.mailroute import former_outboxes, mail_route, route_problem
 from ..store.players import order_key, roster
 from ..store.secrets import load_secret
@@ -76,13 +76,16 @@ class Game:
         self.log(f"busy     {self.busy}")
 
     def fail(self, problem: str) -> None:
+        """A problem of the game, told once a pass (the same one met again is not)."""
+        if f"{self.game_id}: {problem}" in self.problems:
+            return
         self.problems.append(f"{self.game_id}: {problem}")
         self.log(f"problem  {problem}")
 
     def wait_on_him(self, problem: str) -> None:
         """The game goes on only when the moderator acts: a problem, named as such."""
         self.fail(problem)
-        self.moderator = self.problems[-1]
+        self.moderator = f"{self.game_id}: {problem}"
 
 
 def game_tag(game_id: str, header_hash: str) -> str:
@@ -170,10 +173,14 @@ def _claims(table: Table) -> tuple[list[str], dict[str, str]]:
 def game_lock(x: Game):
     """One tick at a time per game: a second one waits for the first (within a pass, a
     few seconds at most: locks.BusyError)."""
-    folder = home.ensure_dir(home.data_dir("locks"))
-    with open(folder / f"{game_tag(x.game_id, x.header_hash)}.lock", "a") as fh:
-        take(fh.fileno(), True, f"game {one_line(x.game_id)}'s lock")
-        try:
-            yield
-        finally:
-            release(fh.fileno())
+    path = home.data_dir("locks") / f"{game_tag(x.game_id, x.header_hash)}.lock"
+    try:
+        fd = open_lock(home.ensure_dir(path.parent) / path.name)
+    except OSError as exc:
+        raise StorageError(f"{path}: game {one_line(x.game_id)}'s lock cannot be taken "
+                           f"({exc.strerror}); nothing was handled") from None
+    try:
+        take(fd, True, f"game {one_line(x.game_id)}'s lock")
+        yield
+    finally:
+        let_go(fd)

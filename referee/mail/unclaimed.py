@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..store import home
-from ..store.locks import BusyError, release, take
+from ..store.locks import BusyError, let_go, open_lock, take
 from . import gameindex
 from .tickgame import game_tag
 
@@ -117,24 +117,24 @@ def told_mark(source: str) -> int:
 @contextmanager
 def _told_lock(source: str) -> Iterator[None]:
     """The lock of a source's told memory, held (none when its file cannot be opened or
-    locked at all: the memory cannot be written either, or no lock is kept there; each
-    pass then decides alone, as before there was a lock)."""
+    locked at all, a link or a FIFO put in its place among them (locks.open_lock): the
+    memory cannot be written either, or no lock is kept there; each pass then decides
+    alone, as before there was a lock)."""
     path = _path(source, ".told.lock")
     try:
-        fh = open(home.ensure_dir(path.parent) / path.name, "a")
+        fd: int | None = open_lock(home.ensure_dir(path.parent) / path.name)
     except OSError:
-        fh = None
-    with fh if fh is not None else nullcontext():
-        try:
-            if fh is not None:
-                take(fh.fileno(), True, "the memory of unclaimed mail told")
-        except OSError:
-            fh = None
-        try:
-            yield
-        finally:
-            if fh is not None:
-                release(fh.fileno())
+        fd = None
+    try:
+        if fd is not None:
+            try:
+                take(fd, True, "the memory of unclaimed mail told")
+            except OSError:
+                pass                    # no lock kept there: this pass decides alone
+        yield
+    finally:
+        if fd is not None:
+            let_go(fd)
 
 
 def _told_kept(source: str) -> tuple[int, dict[str, int]]:

@@ -13,7 +13,9 @@ counted by `clock` and waited by `pause` (tests replace both).
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,6 +44,32 @@ def patience(seconds: float = PATIENCE) -> Iterator[None]:
         yield
     finally:
         _PATIENT[0] = before
+
+
+def open_lock(path: os.PathLike | str) -> int:
+    """A lock file opened to be locked (made, mode 0600, when missing): never through a
+    link, never waiting on a FIFO, and only a regular file; OSError otherwise (one planted
+    in its place is no lock: the caller takes none there)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) |
+                 getattr(os, "O_NONBLOCK", 0), 0o600)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def let_go(fd: int) -> None:
+    """A lock file opened by open_lock, its lock let go and the file closed (the lock goes
+    even where a process forked meanwhile holds a copy of the file)."""
+    try:
+        release(fd)
+    except OSError:
+        pass                            # none was taken there
+    finally:
+        os.close(fd)
 
 
 def take(fd: int, exclusive: bool, what: str) -> None:
