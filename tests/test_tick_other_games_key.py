@@ -198,3 +198,16 @@ def test_inbox_by_hand_knows_no_other_game_and_reads_the_quoted_key(cli, tmp_pat
     r = cli("inbox", journal, box, "--outbox", tmp_path / "by-hand", "--no-map")
     assert r.exit_code == 0, r.output
     assert len(records(journal)) > seq and "another game" not in r.output, r.output
+
+
+def test_his_other_games_key_in_his_signature_counts_as_typed(cli, tmp_path, monkeypatch):
+    """His signature is his own (message.typed_text): with his g1 key in it under '-- ', a
+    reply to g2's mail quoting its g2 key is taken as meant for g1, as player.md warns;
+    nothing is applied in either game."""
+    made = _games(cli, tmp_path, monkeypatch, shared=False)
+    g1_key, g2_key = made["g1"][1]["german"], made["g2"][1]["german"]
+    mail = _quoting(g2_key, None, "<sig@example.org>").replace(
+        b"\nThanks,\nHans\n", f"\n-- \nHans\nOrder key: {g1_key}\n".encode())
+    output, grown = _applied(cli, tmp_path, made, mail)
+    assert "order key for another game (the German player of g1)" in output, output
+    assert grown == {"g1": 0, "g2": 0}, (grown, output)
