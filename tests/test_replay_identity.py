@@ -18,10 +18,11 @@ has, so each was played again to the same records under the new header; rules 9:
 player's army takes in no unit as it moves, 4.1, and under hidden templates a build into an
 army and an upgrade are one event, and a revealed plan's totals the owner's alone, 1.4,
 played again from the same seeds, each to new orders from where a pass move first had one
-of the army moves left out). Whatever moves
-in the engine without a change of rules, every one of their records must still be decided
-again from its order to exactly the recorded events, and every die and shuffle must come
-again from the secret.
+of the army moves left out; rules 10: no combat card once Bad Weather leaves no battle, 9.5,
+and no Poison Gas! after Bad Weather, 9.3, which no stored game played, so each was played
+again to the same records under the new header). Whatever moves in the engine without a
+change of rules, every one of their records must still be decided again from its order to
+exactly the recorded events, and every die and shuffle must come again from the secret.
 What is allowed to differ is only what verify never compares: the header's timestamps,
 engine version and data digest.
 

@@ -23,7 +23,7 @@ from referee.data import datastore
 from referee.data.dataload import load_game
 from referee.data.paths import default_games_dir
 from referee.engine.versions import RULES_VERSION
-from referee.store import home
+from referee.store import home, signing
 from referee.store.authorship import ADOPT
 from referee.store.journal import line_of
 
@@ -183,6 +183,59 @@ def test_an_upgrade_record_that_lies_about_the_rules_in_force_is_damage(old, cli
     _rechain(records, old)
     r = cli("verify", old)
     assert r.exit_code == 3 and "record 10" in r.stderr and "upgrade" in r.stderr
+
+
+R9 = Path(__file__).parent / "fixtures" / "rules9-gas-after-weather-1916"
+
+
+def _rules9_game(tmp_path: Path) -> tuple[Path, Path]:
+    """The rules-9 fixture in tmp_path (journal, secret), its signing key in the test's
+    referee home, as the moderator who made the game has it in his."""
+    path = tmp_path / "war16.jsonl"
+    secret = path.with_name(path.name + ".secret")
+    shutil.copyfile(R9.with_suffix(".jsonl"), path)
+    shutil.copyfile(R9.with_suffix(".jsonl.secret"), secret)
+    key = signing.key_file(_records(path)[0]["signing"]["fingerprint"].replace("-", ""))
+    key.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(R9.with_suffix(".key"), key)
+    for p in (path, secret, key):
+        p.chmod(0o600)
+    return path, secret
+
+
+def test_a_poison_gas_played_after_bad_weather_under_rules_9_replays_then_upgrades(tmp_path,
+                                                                                 cli):
+    """tests/fixtures/rules9-gas-after-weather-1916.jsonl was played under rules 9 (the code
+    before rules 10): the German's Limited Offensive into Verdun and his Poison Gas! there,
+    the Entente's Bad Weather, which made it a pass, then the Entente's Poison Gas! in
+    Verdun, which rules 10 refuses (no battle is left, 9.5; Bad Weather neutralizes it,
+    9.3). verify replays that record as made under older rules, never deciding it again to
+    a refusal; upgrade moves the game to rules 10, under which no card is offered and the
+    defender's 'done' is decided again by verify."""
+    path, secret = _rules9_game(tmp_path)
+    recs = _records(path)
+    assert recs[0]["rules_version"] == 9 and len(recs) == 12
+    assert [e["type"] for e in recs[10]["events"]] == ["CombatCardPlayed", "OffensiveDowngraded"]
+    assert recs[11]["order"] == "play poison_gas verdun" and recs[11]["actor"] == "entente"
+    r = cli("verify", path, "--secret", secret)
+    assert r.exit_code == EXIT_OLDER_RULES, r.stderr + r.stdout
+    assert "records 1-11 made under rules 9: not re-decided" in r.stdout
+    assert "dice: every die and shuffle recomputed from the secret" in r.stdout
+    r = cli("upgrade", path)
+    assert r.exit_code == 0, r.stderr + r.stdout
+    assert _records(path)[-1]["events"][0]["from_rules"] == 9
+    from gamecalls import open_game
+    from referee.engine import legal_orders
+    from referee.engine.order_text import format_order
+
+    game = open_game(path)
+    assert sorted(format_order(o) for o in legal_orders(game.state, game.data, "entente")
+                  if o.kind not in ("armistice", "surrender")) == ["done"]
+    code, out, err = quick("order", path, "--as", "entente", "done")
+    assert code == 0, err
+    r = cli("verify", path, "--secret", secret)
+    assert r.exit_code == EXIT_OLDER_RULES, r.stderr + r.stdout
+    assert "2 records decided again" in r.stdout and "records 1-11 made under rules 9" in r.stdout
 
 
 # ---------------------------------------------------------------- data versions
