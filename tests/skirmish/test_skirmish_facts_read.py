@@ -10,6 +10,7 @@ figure that could use it."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import msgspec
 from skirmish_cases import ONE_STEP, Table, done_until, figure, mods
@@ -76,10 +77,10 @@ def test_a_journal_made_before_records_such_a_fact_as_it_did():
     assert "confined=yes|no" in forms(t.card, t.state, "red", ["fire"])[0]
 
 
-def test_a_target_corrected_away_from_a_ferocious_figure_is_decided_again(cli, tmp_path):
-    """The British fire unaimed at G4 (Ferocious: advancing=no recorded); the German dispute
-    the target; the moderator corrects it to G2: the test is decided again at G2, not
-    voided for an advancing= G2 cannot use."""
+def _retargeted(cli, tmp_path, value: str) -> tuple[dict, Path]:
+    """The British fire unaimed at G4 (Ferocious: advancing=no recorded); the German
+    dispute the target, and the moderator corrects it to value: the settled test, and the
+    journal."""
     j = tmp_path / "m.jsonl"
     assert cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--dice",
                "manual").exit_code == 0
@@ -88,35 +89,27 @@ def test_a_target_corrected_away_from_a_ferocious_figure_is_decided_again(cli, t
             "18", "--format", "json")
     assert r.exit_code == 0, r.stderr
     n = json.loads(r.stdout)["records"][0]["record"]
-    assert cli("order", j, "--as", "german", f"dispute record={n} fact=at value=G2"
+    assert cli("order", j, "--as", "german", f"dispute record={n} fact=at value={value}"
                ).exit_code == 0
-    r = cli("order", j, "--as", "moderator", f"settle record={n} fact=at value=G2",
+    r = cli("order", j, "--as", "moderator", f"settle record={n} fact=at value={value}",
             "--format", "json")
     assert r.exit_code == 0, r.stderr
-    test = json.loads(r.stdout)["records"][0]["body"]["settle"]["test"]
+    return json.loads(r.stdout)["records"][0]["body"]["settle"]["test"], j
+
+
+def test_a_target_corrected_away_from_a_ferocious_figure_is_decided_again(cli, tmp_path):
+    """Corrected to G2: the test is decided again at G2, not voided for an advancing= G2
+    cannot use."""
+    test, j = _retargeted(cli, tmp_path, "G2")
     assert test["facts"] == {"at": ["G2"], "range": 20, "command": True, "cover": "none"}
     assert test["result"].startswith("G2 pinned"), test["result"]
     assert cli("verify", j).exit_code == 0
 
 
 def test_a_void_test_shows_its_facts_as_corrected(cli, tmp_path):
-    """The British fire unaimed at G4 (Ferocious: advancing=no recorded); the target is
-    corrected to B3, their own figure: the test is void, and shows the facts it was decided
-    on, without the advancing= B3 cannot use."""
-    j = tmp_path / "m.jsonl"
-    assert cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--dice",
-               "manual").exit_code == 0
-    done_until(cli, j, "fire", step="regular")
-    r = cli("order", j, "--as", "british", "unaimed B2 at=G4 range=20 command=yes", "--dice",
-            "18", "--format", "json")
-    assert r.exit_code == 0, r.stderr
-    n = json.loads(r.stdout)["records"][0]["record"]
-    assert cli("order", j, "--as", "german", f"dispute record={n} fact=at value=B3"
-               ).exit_code == 0
-    r = cli("order", j, "--as", "moderator", f"settle record={n} fact=at value=B3",
-            "--format", "json")
-    assert r.exit_code == 0, r.stderr
-    test = json.loads(r.stdout)["records"][0]["body"]["settle"]["test"]
+    """Corrected to B3, their own figure: the test is void, and shows the facts it was
+    decided on, without the advancing= B3 cannot use."""
+    test, j = _retargeted(cli, tmp_path, "B3")
     assert test["result"].startswith("void"), test["result"]
     assert test["facts"] == {"at": ["B3"], "range": 20, "command": True, "cover": "none"}
     assert cli("verify", j).exit_code == 0
