@@ -8,6 +8,7 @@ test moves, never slept."""
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -240,3 +241,52 @@ def test_a_link_or_fifo_in_a_game_s_lock_s_place_is_one_problem_line_not_a_hang(
     assert not target.exists()
     assert _passes(alpha) == 0
     assert all(_passes(made[n][0]) == 1 for n in NAMES[1:])
+
+
+@pytest.mark.parametrize("which", ["tick lock", "mail lock"])
+def test_a_file_system_that_keeps_no_locks_is_one_problem_line(
+        cli, tmp_path, monkeypatch, which):
+    """flock failing (ENOLCK: a network file system with no lock daemon) where a game's lock
+    is kept: one line for that game, as a lock file that cannot be opened is, never the
+    traceback of an error no rule foresaw; the other games are played."""
+    _settings(1)
+    made = _folder(cli, tmp_path, monkeypatch)
+    alpha = made["alpha"][0]
+    lock, flock = str(_lock_file(which, alpha)), fcntl.flock
+
+    def no_locks_at_alpha(fd, how):
+        if os.readlink(f"/proc/self/fd/{fd}") == lock:
+            raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+        return flock(fd, how)
+
+    monkeypatch.setattr(fcntl, "flock", no_locks_at_alpha)
+    report = ticking.tick(tmp_path / "games", with_map=False)
+    said = [p for p in report.problems if "lock" in p]
+    assert len(said) == 1 and "cannot be taken" in said[0], report.problems
+    assert not any("the referee failed" in p for p in report.problems), report.problems
+    assert _passes(alpha) == 0
+    assert all(_passes(made[n][0]) == 1 for n in NAMES[1:])
+
+
+def test_the_mail_lock_is_let_go_though_a_process_forked_under_it_lives_on(tmp_path,
+                                                                           monkeypatch):
+    """A process forked while the game's mail lock is held (the check beside a cold read)
+    shares its open file: closing the file alone left the lock held until that process
+    ended, and the next `inbox` waited on it. Once the lock is let go, it is free."""
+    monkeypatch.setenv("REFEREE_HOME", str(tmp_path / "home"))
+    read, write = os.pipe()
+    with ledger.game_lock("g1", "ab" * 16):
+        child = os.fork()
+        if child == 0:                          # keeps the lock's file open until told
+            os.close(write)
+            os.read(read, 1)
+            os._exit(0)
+    try:
+        fd = os.open(ledger.ledger_path("g1", "ab" * 16).with_suffix(".lock"), os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)      # BlockingIOError if held
+        finally:
+            os.close(fd)
+    finally:
+        os.write(write, b"x")
+        os.waitpid(child, 0)

@@ -41,7 +41,7 @@ from ..base import clock
 from ..base.addresses import address_key
 from ..base.errors import StorageError
 from ..store import home
-from ..store.locks import open_lock, take
+from ..store.locks import let_go, open_lock, take
 
 KEEP_WHOLE = 2000          # entries of `handled` and `ids` kept whole; older ones as digests
 PREFIX = 16                # hex digits kept of a folded digest (64 bits)
@@ -298,7 +298,7 @@ def game_lock(game_id: str, header_hash: str):
                                    f"({exc.strerror}); nothing was handled") from None
             yield
         finally:
-            os.close(fd)                   # closing the file lets the lock go
+            let_go(fd)      # explicitly: a process forked meanwhile must not keep it
     finally:
         with _GUARD:
             _HELD[str(path)] -= 1

@@ -180,7 +180,11 @@ def game_lock(x: Game):
         raise StorageError(f"{path}: game {one_line(x.game_id)}'s lock cannot be taken "
                            f"({exc.strerror}); nothing was handled") from None
     try:
-        take(fd, True, f"game {one_line(x.game_id)}'s lock")
+        try:
+            take(fd, True, f"game {one_line(x.game_id)}'s lock")
+        except OSError as exc:          # no lock kept there (BusyError is the pass's)
+            raise StorageError(f"{path}: game {one_line(x.game_id)}'s lock cannot be taken "
+                               f"({exc.strerror}); nothing was handled") from None
         yield
     finally:
         let_go(fd)
