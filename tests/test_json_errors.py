@@ -409,6 +409,10 @@ def test_an_interrupt_before_the_boundary_is_told_as_at_it(json_errors, capsys, 
     (["status", "{j}", "--width", "10"], "referee: --width 10: at least 40 columns"),
     (["report", "{j}", "--width=500"], "referee: --width 500: at most 400 columns"),
     (["status", "{j}", "--width", "abc"], "referee: --width abc: a whole number of columns"),
+    (["sheet", "new", "-o", "{j}.sheet", "--links", "abc"], "referee: --links abc: a whole number"),
+    (["sheet", "new", "-o", "{j}.sheet", "--links", "0"], "referee: --links 0: at least 1"),
+    (["watch", "{j}", "--interval", "0"], "referee: --interval 0: at least 1 second"),
+    (["watch", "{j}", "--interval", "abc"], "referee: --interval abc: a number of seconds"),
 ])
 def test_a_width_out_of_its_range_is_said_in_the_options_words(argv, said, game, cli):
     """--width 10 was answered "Invalid value for '--width': Input should be greater than or

@@ -21,6 +21,7 @@ import typer
 
 from .. import __version__, load_msgspec
 from ..base.errors import GameDataError, quoted
+from ..base.plurals import counted
 from . import audit, deadlinecmd, mailcmd, play, sheetcmd, skirmishcmd, tools, wants_json
 from .commands import error_line, guard
 from .helptext import HELP_OPTIONS, Command, Group, epilog
@@ -71,7 +72,8 @@ def _out_of_range(exc: Exception, argv: list[str]) -> str | None:
     low, high = getattr(param, "min", None), getattr(param, "max", None)
     opts = getattr(param, "opts", None) or []
     text = getattr(exc, "message", "")
-    if not opts or not any(w in text for w in ("greater than", "less than", "valid integer")):
+    if not opts or not any(w in text for w in ("greater than", "less than", "valid integer",
+                                              "valid number")):
         return None
     opt, given = opts[0], ""
     for i, a in enumerate(argv):
@@ -79,11 +81,21 @@ def _out_of_range(exc: Exception, argv: list[str]) -> str | None:
             given = argv[i + 1]
         elif a.startswith(tuple(f"{o}=" for o in opts)):
             given = a.partition("=")[2]
-    unit = f" {OPTION_UNITS[param.name]}" if param.name in OPTION_UNITS else ""
-    bound = f"at least {low}" if "greater than" in text else f"at most {high}" \
-        if "less than" in text else "a whole number of"
     plain = given.isprintable() and " " not in given and len(given) <= 20
-    return f"{opt} {given if plain else quoted(given)}: {bound}{unit}" if given else None
+    bound = _bound(text, low, high, OPTION_UNITS.get(param.name))
+    return f"{opt} {given if plain else quoted(given)}: {bound}" if given else None
+
+
+def _bound(text: str, low, high, unit: str | None) -> str:
+    """What a value of the option must be, by the library's complaint: 'at least 40
+    columns', 'at most 400 columns', 'a whole number of columns', 'at least 1' (no unit)."""
+    if "greater than" in text or "less than" in text:
+        n = low if "greater than" in text else high
+        n = int(n) if isinstance(n, float) and n.is_integer() else n
+        said = "at least" if "greater than" in text else "at most"
+        return f"{said} {counted(n, unit) if unit else n}"
+    kind = "a whole number" if "valid integer" in text else "a number"
+    return f"{kind} of {unit}s" if unit else kind
 
 
 def _arguments(args: tuple, kwargs: dict) -> list[str]:

@@ -51,7 +51,7 @@ READER_HELP = ("Who reads it: a side of the game, public (a forum spectator: no 
                "no deck order, no sealed plan) or moderator (everything). Default: public.")
 WIDTH_HELP = "Wrap text at this many columns (an order line is never split)."
 # What a bounded option counts, for its out-of-range error: '--width 10: at least 40 columns'.
-OPTION_UNITS = {"width": "columns"}
+OPTION_UNITS = {"width": "column", "interval": "second"}   # the unit of each, singular
 SHOW_FMT_HELP = ("text, markdown, bbcode, chat (markdown in posts of at most 2,000 characters, "
                  "a 'post N of M' line between two) or json.")
 DIALECT_HELP = ("The forum --format bbcode is for: common (default: only the tags BoardGameGeek, "
