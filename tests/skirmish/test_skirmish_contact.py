@@ -12,25 +12,14 @@ from skirmish_cases import ONE_STEP, Table, figure
 from referee.table.skirmish.report import report_document, report_text
 
 
-def next_phase(t: Table, phase: str) -> None:
-    """Both sides say done until the game is in `phase` (of the next turn, if need be)."""
-    for _ in range(12):
-        if t.card.sequence[t.state.phase].phase == phase:
-            return
-        for side in ("red", "blue"):
-            if side not in t.state.done:
-                t.test(side, "done")
-    raise AssertionError(f"never reached {phase}")
-
-
 def in_contact(dice=(3, 3), red=(), blue=()) -> Table:
     """R1 moves into contact with B1 and attacks it in turn 1's melee (no result with
     3 v 3), then turn 2's movement."""
     t = Table(red=[figure("R1"), *red], blue=[figure("B1"), *blue], phase="movement")
     t.into_contact("red", "R1")
     t.test("red", "melee B1 attackers=R1", list(dice))
-    next_phase(t, "morale")
-    next_phase(t, "movement")
+    t.until("morale")
+    t.until("movement")
     assert t.state.turn == 2
     return t
 
@@ -49,7 +38,7 @@ def test_a_contacted_figure_can_t_move_except_to_break_off_unpinned():
 def test_a_pinned_figure_in_contact_can_t_break_off_its_unpinned_enemy_may():
     t = in_contact(dice=(3, 2))                          # B1 3 v R1 2: "1 less: pinned"
     assert t.fig("R1").pins == 1
-    next_phase(t, "movement")
+    t.until("movement")
     rule, why = t.refusal("red", "move R1 mode=rush away=yes command=yes")
     assert rule == "Hand-to-Hand Combat" and why.endswith("and pinned: it can't move")
     t.test("red", "done")
@@ -58,7 +47,7 @@ def test_a_pinned_figure_in_contact_can_t_break_off_its_unpinned_enemy_may():
 
 def test_figures_in_contact_must_fight_again_and_done_cannot_skip_it():
     t = in_contact()
-    next_phase(t, "melee")
+    t.until("melee")
     rule, why = t.refusal("red", "done")
     assert rule == "Hand-to-Hand Combat"
     assert "figures in contact must fight" in why and "melee B1 attackers=R1" in why
@@ -77,8 +66,8 @@ def test_a_melee_in_contact_names_every_attacker_in_it_and_no_other_fight():
     got = t.test("red", "melee B1 attackers=R1,R2", [3, 3, 1])   # a second joins: +2
     assert {m["id"] for m in got["modifiers"]} == {"second"}
     assert t.state.contacts[0]["attackers"] == ["R1", "R2"]
-    next_phase(t, "movement")
-    next_phase(t, "melee")                               # turn 3
+    t.until("movement")
+    t.until("melee")                               # turn 3
     rule, why = t.refusal("red", "melee B1 attackers=R2")
     assert "they fight this melee together (attackers=R1,R2)" in why
 
@@ -88,16 +77,16 @@ def test_a_fallen_figure_ends_its_contact():
     t.into_contact("red", "R1")
     t.test("red", "melee B1 attackers=R1", [5, 1])      # B1 5 v R1 1: "2 or more less"
     assert t.fig("R1").killed
-    next_phase(t, "morale")
+    t.until("morale")
     t.test("red", "morale R trigger=killed", [6])
-    next_phase(t, "movement")
+    t.until("movement")
     t.test("red", "done")
     t.test("blue", "move B1 mode=stealthy command=yes")
 
 
 def test_figures_held_in_contact_can_t_shoot_or_be_shot_at():
     t = in_contact(red=[figure("R2")])
-    next_phase(t, "fire")
+    t.until("fire")
     t.state.turn = 3                                     # past "last turn", still in contact
     rule, why = t.refusal("red", "fire R2 at=B1 range=3 command=yes")
     assert rule == "Hand-to-Hand Combat" and "B1 is in melee" in why
@@ -108,13 +97,13 @@ def test_a_journal_made_before_contact_lasted_keeps_each_melee_apart():
         ONE_STEP.melee, contact_lasts=False, contact_move=False))
     t = Table(red=[figure("R1")], blue=[figure("B1")], phase="melee", card=old)
     t.test("red", "melee B1 attackers=R1", [3, 3])
-    next_phase(t, "movement")
+    t.until("movement")
     assert t.refusal("red", "move R1 mode=manoeuvre command=yes") is None
 
 
 def test_the_report_and_status_say_who_is_in_contact_and_what_is_owed():
     t = in_contact()
-    next_phase(t, "melee")
+    t.until("melee")
     doc = report_document({"game_id": "g", "game": "skirmish", "scenario": "cases"}, t.card,
                           t.state)
     assert doc["contacts"] == [{"defender": "B1", "attackers": ["R1"], "turn": 1}]
@@ -132,9 +121,9 @@ def test_a_figure_that_shot_this_turn_does_not_attack_in_its_melee():
     t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1"), figure("B2")],
               phase="movement")
     t.test("red", "move R2 mode=assault contact=yes command=yes", [3])
-    next_phase(t, "fire")
+    t.until("fire")
     t.test("red", "unaimed R1 at=B1 range=30 command=yes", [2])
-    next_phase(t, "melee")
+    t.until("melee")
     rule, why = t.refusal("red", "melee B1 attackers=R1")
     assert rule == "Hand-to-Hand Combat"
     assert why == "R1 fired this turn: the figure moving into contact can't shoot, so it " \
