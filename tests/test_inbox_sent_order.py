@@ -103,6 +103,15 @@ def test_the_corrected_mail_s_answer_goes_out_after_the_refusal(cli, tmp_path, m
     assert "report for the German player" in _text(report)
 
 
+def _first_applied_then_second_refused(tmp_path) -> None:
+    """His first mail's report went out first, then the refusal of his second, which says
+    nothing of a later mail (there is none)."""
+    report, refusal = _to_him(tmp_path)
+    assert [report["In-Reply-To"], refusal["In-Reply-To"]] == ["<first@example.org>",
+                                                               "<second@example.org>"]
+    assert first_line(refusal) == "Your message was not applied: line 1 of it failed."
+
+
 def test_a_refused_mail_after_the_applied_one_is_answered_after_it(cli, tmp_path,
                                                                    monkeypatch):
     """The corrected mail first, then a wrong one: the report goes out first, the refusal
@@ -111,10 +120,7 @@ def test_a_refused_mail_after_the_applied_one_is_answered_after_it(cli, tmp_path
     _mail(tmp_path, "1700000001.a", "first", "pass", key, _minute(1))
     _mail(tmp_path, "1700000002.b", "second", WRONG, key, _minute(2))
     _tick(cli, tmp_path, monkeypatch)
-    report, refusal = _to_him(tmp_path)
-    assert [report["In-Reply-To"], refusal["In-Reply-To"]] == ["<first@example.org>",
-                                                               "<second@example.org>"]
-    assert first_line(refusal) == "Your message was not applied: line 1 of it failed."
+    _first_applied_then_second_refused(tmp_path)
 
 
 @pytest.mark.parametrize("dates", [(1, None), (1, "Mon, 23 Nov 2026 18:60:99 +0000"),
@@ -201,7 +207,4 @@ def test_a_strangers_mail_that_came_first_does_not_turn_a_players_two_mails_abou
     _mail(tmp_path, "1700000001.a", "first", "pass", key, None)
     _mail(tmp_path, "1700000002.b", "second", WRONG, key, _minute(1))
     _tick(cli, tmp_path, monkeypatch)
-    report, refusal = _to_him(tmp_path)
-    assert [report["In-Reply-To"], refusal["In-Reply-To"]] == ["<first@example.org>",
-                                                               "<second@example.org>"]
-    assert first_line(refusal) == "Your message was not applied: line 1 of it failed."
+    _first_applied_then_second_refused(tmp_path)
