@@ -26,6 +26,7 @@ from referee.data.paths import default_games_dir
 from referee.engine import legal_orders
 from referee.engine.order_text import format_order
 from referee.engine.state import contents_text
+from referee.render.record_text import describe
 
 SECRET = "5e" * 32
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -265,6 +266,19 @@ def check_expect(journal: Path, expect: dict, games_dir: Path | None = None) -> 
         types = [e["type"] for e in rec["events"]]
         for t in expect["events"]:
             assert t in types, (t, types)
+    if "unpaid" in expect:
+        # the hits each side's HitsLost events in the step's record leave unpaid (5.3.4)
+        got: dict[str, int] = {}
+        for e in game.records[-1]["events"]:
+            if e["type"] == "HitsLost":
+                got[e["side"]] = got.get(e["side"], 0) + e["hits"]
+        assert got == expect["unpaid"], (got, expect["unpaid"])
+    if "log" in expect:
+        # words the step's record must show in `log`, as the public reads it
+        lines = " ".join(filter(None, (describe(e, data, "public")
+                                       for e in game.records[-1]["events"])))
+        for words in expect["log"]:
+            assert words in lines, (words, lines)
     if "vp" in expect:
         from referee.engine.victory import victory_level
         assert victory_level(st, data)[0] == expect["vp"]

@@ -20,9 +20,12 @@ army and an upgrade are one event, and a revealed plan's totals the owner's alon
 played again from the same seeds, each to new orders from where a pass move first had one
 of the army moves left out; rules 10: no combat card once Bad Weather leaves no battle, 9.5,
 and no Poison Gas! after Bad Weather, 9.3, which no stored game played, so each was played
-again to the same records under the new header). Whatever moves in the engine without a
-change of rules, every one of their records must still be decided again from its order to
-exactly the recorded events, and every die and shuffle must come again from the secret.
+again to the same records under the new header; rules 11: the units an annihilation removes
+pay a hit for each step of their strength and only the rest go unpaid, 5.3.4, played again
+from the same seeds to the same orders, each annihilation's count of hits unpaid made
+right). Whatever moves in the engine without a change of rules, every one of their records
+must still be decided again from its order to exactly the recorded events, and every die and
+shuffle must come again from the secret.
 What is allowed to differ is only what verify never compares: the header's timestamps,
 engine version and data digest.
 

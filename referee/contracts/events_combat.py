@@ -116,7 +116,8 @@ class HitsLost(Ev):
     """Hits nothing is left to pay (5.3.4, 8.3.3)."""
 
     side: str
-    hits: int
+    hits: int                         # the hits left unpaid
+    paid: int = 0                     # annihilation: hits its removed steps paid (5.3.4)
     pool: str = "all"                 # hits | siege | all
     reason: str
 

@@ -238,9 +238,15 @@ def pay_with_card(ctx: Ctx, side: str, key: str) -> None:
 
 
 def annihilate(ctx: Ctx, side: str) -> None:
-    """Remove all of side's units in the battle area and pay nothing more (5.3.4)."""
+    """Remove all of side's units in the battle area and pay nothing more (5.3.4).
+
+    Each step of strength removed pays a hit, as losing it one at a time would (5.3.1, 8.4:
+    an army's strength is its units, a fort's its number); the French 5.3.4 spares the
+    player only the losses beyond the steps he has in the battle. What is left goes unpaid.
+    """
     s, d = ctx.state, ctx.data
     area = s.battle["area"]
+    strength = total_strength(s, d, side)           # before anything leaves the area
     skip = set(s.combat["markers"])
     for a in sorted(s.armies.values(), key=lambda a: a.id):
         if a.status == "map" and a.area == area and a.id not in skip and \
@@ -256,8 +262,11 @@ def annihilate(ctx: Ctx, side: str) -> None:
         if f.area == area and d.nation_side[f.nation] == side:
             ctx.emit(FortDestroyed(fort=f.id, area=area, reason="annihilation (5.3.4)"))
     pay = ctx.state.battle["pay"]
-    ctx.emit(HitsLost(side=side, hits=pay["hits"] + pay["siege"], pool="all",
-                      reason="annihilation: nothing more is paid (5.3.4)"))
+    due = pay["hits"] + pay["siege"]
+    paid = min(strength, due)                        # _check: never more strength than hits
+    ctx.emit(HitsLost(side=side, hits=due - paid, paid=paid, pool="all",
+                      reason="annihilation: each step of strength removed pays one hit, "
+                             "and nothing more is paid (5.3.4)"))
 
 
 def pay(ctx: Ctx, o: Ord, side: str) -> None:

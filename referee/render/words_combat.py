@@ -125,6 +125,12 @@ def _loss_taken(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _hits_lost(ev: dict, data: GameData, reader: str) -> str:
+    if ev.get("paid"):              # annihilation: each step removed paid a hit (5.3.4)
+        due = ev["paid"] + ev["hits"]
+        left = (f"{counted(ev['hits'], 'hit')} {'goes' if ev['hits'] == 1 else 'go'} unpaid"
+                if ev["hits"] else "none goes unpaid")
+        return (f"{side(ev, data)} annihilation pays {ev['paid']} of {counted(due, 'hit')}, "
+                f"one for each step of strength removed; {left} (5.3.4)")
     return (f"{counted(ev['hits'], 'hit')} on the {side(ev, data)} side "
             f"{'goes' if ev['hits'] == 1 else 'go'} unpaid: {ev['reason']}")
 
