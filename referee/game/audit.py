@@ -152,8 +152,10 @@ def _bills(records: list[dict], data) -> list[dict]:
                 bill = open_.get(side)
                 if bill is None:
                     continue
-                paid = 1 if t == "EftUnitLost" else \
-                    ev.get("hits", 0) + (ev.get("siege_hits", 0) if t == "LossTaken" else 0)
+                # HitsLost clears what is left: its unpaid hits, and what an annihilation's
+                # removed steps paid (5.3.4)
+                paid = 1 if t == "EftUnitLost" else ev.get("hits", 0) + \
+                    (ev.get("siege_hits", 0) if t == "LossTaken" else ev.get("paid", 0))
                 bill["paid"].append((rec["seq"], k))
                 bill["left"] = max(0, bill["left"] - paid)
                 if bill["left"] == 0:
