@@ -188,16 +188,16 @@ def test_an_upgrade_record_that_lies_about_the_rules_in_force_is_damage(old, cli
 R9 = Path(__file__).parent / "fixtures" / "rules9-gas-after-weather-1916"
 
 
-def _rules9_game(tmp_path: Path) -> tuple[Path, Path]:
-    """The rules-9 fixture in tmp_path (journal, secret), its signing key in the test's
-    referee home, as the moderator who made the game has it in his."""
-    path = tmp_path / "war16.jsonl"
+def _rules9_game(tmp_path: Path, fixture: Path = R9, name: str = "war16") -> tuple[Path, Path]:
+    """The rules-9 fixture (or another signed one) in tmp_path (journal, secret), its signing
+    key in the test's referee home, as the moderator who made the game has it in his."""
+    path = tmp_path / f"{name}.jsonl"
     secret = path.with_name(path.name + ".secret")
-    shutil.copyfile(R9.with_suffix(".jsonl"), path)
-    shutil.copyfile(R9.with_suffix(".jsonl.secret"), secret)
+    shutil.copyfile(fixture.with_suffix(".jsonl"), path)
+    shutil.copyfile(fixture.with_suffix(".jsonl.secret"), secret)
     key = signing.key_file(_records(path)[0]["signing"]["fingerprint"].replace("-", ""))
     key.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(R9.with_suffix(".key"), key)
+    shutil.copyfile(fixture.with_suffix(".key"), key)
     for p in (path, secret, key):
         p.chmod(0o600)
     return path, secret
@@ -236,6 +236,36 @@ def test_a_poison_gas_played_after_bad_weather_under_rules_9_replays_then_upgrad
     r = cli("verify", path, "--secret", secret)
     assert r.exit_code == EXIT_OLDER_RULES, r.stderr + r.stdout
     assert "2 records decided again" in r.stdout and "records 1-11 made under rules 9" in r.stdout
+
+
+R10 = Path(__file__).parent / "fixtures" / "rules10-fort-annihilated-1914"
+
+
+def test_a_fort_annihilated_under_rules_10_replays_as_made_then_upgrades(tmp_path, cli):
+    """tests/fixtures/rules10-fort-annihilated-1914.jsonl was played under rules 10 (the code
+    before rules 11), manual dice: Verdun, down to 2, alone against the German 1st Army's 4
+    hits, annihilated by the French; its record says all 4 hits went unpaid, where rules 11
+    has the fort's 2 steps pay 2 of them (5.3.4). verify replays it as made under older
+    rules, never deciding it again to the other count; upgrade moves the game to rules 11
+    and play goes on, the old record keeping its count."""
+    path, secret = _rules9_game(tmp_path, R10, "war14")
+    recs = _records(path)
+    assert recs[0]["rules_version"] == 10 and len(recs) == 7
+    assert recs[6]["order"] == "annihilate" and recs[6]["actor"] == "entente"
+    lost = [e for e in recs[6]["events"] if e["type"] == "HitsLost"]
+    assert [(e["hits"], e.get("paid")) for e in lost] == [(4, None)]
+    r = cli("verify", path, "--secret", secret)
+    assert r.exit_code == EXIT_OLDER_RULES, r.stderr + r.stdout
+    assert "records 1-6 made under rules 10: not re-decided" in r.stdout
+    r = cli("upgrade", path)
+    assert r.exit_code == 0, r.stderr + r.stdout
+    assert _records(path)[-1]["events"][0]["from_rules"] == 10
+    code, out, err = quick("order", path, "--as", "german", "done")
+    assert code == 0, err
+    assert _records(path)[6] == recs[6]
+    r = cli("verify", path, "--secret", secret)
+    assert r.exit_code == EXIT_OLDER_RULES, r.stderr + r.stdout
+    assert "2 records decided again" in r.stdout and "records 1-6 made under rules 10" in r.stdout
 
 
 # ---------------------------------------------------------------- data versions
