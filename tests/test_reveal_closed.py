@@ -8,7 +8,7 @@ import email.policy
 
 import pytest
 from mailboxes import write_maildir
-from test_deadlines import new_game, player_mail
+from test_deadlines import ADDRESSES, new_game, player_mail
 
 from referee.base.errors import OrderError
 from referee.game import standing
@@ -125,3 +125,27 @@ def test_a_report_of_a_game_closed_by_the_reveal_asks_no_link_and_says_how_to_ch
     assert "referee verify german.jsonl --export german" in said
     told = " ".join(cli("report", journal, "--as", "moderator").stdout.split())
     assert "--as SIDE --format json" in told
+
+
+def test_a_keyless_mail_to_a_closed_game_is_told_it_ended_not_to_send_a_key(tmp_path, cli):
+    """A player's reply to a game closed by its reveal, without his key: told that the game
+    was closed, at which record, and that nothing more is taken; not to send his orders
+    again with his key, which would take nothing."""
+    maildir = write_maildir(tmp_path / "box", [])
+    out = tmp_path / "out"
+    journal = new_game(tmp_path, cli, "via_cli", "--mail-in", maildir,
+                       "--mail-out", f"outbox:{out}")
+    assert cli("reveal", journal, "--force").exit_code == 0
+    assert cli("tick", journal).exit_code == 0
+    closed, sent = journal.read_bytes(), set(out.glob("*.eml"))
+    raw = (f"From: {ADDRESSES['german']}\nTo: {ADDRESSES['moderator']}\nSubject: orders\n"
+           f"Date: Tue, 24 Nov 2026 10:01:00 +0000\nMessage-ID: <m1.german@example.org>\n"
+           f"\npass\n").encode()
+    write_maildir(tmp_path / "box", [raw])
+    assert cli("tick", journal).exit_code == 0
+    (answer,) = _new_mails(out, sent)
+    said = " ".join(answer.get_body(("plain",)).get_content().split())
+    seq = len(journal.read_text().splitlines()) - 1
+    assert f"the game was closed at record #{seq}," in said, said
+    assert "nothing more is taken" in said and "Send your orders again" not in said, said
+    assert journal.read_bytes() == closed

@@ -23,6 +23,7 @@ from ..store.journal import signed_only
 from ..store.mailroute import referee_address
 from ..table import Table
 from . import message as mailtext
+from .afterend import ended_reason
 from .answered import answered_record, stale_reply
 from .copies import refuse_copy, this_is
 from .elsewhere import found_or_kept, written_anywhere
@@ -138,6 +139,10 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         out.status, out.reason = "refused", f"the message cannot be read ({exc})"
         return out
     keyed = keyed_side(m.sender, m.raw, body, players, keys)
+    if (ended := ended_reason(table, keyed or side)) is not None:     # key or no key
+        out.side, out.keyed = keyed or side, keyed is not None
+        out.status, out.reason = "refused", ended
+        return out
     if keyed is None:
         out.status, out.reason = "refused", NO_KEY
         return out

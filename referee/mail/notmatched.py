@@ -20,6 +20,7 @@ from __future__ import annotations
 from ..base.addresses import address_key
 from ..base.readers import MODERATOR
 from ..store.players import OBSERVER
+from .afterend import ended_reason
 from .formerkeys import FORMER_KEY, LATEST_HELP
 from .observers import resume_from
 from .otherkeys import OTHER_GAME, other_help
@@ -75,7 +76,10 @@ def not_matched(table, people: dict, ledger: dict, entry: dict) -> dict:
     records, game_id = table.records, table.records[0]["game_id"]
     to = str(people[sides[0]]["address"])
     one = len(sides) == 1           # an address two sides share: the game's tag alone
-    body = "\n\n".join(prose(x) for x in (*_why_and_help(why, game_id), NOT_YOURS)) + "\n"
+    ended = ended_reason(table, sides[0])        # his key or none: nothing is taken
+    said = (f"Your message was not accepted: {ended}.",) if ended else \
+        _why_and_help(why, game_id)
+    body = "\n\n".join(prose(x) for x in (*said, NOT_YOURS)) + "\n"
     since = records[resume_from(ledger["sent"].get(sides[0]), records)]
     return {"to": to, "body": body, "thread": thread_of(game_id, to),
             "subject": table_subject(table, sides[0]) if one else

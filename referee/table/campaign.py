@@ -146,6 +146,11 @@ class CampaignKind(GameKind):
 
         return {side: p["address"] for side, p in roster(table.records).items()}
 
+    def ended_for(self, table, reader: str) -> str | None:
+        from .campaign_end import end_line  # start-up: only a mail pass asks
+
+        return end_line(table)
+
     def ended(self, table, journal: str) -> tuple[dict, str] | None:
         from .campaign_end import ended  # start-up: only a mail pass asks
 

@@ -19,6 +19,24 @@ def ended(table, journal: str, sides: tuple[str, ...]) -> tuple[dict, str] | Non
     return ending_record(table.records), ended_mail(journal, state.result or {}, sides)
 
 
+def end_line(table) -> str | None:
+    """How the game ended, in one line, as the answer to a mail sent after it says it (no
+    order is taken once it is over, nor once its secret is published): at which record,
+    and its result; None while it goes on."""
+    from ..engine import game_over  # start-up: the rules, for a mail pass
+
+    state = table.game().state
+    if game_over(state):
+        how, level = result_words({**(state.result or {}),
+                                   "reason": (state.result or {}).get("reason") or "it ended"})
+        return f"the game ended at record #{ending_record(table.records)['seq']}: {how}" + \
+            (f"; result: {level}" if level else "")
+    if state.revealed:
+        return f"the game was closed at record #{table.records[-1]['seq']}, its dice secret " \
+            f"published before its end"
+    return None
+
+
 def ending_record(records: list[dict]) -> dict:
     """The record whose events ended the game (the last one when none says so)."""
     return next((r for r in reversed(records)

@@ -142,6 +142,11 @@ class GameKind:
         """Each registered side's address (and the moderator's, when registered)."""
         raise NotImplementedError
 
+    def ended_for(self, table, reader: str) -> str | None:
+        """How the game ended, in one line (at which record, its result), once nothing more
+        of reader's mail is taken (mail/afterend.py); None while something is."""
+        return None
+
     def ended(self, table, journal: str) -> tuple[dict, str] | None:
         """The record that ended the game, which names the moderator's one mail telling him
         so (mail/ended.py), and its text: how it ended and the commands left to him

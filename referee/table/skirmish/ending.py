@@ -42,6 +42,19 @@ def end_words(card, state: SkState) -> str:
         ended + " " + READING
 
 
+def end_line(game, records: list[dict]) -> str:
+    """How the game ended, in one line, as the answer to a mail sent after it says it: at
+    which record, and who won (or that the secret published before closed it)."""
+    state = game.state
+    if len(state.fighting()) > 1:
+        at = state.revealed["record"] if state.revealed else records[-1]["seq"]
+        return f"the game was closed at record #{at}, its dice secret published before a " \
+            f"side was beaten"
+    left = state.fighting()
+    won = f"the {side_name(left[0])} side won" if left else "no side won"
+    return f"the game ended at record #{ending_record(records)['seq']}: {won}"
+
+
 def _cap(words: str) -> str:
     return words[:1].upper() + words[1:]
 

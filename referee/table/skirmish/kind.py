@@ -34,7 +34,7 @@ from . import decider as sk
 from . import life
 from .asking import asked_now, asked_text
 from .brief import bounded
-from .ending import disputable, end_words, ending_record, moderator_end_mail, undone_words
+from .ending import disputable, end_line, end_words, ending_record, moderator_end_mail, undone_words
 from .explained import dice_counts, explained, explained_document
 from .listed import move_turn_words, usable, waits_turn
 from .loading import load_skirmish
@@ -420,6 +420,9 @@ class SkirmishKind(GameKind):
         state = table.game().state
         return state.revealed is None and (not state.over() or reader not in state.sides
                                            or bool(disputable(table.records, state, reader)))
+
+    def ended_for(self, table, reader: str) -> str | None:
+        return None if self.key_serves(table, reader) else end_line(table.game(), table.records)
 
     def ended(self, table, journal: str) -> tuple[dict, str] | None:
         """The record that ended the game and the moderator's mail telling him (how it ended,
