@@ -15,9 +15,11 @@ from __future__ import annotations
 import hashlib
 import json
 from email import message_from_bytes
+from email.policy import default
 
 import pytest
 from mailboxes import write_maildir
+from test_hostile_mail import too_wide
 from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail, mailed_patrol
 
 from referee.store.dice import below
@@ -169,6 +171,10 @@ def test_a_patrol_by_mail_for_two_full_turns(cli, tmp_path, via):
     reports = [text for text in texts if "\nForces:\n" in text]
     assert reports and all("\nNo off-table artillery in this scenario: its phase is passed "
                            "over\n" in text for text in reports)
+    # Every line of every mail of the two turns within 72 columns, as a phone shows it.
+    for path in post.out.glob("*.eml"):
+        msg = message_from_bytes(path.read_bytes(), policy=default)
+        assert not too_wide(msg), (msg["To"], too_wide(msg))
 
 
 def _done_until(post: Post, phase: str, turn: int | None = None) -> None:

@@ -468,15 +468,15 @@ def _mail_lines(lines: list[str], tests: list[dict]) -> list[str]:
 
 def _order_lines(line: str, test: dict) -> list[str]:
     """A test's first line (test_lines) for a mail: whole when it fits 72 columns; else who
-    gave the order, then the order alone on its line, whole, then what the test added to it
-    (the facts left to the card, a ruling), wrapped."""
+    gave the order, then the order alone on its line, whole, indented two columns as a mail
+    lists the orders to copy back (72 columns for an order of 70), then what the test added
+    to it (the facts left to the card, a ruling), wrapped."""
     if len(line) <= 72:
         return [line]
     head = test_head(test)
     order = shown_order(test)
     added = line[len(head) + 1 + len(order):].strip()
-    return [head, f"    {order}", *(wrap_lines([f"    {added}"], hang=0) if added
-                                            else [])]
+    return [head, f"  {order}", *(wrap_lines([f"    {added}"], hang=0) if added else [])]
 
 
 class Verified:
