@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from ..base.addresses import address_key
-from ..base.errors import OrderError, clipped
+from ..base.errors import OrderError, OrderSyntaxError, clipped
 from ..base.gameids import other_game
 from ..base.readers import MODERATOR
 from ..render.reports import receipt_text
@@ -64,6 +64,9 @@ from .threads import thread_of
 
 NO_KEY = "the order key is missing or wrong"
 NO_ORDERS = "no orders found in the message"
+# Under a line refused for no order's word at its start: a note that names a figure reads
+# as an order (a mangled word, prose.py), and one line says how a note is written.
+NOTE_HINT = "To write a note, start its line with #: such a line is not read."
 # Said in the answer to a mail of a player's that is not his last of the pass.
 REPORT_LATER = "Your report and your order key follow in the answer to your later mail."
 REPORT_ALONE_LATER = "Your report follows in the answer to your later mail."     # no key now
@@ -172,6 +175,8 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         text = getattr(exc, "text", None)
         if isinstance(text, str) and text in lines:     # a line refused, not the dice
             out.text, out.why = clipped(text), why_refused(exc, read, lines)
+            if isinstance(exc, OrderSyntaxError) and exc.position == 0:    # no order's word
+                out.notes.append(NOTE_HINT)
         return out
     out.status, out.records = "applied", [r["seq"] for r in taken.records]
     if taken.refused is not None:       # after dice were rolled: the lines before it stand
