@@ -26,6 +26,7 @@ from . import message as mailtext
 from .afterend import ended_reason
 from .answered import answered_record, stale_reply
 from .copies import refuse_copy, this_is
+from .disputenotes import keep_note, note_of, open_notes
 from .elsewhere import found_or_kept, written_anywhere
 from .eml import plain_mail
 from .ended import end_told
@@ -91,6 +92,7 @@ class Handled:
     robot: str = ""                # what makes it a machine's mail (robots.automatic)
     copied: int | None = None      # a copy of the mail applied as that record (copies.py)
     unmatched: str = ""            # a stranger's: the check it failed (senders.unmatched)
+    said: list[str] = field(default_factory=list)   # its '#' lines: a note (disputenotes.py)
 
 
 def _side_of(m: Message, players: dict[str, str]) -> str | None:
@@ -179,6 +181,7 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
                 out.notes.append(NOTE_HINT)
         return out
     out.status, out.records = "applied", [r["seq"] for r in taken.records]
+    out.said = note_of(body)
     if taken.refused is not None:       # after dice were rolled: the lines before it stand
         _stopped(out, read, *taken.refused)
     return out
@@ -219,10 +222,11 @@ def _recovered(table: Table, m: Message, ledger: dict, keys: dict, out: Handled
     # Its orders may have stopped at a line refused once dice were rolled: told again, as
     # the answer of the stopped run would have told it, not as if every line were taken.
     try:
-        read, _ = read_orders(mailtext.plain_body(m.msg), keys[out.side],
-                              table.kind.verbs())
+        body = mailtext.plain_body(m.msg)
+        read, _ = read_orders(body, keys[out.side], table.kind.verbs())
     except (mailtext.MailError, RecursionError, LookupError, ValueError):
         return out
+    out.said = note_of(body)
     stop = table.kind.stopped_mail(table, out.side, [t for _, t in read], out.records)
     if stop is not None:
         _stopped(out, read, *stop)
@@ -265,6 +269,8 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
             h.reason = set_aside(table, m, h.robot, ledger, outbox, _roster(table, players))
         boxes.release(m)
         done.append(h)
+        if h.status == "applied":       # a note beside a dispute, saved with its mark below
+            keep_note(ledger, table, h.records, h.said)
         fault("direct applied")
         # Its answer is owed, kept in the ledger saved with the mail's mark below, and
         # written once the pass took every mail (_answers_due): a run stopped before writes
@@ -515,7 +521,8 @@ def _report_body(table: Table, side: str, keys: dict, ledger: dict,
     and the receipt of the journal's last record, for his own records (player.md:
     Receipts)."""
     since = still_held(ledger["sent"].get(side), table.records)
-    report = table.kind.mail_report(table, side, since, listed, full_most=FULL_MOST)
+    report = table.kind.mail_report(table, side, since, listed, full_most=FULL_MOST,
+                                    notes=open_notes(ledger, table))
     subject = table_subject(table, side)
     key = f"Order key: {keys[side]}\n" \
         if side in keys and table.kind.key_serves(table, side) else ""

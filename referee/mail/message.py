@@ -353,6 +353,16 @@ def _cut(lines: list[str]) -> int:
     return len(lines)
 
 
+def comment_lines(body: str, most: int) -> list[str]:
+    """The first `most` '#' lines of what the sender typed (not quoted, above a signature or
+    the old mail below a reply), each as the text after its '#' marks: not read as orders
+    (order_lines), they are his notes."""
+    lines = [line.translate(_INVISIBLE).rstrip() for line in _LINE_BREAK.split(body)]
+    found = (t.strip().lstrip("#").strip() for t in lines[:_cut(lines)]
+             if t.strip().startswith("#"))
+    return [t for t, _ in zip((t for t in found if t), range(most))]
+
+
 def typed_text(body: str) -> str:
     """What the sender typed himself: the lines not quoted ('>') above the old mail below a
     reply (an Outlook separator, a 'From:' header block), where the mail he answers is

@@ -1,9 +1,9 @@
 """The skirmish package (referee/table/skirmish/) in layers like the campaign engine's
 (test_import_graph.py): the kind on top, then the journal's life, what a mail asks and how
 many of its tests it tells in full, how it names a record, what `explain` tells, then how
-the game ended, then decide and evolve, a move as ruled, what the card forbids, the dice
-tests, the order text and the facts a fire reads, then the state and what keys the dice;
-and its rules stand apart from the campaign engine."""
+the game ended, then decide and evolve, a move as ruled and a player's note quoted, what
+the card forbids, the dice tests, the order text and the facts a fire reads, then the state
+and what keys the dice; and its rules stand apart from the campaign engine."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from graphs import find_cycle
 PACKAGE = Path(referee.table.skirmish.__file__).parent
 LAYERS = [("__init__", "kind"), ("asking", "brief", "explained", "made", "ruled"),
           ("ending", "listed"),
-          ("life",), ("decider", "report", "loading"), ("settled",), ("checks",),
+          ("life",), ("decider", "report", "loading"), ("settled", "quotednotes"),
+          ("checks",),
           ("dicetests", "order_text", "readable"), ("state", "window", "dicekeys")]
 
 

@@ -40,6 +40,7 @@ from .listed import move_turn_words, usable, waits_turn
 from .loading import load_skirmish
 from .made import made_line, record_lines
 from .order_text import KINDS, rejection
+from .quotednotes import under_asked
 from .report import (
     artillery_line,
     artillery_of,
@@ -375,7 +376,8 @@ class SkirmishKind(GameKind):
         return _mail_lines(lines, tests)
 
     def mail_report(self, table, reader: str, since: int | None = None,
-                    listed: tuple[int, ...] = (), full_most: int | None = None) -> str:
+                    listed: tuple[int, ...] = (), full_most: int | None = None,
+                    notes: dict[int, list[str]] | None = None) -> str:
         """A player's report after a mail pass (reader: his side, or the moderator), its
         subject the mail layer's (mail/subjects.py); it opens with the first paragraph of
         what he is asked now, and ends with the rest of it (how to answer), that paragraph
@@ -384,7 +386,9 @@ class SkirmishKind(GameKind):
         (new_since), the forces whole. listed: the records of the tests the mail gives
         above the report (an answer's; a ruling's, the test it decided again), left out.
         full_most: the most tests told in full,
-        the last ones, those before them in brief, a turn a line (brief.py)."""
+        the last ones, those before them in brief, a turn a line (brief.py). notes: the
+        players' notes with their disputes open (the mail layer's), the moderator's under
+        the disputes he is to settle, a player's under the disputes of his report."""
         game = table.game()
         doc = report_document(game.header, game.card, game.state, waiting=waited(game))
         listed = (*listed, *settled_by(_records(table), listed))
@@ -408,9 +412,10 @@ class SkirmishKind(GameKind):
         undone = [] if since is None else \
             undone_words(_records(table), game.state, since, set(listed))
         text = "\n".join([*(x for u in undone for x in [*wrap_lines([u], 72, hang=0), ""]),
-                          *wrap_lines(asked[:1], 72, hang=0), "",
-                          f"Report for {reader_words(reader)}", *_mail_lines(
-                              report_text(doc, heading, brief).splitlines(), doc["tests"])])
+                          *wrap_lines(asked[:1], 72, hang=0), "", *under_asked(doc, reader, notes),
+                          f"Report for {reader_words(reader)}", *_mail_lines(report_text(
+                              doc, heading, brief, None if reader == MODERATOR else notes
+                          ).splitlines(), doc["tests"])])
         return text + ("\n" + asked_text(asked[1:]) if asked[1:] else "")
 
     def key_serves(self, table, reader: str) -> bool:

@@ -11,6 +11,7 @@ from ...base.plurals import counted, plain_plurals
 from ...contracts.skirmish import SkirmishReport
 from ...render.documents import players_words, side_name
 from .checks import claims, firing_now, live_contacts, owed
+from .quotednotes import notes_of
 
 
 def _test(t: dict, mailing: set[str] = frozenset()) -> dict:
@@ -267,10 +268,12 @@ def _now_lines(doc: dict) -> list[str]:
             *owed_lines(doc["owed"], doc.get("claims"))]
 
 
-def report_text(doc: dict, heading: str | None = None, brief: list[str] = ()) -> str:
+def report_text(doc: dict, heading: str | None = None, brief: list[str] = (),
+                notes: dict[int, list[str]] | None = None) -> str:
     """The report as text: the turn, the tests (under heading, when given; after the lines
-    telling earlier ones in brief, when a mail bounds them: brief.py), then each side's
-    forces."""
+    telling earlier ones in brief, when a mail bounds them: brief.py), the disputes (after
+    them, a player's note with his dispute still open, when his mail gave one: notes, by the
+    dispute's record, quotednotes.py), then each side's forces."""
     out = [*_now_lines(doc), "", heading or _tests_heading(doc), *brief]
     for t in doc["tests"]:
         out += test_lines(t)
@@ -280,6 +283,7 @@ def report_text(doc: dict, heading: str | None = None, brief: list[str] = ()) ->
             f"corrected to {_word(ruling.get('value'))}"
         out.append(f"dispute of #{d['record']} by {side_name(d['by'])}: {d['fact']} declared "
                    f"{_word(d['declared'])}, claimed {_word(d['claimed'])} — {verdict}")
+    out += notes_of(doc["disputes"], notes)
     if doc.get("revealed"):
         out.append(f"#{doc['revealed']['record']} moderator: dice secret revealed "
                    f"({doc['revealed']['secret']}); the game is closed and every die can be "
