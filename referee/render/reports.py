@@ -40,6 +40,7 @@ from ..store.journal import redact
 from ..store.rosternews import RosterNews
 from ..store.sheets import sheets_in
 from .board import board_section
+from .came import came_note
 from .coming import ahead_blocks, awaited_blocks
 from .costs import carried_out_section, production_section
 from .dice_words import report_lines
@@ -80,28 +81,13 @@ def _record_heading(rec: dict, before, reader: str) -> list[Span]:
     note = ""
     if before.pending is not None and text in ("done", "pass", "keep"):
         note = f" ({before.pending.kind.replace('_', ' ')})"
-    note += _came(rec, reader, before)
+    note += came_note(rec, reader, rule_of(before))
     # An order longer than a mail's line is told as words, wrapped as the event lines under
     # it are: a past order is read, not copied, and never runs past the line.
     orders = [Span(line, style if len(line) <= ORDER_MOST else "plain")
               for line in text.split("\n")]
     joined = [span for n, o in enumerate(orders) for span in ([Span("; ")] if n else []) + [o]]
     return [Span(f"#{rec['seq']} {who}: "), *joined, Span(note)]
-
-
-def _came(rec: dict, reader: str, before) -> str:
-    """What the heading of a side's order says, in that side's report and the moderator's,
-    when the side did not give it by mail: entered by hand at the referee (`order --as`),
-    or the referee's default at a missed deadline; in every report, when the referee gave
-    it as the only order open (on facts every reader sees: game/forced.py)."""
-    how = rec.get("by")
-    if how == "referee":
-        return f" — ⚑ closed by the referee: the only order open ({rule_of(before)})"
-    if how not in ("hand", "deadline") or reader not in (rec["actor"], "moderator"):
-        return ""
-    if how == "deadline":
-        return " — ⚑ the referee's default: the deadline passed"
-    return " — ⚑ entered by hand at the referee"
 
 
 def shown(make, seq: int, journal: Path, *args):

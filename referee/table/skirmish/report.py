@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...base.errors import UsageError
 from ...base.plurals import counted, plain_plurals
 from ...contracts.skirmish import SkirmishReport
+from ...render import came
 from ...render.documents import players_words, side_name
 from .checks import claims, firing_now, live_contacts, owed
 from .quotednotes import notes_of
@@ -179,10 +180,10 @@ def test_lines(t: dict) -> list[str]:
             f"    {_dice(t)}{_mods(t)} -> {plain_plurals(t['result'])} ({t['rule']})"]
 
 
-# A side that plays by mail, his test entered for him by the moderator (`order --as`), as a
-# campaign's report flags it (render/reports.py); nothing of a skirmish is secret, so
-# every reader is shown it.
-HAND = "— ⚑ entered by hand at the referee"
+# A side that plays by mail, his test entered for him by the moderator (`order --as`), in the
+# words and with the mark a campaign's outputs give it (render/came.py); nothing of a
+# skirmish is secret, so every reader is shown it.
+HAND = f"— {came.HAND}"
 
 
 def shown_order(t: dict) -> str:
