@@ -84,3 +84,10 @@ def closed_wrongly(state: State, data: GameData, side: str, text: str) -> str | 
 def rule_of(state: State) -> str:
     """The rule of the decision pending in state (for the record's heading)."""
     return DECISIONS[state.pending.kind].rule if state.pending is not None else ""
+
+
+def decision_rule(kind: str | None) -> str:
+    """The rule of a decision of this kind, as `log` knows it from the last decision a side
+    was asked ('' for none, or a kind this referee lacks: `log` still prints the record)."""
+    spec = DECISIONS.get(kind) if kind is not None else None
+    return spec.rule if spec is not None else ""

@@ -52,11 +52,13 @@ def note_pending(rec: dict, pending: dict[str, str]) -> None:
 
 def record_lines(rec: dict, data: GameData, reader: str,
                  pending: dict[str, str] | None = None, manual: bool = False,
-                 zone: str | None = None, news: list[str] | None = None) -> list[str]:
+                 zone: str | None = None, news: list[str] | None = None,
+                 came: str = "") -> list[str]:
     """A journal record as text: header line, then its events; with `pending` (kept
     across records), a bare 'done' names the decision it answered; `manual`: the dice were
     rolled by the players; `zone`: the game's time zone a deadline is told in (None: UTC);
-    `news`: what a roster record changed, in words any reader may read (rosternews.py)."""
+    `news`: what a roster record changed, in words any reader may read (rosternews.py);
+    `came`: how the order came, as the header line ends with it (came.py)."""
     if rec["seq"] == 0:
         return [f"#0 {rec['created_at']} game {rec['game_id']} created: scenario "
                 f"{rec['scenario']}, dice {rec['dice']['mode']} (commitment "
@@ -68,7 +70,7 @@ def record_lines(rec: dict, data: GameData, reader: str,
         order = private["data"]["text"]
     note = answered(rec, pending) if pending is not None else ""
     order = heading_order(order, rec)
-    out = [f"#{rec['seq']} {rec['at']} {who}: {order.replace(chr(10), '; ')}{note}"]
+    out = [f"#{rec['seq']} {rec['at']} {who}: {order.replace(chr(10), '; ')}{note}{came}"]
     if pending is not None:
         note_pending(rec, pending)
     if rec.get("dice"):

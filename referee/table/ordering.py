@@ -15,10 +15,12 @@ from ..base.readers import check_reader
 from ..contracts.views import OrderResult
 from ..game.battlethread import Battles
 from ..game.clockwalk import has_deadlines, zone_of
+from ..game.forced import decision_rule
 from ..game.records import header_of, record_of
 from ..game.replay import Era, check_actor, data_for
 from ..game.timeline import deadline_view, timeline_of
 from ..game.views import order_aids, status_view
+from ..render.came import came_note
 from ..render.documents import reader_words, status_document
 from ..render.formats import render
 from ..render.record_text import note_pending, record_lines, wrap_lines
@@ -205,10 +207,13 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
         if fmt == "json":
             yield json.dumps(shown, sort_keys=True, separators=(",", ":"))
             continue
+        # How the order came, as the reader's report marks it; the referee's closing with
+        # the rule of the decision it closed: the one its side was last asked (render/came.py).
+        mark = came_note(shown, reader, decision_rule(pending.get(rec.get("actor", ""))))
         try:
             lines = wrap_lines(record_lines(told(shown, battles), data, reader, pending,
-                                            first["dice"]["mode"] == "manual", zone, news),
-                               width)
+                                            first["dice"]["mode"] == "manual", zone, news,
+                                            mark), width)
         except UNREADABLE as exc:
             raise JournalError(f"{name}: record {rec['seq']} cannot be shown: it names "
                                f"something the game data does not have ({exc})",
