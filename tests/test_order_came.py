@@ -110,3 +110,47 @@ def test_log_marks_what_each_reader_s_report_marks(closed, cli):
         report = cli("report", journal, "--as", reader, "--since", "0", "--keep-place",
                      "--width", "400").stdout
         assert marks(log) == marks(report) and marks(log), reader
+
+
+# ---------------------------------------------------------------- explain
+
+def test_explain_marks_a_decision_the_referee_closed_for_every_reader(closed, cli):
+    journal, rec = closed
+    for reader in READERS:
+        text, doc = explained(cli, journal, rec["seq"], reader)
+        assert f"German: done {CLOSED} The decision it answered" in text, (reader, text)
+        assert doc["order"] == {"text": "done", "sealed": False, "by": "referee",
+                                "came": CLOSED}, reader
+
+
+def test_explain_marks_an_order_by_hand_for_its_side_and_the_moderator(tmp_path, cli):
+    journal = new_game(cli, tmp_path / "game")
+    r = cli("order", journal, "--as", "german", "play offensive")
+    assert r.exit_code == 0, r.output
+    seq = records(journal)[-1]["seq"]
+    for reader in READERS:
+        text, doc = explained(cli, journal, seq, reader)
+        flagged = reader in ("german", "moderator")
+        assert (HAND in text) == flagged, (reader, text)
+        assert doc["order"] == {"text": "play offensive", "sealed": False, "by": "hand",
+                                **({"came": HAND} if flagged else {})}, reader
+
+
+def test_explain_marks_the_referee_s_default_for_its_side_and_the_moderator(tmp_path, cli,
+                                                                            clock):
+    journal = clock_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
+    check_deadlines(journal, tmp_path / "out", DUE)
+    rec = records(journal)[-1]
+    assert rec["by"] == "deadline"
+    for reader in READERS:
+        text, doc = explained(cli, journal, rec["seq"], reader)
+        flagged = reader in ("german", "moderator")
+        assert (f"German: pass {DEFAULT} The decision" in text) == flagged, (reader, text)
+        assert doc["order"].get("came") == (DEFAULT if flagged else None), reader
+        assert doc["order"]["by"] == "deadline"
+
+
+def test_explain_of_a_moderator_s_record_says_nothing_of_how_it_came(tmp_path, cli):
+    journal = new_game(cli, tmp_path / "game")
+    _, doc = explained(cli, journal, 1, "moderator")
+    assert "by" not in doc["order"] and "came" not in doc["order"]

@@ -147,14 +147,15 @@ def test_explain_tells_a_part_of_a_plan_as_the_report_does(parts, cli):
         doc = json.loads(cli("explain", journal, str(part), "--as", reader,
                              "--format", "json").stdout)
         assert doc["order"] == {"text": "part of a sealed production plan (7.0)",
-                                "sealed": True, "part": True}, doc
+                                "sealed": True, "part": True, "by": "mail"}, doc
         assert doc["changes"] == ["German seals part of a production plan (7.0)"], doc
     own = json.loads(cli("explain", journal, str(part), "--as", "german", "--format",
                          "json").stdout)
     assert own["order"] == {"text": "buy 1\nbuild ge infantry cologne", "sealed": False,
-                            "part": True}, own
+                            "part": True, "by": "mail"}, own
     assert own["changes"] == ["German seals part of a production plan (7.0): buy 1; build "
                               "ge infantry Cologne"], own
     ended = json.loads(cli("explain", journal, str(part + 1), "--as", "public", "--format",
                            "json").stdout)
-    assert ended["order"] == {"text": "a sealed production plan (7.0)", "sealed": True}, ended
+    assert ended["order"] == {"text": "a sealed production plan (7.0)", "sealed": True,
+                              "by": "mail"}, ended

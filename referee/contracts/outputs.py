@@ -11,6 +11,7 @@ from typing import Any, Literal, Optional
 from msgspec import UNSET, UnsetType
 
 from .base import Document, Part
+from .records import OrderSource
 from .views import Deadlines, FortShown
 
 # ---------------------------------------------------------------- the error object
@@ -167,6 +168,14 @@ class OrderShown(Part):
     # Set only on a record that seals orders of a plan its side did not end in it (7.0,
     # 2.0 I, 2.0 V.3): a part of the plan, as the report tells it (game/planparts.py).
     part: bool | UnsetType = UNSET
+    # How a side's order came, as its record says (every reader's copy holds it): by the
+    # side's mail, by hand at the referee (`order --as`), the referee's default at a missed
+    # deadline, or the referee's as the only order open; absent on a moderator's record.
+    by: OrderSource | UnsetType = UNSET
+    # The mark the reader's report gives it, in the same words (render/came.py): the
+    # referee's closing for every reader, a hand order or a default for its side and the
+    # moderator; absent when there is none.
+    came: str | UnsetType = UNSET
 
 
 class DecisionShown(Part):

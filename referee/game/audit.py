@@ -231,6 +231,8 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     out["order"] = {"text": heading_order(text, rec), "sealed": sealed}
     if is_part(rec):
         out["order"]["part"] = True
+    if shown.get("by") is not None:
+        out["order"]["by"] = shown["by"]
     moderators = rec["order"] in (REGISTER, REVEAL, UPGRADE, SHEET, ROUTE) or seq == 1 or \
         (clock_of(rec) is not None and not answers_missed(rec))
     out["decision"] = None if moderators else _decision(state, data, rec)

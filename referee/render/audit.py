@@ -18,6 +18,7 @@ from ..base.readers import MODERATOR
 from ..contracts.outputs import Explanation
 from ..game.audit import FACES, count_dice, explain_facts, unexplainable
 from ..store.sheets import SHEET
+from .came import came
 from .documents import players_words, reader_words, side_name
 from .phrases import PHASE, phase_name
 from .record_text import describe
@@ -57,6 +58,7 @@ def explain(journal: Path, raw: bytes, seq_text: str, reader: str = "public",
     Table's). The document is built as its class once it is told, so that what `explain
     --format json` prints is what the `explanation` schema says."""
     doc, data = explain_facts(journal, seq_text, reader, games_dir, raw)
+    _mark_came(doc, reader)
     try:
         doc["hits"] = [_hit_line(h, data, reader) for h in doc["hits"]]
         doc["changes"] = [line for ev in doc["changes"] if (line := describe(ev, data, reader))]
@@ -65,11 +67,24 @@ def explain(journal: Path, raw: bytes, seq_text: str, reader: str = "public",
     return Explanation.plain(**doc)
 
 
+def _mark_came(doc: dict[str, Any], reader: str) -> None:
+    """The mark of how the order came, as the reader's report gives it (came.py), with the
+    rule of the decision it answered."""
+    order = doc.get("order")
+    if order is None or "by" not in order:
+        return
+    words = came({"by": order["by"], "actor": doc["actor"]}, reader,
+                 (doc.get("decision") or {}).get("rule", ""))
+    if words:
+        order["came"] = words
+
+
 def _order_section(doc: dict[str, Any]) -> Section:
     o = doc["order"]
     sealed = " (sealed: what it says is hidden from you)" if o["sealed"] else ""
     return Section("The order as submitted", [para(f"{side_name(doc['actor'])}{sealed}:"),
-                                              Orders(o["text"].split("\n"))])
+                                              Orders(o["text"].split("\n")),
+                                              *([para(o["came"])] if o.get("came") else [])])
 
 
 def _decision_section(doc: dict[str, Any]) -> Section:
