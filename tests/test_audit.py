@@ -222,6 +222,25 @@ def test_dice_are_counted_by_side_face_and_purpose(games, cli):
     assert "chi-square 5.86 with 5 degrees of freedom" in text
 
 
+def test_a_side_s_one_die_is_counted_as_a_die():
+    """A side that rolled one die is told '1 die', as every count is (base/plurals.py)."""
+    from referee.game.audit import chi_square
+    from referee.render.audit import dice_document
+    from referee.render.formats import render
+
+    def tally(faces: list[int]) -> dict:
+        return {"dice": sum(faces), "faces": faces, "by_purpose": {"pursuit fire": faces},
+                "expected": round(sum(faces) / 6, 4), "chi_square": chi_square(faces)}
+
+    doc = {"game_id": "g", "seq": 3, "reader": "public", "mode": "committed",
+           "sides": {"german": tally([0, 0, 1, 0, 1, 0]), "entente": tally([0, 0, 0, 0, 0, 1])},
+           "all": tally([0, 0, 1, 0, 1, 1]), "unattributed": 1}
+    titles = [line for line in render(dice_document(doc), "text").splitlines()
+              if line.startswith(("German", "Entente", "Both", "1 "))]
+    assert titles == ["German: 2 dice", "Entente: 1 die", "Both sides: 3 dice",
+                      "1 die not tied to a dice event"], titles
+
+
 def test_the_chi_square_figure():
     """A known table: faces 5 8 9 8 10 20 of 60 dice, expected 10 each: (25 + 4 + 1 + 4 + 0 +
     100) / 10 = 13.4; the tables give p = 0.05 at 11.07 and 0.01 at 15.09 for 5 d.o.f."""

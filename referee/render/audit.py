@@ -187,7 +187,7 @@ def _side_dice(name: str, t: dict[str, Any]) -> Section:
     rows.append(["expected", *([f"{t['expected']:.1f}"] * 6), str(t["dice"])])
     c = t["chi_square"]
     rough = " (few dice: under 5 expected per face, the figure is rough)" if c["rough"] else ""
-    return Section(f"{name}: {t['dice']} dice", [
+    return Section(f"{name}: {counted(t['dice'], 'die', 'dice')}", [
         Table(["purpose", *map(str, FACES), "dice"], rows),
         para(f"chi-square {c['statistic']:.2f} with {c['df']} degrees of freedom: "
              f"p = {c['p_value']:.3f}, the chance a fair die strays at least this far"
