@@ -262,3 +262,24 @@ def test_the_standing_sets_the_referee_wrote_pass_with_the_secret(game, cli, sec
     """Negative control: the same game, untouched, verifies with the secret."""
     assert cli("order", game, "--as", "german", "pass").exit_code == 0
     assert cli("verify", game, "--secret", secret_file).exit_code == 0
+
+
+def test_a_wrong_secret_is_named_alike_by_order_and_verify(tmp_path, cli):
+    """A secret file that is not the game's: `order` (which looks for it beside the journal)
+    and `verify --secret` name the same place it was committed to, in the same words."""
+    from referee.store.dice import secret_path, write_secret
+
+    journal = tmp_path / "g.jsonl"
+    r = cli("new", journal, "--scenario", "1914", "--game-id", "wrong-secret")
+    assert r.exit_code == 0, r.output
+    beside = secret_path(journal)
+    beside.unlink()
+    write_secret(beside, bytes.fromhex("ab" * 32))
+    before = journal.read_bytes()
+    said = f"referee: {beside}: this secret does not match the commitment in the journal " \
+           f"header (record 0)\n"
+    ordered = cli("order", journal, "--as", "german", "play offensive")
+    verified = cli("verify", journal, "--secret", beside)
+    assert (ordered.exit_code, ordered.stderr) == (3, said)
+    assert (verified.exit_code, verified.stderr) == (3, said)
+    assert journal.read_bytes() == before

@@ -46,6 +46,7 @@ from ..store.dice import Dice, ManualDice, ReplayDice
 from ..store.journal import Journal, is_redacted_part, is_secret_part, placed_parts, scan
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER
+from ..store.secrets import not_committed
 from ..store.sheets import OWN_LINKS_FROM, SHEET, SheetPos, in_side_count
 from ..store.signing import shown
 from .clockwalk import fact_problem
@@ -277,8 +278,7 @@ def _secret_of(raw: bytes, header: dict, secret_file: Path | None) -> bytes | No
     if secret_file is not None:
         secret = dicemod.read_secret(secret_file)
         if dicemod.commitment(secret) != commit:
-            raise JournalError(f"{secret_file}: this secret does not match the commitment in "
-                               f"record 0", record=0)
+            raise not_committed(secret_file)
         return secret
     return revealed_secret(raw, commit)
 

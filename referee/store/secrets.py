@@ -71,9 +71,15 @@ def load_secret(path: Path, header: dict) -> bytes | None:
             return secret
         wrong = spath
     if wrong is not None:
-        raise JournalError(f"{wrong}: this secret does not match the commitment in the "
-                           f"journal header", record=0)
+        raise not_committed(wrong)
     return None
+
+
+def not_committed(path: Path) -> JournalError:
+    """The error of a secret file that is not the one the game committed to: the same words
+    whichever command read it (order, tick, verify, a skirmish's verify)."""
+    return JournalError(f"{path}: this secret does not match the commitment in the journal "
+                        f"header (record 0)", record=0)
 
 
 def secret_missing(path: Path, header: dict, why: str) -> UsageError:

@@ -109,6 +109,16 @@ def test_a_test_is_journaled_reported_and_verified(cli, game, secret_file):
     assert f"D6={die['value']}" in text
 
 
+def test_a_wrong_secret_is_named_as_a_campaign_s_verify_names_it(cli, game, tmp_path):
+    from referee.store.dice import write_secret
+
+    wrong = tmp_path / "wrong.secret"
+    write_secret(wrong, bytes.fromhex("ab" * 32))
+    r = cli("verify", game, "--secret", wrong)
+    assert (r.exit_code, r.stderr) == (3, f"referee: {wrong}: this secret does not match the "
+                                          f"commitment in the journal header (record 0)\n")
+
+
 def test_a_refusal_is_one_line_with_the_cards_reason_and_the_journal_is_unchanged(cli, game):
     before = game.read_bytes()
     r = order(cli, game, "british", "move B2 mode=rush contact=yes command=yes")

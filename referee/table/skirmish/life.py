@@ -40,7 +40,7 @@ from ...store.anydice import AnyDice
 from ...store.authorship import Authorship
 from ...store.journal import Journal, now, parse, scan
 from ...store.players import order_key
-from ...store.secrets import create_with_secret, load_secret, secret_for_new
+from ...store.secrets import create_with_secret, load_secret, not_committed, secret_for_new
 from . import decider as sk
 from .dicekeys import (
     KEYED,
@@ -160,8 +160,7 @@ def verify_skirmish(path: Path | str, secret_file: Path | None = None,
     if secret_file is not None:
         secret = dicemod.read_secret(secret_file)
         if dicemod.commitment(secret) != records[0]["dice"]["commitment"]:
-            raise JournalError(f"{secret_file}: this secret does not match the commitment in "
-                               f"the journal header", record=0)
+            raise not_committed(secret_file)
     elif shown is not None:
         secret = bytes.fromhex(shown["secret"])
     else:
