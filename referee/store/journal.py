@@ -170,13 +170,16 @@ class Journal:
         with self._locked(False) as (_, raw):
             self._signer(raw)
 
-    def vouched(self, raw: bytes) -> bool:
+    def vouched(self, raw: bytes, done: str = "nothing of it is shown",
+                complete: bool = True) -> bool:
         """For a command that shows the game: whether this user's referee provably wrote raw
         up to its last record (its mark names that record, or one of his keys signed it;
         the hash chain, which every read checks, carries that to the records before).
         False for a journal his referee holds nothing of: another's game, shown as it says
         and vouched for by no one. ForeignGameError for one that names his key or his mark
-        and is not what he wrote: forged, edited and chained again, or cut back."""
+        and is not what he wrote: forged, edited and chained again, or cut back (its line
+        ends with done: what the command did not do). complete: add the last record's
+        signature to a mark that lacks it (not under the journal's lock: it takes one)."""
         rec = _last_record(raw)
         if written.names_last(raw, rec):
             return True
@@ -185,21 +188,20 @@ class Journal:
         stands = keychain.stance(raw) if key is None and rec else "signs"
         older = written.older_copy(raw, rec, fpr) if key is None and rec else None
         if older is not None:
-            raise ForeignGameError(f"{self.name}: {older}; nothing of it is shown")
+            raise ForeignGameError(f"{self.name}: {older}; {done}")
         if key is None and rec and stands == "signs":
             signed = "carries no signature" if fpr is None else \
                 f"is signed by key {signing.shown(fpr)}, which this referee never handed it to"
             raise ForeignGameError(
                 f"{self.name}: record {rec.get('seq')} {signed}, but the game is "
                 f"signed by a key of this referee: written by someone without the key "
-                f"(`referee verify` shows where); nothing of it is shown")
+                f"(`referee verify` shows where); {done}")
         if key is not None and not signing.checks(rec.get("sig"), rec.get("hash"),
                                                   key.public):
             raise ForeignGameError(
                 f"{self.name}: record {rec.get('seq')} names key {signing.shown(fpr)} of "
                 f"this referee but is not signed by it: forged, or edited and chained again "
-                f"by someone without the key (`referee verify` shows where); nothing of it "
-                f"is shown")
+                f"by someone without the key (`referee verify` shows where); {done}")
         why = written.problem(raw, rec, fpr)
         if why is not None:
             raise ForeignGameError(f"{self.name}: {why}")
@@ -208,8 +210,8 @@ class Journal:
                 f"{self.name}: this referee wrote game {quoted(str(written.game_of(raw)))}, "
                 f"but no record of this journal names a key of its: rewritten by someone "
                 f"without the key, or another game that only shares its id (read that one "
-                f"with another REFEREE_HOME); nothing of it is shown")
-        if key is not None:
+                f"with another REFEREE_HOME); {done}")
+        if key is not None and complete:
             self._complete_mark(rec)
         return key is not None
 
@@ -481,17 +483,20 @@ class Journal:
         (written.py: the moderator's repair is a cut back on purpose). A last line that
         lacks only its end, and holds the very record this referee's mark names as the one
         it wrote last, gets its end back instead: cutting it would throw away a record the
-        referee wrote, signed and mailed, for one byte anyone could take off.
+        referee wrote, signed and mailed, for one byte anyone could take off. A whole journal
+        passed off as this referee's (vouched) is refused as the commands that show it do.
         """
         with self._locked(True) as (fd, raw):
             try:
                 records = parse(raw, self.name)
-                return len(records), None, False
             except JournalError as exc:
                 if not exc.torn:
                     raise JournalError(
                         f"{exc} — repair only removes a torn last line; this damage is "
                         f"not that, so nothing was changed", record=exc.record) from None
+            else:       # whole: refused as every command refuses it when passed off as ours
+                self.vouched(raw, "nothing was changed", complete=False)
+                return len(records), None, False
             whole = self._whole_but_its_end(raw)
             if whole is not None:
                 backup = self._backup(raw)
