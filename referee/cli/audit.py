@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..base.errors import EXIT_OLDER_RULES
+from ..base.errors import EXIT_OLDER_RULES, ForeignGameError
 from ..base.readers import check_name
 from ..contracts.outputs import RekeyResult, RepairResult, RevealResult, UpgradeResult, VerifyResult
 from . import commands
@@ -103,6 +103,12 @@ def verify(
     table = commands.table_of(journal, GAMES["dir"])
     receipts, receipt_pins = check_receipts(table.raw, table.name, receipt or [])
     report = table.kind.verify(table, secret, export, pins + receipt_pins)
+    if export is None:      # the journal itself, held to what this referee last wrote to it
+        from ..store.written import rewound  # start-up: only verify needs it
+
+        rewind = rewound(table.raw)
+        if rewind is not None:
+            raise ForeignGameError(f"{table.name}: {rewind}")
     report.lines.extend(receipts)
     if format == Fmt.json:
         result = "older_rules" if report.older else "chain_only" if export else "ok"

@@ -40,6 +40,7 @@ import json
 from pathlib import Path
 
 from . import home, keychain, signing
+from .chain import last_line, record_in
 
 _MEMBER = b'"hash":"'
 _KEPT = object()                    # note(): the mark's lost record stays as it was
@@ -192,6 +193,15 @@ def problem(raw: bytes, last: dict, signer: str | None) -> str | None:
         return (f"record {last.get('seq')} is signed by key {signer}, which this referee "
                 f"handed over to another key (rekey): whoever still holds the old key wrote it")
     return None
+
+
+def rewound(raw: bytes) -> str | None:
+    """Why these journal bytes, whole, are not what this referee wrote to their game (cut
+    back, or last signed by a key it handed over: problem's words), or None (no mark of the
+    game here, or another game of that id): what `verify` adds to its own checks in the home
+    of the game's referee, who alone can tell that records were taken away."""
+    last = record_in(last_line(raw)) if raw.endswith(b"\n") else {}
+    return problem(raw, last, signing.signer_of(last.get("sig"))) if last else None
 
 
 def older_copy(raw: bytes, last: dict, signer: str | None) -> str | None:
