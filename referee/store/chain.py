@@ -264,8 +264,10 @@ def too_deep(rec: Any, line: bytes) -> bool:
     return False
 
 
-def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
-    """The record a line holds, checked: JSON, canonical form, sequence, chain link, hash."""
+def check_line(line: bytes, n: int, prev: str | None, name: str,
+               then: bytes | None = None) -> dict:
+    """The record a line holds, checked: JSON, canonical form, sequence, chain link, hash
+    (then: the line after it, if any, read only to say how a record out of sequence is)."""
     quick = True
     decode, encode, decode_error = _codec()
     try:
@@ -300,8 +302,7 @@ def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
         raise JournalError(f"{name}: record {n} was edited: it is not in the form the referee "
                            f"writes", record=n)
     if rec.get("seq") != n or type(rec.get("seq")) is not int:
-        raise JournalError(f"{name}: record {n} is out of order: it says seq "
-                           f"{clipped(repr(rec.get('seq')))}", record=n)
+        raise JournalError(f"{name}: {out_of_sequence(n, rec.get('seq'), then)}", record=n)
     if rec.get("prev") != prev:
         raise JournalError(f"{name}: record {n} does not follow record {n - 1}: the hash chain "
                            f"is broken (a record was edited, removed or reordered)", record=n)
@@ -313,9 +314,27 @@ def check_line(line: bytes, n: int, prev: str | None, name: str) -> dict:
                            f"a record the referee writes", record=n) from None
     if not hash_ok:
         raise JournalError(f"{name}: record {n} was edited: its content does not match its "
-                           f"hash; restore the journal from a backup (docs/moderator.md, "
-                           f"Repair)", record=n)
+                           f"hash; {RESTORE}", record=n)
     return rec
+
+
+RESTORE = "restore the journal from a backup (docs/moderator.md, Repair)"
+
+
+def out_of_sequence(n: int, seq: Any, then: bytes | None) -> str:
+    """What it means that the line where record n belongs says seq (then: the line after it):
+    records taken out, two records swapped, one put back where it does not belong."""
+    if type(seq) is not int:
+        return f"record {n} is out of order: it says seq {clipped(repr(seq))}"
+    after = record_in(then).get("seq") if then is not None else None
+    if seq > n and after == n:
+        return (f"records {n} and {seq} are swapped: where record {n} belongs the journal "
+                f"holds record {seq}, and record {n} after it; {RESTORE}")
+    if seq > n:
+        gone = f"record {n} is" if seq == n + 1 else f"records {n} to {seq - 1} are"
+        return f"{gone} missing (the next line says seq {seq}); {RESTORE}"
+    return (f"record {n} is out of order: where it belongs the journal holds record {seq} "
+            f"again, which comes before it (copied or moved there); {RESTORE}")
 
 
 def _damaged(name: str, n: int, line: bytes) -> JournalError:
@@ -358,9 +377,9 @@ def scan(raw: bytes, name: str = "journal", first: int = 0, prev: str | None = N
         lines, start = _next_lines(raw, start)
         if not lines:
             break
-        for line, rec in zip(lines, _decoded(lines)):
-            if not quick(rec, line, n, prev):
-                rec = check_line(line, n, prev, name)       # names what is wrong, if any
+        for i, (line, rec) in enumerate(zip(lines, _decoded(lines))):
+            if not quick(rec, line, n, prev):                # names what is wrong, if any
+                rec = check_line(line, n, prev, name, _line_after(lines, i, raw, start))
             if n == 0:
                 _check_header_version(rec, name)
             yield rec
@@ -381,6 +400,14 @@ def _next_lines(raw: bytes, start: int) -> tuple[list[bytes], int]:
         lines.append(raw[start:end])
         start = end + 1
     return lines, start
+
+
+def _line_after(lines: list[bytes], i: int, raw: bytes, start: int) -> bytes | None:
+    """The complete line after lines[i] (the next batch's first from start), or None."""
+    if i + 1 < len(lines):
+        return lines[i + 1]
+    end = raw.find(b"\n", start)
+    return raw[start:end] if end >= 0 else None
 
 
 def _decoded(lines: list[bytes]) -> list:
