@@ -311,7 +311,7 @@ def test_a_key_change_is_signed_by_the_old_key_and_both_keys_verify(cli, game, t
     for fpr in (old, new):
         r = cli("verify", game, "--key", shown(fpr))
         assert r.exit_code == 0, r.output
-    assert f"{shown(old)} for records 0-2, {shown(new)} for records 3-3" in r.stdout
+    assert f"{shown(old)} for records 0-2, {shown(new)} for record 3" in r.stdout
     # A later record signed by the old key after the change is a forgery.
     recs = records(game)
     recs[-1] = resign(recs[-1], old)

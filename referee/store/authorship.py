@@ -163,18 +163,26 @@ class Authorship:
             out.append(f"signatures: records 0-{first - 1} before signing, covered by record "
                        f"{first} (the adoption)")
         if len(self.keys) == 1:
-            out.append(f"signatures: records {first}-{self.last}, each signed by the game's "
-                       f"key {signing.shown(fpr)}")
+            out.append(f"signatures: {_records(first, self.last)}, each signed by the "
+                       f"game's key {signing.shown(fpr)}")
         else:
-            out.append(f"signatures: records {first}-{self.last}, each signed by the game's "
-                       f"key in force: {', '.join(self._spans())}")
+            out.append(f"signatures: {_records(first, self.last)}, each signed by the "
+                       f"game's key in force: {', '.join(self._spans())}")
         return out
 
     def _spans(self) -> list[str]:
+        """Each key with the records it signed; a key the last record (a key change) only
+        names, which has signed none yet, as named by it."""
         ends = [start - 1 for start, _ in self.keys[1:]] + [self.last]
-        return [f"{signing.shown(f)} for records {start}-{end}" if end >= start else
-                f"{signing.shown(f)} from record {start}"
+        return [f"{signing.shown(f)} for {_records(start, end)}" if end >= start else
+                f"{signing.shown(f)}, named by the key change at record {start - 1}, which "
+                f"has signed no record yet (it signs the next)"
                 for (start, f), end in zip(self.keys, ends)]
+
+
+def _records(first: int, last: int) -> str:
+    """'record 98', or 'records 0-97'."""
+    return f"record {first}" if first == last else f"records {first}-{last}"
 
 
 def _check_all(raw: bytes, name: str) -> dict:
