@@ -113,8 +113,9 @@ def test_a_route_changed_during_a_pass_is_followed_on_later_passes(cli, tmp_path
 @pytest.mark.parametrize("indexed", [True, False])
 def test_secret_away_for_one_pass(cli, tmp_path, monkeypatch, indexed):
     """The dice secret beside the journal is away during one pass (a folder being synced
-    or restored, a mount not yet there, or anyone who may write the folder): the entry then
-    written holds no order keys, and keeps them out after the secret is back."""
+    or restored, a mount not yet there, or anyone who may write the folder): that pass says
+    so as the game's problem, writes no index entry without order keys, and the mail after
+    the secret is back is taken."""
     from referee.store import dice as dicemod
     games, made = _folder(cli, tmp_path, monkeypatch)
     journal, keys = made["alpha"]
@@ -124,7 +125,8 @@ def test_secret_away_for_one_pass(cli, tmp_path, monkeypatch, indexed):
     aside = secret.with_name("aside")
     secret.rename(aside)
     monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(minutes=5)))
-    assert not ticking.tick(games, with_map=False).problems
+    problems = ticking.tick(games, with_map=False).problems     # said, never a quiet pass
+    assert len(problems) == 1 and "dice secret is missing" in problems[0], problems
     aside.rename(secret)
     if not indexed:
         _drop_index(games)

@@ -19,6 +19,7 @@ from ..store.secrets import load_secret
 from ..table import Table
 from . import gameindex
 from .leftover import named
+from .secretgone import secret_gone
 
 
 @dataclass
@@ -145,9 +146,13 @@ def load_game(journal: Path, games_dir: Path | None) -> Game:
         raise UsageError(f"the mail route in force is not one the referee writes ({wrong}); "
                          f"`referee verify {named(journal)}` names the record")
     keys, addresses = _claims(table)
-    return Game(journal, head["game_id"], head["hash"], route["source"], route["target"],
+    game = Game(journal, head["game_id"], head["hash"], route["source"], route["target"],
                 keys, addresses, kind=table.kind.name, direct=table.kind.mail == "direct",
                 former=former_outboxes(table.records), printed=printed)
+    gone = secret_gone(table) if not game.direct else None   # a direct kind's keys raise
+    if gone is not None:
+        game.fail(gone)
+    return game
 
 
 def _claims(table: Table) -> tuple[list[str], dict[str, str]]:

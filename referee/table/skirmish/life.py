@@ -40,7 +40,13 @@ from ...store.anydice import AnyDice
 from ...store.authorship import Authorship
 from ...store.journal import Journal, now, parse, scan
 from ...store.players import order_key
-from ...store.secrets import create_with_secret, load_secret, not_committed, secret_for_new
+from ...store.secrets import (
+    create_with_secret,
+    load_secret,
+    not_committed,
+    secret_for_new,
+    secret_missing,
+)
 from . import decider as sk
 from .dicekeys import (
     KEYED,
@@ -269,7 +275,7 @@ def order_keys(path: Path | str, header: dict | None = None) -> dict[str, str]:
     header = Journal(path).read()[0] if header is None else header
     secret = load_secret(Path(path), header)
     if secret is None:
-        raise UsageError(f"{path}: the dice secret was not found; it makes the order keys")
+        raise secret_missing(Path(path), header, "to make the order keys")
     return {side: order_key(secret, header["game_id"], side, 1)
             for side in header.get("players", {})}
 
