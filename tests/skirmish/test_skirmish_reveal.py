@@ -149,7 +149,8 @@ def test_a_mailed_order_after_the_reveal_is_refused(cli, tmp_path, secret_file):
     m = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes")
     r = cli("inbox", j, m, "--format", "json")
     (got,) = json.loads(r.stdout)["messages"]
-    assert got["status"] == "refused" and "revealed in record 1" in got["reason"]
+    assert got["status"] == "refused", got
+    assert "closed at record #1, its dice secret published" in got["reason"], got
     assert j.read_bytes() == before
 
 
