@@ -13,6 +13,7 @@ from ..store.sheets import sheet_why, sheets_in, steps_down
 from ..table import Table
 from . import message as mailtext
 from .answered import stale_reply
+from .closedby import closed_for
 from .holds import decision_of
 from .mailboxes import Message
 from .msgids import Answered
@@ -96,6 +97,7 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
     late = stale(table, answered, side)
     if late is not None:
         out.status, out.reason = "stale", late
+        out.notes[:0] = [said] if (said := closed_for(table, answered, side)) else []
         return
     if manual and texts and _held(table, m, side, texts, out):
         return
