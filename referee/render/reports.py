@@ -61,6 +61,7 @@ from .phone import reordered, vp_brief
 from .phone import wanted as phone_wanted
 from .record_text import describe
 from .sections import Document, Items, Para, Section, Span, as_json, para
+from .standingtip import standing_tip
 
 # ---------------------------------------------------------------- the report
 
@@ -166,7 +167,7 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     level = level_of(total, data)
     change = total - vp_before
     sview, board, stat = views["show"], views["board"], views["status"]
-    phone = phone and phone_wanted(state, revealed)
+    mailed, phone = phone, phone and phone_wanted(state, revealed)
     stat = {**stat, "_phone": True} if phone else stat
     sections = [Section(
         f"Since record {since}" if since else "From the start of the game",
@@ -176,7 +177,7 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     # happened, not of what he is asked now (7.0).
     done = shown(carried_out_section, last["seq"], journal, state, data, reader, revealed)
     sections += [done] if done is not None else []
-    now = _now_sections(journal, mine, state, data, reader, stat)
+    now = _now_sections(journal, mine, state, data, reader, stat, mailed)
     _tell_armistice(now[0], state, data, reader, stat, level.name)
     if not stat["game_over"] and not state.revealed:      # no orders after either
         now[0].blocks += _link_due(whole.raw, reader)
@@ -328,11 +329,12 @@ class _Brief:
 
 
 def _now_sections(journal: Path, mine: dict, state, data, reader: str,
-                  stat: dict) -> list[Section]:
+                  stat: dict, mailed: bool = False) -> list[Section]:
     """The decision now with what follows it, then his Build Points while he plans his
     production or once his plan is in (7.0); only that the game is closed once its secret
     is revealed before its end (`reveal --force`: no order is taken after it), and how each
-    reader checks it then, as after its end."""
+    reader checks it then, as after its end. mailed: a mail's report, which tells him of a
+    standing order that would answer the step asked (standingtip.py)."""
     if state.revealed and not stat["game_over"]:
         return [Section("Now", [para(CLOSED_NOW), *_after_the_end(
             reader, True, data, shlex.quote(journal.name))])]
@@ -343,7 +345,8 @@ def _now_sections(journal: Path, mine: dict, state, data, reader: str,
     if stat["game_over"]:
         now.blocks += _after_the_end(reader, bool(state.revealed), data, shlex.quote(journal.name))
     if reader in data.sides and not stat["game_over"]:    # his hand is secret: his own only
-        now.blocks[1:1] = [para(line) for line in _hand_lines(state, data, reader)]
+        now.blocks[1:1] = [para(line) for line in _hand_lines(state, data, reader) +
+                           (standing_tip(state, data, reader, mine) if mailed else [])]
     if not stat["game_over"] and state.turn == state.last_turn:
         now.blocks.insert(1, para(f"{data.label(state.turn)} is the last turn: the game ends "
                                   f"with it, at the level of victory its VP give then (2.0 VI, "
