@@ -66,7 +66,7 @@ def observer_mails(table, folder: Path, watchers: list[str], refused: list,
             what = owed(records, since, PUBLIC)
             if what is None:
                 continue                    # nothing new since his last mail a mail owes
-            shown, where = pictures.for_mail(mark, reader=PUBLIC) if what == REPORT \
+            shown, where = pictures.for_mail(mark, subject, reader=PUBLIC) if what == REPORT \
                 else ([], "")
             if (since, what, where) not in texts:
                 texts[since, what, where] = _public_text(table, since, what, where)

@@ -128,7 +128,7 @@ class _Outbox:
                 f"\n\nOrder key: {self.keys[side]}\n" + \
                 receipt_text(self.records[0], self.last) + "\n"
         else:
-            shown, where = self.pictures.for_mail(side, refusal=True)
+            shown, where = self.pictures.for_mail(side, subject, refusal=True)
             body = refusal_text(outcome_of(entry, self.table)) + latest + "\n\n" + report_body(
                 self.table, side, mail_since(self.ledger, side, self.records), self.keys[side],
                 self.due.get(side), map_note=where, held=side in self.held)
@@ -159,7 +159,8 @@ class _Outbox:
             notes = [n for n in (lost_note(self.records, ledger["sent"].get(side), side),
                                  key_note(self.records, ledger, side),
                                  *ledger["notes"].get(side, ())) if isinstance(n, str)]
-            shown, where = ([], "") if what == NEWS else self.pictures.for_mail(side)
+            subject = table_subject(self.table, side)
+            shown, where = ([], "") if what == NEWS else self.pictures.for_mail(side, subject)
             body = news_body(self.table, side, since, key, self.due.get(side), side in self.held,
                              ledger) if what == NEWS else report_body(
                 self.table, side, since, key, self.due.get(side), notes, where, side in self.held)
@@ -171,8 +172,7 @@ class _Outbox:
                              *([f"answers {answers}"] if isinstance(answers, str) else []))
             address = people[side]["address"]
             self.written.append(self.write(
-                self.folder, self.sender, address,
-                table_subject(self.table, side), body, answers, shown, name=name,
+                self.folder, self.sender, address, subject, body, answers, shown, name=name,
                 thread=thread_of(game.game_id, address), record=(game.game_id, last)))
             self.in_turn(side)
             note_start(ledger, name, side)

@@ -13,10 +13,18 @@ changed. A mail without pictures says which record's mail holds them (and so doe
 reminder, reminders.py), so that forty mails of a game, or an extension granted, do not
 carry forty copies of the same picture.
 
+But a mail whose subject is not the one of the mail that carried his last map carries the
+pictures again: its subject names the season (subjects.py), and a mail program that groups
+a conversation by its subject (most do, beside References: threads.py) shows the first
+mail of a new season as a new conversation, where a line pointing to the map of a mail of
+the season before sends him looking through another one.
+
 The ledger (ledger.py) keeps, for each side, and for each observer under his mark
-(observers.py), the record of his last mail with a map and a digest of the board drawn in
-it (part `maps`), and for each side the record of his last mail with a close-up and a
-digest of it (part `closeups`); a side whose address changed since is sent them afresh.
+(observers.py), the record of his last mail with a map, a digest of the board drawn in it
+and that mail's subject (part `maps`; a mark an earlier version kept has no subject, and is
+taken for this thread's), and for each side the record of his last mail with a close-up
+and a digest of it (part `closeups`); a side whose address changed since is sent them
+afresh.
 """
 
 from __future__ import annotations
@@ -88,12 +96,13 @@ class MailPictures:
             self.drawn[side] = out
         return self.drawn[side]
 
-    def for_mail(self, side: str, refusal: bool = False, reader: str | None = None
-                 ) -> tuple[Pictures, str]:
-        """The pictures of a mail to side (kept in the ledger under side; drawn for reader,
-        side unless told) and, when it has none, the line that says where his last ones are
-        ('' when there is nothing to say). refusal: the reply to a message not applied,
-        which carries pictures only when the board changed."""
+    def for_mail(self, side: str, subject: str | None = None, refusal: bool = False,
+                 reader: str | None = None) -> tuple[Pictures, str]:
+        """The pictures of a mail to side under subject (None: not known, taken for the
+        last map's) (kept in the ledger under side; drawn for reader, side unless told)
+        and, when it has none, the line that says where his last ones are ('' when there
+        is nothing to say). refusal: the reply to a message not applied, which carries
+        pictures only when the board changed or its subject opens a new conversation."""
         if not self.with_map:
             return [], ""
         reader = reader or side
@@ -102,13 +111,15 @@ class MailPictures:
         if last is not None and newcomer(self.records, side, last[0]) is not None:
             last = close = None     # they went to the address the side had then
         now = self.decision(reader)
-        changed = last is None or last[1] != self.board(reader)
+        opens = last is not None and subject is not None and \
+            thread_kept(maps.get(side)) not in (None, subject)
+        changed = last is None or last[1] != self.board(reader) or opens
         new = now is not None and not refusal and (close is None or close[1] != now)
         if changed or new:
             drawn = self._draw(reader)
             if drawn:           # none when the data leaves the map no room (svgmap.layout)
                 seq = self.game.state.seq
-                maps[side] = [seq, self.board(reader)]
+                maps[side] = [seq, self.board(reader)] + ([subject] if subject else [])
                 if drawn[0][0] == "closeup.png":
                     closes[side] = [seq, now]
             return drawn, ""
@@ -116,9 +127,17 @@ class MailPictures:
 
 
 def kept(mark) -> list | None:
-    """A record and digest as the ledger keeps them ([seq, digest]), or None."""
-    return mark if isinstance(mark, list) and len(mark) == 2 and isinstance(mark[0], int) \
-        else None
+    """A record and digest as the ledger keeps them ([seq, digest], a map's with the
+    subject of its mail after them), or None."""
+    return mark[:2] if isinstance(mark, list) and len(mark) in (2, 3) and \
+        isinstance(mark[0], int) else None
+
+
+def thread_kept(mark) -> str | None:
+    """The subject of the mail a map's mark says carried it (None: a mark of an earlier
+    version, which kept none)."""
+    return mark[2] if kept(mark) is not None and len(mark) == 3 and \
+        isinstance(mark[2], str) else None
 
 
 def last_map_line(last, closeup: bool = False) -> str:
