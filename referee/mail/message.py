@@ -430,15 +430,15 @@ def _attributions(lines: list[str], end: int, verbs: Collection[str]) -> set[int
     return found
 
 
-def _drop_greeting(lines: list[tuple[int, str]], verbs: Collection[str]
-                   ) -> list[tuple[int, str]]:
+def _drop_greeting(lines: list[tuple[int, str]], verbs: Collection[str],
+                   exclaimed: bool = True) -> list[tuple[int, str]]:
     if lines:
         first = lines[0][1]
         if looks_like_order(first, verbs):
             return lines
-        # A greeting word ("Hi", "hello Bob,"), or a few words ending in ',' or '!' that do
-        # not start in lower case ("Moderator,", "Greetings from Berlin!").
-        if _GREETING.match(first) or (_SHORT_EXCLAMATION.match(first)
+        # A greeting word ("Hi", "hello Bob,"), or (exclaimed) a few words ending in ',' or
+        # '!' that do not start in lower case ("Ivan here. Attack!").
+        if _GREETING.match(first) or (exclaimed and _SHORT_EXCLAMATION.match(first)
                                       and not first[0].islower()):
             return lines[1:]
     return lines
@@ -458,8 +458,8 @@ def _drop_closing(lines: list[tuple[int, str]], verbs: Collection[str]
     return lines
 
 
-def order_lines(body: str, key: str | None = None, verbs: Collection[str] = CAMPAIGN_VERBS
-                ) -> list[tuple[int, str]]:
+def order_lines(body: str, key: str | None = None, verbs: Collection[str] = CAMPAIGN_VERBS,
+                exclaimed: bool = True) -> list[tuple[int, str]]:
     """The order lines of a mail body, each with its line number (from 1) in body; verbs are
     the first words of the game's orders (CAMPAIGN_VERBS, or its GameKind's verbs()).
 
@@ -468,7 +468,9 @@ def order_lines(body: str, key: str | None = None, verbs: Collection[str] = CAMP
     ('On <date>, <name> wrote:' in several languages, also wrapped), the 'Order key:' line
     (and a line that is only the key, however it is typed), a greeting first and a closing
     (with up to two name lines) last, '#' comments and blank lines. List markers ('- ',
-    '1. ') are stripped.
+    '1. ') are stripped. A first line of a few words ending in ',' or '!' is a greeting too
+    unless exclaimed is False: a mail's prose_apart (prose.py) then passes it over as the
+    prose it is, and its reply names it, as it names every remark that is not a greeting.
     """
     lines = [line.translate(_INVISIBLE).rstrip() for line in _LINE_BREAK.split(body)]
     end = _cut(lines)
@@ -483,7 +485,7 @@ def order_lines(body: str, key: str | None = None, verbs: Collection[str] = CAMP
         if not text or _ORDER_KEY.match(text) or (wanted_key and compact(text) == wanted_key):
             continue
         kept.append((i + 1, text))
-    return _drop_closing(_drop_greeting(kept, verbs), verbs)
+    return _drop_closing(_drop_greeting(kept, verbs, exclaimed), verbs)
 
 
 # --- a dice sheet's lines ----------------------------------------------------------------------

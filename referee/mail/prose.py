@@ -131,7 +131,10 @@ def read_orders(body: str, key: str | None, verbs: Collection[str],
     """A mail body's order lines (prose_apart's orders of order_lines'), and the notes its
     reply gives of what was not read: the prose around them, the orders typed behind a
     quote mark when none was read, the orders under a signature."""
-    read, prose = prose_apart(mailtext.order_lines(body, key, verbs), verbs, heads, slips)
+    # A remark opening the mail ('Ivan here. Attack!') is prose, named as every other is:
+    # only a greeting ('Hello Bob,') is passed over without a word.
+    read, prose = prose_apart(mailtext.order_lines(body, key, verbs, exclaimed=False), verbs,
+                              heads, slips)
     quoted = [] if read else quoted_out(mailtext.quoted_orders(body, verbs))
     return read, not_read(prose) + quoted + under_signature(
         mailtext.after_signature(body, verbs))

@@ -137,9 +137,9 @@ def test_a_skirmish_mail_is_read_with_the_skirmish_s_verbs(cli, tmp_path, secret
     box.mkdir()
     read, given = message.order_lines, []
 
-    def spy(body, key=None, verbs=message.CAMPAIGN_VERBS):
+    def spy(body, key=None, verbs=message.CAMPAIGN_VERBS, **how):
         given.append(frozenset(verbs))
-        return read(body, key, verbs)
+        return read(body, key, verbs, **how)
 
     monkeypatch.setattr(message, "order_lines", spy)
     sent = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes")
