@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, ...]] = [
                                                         # to; what a build costs and needs
     ("sealed", "supply"),
     ("movement",),                                      # primitives: moving and settling
-    ("armies", "cards", "fire"),
+    ("alone", "armies", "cards", "fire"),
     ("core", "intake"),                                 # Ctx, prompt, the decision registry;
                                                         # what a new order's line may hold
     ("apply", "invariants", "reading"),

@@ -23,9 +23,11 @@ and no Poison Gas! after Bad Weather, 9.3, which no stored game played, so each 
 again to the same records under the new header; rules 11: the units an annihilation removes
 pay a hit for each step of their strength and only the rest go unpaid, 5.3.4, played again
 from the same seeds to the same orders, each annihilation's count of hits unpaid made
-right). Whatever moves in the engine without a change of rules, every one of their records
-must still be decided again from its order to exactly the recorded events, and every die and
-shuffle must come again from the secret.
+right, and a move into an Enemy area says when what entered is eliminated at the end of
+movement unless joined, 8.3.2-8.3.6, played again to the same orders, the 1916 and 1918
+games' such moves told so). Whatever moves in the engine without a change of rules, every
+one of their records must still be decided again from its order to exactly the recorded
+events, and every die and shuffle must come again from the secret.
 What is allowed to differ is only what verify never compares: the header's timestamps,
 engine version and data digest.
 

@@ -40,9 +40,16 @@ class AreaControlChanged(Ev):
 
 
 class BecameDisputed(Ev):
-    """An Enemy area became Disputed this player turn: a battle must be fought there (5.1.1)."""
+    """An Enemy area became Disputed this player turn: a battle must be fought there (5.1.1).
+
+    `lost_alone`: the rules (e.g. "8.3.6") by which every unit the mover's side has there
+    is eliminated at the end of the Movement phase unless Friendly infantry-type units join
+    it (8.3.2-8.3.6); the area is then no longer Disputed and no battle is fought. None:
+    the units that entered stay.
+    """
 
     area: str
+    lost_alone: str | None = None
 
 
 class EnemyAreaEntered(Ev):

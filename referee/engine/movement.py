@@ -25,6 +25,7 @@ from ..contracts.events_map import (
 from ..contracts.events_turn import CardPlayed
 from ..contracts.orders import Move, Ord, Reserves
 from ..data.gamedata import GameData
+from .alone import has_infantry, lost_alone, stranded, template_ref
 from .armies import hidden_templates, template_violation
 from .cards import first_card
 from .core import Ctx, Violation
@@ -109,12 +110,6 @@ def resolve(s: State, d: GameData, ref: str, side: str) -> Mover | Violation:
         return Violation("2.0 II", f"{ref} is a unit of {d.player_words(m.side)}; a player "
                                    f"moves only his own")
     return m
-
-
-def template_ref(army: Army, key: str) -> str:
-    """The reference of a unit on a template: ge-1:cavalry, or fr-8:us-infantry for a guest."""
-    nation, kind = key.split(":")
-    return f"{army.id}:{kind}" if nation == army.nation else f"{army.id}:{nation}-{kind}"
 
 
 # ---------------------------------------------------------------- shared checks
@@ -427,7 +422,11 @@ def apply_move(ctx: Ctx, o: Ord, side: str, mode: str | None = None) -> None:
                 ctx.emit(AreaControlChanged(area=area, control=side,
                                             previous=s.control.get(area)))
     if final in before and before[final] == "enemy" and s.present(final, other(side, d), d):
-        ctx.emit(BecameDisputed(area=final))
+        # What entered may be unable to stay alone (8.3.2-8.3.6): say so, unless the units
+        # that left a hidden template are the owner's secret (1.4).
+        told = not (hidden_templates(s) and (m.source is not None or into is not None))
+        ctx.emit(BecameDisputed(area=final, lost_alone=lost_alone(s, d, final, side)
+                                if told else None))
     settle(ctx, [m.area, final])
 
 
@@ -503,47 +502,14 @@ def settle(ctx: Ctx, areas) -> None:
                                             previous=s.control.get(area)))
 
 
-def has_infantry(s: State, d: GameData, area: str, side: str) -> bool:
-    """Whether side has infantry-type units in an area, stand-alone or in armies (8.2)."""
-    infantry = d.units.infantry_types
-    for p in s.pieces_in(area, side, d):
-        if p.kind in infantry:
-            return True
-    return any(k.split(":")[1] in infantry
-               for a in s.armies_in(area, side, d) for k, n in a.contents.items() if n)
-
-
 def unaccompanied(ctx: Ctx, phase: str) -> None:
     """Eliminate auxiliaries caught without friendly infantry-type units (8.3.2-8.3.6)."""
     s, d = ctx.state, ctx.data
-    types = d.units.unit_types
     touched = []
     for area in d.areas:
         for side in d.sides:
-            foe = other(side, d)
-            # A side with no unit there loses none; one with infantry-type units keeps all.
-            if not s.present(area, side, d) or has_infantry(s, d, area, side):
-                continue
-            foe_inf = has_infantry(s, d, area, foe)
-            foe_any = bool(s.pieces_in(area, foe, d) or s.armies_in(area, foe, d))
-            victims = []
-            for p in s.pieces_in(area, side, d):
-                victims.append((p.id, p.nation, p.kind))
-            for a in s.armies_in(area, side, d):
-                for key, n in a.contents.items():
-                    nation, kind = key.split(":")
-                    victims += [(template_ref(a, key), nation, kind)] * n
             fighting = s.battle is not None and s.battle["area"] == area
-            for ref, nation, kind in victims:
-                lost_to = types[kind].alone_lost_to if kind in types else None
-                if lost_to == "enemy_infantry" and foe_inf:
-                    rule = types[kind].rule
-                    why = "enemy infantry-type units"
-                elif lost_to == "enemy_units" and foe_any:
-                    rule = types[kind].rule
-                    why = "enemy units"
-                else:
-                    continue
+            for ref, nation, kind, rule, why in stranded(s, d, area, side):
                 details = {"unit": ref, "nation": nation, "kind": kind, "area": area,
                            "reason": f"without Friendly infantry-type units in an area with "
                                      f"{why}, at the end of the {phase}", "rule": rule}

@@ -82,6 +82,12 @@ def _area_control_changed(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _became_disputed(ev: dict, data: GameData, reader: str) -> str:
+    if ev.get("lost_alone"):
+        # 8.3.2-8.3.6: what entered cannot stay alone, so the battle may never come.
+        return (f"{area(ev['area'], data)} is now Disputed (5.1.1), but what entered cannot "
+                f"stay there alone: without Friendly infantry-type units it is eliminated "
+                f"at the end of the Movement phase ({ev['lost_alone']}), and a battle is "
+                f"fought there only if other units of its side are there then")
     return (f"{area(ev['area'], data)} is now Disputed: a battle must be fought there "
             f"(5.1.1)")
 
