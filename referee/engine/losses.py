@@ -166,6 +166,23 @@ def _candidates(s: State, d: GameData, side: str):
     yield Annihilate()
 
 
+def _target_violation(s: State, d: GameData, unit: str, side: str,
+                      choices: list[str]) -> Violation | None:
+    """Why a unit is not among those these hits may fall on at all: a dogfight's hits fall on
+    Biplanes only (2.0 II.4a note, 8.3.4), pursuit fire's on the units that retreated (8.3.1).
+    None when it is, and only the strongest unit's rule (5.3.1) passes it over."""
+    target = s.battle["pay"]["target"]
+    offered = f"({', '.join(choices) or 'nothing'})"
+    if target == "dogfight":
+        return Violation("8.3.4", f"{unit} cannot take this hit: a dogfight's hits fall on "
+                                  f"Biplanes only, never on other units (2.0 II.4a) {offered}")
+    if target == "pursuit" and unit.partition(":")[0] not in {
+            c for c, _, _ in _counters(s, d, side)}:
+        return Violation("8.3.1", f"{unit} cannot take this hit: pursuit fire's hits fall "
+                                  f"on the units that retreated {offered}")
+    return None
+
+
 def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
     pay = s.battle["pay"]
     if isinstance(o, Lose):
@@ -180,6 +197,9 @@ def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
             if pay["siege"]:
                 return Violation("8.3.3", "a Siege Gun hit strikes the fort unless an Ersatz "
                                           "card covers it")
+            v = _target_violation(s, d, o.unit, side, choices)
+            if v is not None:
+                return v
             return Violation("5.3.1", f"{o.unit} cannot take this hit: it must come from the "
                                       f"strongest unit, and from an army's most numerous type "
                                       f"({', '.join(choices) or 'nothing'})")
