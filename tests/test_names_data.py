@@ -5,7 +5,7 @@ Each test changes one property in a copy of games/ttlm:
 - the nation and area of the optional evacuation by sea (units.yaml `evacuation_area`,
   14.2.4: the Belgian army from Antwerp);
 - the area the Paris Gun scores near (charts.yaml victory modifier `near_area`, 8.3.6);
-- the nation whose reinforcements are placed in France (units.yaml `reinforcements_in`, 7.3);
+- a country a nation's reinforcements must be placed in (units.yaml `reinforcements_in`);
 - a duplicate that disagrees (build_points `entente_parts` that do not add up to the Entente's
   Build Points, 7.0) is reported by games check.
 """
@@ -85,15 +85,16 @@ def test_the_paris_gun_scores_near_the_data_s_area(tmp_path, moved):
 
 
 def test_reinforcements_placed_in_a_country_are_a_nation_flag(tmp_path):
-    """7.3: the US's reinforcements are placed in France; the flag given to the UK instead
-    makes games check report every UK reinforcement placed elsewhere (ENGLAND, 4.6)."""
+    """A Game Events chart may place a nation's arrivals in one country: the flag given to the
+    UK makes games check report every UK reinforcement placed elsewhere (ENGLAND, 4.6). The
+    reconstruction gives it to no nation: the US's arrive as any others do (2.0 I)."""
     def change(files):
-        nations = files["units.yaml"]["nations"]
-        nations["uk"]["reinforcements_in"] = nations["us"].pop("reinforcements_in")
+        files["units.yaml"]["nations"]["uk"]["reinforcements_in"] = "france"
 
     with pytest.raises(GameDataError) as exc:
         load_game(_copy(tmp_path, change) / "ttlm")
-    assert any("UK units arrive in France (7.3)" in p for p in exc.value.problems)
+    assert any("UK units arrive in France (units.yaml reinforcements_in)" in p
+               for p in exc.value.problems)
     assert not any("US units arrive" in p for p in exc.value.problems)
 
 
@@ -112,11 +113,11 @@ def test_build_point_parts_that_disagree_with_the_total_are_reported(tmp_path):
            f"(at build_points.turns[0].entente_parts)" in exc.value.problems
 
 
-def _first_in_france(doc: dict) -> str:
-    """Where the first reinforcement placed in France is, as a problem line names it."""
+def _first_anywhere(doc: dict) -> str:
+    """Where the first reinforcement placed anywhere (code any) is, as a problem line names it."""
     return next(f"turns[{t['turn']}].reinforcements[{j}].placement" for t in doc["turns"]
                 for j, r in enumerate(t.get("reinforcements") or [])
-                if r["placement"] == "france")
+                if r["placement"] == "any")
 
 
 @pytest.mark.parametrize("edit, place, problem", [
@@ -127,14 +128,14 @@ def _first_in_france(doc: dict) -> str:
      ("11", ("stosstruppen_1918:", "total: "), ""),
      lambda doc: "11, the turns' reinforcements add up to 10 (8.2.2) "
                  "(at stosstruppen_1918.total)"),
-    (lambda ev: ev["placement_codes"].pop("france"),
-     ("france", ("turns:",), "placement: france"),
-     lambda doc: f"placement 'france' is not one of placement_codes "
-                 f"(at {_first_in_france(doc)})"),
+    (lambda ev: ev["placement_codes"].pop("any"),
+     ("any", ("turns:",), "placement: any"),
+     lambda doc: f"placement 'any' is not one of placement_codes "
+                 f"(at {_first_anywhere(doc)})"),
 ])
 def test_events_duplicates_that_disagree_are_reported(tmp_path, edit, place, problem):
     """Values events.yaml repeats (the cards' first turns of 9.1.3-9.4, the 1918
-    Stoßtruppen of 8.2.2, the placement codes of 2.0 I and 7.3) must agree with the deck and
+    Stoßtruppen of 8.2.2, the placement codes of 2.0 I and 4.6) must agree with the deck and
     the turns; games check reports a disagreement."""
     root = tmp_path / "games"
     shutil.copytree(default_games_dir() / "ttlm", root / "ttlm")

@@ -31,8 +31,9 @@ class Nation(Model):
     # The area from which this nation's army may be evacuated by sea under the optional
     # rule (14.2.4: the Belgian army from Antwerp); None: never.
     evacuation_area: str | None = None
-    # Where the nation's reinforcements are placed, a country (7.3: the US's in France);
-    # None: the general rule for reinforcements.
+    # A country the nation's reinforcements must be placed in, when the Game Events chart
+    # says so; None: the general rule, any supplied Friendly or Disputed area (2.0 I). (7.3
+    # gives the US France as its home country for rebuilding armies, not for arrivals.)
     reinforcements_in: Country | None = None
     # Its infantry may go on any army template of its side, not only its own nation's
     # (8.1: US infantry in any Entente army).

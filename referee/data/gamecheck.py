@@ -499,7 +499,8 @@ def _check_events(data: GameData) -> list[str]:
 def _check_reinforcement(data: GameData, known: Known, r: Reinforcement, loc: At,
                          arrived: dict[str, list[At]]) -> list[str]:
     """One reinforcement: counters its nation has (11.1), an army once and by its id, placed
-    where its rules say (4.6, 7.3); an army's arrival is noted in arrived."""
+    where its rules say (4.6, a nation's reinforcements_in); an army's arrival is noted in
+    arrived."""
     out: list[str] = []
     if r.type in known.kinds and known.mix(r.nation, r.type) == 0:
         out.append(loc.at("type").says(f"{r.nation} has no {r.type} counters (11.1)"))
@@ -519,7 +520,8 @@ def _check_reinforcement(data: GameData, known: Known, r: Reinforcement, loc: At
     if nat and nat.reinforcements_in in known.countries and \
             r.placement != nat.reinforcements_in and r.placement in placements(data):
         out.append(loc.at("placement").says(f"{r.nation.upper()} units arrive in "
-                                            f"{nat.reinforcements_in.title()} (7.3)"))
+                                            f"{nat.reinforcements_in.title()} "
+                                            f"(units.yaml reinforcements_in)"))
     return out
 
 

@@ -107,7 +107,8 @@ def _drop_all(ctx: Ctx, side: str) -> None:
 
 
 def place_areas(s: State, d: GameData, side: str, item: dict, supplied: set[str]) -> list[str]:
-    """Areas where an arriving unit may be placed (2.0 I, 4.6, 7.3)."""
+    """Areas where an arriving unit may be placed (2.0 I; ENGLAND for UK armies, 4.6; a
+    country when its Game Events entry names one)."""
     code = item["placement"]
     nation = item["unit"].split(":")[0] if ":" in item["unit"] else \
         s.armies[item["unit"]].nation
@@ -115,7 +116,7 @@ def place_areas(s: State, d: GameData, side: str, item: dict, supplied: set[str]
     for a in d.map.areas:
         if code in d.areas and a.id != code:        # an area (ENGLAND, 4.6)
             continue
-        if code != "any" and code not in d.areas and a.country != code:   # a country (7.3)
+        if code != "any" and code not in d.areas and a.country != code:   # a country
             continue
         if a.kind == "sea_only" and nation not in d.sea_nations:
             continue
@@ -160,7 +161,8 @@ def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | 
     if o.area not in place_areas(s, d, side, item, supplied_areas(s, d, side)):
         code = item["placement"]
         where = f"in {d.areas[code].name} (4.6)" if code in d.areas else \
-            f"in a supplied Friendly or Disputed area of {code.title()} (7.3)" \
+            f"in a supplied Friendly or Disputed area of {code.title()} (its Game Events " \
+            f"entry)" \
             if code != "any" else "in a supplied Friendly or Disputed area (2.0 I)"
         return Violation("2.0 I", f"{o.unit.replace(':', ' ')} arrives {where}; "
                                   f"{d.areas[o.area].name} is not one")
