@@ -115,3 +115,22 @@ def test_the_canadian_swap_in_autumn_1915(tmp_path):
     st = g.open_game(j).state
     assert st.armies["uk-1"].contents == {"uk:infantry": 1, "uk:commonwealth": 1}
     assert st.pool["uk"]["commonwealth"] == 1
+
+
+def test_a_unit_placed_twice_in_one_sealed_plan_is_refused_as_placed_already(tmp_path):
+    """2.0 I: fr-6 arrives this turn; once the Entente's own sealed plan has placed it, a
+    second placement is refused for that, naming the order that placed it, not because
+    nothing of that name arrives; the same for the last of units counted by kind."""
+    j = _to_turn_2(tmp_path)
+    assert g.submit(j, "entente", ["place fr-6 paris"]).rejected is None
+    r = g.submit(j, "entente", ["place fr-6 troyes"])
+    assert r.rejected is not None and r.rejected[2].rule == "2.0 I"
+    said = str(r.rejected[2])
+    assert "is arriving" not in said and "no fr-6" not in said, said
+    assert "fr-6 arrives this turn, but your sealed plan places it already: " \
+           "'place fr-6 paris' (order 1 of the plan)" in said, said
+    assert g.submit(j, "entente", ["place fr infantry paris",
+                                   "place fr infantry paris"]).rejected is None
+    said = str(g.submit(j, "entente", ["place fr infantry troyes"]).rejected[2])
+    assert "your sealed plan places all 2 already: 'place fr infantry paris' (order 2 of the " \
+           "plan); 'place fr infantry paris' (order 3 of the plan)" in said, said

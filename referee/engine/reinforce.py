@@ -262,10 +262,29 @@ def _candidates(s: State, d: GameData, side: str):
     yield Done()
 
 
+def _placed_already(before: State, s: State, d: GameData, o: Place,
+                    side: str) -> Violation | None:
+    """A unit that arrives this turn but that side's own sealed plan has placed already
+    (2.0 I): said so, naming the orders that placed it, rather than that none arrives."""
+    if s is before or any(i["unit"] == o.unit for i in s.arrivals.get(side, [])):
+        return None
+    arriving = sum(1 for i in before.arrivals.get(side, []) if i["unit"] == o.unit)
+    if not arriving:
+        return None
+    plan = sealed.book(before, "reinforce")["plans"][side]
+    earlier = [f"'{t}' (order {n} of the plan)" for n, (t, p) in enumerate(
+        zip(plan, sealed.own_plan(before, d, side)), 1)
+        if isinstance(p, Place) and p.unit == o.unit]
+    what = o.unit.replace(":", " ")
+    told = "it" if arriving == 1 else f"all {arriving}"
+    return Violation("2.0 I", f"{what} arrives this turn, but your sealed plan places {told} "
+                              f"already: {'; '.join(earlier)}")
+
+
 def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
-    s = _own(s, d, side)
+    before, s = s, _own(s, d, side)
     if isinstance(o, Place):
-        return _place_violation(s, d, o, side)
+        return _placed_already(before, s, d, o, side) or _place_violation(s, d, o, side)
     if isinstance(o, Move):
         return reorganise_violation(s, d, o, side, "Reinforcement")
     if isinstance(o, Swap):
