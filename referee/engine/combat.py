@@ -176,6 +176,11 @@ def _combat_card_check(s: State, d: GameData, o: PlayCard, side: str,
         return Violation("2.0 II.3", f"{d.card_title(o.card)} is not a combat card; {known}")
     ct = d.card_types[o.card]
     if first_card(s, d, side, o.card) is None:
+        where = [d.areas[x["area"]].name if x["area"] else "this turn"
+                 for x in s.combat["cards"] if x["side"] == side and x["key"] == o.card]
+        if where:
+            return Violation("1.3", f"{ct.title} is played already ({and_list(where)}); the "
+                                    f"{d.side_name(side)} hand holds no other")
         return Violation("1.3", f"the {d.side_name(side)} hand holds no playable {ct.title} card")
     v = _card_dates(s, d, o.card)
     if v:
@@ -238,6 +243,9 @@ def _bonus_check(s: State, d: GameData, o: Bonus, side: str) -> Violation | None
     nation = bonus.army_nation
     ct = d.card_types[key]
     limit = bonus.battle_areas
+    if o.area in s.combat["bonus"]:
+        return Violation(ct.rule, f"{d.areas[o.area].name} is already chosen for "
+                                  f"{ct.title}'s extra dice")
     if len(s.combat["bonus"]) >= limit:
         return Violation(ct.rule, f"{ct.title} adds its dice in "
                                   f"{counted(limit, 'battle area')} only")

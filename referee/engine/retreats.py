@@ -34,8 +34,11 @@ def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) ->
     m = movement.resolve(s, d, o.unit, side)
     if isinstance(m, Violation):
         return m
-    if m.area != area or (m.whole and o.unit in s.combat["markers"]) or \
-            (m.source is not None and m.source.id in s.combat["markers"]):
+    if m.whole and o.unit in s.combat["markers"]:
+        return Violation("5.4.4", f"{o.unit} has already retreated this combat phase (to "
+                                  f"{d.areas[m.area].name}); a unit with a retreat marker "
+                                  f"takes no further part in it")
+    if m.area != area or (m.source is not None and m.source.id in s.combat["markers"]):
         return Violation("5.4.4", f"{o.unit} is not a unit taking part in the battle in "
                                   f"{d.areas[area].name}")
     if how == "cavalry" and not d.units.has(m.kind, "retreat_before_combat"):
