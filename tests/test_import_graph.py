@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, ...]] = [
                                                         # to; what a build costs and needs
     ("sealed", "supply"),
     ("movement",),                                      # primitives: moving and settling
-    ("alone", "armies", "cards", "fire"),
+    ("alone", "armies", "cards", "fire", "own_area"),
     ("core", "intake"),                                 # Ctx, prompt, the decision registry;
                                                         # what a new order's line may hold
     ("apply", "invariants", "reading"),

@@ -29,6 +29,7 @@ from .alone import has_infantry, lost_alone, stranded, template_ref
 from .armies import hidden_templates, template_violation
 from .cards import first_card
 from .core import Ctx, Violation
+from .own_area import named_own_area
 from .state import (
     Army,
     Piece,
@@ -250,8 +251,8 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
     entered: list[str] = list(ts.enemy_entered)
     for i, area in enumerate(o.path):
         if area not in d.neighbours[cur]:
-            return Violation("4.1", f"{d.areas[area].name} is not adjacent to "
-                                    f"{d.areas[cur].name}")
+            return (named_own_area(d, o, cur) if i == 0 else None) or \
+                Violation("4.1", f"{d.areas[area].name} is not adjacent to {d.areas[cur].name}")
         st = s.status(area, side, d)
         if st == "neutral":
             return Violation("4.1", f"{d.areas[area].name} is Neutral and may not be entered")
