@@ -181,8 +181,8 @@ def test_an_order_naming_an_unknown_area_suggests_the_nearest(journal):
     # (2.0 II.1), which is told first.
     message = _rejection(journal, "german", "move ge-1 to Lieg")
     assert message.startswith("order 'move ge-1 to Lieg' rejected: 'move' does not answer")
-    assert "(rule 2.0 II.1); and it cannot be read at column 14: no area is called 'Lieg'" \
-        in message
+    assert "(2.0 II.1)); expected: play, pass; and it cannot be read at column 14: no area is " \
+        "called 'Lieg'" in message
     assert _names(message) == ["Liège"] and "\n" not in message
 
 

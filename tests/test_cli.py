@@ -32,7 +32,8 @@ def test_rejected_orders_exit_1_with_one_line_and_change_nothing(game, cli, args
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("referee: ")
     if rule:
-        assert f"(rule {rule})" in lines[0]
+        # cited once: by the reason's own words, or after it (errors.cited)
+        assert f"(rule {rule})" in lines[0] or f"({rule})" in lines[0]
     else:
         assert "cannot read order" in lines[0] or "no card" in lines[0]
     assert "Traceback" not in r.output

@@ -359,7 +359,7 @@ LONG = MAX_ORDER - 40
 @pytest.mark.parametrize("orders, end", [
     (["move ge-1 " + "x" * HUGE], "an order is at most 1000 characters; this line has 900010"),
     (["move ge-1 liege", "x" * HUGE, "y" * HUGE], "(900000 characters)"),   # not applied
-    (["discard " + "poison_gas " * (LONG // 11)], "expected: play, pass (rule 2.0 II.1)"),
+    (["discard " + "poison_gas " * (LONG // 11)], "expected: play, pass"),
     (["--atomic", "play offensive", "move ge-" + "1" * LONG + " liege"],
      "in play (rule 1.2)" + ATOMIC),
     # What the rule says names the unit as typed, unquoted: the reason itself is cut.

@@ -63,7 +63,7 @@ def test_the_losses_heading_offers_no_annihilation_while_units_can_pay(tmp_path)
     # heading does: not 'annihilate', which the decision takes once no unit can pay.
     r = g.submit(j, "entente", ["done"])
     assert r.rejected is not None and str(r.rejected[2]).endswith(
-        "expected: lose, ersatz (rule 5.3)"), r.rejected
+        "(5.3)); expected: lose, ersatz"), r.rejected
 
 
 def _then(cli, j, reader):

@@ -25,8 +25,7 @@ from referee.engine.order_text import format_order
 from referee.engine.reading import VERBS
 
 DECISION = ("'move' does not answer the decision now (play an Offensive-type card or pass "
-            "in this player turn, SUMMER 1914 (2.0 II.1)); expected: play, pass "
-            "(rule 2.0 II.1)")
+            "in this player turn, SUMMER 1914 (2.0 II.1)); expected: play, pass")
 OPEN_NOW = "the orders open now start with one of: pass, play, propose, surrender"
 
 

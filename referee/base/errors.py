@@ -39,6 +39,24 @@ def clipped(text: str, limit: int = QUOTE_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def cites(text: str) -> bool:
+    """Whether text cites a rule in brackets of its own: "(9.3, 9.4)", "(2.0 I)", "(rule
+    9.1.6)", "(AAC 5.4.2)" (no regular expression: errors are raised on the quick paths)."""
+    for part in text.split("(")[1:]:
+        for prefix in ("rule ", "rules ", "AAC ", "TTLM "):
+            part = part.removeprefix(prefix)
+        number, dot, rest = part.partition(".")
+        if dot and number.isdigit() and len(number) <= 2 and rest[:1].isdigit():
+            return True
+    return False
+
+
+def cited(reason: str, rule: str) -> str:
+    """A reason and the rule it rests on, cited once: the reason as it is when its own words
+    cite a rule in brackets already, else followed by '(rule RULE)'."""
+    return reason if cites(reason) else f"{reason} (rule {rule})"
+
+
 def one_line(text: str) -> str:
     """A name (a file's) as a message shows it: as it is, or escaped when it holds a line end
     or another character that is not printable, such as a byte that is not UTF-8 (one
@@ -123,8 +141,8 @@ class IllegalOrderError(OrderError):
         self.text = text
         self.rule = rule
         self.reason = reason
-        super().__init__(f"order {quoted(text)} rejected: {clipped(reason, REASON_LIMIT)} "
-                         f"(rule {rule})")
+        super().__init__(f"order {quoted(text)} rejected: "
+                         f"{cited(clipped(reason, REASON_LIMIT), rule)}")
 
 
 class DiceError(OrderError):

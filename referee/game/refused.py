@@ -12,7 +12,7 @@ cannot be read as suggest.amend tells them).
 
 from __future__ import annotations
 
-from ..base.errors import IllegalOrderError, OrderError, OrderSyntaxError, quoted
+from ..base.errors import IllegalOrderError, OrderError, OrderSyntaxError, cited, quoted
 from ..base.nearness import did_you_mean, nearest
 from ..contracts.orders import Ord
 from ..data.gamedata import GameData
@@ -120,7 +120,7 @@ def _verbs_open(state: State, data: GameData, side: str, typed: str,
     said = f"; {offer}" if offer else ""
     if waiting is None:
         return f"{said}; the orders open now start with one of: {listed}"
-    return f"; {waiting.reason} (rule {waiting.rule}); the orders open to the " \
+    return f"; {cited(waiting.reason, waiting.rule)}; the orders open to the " \
         f"{data.side_name(side)} player now start with one of: {listed}"
 
 
