@@ -114,3 +114,21 @@ def test_a_fort_step_paying_a_siege_gun_hit_cites_the_siege_gun_rule(data):
     plain = describe({**ev, "siege_hits": 0, "hits": 1}, data, "public")
     assert siege == "Entente fort fort-liege loses a step to a Siege Gun hit (8.3.3)", siege
     assert plain == "Entente fort fort-liege loses a step (5.3.1)", plain
+
+
+def test_a_done_that_ends_a_plan_adds_no_orders_rather_than_sealing_none():
+    """7.0, 2.0 I: 'done' after a plan sealed in parts seals no orders of its own; its line
+    says it adds none to the plan, never that the plan it ends has no orders."""
+    import gamecalls as g
+
+    data = g.game_data("ttlm")
+    secret = {"to": "german", "data": {"orders": []}}
+    production = describe({"type": "ProductionOrdered", "side": "german", "secret": secret},
+                          data, "german")
+    plan = describe({"type": "PlanSealed", "side": "german", "kind": "reinforce",
+                     "secret": secret}, data, "german")
+    assert production == "German adds no orders to the production plan (7.0)", production
+    assert plan == "German adds no orders to the plan", plan
+    told = describe({"type": "ProductionOrdered", "side": "german", "secret": {
+        "to": "german", "data": {"orders": ["entrench ge-1"]}}}, data, "german")
+    assert told == "German seals a production plan (7.0): entrench ge-1", told

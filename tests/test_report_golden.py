@@ -183,10 +183,12 @@ def test_a_sealed_plan_s_orders_are_each_kept_on_one_line(siege, cli):
     # Two parts of his plan, then the record that ends it (game/planparts.py).
     sealed = [item for item in items if "production plan (7.0)" in item[0] and
               "seals" in item[0]]
-    orders = ["buy 2", "build ge infantry Verdun into ge-5", "no orders"]
+    orders = ["buy 2", "build ge infantry Verdun into ge-5"]
     assert [" ".join(" ".join(item).split(": ", 1)[1].split()) for item in sealed] == orders
     for item, order in zip(sealed, orders):
         assert any(line.strip().endswith(order) for line in item), item
+    # The record that ends it seals no order of its own: it adds none, it does not seal none.
+    assert ["- German adds no orders to the production plan (7.0)"] in items
     assert all(len(line) <= 72 for line in lines[:-1])
 
 

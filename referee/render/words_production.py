@@ -41,7 +41,9 @@ def _plan_sealed(ev: dict, data: GameData, reader: str) -> str:
     what = "part of a plan" if ev.get("part") else "a plan"
     if e is None:
         return f"{side(ev, data)} seals {what}"
-    return f"{side(ev, data)} seals {what}: {'; '.join(e['orders']) or 'no orders'}"
+    if not e["orders"]:
+        return f"{side(ev, data)} adds no orders to the plan"
+    return f"{side(ev, data)} seals {what}: {'; '.join(e['orders'])}"
 
 
 def _plan_closed(ev: dict, data: GameData, reader: str) -> str:
@@ -96,8 +98,9 @@ def _production_ordered(ev: dict, data: GameData, reader: str) -> str:
         orders = sec["data"].get("orders")
         if orders is None:
             return f"{side(ev, data)} production order (sealed): {sec['data']['order']}"
-        return (f"{side(ev, data)} seals {what}: "
-                f"{'; '.join(readable_orders(orders, data)) or 'no orders'}")
+        if not orders:      # a 'done' alone: it ends the plan, whatever parts it sealed before
+            return f"{side(ev, data)} adds no orders to the production plan (7.0)"
+        return f"{side(ev, data)} seals {what}: {'; '.join(readable_orders(orders, data))}"
     if "orders" in (sec.get("data") or {}) or ev.get("secret", {}).get("digest"):
         return f"{side(ev, data)} seals {what}"
     return f"{side(ev, data)} gives a sealed production order"
