@@ -173,6 +173,9 @@ class StatusView(Document):
     prompt: str
     legal_for: str | None
     legal: list[str]
+    # what legal_for owes before his 'done' is taken (a retreat 8.1 or 9.1.6 compels), with
+    # its rule: why the engine refuses 'done' now; absent when 'done' is open or not asked
+    owed: str | UnsetType = UNSET
     game_over: bool
     result: dict[str, Any] | None
     # the game's words, when not TTLM's (AAC: impulse)

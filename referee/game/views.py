@@ -13,11 +13,14 @@ from typing import Any
 
 import msgspec
 
+from ..base.errors import cited
 from ..base.readers import MODERATOR, PUBLIC, check_reader, may_see
 from ..contracts.gamemodels import Terms
+from ..contracts.orders import Done
 from ..contracts.views import StateView, StatusView
 from ..data.gamedata import GameData, fold
-from ..engine import legal_orders, pending_prompt, waiting_on
+from ..engine import acting, check, legal_orders, pending_prompt, waiting_on
+from ..engine.core import DECISIONS
 from ..engine.order_text import format_order
 from ..engine.state import State, contents_text
 from ..engine.victory import level_of, vp_breakdown
@@ -185,6 +188,18 @@ def order_aids(state: State, data: GameData, side: str | None) -> dict[str, Any]
                             if state.status(a.id, side, data) == "enemy")}
 
 
+def owed_words(state: State, data: GameData, side: str | None, legal: list[str]) -> dict:
+    """What side, asked now, owes before his 'done' is taken ({"owed": words}): the reason
+    the engine's own check refuses 'done' (a retreat a rule compels, a unit to place), with
+    its rule; {} when 'done' is open, or not an answer to this decision."""
+    p = state.pending
+    if side is None or p is None or "done" in legal or not acting(state, side) or \
+            "done" not in DECISIONS[p.kind].accepts:
+        return {}
+    v = check(state, data, Done(), side)
+    return {"owed": cited(v.reason, v.rule)} if v is not None else {}
+
+
 def status_view(state: State, data: GameData, reader: str | None = None, game_id: str = "",
                 seq: int | None = None, dice: str = "committed") -> dict[str, Any]:
     """Whose decision it is, what kind, and the legal orders (for `status`); `dice` as in
@@ -211,6 +226,7 @@ def status_view(state: State, data: GameData, reader: str | None = None, game_id
         "prompt": pending_prompt(state, data, reader),
         "legal_for": side,
         "legal": legal,
+        **(owed_words(state, data, side, legal) if state.phase != "over" else {}),
         "game_over": state.phase == "over",
         "result": state.result,
         # an armistice proposed waits for the other side's answer (3.2), while the game goes on

@@ -302,13 +302,20 @@ def extension_note(due: dict[str, Any]) -> str:
         f" (extended by {last}, {whole} in all)"
 
 
+def owed_blocks(view: dict[str, Any]) -> list:
+    """What the side asked owes before his 'done' is taken, with its rule (a retreat a rule
+    compels), as the engine refuses 'done' now; nothing when 'done' is open."""
+    return [para(Span("Owed before 'done': ", "bold"), f"{view['owed']}.")] \
+        if view.get("owed") else []
+
+
 def status_document(view: dict[str, Any], aids: dict | None = None,
                     every: bool = False) -> Document:
     """`status`: who is to act, the prompt and the legal orders of the reader (2.0), grouped
     for reading (grouped.py), or every order whole when `every` (`status --all`)."""
     head = Section("Situation", [
         para(f"{view['label']} (turn {view['turn']}), {phase_words(view)}"),
-        situation(view), *dice_note(view), *deadline_note(view)])
+        situation(view), *owed_blocks(view), *dice_note(view), *deadline_note(view)])
     if view.get("armistice") and not view["game_over"]:
         # An armistice proposed waits for the other side's answer, whatever he is asked (3.2):
         # told him first, as his report does, and to anyone else after the decision now.

@@ -48,6 +48,7 @@ from .documents import (
     armistice_para,
     deadline_note,
     dice_note,
+    owed_blocks,
     players_words,
     reader_words,
     result_words,
@@ -468,7 +469,7 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
                                            players_words(waiting), f": {stat['prompt']}")
         return Section("Now", [asked, para(PAUSED_NOW)])
     if reader in waiting:
-        blocks.append(para(Span("Your decision: ", "bold"), stat["prompt"]))
+        blocks += [para(Span("Your decision: ", "bold"), stat["prompt"]), *owed_blocks(stat)]
         if stat.get("_held"):       # his orders are given, and wait for the moderator's dice
             return Section("Now", blocks + dice_note(stat))
         blocks += coming or []

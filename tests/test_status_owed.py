@@ -1,0 +1,58 @@
+"""A retreat a rule compels is told by `status` before the player's 'done' is refused for it
+(8.1, 9.1.6): in every format and in his report's 'Your decision', in the words and with the
+rule of the engine's own refusal of 'done' (legal_orders and its check decide; nothing here
+weighs the retreat again)."""
+
+from __future__ import annotations
+
+import json
+
+import gamecalls as g
+from casebook import new_game, position
+
+EMPTY = "army uk-2 is empty and must retreat from the battle in the defensive fire phase " \
+        "(rule 8.1)"
+
+
+def _empty_army_in_battle(tmp_path):
+    """The Artois example of 8.1 (tests/rulebook/5.4.4-...): the empty uk-2 defends Artois."""
+    sc = position("1916", player="german", hands={"german": ["off-01"], "entente": ["ers2-01"]},
+                  remove_units=["uk-1", "uk-2", "ge-4"],
+                  add_units=["uk-1 uk army artois 3I entrenched", "uk-2 uk army artois empty",
+                             "ge-4 ge army artois 3I", "ge-i-30 ge infantry somme",
+                             "uk-i-13 uk infantry somme"])
+    j = new_game(tmp_path, sc, dice="manual")
+    for side, order in (("german", "play offensive"), ("german", "end movement"),
+                        ("german", "battle artois"), ("german", "done"), ("entente", "done")):
+        assert g.submit(j, side, [order]).rejected is None, order
+    refused = g.submit(j, "entente", ["done"]).rejected[2]
+    assert str(refused).endswith(EMPTY), refused      # the words status must give first
+    return j
+
+
+def test_status_says_what_is_owed_before_done_in_every_format(tmp_path, cli):
+    j = _empty_army_in_battle(tmp_path)
+    view = json.loads(cli("status", j, "--as", "entente", "--format", "json").stdout)
+    assert view["owed"] == EMPTY and "done" not in view["legal"], view
+    for fmt in ("text", "markdown", "bbcode"):
+        out = " ".join(cli("status", j, "--as", "entente", "--format", fmt).stdout.split())
+        assert "Owed before 'done':" in out and EMPTY in out, (fmt, out)
+    moderator = json.loads(cli("status", j, "--as", "moderator", "--format", "json").stdout)
+    assert moderator["owed"] == EMPTY
+    # The side not asked, and the public, owe nothing now.
+    for reader in ("german", "public"):
+        assert "owed" not in json.loads(
+            cli("status", j, "--as", reader, "--format", "json").stdout), reader
+
+
+def test_the_report_s_decision_tells_what_is_owed(tmp_path, cli):
+    j = _empty_army_in_battle(tmp_path)
+    report = " ".join(cli("report", j, "--as", "entente").stdout.split())
+    decision = report[report.index("Your decision:"):]
+    assert f"Owed before 'done': {EMPTY}." in decision, decision
+
+
+def test_nothing_is_owed_while_done_is_open(game, cli):
+    """SUMMER 1914's opening: the German plays a card or passes; no 'done' asked, none owed."""
+    view = json.loads(cli("status", game, "--as", "german", "--format", "json").stdout)
+    assert "owed" not in view
