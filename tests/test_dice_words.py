@@ -195,3 +195,30 @@ def test_a_record_of_older_rules(tmp_path, cli):
     assert _told(cli, path, 12) == (
         "Dice: the secret and both sides' links, keyed by record 12 (older rules): the "
         "moderator could choose among them (explain 12).")
+
+
+def test_a_report_says_once_the_dice_of_records_keyed_by_their_number():
+    """A forum post of one turn: records typed by hand without a sheet each roll from the
+    secret alone, keyed by their number; the sentence is said once, at the first of them,
+    naming every record it covers; a record whose dice mix in a mail keeps its own."""
+    from referee.render.dice_once import DiceOnce
+    from referee.render.dice_words import dice_words
+
+    data = g.game_data("ttlm")
+    once = DiceOnce(manual=False)
+    rolled = [{"seq": n, "actor": "german", "dice": [3]} for n in (21, 22, 25)]
+    mailed = {"seq": 26, "actor": "german", "dice": [4],
+              "dice_from": {"stream": "german.1", "links": [], "mail": "ab" * 32}}
+    told = [once.lines(rec, data) for rec in (*rolled, mailed)]
+    once.close()
+    texts = [[line[0].text for line in lines] for lines in told]
+    assert texts[0] == ["Dice of records 21, 22 and 25: the secret alone, each keyed by its "
+                        "record's number: the moderator could foresee and choose among them "
+                        "(explain N for any of them)."], texts
+    assert texts[1] == texts[2] == []
+    assert texts[3] == [dice_words(mailed, data)] and "german.1" in texts[3][0]
+    # One such record alone keeps its own sentence, as before.
+    alone = DiceOnce(manual=False)
+    (line,) = alone.lines(rolled[0], data)
+    alone.close()
+    assert line[0].text == dice_words(rolled[0], data)

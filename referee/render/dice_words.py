@@ -75,6 +75,18 @@ def dice_words(rec: dict, data: GameData, manual: bool = False) -> str | None:
     return f"Dice: {_mix(source, rec, data)}, keyed {stream}: {NEITHER} {check}."
 
 
+def record_keyed(rec: dict, manual: bool = False) -> str | None:
+    """The kind of a record whose dice sentence says the same of every such record but its
+    number: "manual" (the players' dice), "dice" or "shuffle" (the secret alone, keyed by
+    the record's number); None for any other, whose sentence is its own (dice_once.py)."""
+    source = rec.get("dice_from") if isinstance(rec.get("dice_from"), dict) else None
+    if manual and rec.get("dice"):
+        return "manual"
+    if source is not None:
+        return None
+    return "dice" if rec.get("dice") else "shuffle" if _shuffles(rec) else None
+
+
 def _shuffles(rec: dict) -> bool:
     """Whether a side's record shuffles the deck by draws from the stream (1.3): a shuffle of
     one card or none draws nothing; the set-up's deal (the moderator's) is told by its

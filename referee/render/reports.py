@@ -43,7 +43,7 @@ from .board import board_section
 from .came import came_note
 from .coming import ahead_blocks, awaited_blocks
 from .costs import carried_out_section, production_section
-from .dice_words import report_lines
+from .dice_once import DiceOnce
 from .documents import (
     armistice_para,
     deadline_note,
@@ -148,6 +148,7 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     for rec in records[:since + 1]:
         roster.read(rec)
     told = None                         # the last record told in full
+    dice = DiceOnce(header["dice"]["mode"] == "manual")     # said once for records alike
     for rec in records[since + 1:]:
         before = state.clone()
         data = era.data
@@ -159,9 +160,9 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
             continue
         happened += _happened(rec, before, seen, state, data, reader, journal,
                               (zone, _dues_told(whole, records, rec, dues, games_dir),
-                               _same_run(told, rec)), news,
-                              header["dice"]["mode"] == "manual")
+                               _same_run(told, rec)), news, dice)
         told = rec
+    dice.close()
     data = era.data
     breakdown = vp_breakdown(state, data)
     total = sum(v for _, v in breakdown)
@@ -218,13 +219,13 @@ def _laid_out(happened: list[Section], now: list[Section], views: tuple[dict, di
 
 def _happened(rec: dict, before, seen: dict, state, data, reader: str,
               journal: Path, clock: tuple[str | None, list[dict], bool], news: list[str],
-              manual: bool = False) -> list:
+              dice: DiceOnce) -> list:
     """One record as the reader may see it: its heading, then each event's line, who holds
     each battle area once its battle is over, the dice sheets' lines and what it says of
     the game's time, to him (clock: the game's time zone, its deadlines now and whether
     the record goes on a run of the referee's answers the record before it told, whose
-    missed deadline it then does not tell again; manual: a game of dice the players
-    roll)."""
+    missed deadline it then does not tell again; dice: its dice lines, those alike said
+    once)."""
     lines = []
     # A fire phase of a Surprise Attack! battle, begun here or before, in the surprise order (9.7).
     for ev in Battles.at(before).marked(marked(seen["events"])):
@@ -237,7 +238,7 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
         if ev["type"] == "BattleEnded":
             outcome = shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
             lines.append([Span(outcome, "bold")])
-    lines += [[Span(t)] for t in report_lines(seen, data, manual)]
+    lines += dice.lines(seen, data)
     if "clock" in seen and clock[2]:   # an answer more of the run: its answer alone
         from ..game.timeline import answered_words  # start-up: a missed deadline's answer
         lines.append([Span(shown(answered_words, rec["seq"], journal, seen, reader,
