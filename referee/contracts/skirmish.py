@@ -230,6 +230,10 @@ class SkirmishCard(Frozen):
     # by and whether it went into contact, or, a move it could not make (void), no move.
     # False in journals made before: the figure kept what its move declared.
     settled_moves: bool = False
+    # A melee phase with no figure in contact (none moved into contact this turn, none held
+    # in a melee of an earlier turn) is passed over, as a fire step with no figure fit is.
+    # False in journals made before: the phase waited on both sides' done.
+    melee_passed_over: bool = False
 
 
 class Figure(Frozen):

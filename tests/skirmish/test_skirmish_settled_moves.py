@@ -35,6 +35,7 @@ def test_a_contact_settled_away_is_no_move_into_contact(cli, tmp_path):
     j, order = _game(cli, tmp_path)
     order("british", "move B2 mode=assault contact=yes command=yes", "3")
     _ruled(order, 1, "contact", "no")
+    order("british", "move B3 mode=assault contact=yes command=yes", "3")   # a melee to come
     done_until(cli, j, "melee")
     r = order("british", "melee G1 attackers=B2", "2", "5", ok=False)
     assert "did not move into contact" in r.stderr, r.stderr

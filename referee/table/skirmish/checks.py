@@ -51,6 +51,13 @@ def live_contacts(state: SkState) -> list[dict]:
     return out
 
 
+def in_contact(state: SkState) -> bool:
+    """Whether a figure fights in the melee phase: one in a melee of an earlier turn, or
+    one that moved into contact this turn, still fighting (card melee_passed_over)."""
+    return bool(live_contacts(state)) or any(f.contact and fighting(state, f.id)
+                                             for f in state.figures.values())
+
+
 def contact_of(state: SkState, fid: str) -> dict | None:
     """The melee a figure is held in, or None."""
     return next((c for c in live_contacts(state)

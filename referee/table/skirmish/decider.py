@@ -21,6 +21,7 @@ from .checks import (
     contact_of,
     enemy_figures,
     firing_now,
+    in_contact,
     may_fire,
     motivation,
     moving_next,
@@ -462,9 +463,14 @@ def _begin(card: SkirmishCard, state: SkState) -> None:
     """Begin the phase the game has come to: a fire phase at its first step; the off-table
     artillery phase waiting on the sides that have some (the others, not waited on, may
     spot in it, as a side with none fit to fire may in a fire step), and passed over when
-    none has (a scenario that does not say waits on both)."""
+    none has (a scenario that does not say waits on both); a melee phase with no figure in
+    contact passed over (card melee_passed_over; with contact_move, as only a figure in
+    contact fights)."""
     if stepped(card, state):
         _start_step(card, state, 0)
+    elif card.melee_passed_over and card.melee.contact_move and \
+            "melee" in phase_of(card, state).tests and not in_contact(state):
+        _next_phase(card, state)
     elif phase_of(card, state).phase == "artillery" and state.artillery is not None:
         state.done = [s for s in state.sides if s not in state.artillery]
         state.passed = list(state.done)

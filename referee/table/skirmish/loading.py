@@ -118,13 +118,17 @@ def card_problems(card: SkirmishCard, label: str) -> list[str]:
     """The card's cross-checks: its fire steps (when it has them) name every quality once,
     so that no figure waits for a step that never comes; its sequence has a phase that
     always waits on the players, neither fire in steps (passed over when no figure is fit)
-    nor the off-table artillery (passed over when no side has any), so that a turn never
+    nor the off-table artillery (passed over when no side has any), nor a melee the card
+    passes over with no figure in contact (melee_passed_over), so that a turn never
     passes over every phase of itself, and the next, without end."""
     out = []
     if not any(p.phase != "artillery" and not (card.fire_steps and "aimed" in p.tests)
+               and not (card.melee_passed_over and "melee" in p.tests)
                for p in card.sequence):
+        melee = ", or a melee passed over with no figure in contact" \
+            if card.melee_passed_over and any("melee" in p.tests for p in card.sequence) else ""
         out.append(f"{label}: sequence: every phase is fire in steps or the off-table "
-                   f"artillery; a turn needs one that always waits on the players "
+                   f"artillery{melee}; a turn needs one that always waits on the players "
                    f"(at sequence)")
     if not card.fire_steps:
         return out
