@@ -234,6 +234,11 @@ class SkirmishCard(Frozen):
     # in a melee of an earlier turn) is passed over, as a fire step with no figure fit is.
     # False in journals made before: the phase waited on both sides' done.
     melee_passed_over: bool = False
+    # Movement (alternate units): a unit's turn ends when the other side moves a unit after
+    # it, and a later move of a figure of it is refused (its figures that did not move stay
+    # for the phase); every reader is told the same of who moves next. False in journals
+    # made before: a side could go on moving a section it began whenever he liked.
+    unit_turns: bool = False
 
 
 class Figure(Frozen):

@@ -52,7 +52,8 @@ def test_a_pinned_figure_may_not_advance_but_may_move_away():
 
 def test_movement_alternates_units():
     t = Table(red=[figure("R1")], blue=[figure("B1")], phase="movement")
-    assert t.refusal("blue", "move B1 mode=stealthy command=yes")[0] == "Sequence of Play"
+    assert t.refusal("blue", "move B1 mode=stealthy command=yes")[0] == \
+        "Movement (alternate units)"
     t.test("red", "move R1 mode=stealthy command=yes")
     assert t.refusal("red", "move R0 mode=stealthy") is None        # the same unit goes on
     t.test("blue", "move B1 mode=stealthy command=yes")

@@ -71,20 +71,21 @@ def test_while_both_sides_move_each_mail_says_whose_unit_moves_next(cli, tmp_pat
     sent = mail(box, 1, BRITISH, keys["british"], "move B2 mode=manoeuvre command=yes")
     assert cli("inbox", j, sent, "--outbox", out).exit_code == 0
     bodies = _bodies(out)
-    next_german = ("turn 1, movement phase (units move in turn: a German unit next): the "
-                   "tests of the phase")
+    next_german = ("turn 1, movement phase (units move in turn: a German unit next; until "
+                   "it moves, the British side may finish moving section B): the tests of "
+                   "the phase")
     assert _lead(bodies[GERMAN], "the German player").startswith(
         f"Your decision: {next_german}"), bodies[GERMAN]
-    # The British, who may still move the rest of his section first, is told so.
+    # The British, who may still move the rest of his section first, is told the same.
     assert _lead(bodies[BRITISH], "the British player").startswith(
-        "Your decision: turn 1, movement phase (units move in turn: finish moving section "
-        "B, or done; then a German unit): the tests of the phase"), bodies[BRITISH]
-    # The German moves a unit: now a British one is next; once one says done, no turn.
+        f"Your decision: {next_german}"), bodies[BRITISH]
+    # The German moves a unit: section B has had its turn, and the British has no other to
+    # begin, so the German may finish his; once one says done, no turn.
     sent = mail(box, 2, GERMAN, keys["german"], "move G2 mode=stealthy command=yes")
     assert cli("inbox", j, sent, "--outbox", tmp_path / "out2").exit_code == 0
-    assert "(units move in turn: finish moving section G, or done; then a British unit)" \
-        in " ".join(_bodies(tmp_path / "out2")[GERMAN].split())
-    assert "a British unit next" in " ".join(_bodies(tmp_path / "out2")[BRITISH].split())
+    for side in (GERMAN, BRITISH):
+        assert "(units move in turn: the German side may finish moving section G, then " \
+            "done)" in " ".join(_bodies(tmp_path / "out2")[side].split())
     sent = mail(box, 3, BRITISH, keys["british"], "done")
     assert cli("inbox", j, sent, "--outbox", tmp_path / "out3").exit_code == 0
     assert "units move in turn" not in _bodies(tmp_path / "out3")[GERMAN]

@@ -104,7 +104,7 @@ def test_the_side_whose_unit_moves_second_is_told_he_waits_not_asked(cli, tmp_pa
     assert "\nWaiting on the British player: turn 1, movement phase (units move in" in german
     assert json.loads(cli("status", j, "--format", "json").stdout)["waiting_on"] == ["british"]
     r = cli("order", j, "--as", "german", "move G2 mode=manoeuvre command=yes")
-    assert r.exit_code == 1 and "movement alternates units" in r.stderr
+    assert r.exit_code == 1 and "units move in turn" in r.stderr
     order("british", "move B2 mode=manoeuvre command=yes", "3")
     german = cli("skirmish", "report", j, "--as", "german").stdout
     assert "Your decision: turn 1, movement phase (units move in turn: a German" in german
@@ -138,16 +138,16 @@ def test_the_side_finishing_its_unit_is_told_so_not_that_the_other_moves_next(cl
     j, order = _new(cli, tmp_path)
     order("british", "move B2 mode=manoeuvre command=yes", "3")
     british = " ".join(cli("skirmish", "report", j, "--as", "british").stdout.split())
-    assert "Your decision: turn 1, movement phase (units move in turn: finish moving " \
-           "section B, or done; then a German unit): the tests" in british, british
+    said = "turn 1, movement phase (units move in turn: a German unit next; until it " \
+           "moves, the British side may finish moving section B): the tests"
+    assert f"Your decision: {said}" in british, british
     german = " ".join(cli("skirmish", "report", j, "--as", "german").stdout.split())
-    assert "Your decision: turn 1, movement phase (units move in turn: a German unit " \
-           "next): the tests" in german, german
+    assert f"Your decision: {said}" in german, german
     order("british", "move B3 mode=manoeuvre command=yes", "3")
     r = cli("order", j, "--as", "british", "move B0 mode=manoeuvre command=yes", "--dice", "3")
     assert r.exit_code == 0, r.stderr
     status = " ".join(cli("status", j).stdout.split())
-    assert "(units move in turn: a German unit next)" in status, status
+    assert "(units move in turn: a German unit next;" in status, status
 
 
 def test_a_dispute_is_offered_only_while_a_test_of_the_other_side_is_open_to_it(cli,

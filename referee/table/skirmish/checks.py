@@ -8,6 +8,7 @@ from ...render.documents import side_name
 from .order_text import SkOrder
 from .readable import unread
 from .state import FigureState, SkState
+from .turns import unit_turn
 
 Refusal = tuple[str, str]          # (the line of the card, the reason)
 LEADERS = ("squad_leader", "platoon_commander")
@@ -135,8 +136,12 @@ def moving_next(state: SkState) -> str | None:
         b if state.moves[b] < state.moves[a] else state.first
 
 
-def move_turn(state: SkState, side: str, section: str | None) -> Refusal | None:
-    """Movement alternates units: a side starts a new unit's move only in its turn."""
+def move_turn(card: SkirmishCard, state: SkState, f: FigureState) -> Refusal | None:
+    """Movement alternates units: a side starts a new unit's move only in its turn, and
+    (card unit_turns) moves no figure of a unit whose turn has ended (turns.py)."""
+    if card.unit_turns:
+        return unit_turn(state, f.side, f.id, f.section)
+    side, section = f.side, f.section
     if section is None or section in state.moved_sections:
         return None                  # a platoon commander moves with any unit
     other = state.opponent(side)
@@ -170,7 +175,7 @@ def check_move(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState) -
     if sec and sec.failures >= 2 and not (away and mode == "rush"):
         return card.morale.rule, f"section {sec.id} has {sec.failures} morale failures: it " \
                                  f"moves only away from the enemy, by rush"
-    return motivation(card, state, f, o.facts, "move") or move_turn(state, f.side, f.section)
+    return motivation(card, state, f, o.facts, "move") or move_turn(card, state, f)
 
 
 def _held(card: SkirmishCard, state: SkState, f: FigureState, away: bool) -> Refusal | None:

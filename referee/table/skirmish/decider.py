@@ -34,6 +34,7 @@ from .order_text import SkOrder, parse_order
 from .readable import kept
 from .settled import left_contact, move_settled
 from .state import SkState, initial_state, is_open, open_disputes
+from .turns import end_turns
 
 __all__ = ["check", "decide", "evolve", "firing_now", "initial_state", "moving_next",
            "is_open", "open_disputes", "parse_order", "phase_of", "rapid_fire", "waiting",
@@ -418,6 +419,8 @@ def _bookkeep(card: SkirmishCard, state: SkState, side: str, test: dict) -> None
         f.moved = test["facts"]["mode"]
         f.contact = bool(test["facts"].get("contact"))
         test["broke_off"] = left_contact(state, f.id)     # held again if ruled void
+        if card.unit_turns:
+            end_turns(state, side, f.section)
         if f.section and f.section not in state.moved_sections:
             state.moved_sections.append(f.section)
             state.moves[side] += 1
@@ -452,6 +455,7 @@ def _next_phase(card: SkirmishCard, state: SkState) -> None:
         return
     state.phase, state.turn = 0, state.turn + 1
     state.moved_sections, state.moves = [], {s: 0 for s in state.sides}
+    state.closed = []
     for f in state.figures.values():
         f.moved, f.fired, f.attackers, f.contact = None, False, [], False
     for s in state.sections.values():

@@ -12,6 +12,7 @@ from .checks import fighting, may_fire
 from .order_text import order_form
 from .readable import HANGING, reads
 from .state import FigureState, SkState
+from .turns import next_side, open_unit, turn_words
 
 _FIRES = ("fire", "unaimed")
 
@@ -61,8 +62,16 @@ def waits_turn(card: SkirmishCard, state: SkState, side: str) -> bool:
     (movement alternates units) with no move of his own legal meanwhile: he is told he
     waits, not asked (his done and a spotting test are still taken, as a side not waited
     on in a fire step may spot)."""
-    mover = sk.moving_next(state) if sk.phase_of(card, state).phase == "movement" else None
+    mover = _mover(card, state)
     return mover not in (None, side) and not _moves(card, state, side)
+
+
+def _mover(card: SkirmishCard, state: SkState) -> str | None:
+    """The side whose unit moves next in the movement phase (None: not in it, or no
+    turns left to keep)."""
+    if sk.phase_of(card, state).phase != "movement":
+        return None
+    return next_side(state) if card.unit_turns else sk.moving_next(state)
 
 
 def still_open(card: SkirmishCard, state: SkState, side: str) -> list[str]:
@@ -174,7 +183,9 @@ def move_turn_words(card: SkirmishCard, state: SkState, side: str | None = None)
     turn, rules.md Sequence of play); to a side still asked while the other's unit is next,
     what check takes of him meanwhile: the figures of the units he began (checks.move_turn),
     or a platoon commander, who moves with any unit; or done."""
-    mover = sk.moving_next(state) if sk.phase_of(card, state).phase == "movement" else None
+    if card.unit_turns and sk.phase_of(card, state).phase == "movement":
+        return turn_words(state, {s: _finishing(card, state, s) for s in state.sides})
+    mover = _mover(card, state)
     if mover is None:
         return ""
     after = f"{a_or_an(side_name(mover))} unit"
@@ -189,6 +200,13 @@ def move_turn_words(card: SkirmishCard, state: SkState, side: str | None = None)
         alone = ", ".join(sorted(movers))
         return f" (units move in turn: move {alone}, or done; then {after})"
     return f" (units move in turn: {after} next)"
+
+
+def _finishing(card: SkirmishCard, state: SkState, side: str) -> str | None:
+    """His unit whose turn has not ended, when a figure of it may still move."""
+    unit = open_unit(state, side)
+    return unit if any(f.section == unit for f, _ in _legal_moves(card, state, side)) \
+        else None
 
 
 def _melees(card: SkirmishCard, state: SkState, side: str):

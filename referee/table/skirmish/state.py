@@ -59,6 +59,7 @@ class SkState:
     done: list[str] = field(default_factory=list)
     moves: dict[str, int] = field(default_factory=dict)    # sections moved this turn, by side
     moved_sections: list[str] = field(default_factory=list)
+    closed: list[str] = field(default_factory=list)   # sections whose turn ended (unit_turns)
     fire_rank: int = 0           # the worst quality rank that has fired this phase
     fire_step: int = 0           # the card's fire step the fire phase is in (fire_steps)
     fit: list[str] = field(default_factory=list)   # fit to fire when the step began
