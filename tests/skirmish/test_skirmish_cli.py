@@ -126,7 +126,7 @@ def test_a_refusal_is_one_line_with_the_cards_reason_and_the_journal_is_unchange
     line, = r.stderr.strip().splitlines()
     assert "rush into contact" in line and "Hand-to-Hand Combat" in line
     r = order(cli, game, "german", "move G2 mode=stealthy command=yes")
-    assert r.exit_code != 0 and "alternates" in r.stderr
+    assert r.exit_code != 0 and "(rule Movement (alternate units))" in r.stderr
     r = order(cli, game, "british", "fire B2 at=G2 range=10")
     assert r.exit_code != 0 and "no test of the movement phase" in r.stderr
     r = order(cli, game, "british", "move B2 mode=sideways")

@@ -23,7 +23,7 @@ from referee.table.skirmish import life
 SECRET = bytes.fromhex("5e" * 32)
 RUSH = "move B2 mode=rush command=yes"      # two D6 (Movement)
 G1 = "move G1 mode=rush command=yes"
-B3 = "move B3 mode=rush command=yes"
+B0 = "move B0 mode=rush command=yes"      # the platoon commander moves with any unit
 OLD = Path(__file__).parent.parent / "fixtures" / "skirmish-before-artillery"
 
 
@@ -52,7 +52,7 @@ def _committed(stream: int | str, count: int, mix: str = "") -> list[int]:
 def test_no_record_the_moderator_writes_before_an_order_moves_its_dice(cli, tmp_path,
                                                                        secret_file):
     alone = _new(cli, tmp_path / "a", secret_file)
-    for side, text in (("british", RUSH), ("german", G1), ("british", B3)):
+    for side, text in (("british", RUSH), ("german", G1), ("british", B0)):
         _order(cli, alone, side, text)
     after = _new(cli, tmp_path / "b", secret_file)
     _order(cli, after, "british", RUSH)
@@ -63,7 +63,7 @@ def test_no_record_the_moderator_writes_before_an_order_moves_its_dice(cli, tmp_
     _order(cli, after, "german", "done")                        # the other side's, first
     _order(cli, after, "british", "dispute record=3 fact=mode value=stealthy")
     _order(cli, after, "moderator", "settle record=3 uphold=yes")   # a ruling
-    _order(cli, after, "british", B3)
+    _order(cli, after, "british", B0)
     first, last = records(alone)[-1], records(after)[-1]
     assert (first["seq"], last["seq"]) == (3, 7)
     assert first["dice_from"] == last["dice_from"] == {"stream": "british.2"}

@@ -20,7 +20,7 @@ LAYERS = [("__init__", "kind"), ("asking", "brief", "explained", "made", "ruled"
           ("ending", "listed"),
           ("life",), ("decider", "report", "loading"), ("settled", "quotednotes"),
           ("checks",),
-          ("dicetests", "order_text", "readable"), ("state", "window", "dicekeys")]
+          ("dicetests", "order_text", "readable", "turns"), ("state", "window", "dicekeys")]
 
 
 def _imports() -> dict[str, list[tuple[str, int, bool]]]:

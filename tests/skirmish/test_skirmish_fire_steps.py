@@ -58,7 +58,7 @@ def test_a_side_with_nothing_of_the_step_is_not_waited_on_and_steps_follow_in_or
     t.test("red", f"fire R1 at=B1 {FACTS}", [1])
     t.test("red", "done")
     t.test("blue", "done")
-    assert CARD.sequence[t.state.phase].phase == "melee"
+    assert CARD.sequence[t.state.phase].phase == "morale"   # no figure in contact: no melee
 
 
 def test_a_step_with_no_figure_fit_to_fire_is_passed_over():
