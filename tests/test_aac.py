@@ -170,8 +170,8 @@ def test_the_entente_s_production_is_told_without_the_german_upgrade(cli, tmp_pa
 def test_the_areas_a_mail_lists_are_named_as_the_board_names_them(cli, tmp_path,
                                                                    secret_file):
     """A production mail lists the areas its long lines share once, after them: each by the
-    name the board and the map show ('Upper Hungary', games/aac/map.yaml), not by the one
-    word an order may give it ('Hungary', its alias), which the lines keep."""
+    name the board and the map show ('Upper Hungary', games/aac/map.yaml), as the lines
+    themselves name it, never by one word of it ('Hungary', its alias)."""
     import gamecalls as g
     from referee.mail.ordersopen import orders_open_text
 

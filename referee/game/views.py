@@ -159,21 +159,27 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
 _KEYWORDS = ("into", "taking", "to", "in", "at", "on", "from", "out", "via")
 
 
-def _one_word(word: str, area_id: str, data: GameData) -> bool:
-    """Whether word, typed alone, reads back as exactly this area (reading.py)."""
+def _order_word(word: str) -> bool:
+    """Whether a word of an area's name is one the order reader takes for a name's word."""
     return bool(word) and word[0].isalnum() and all(c.isalnum() or c in "-'." for c in word) \
-        and word.casefold() not in _KEYWORDS and data.area_names.get(fold(word)) == [area_id]
+        and word.casefold() not in _KEYWORDS
+
+
+def _reads_back(name: str, area_id: str, data: GameData) -> bool:
+    """Whether a name, typed in an order, reads back as exactly this area (reading.py reads
+    a name of several words whole, 1.1)."""
+    return bool(name) and all(_order_word(w) for w in name.split()) \
+        and data.area_names.get(fold(name)) == [area_id]
 
 
 def readable_name(area_id: str, data: GameData) -> str:
-    """The name an order may give an area in the grouped orders: its display name when that is
-    one word that reads back as exactly this area (reading.py); for a name of several words,
-    the last of its words that does ('Hungary' for Upper Hungary, one of its aliases), so
-    that a player reads the word of the name the board shows, not an id he never sees
-    there; else its id (4.1)."""
+    """The name an order may give an area in the grouped orders, the plans and the events:
+    its display name, the one the board and the map show, when typed in an order it reads
+    back as exactly this area (reading.py; 'Upper Hungary', of two words); else the last
+    of its words that does; else its id (4.1)."""
     name = data.areas[area_id].name or ""
     words = [name] + name.split()[::-1] if " " in name else [name]
-    return next((w for w in words if _one_word(w, area_id, data)), area_id)
+    return next((w for w in words if _reads_back(w, area_id, data)), area_id)
 
 
 def order_aids(state: State, data: GameData, side: str | None) -> dict[str, Any]:
