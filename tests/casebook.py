@@ -279,6 +279,12 @@ def check_expect(journal: Path, expect: dict, games_dir: Path | None = None) -> 
                                        for e in game.records[-1]["events"])))
         for words in expect["log"]:
             assert words in lines, (words, lines)
+    if "log_absent" in expect:
+        # words the public must not read in the step's record (a hidden template's secret)
+        lines = " ".join(filter(None, (describe(e, data, "public")
+                                       for e in game.records[-1]["events"])))
+        for words in expect["log_absent"]:
+            assert words not in lines, (words, lines)
     if "vp" in expect:
         from referee.engine.victory import victory_level
         assert victory_level(st, data)[0] == expect["vp"]

@@ -423,9 +423,11 @@ def apply_move(ctx: Ctx, o: Ord, side: str, mode: str | None = None) -> None:
                 ctx.emit(AreaControlChanged(area=area, control=side,
                                             previous=s.control.get(area)))
     if final in before and before[final] == "enemy" and s.present(final, other(side, d), d):
-        # What entered may be unable to stay alone (8.3.2-8.3.6): say so, unless the units
-        # that left a hidden template are the owner's secret (1.4).
-        told = not (hidden_templates(s) and (m.source is not None or into is not None))
+        # What entered may be unable to stay alone (8.3.2-8.3.6): say so, unless a hidden
+        # template's contents would tell (1.4): units that left or joined one, or an army
+        # of the mover's side standing there (whether what it holds could stay is its secret).
+        told = not (hidden_templates(s) and (m.source is not None or into is not None
+                                             or bool(s.armies_in(final, side, d))))
         ctx.emit(BecameDisputed(area=final, lost_alone=lost_alone(s, d, final, side)
                                 if told else None))
     settle(ctx, [m.area, final])
