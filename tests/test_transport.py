@@ -781,14 +781,14 @@ def test_a_backup_copy_of_a_journal_in_the_folder_is_not_played_as_a_second_game
     before = (journal.read_bytes(), copy.read_bytes())
     r = tick(cli, folder)
     assert r.exit_code == 3, r.output
-    assert (f"mike-backup.jsonl: a copy of game mike, whose journal this referee writes at "
-            f"{journal.resolve()}" in problem_text(r)), r.output
-    assert copy.read_bytes() == before[1]                           # the copy not played
-    assert records(journal)[-1]["order"] == "pass"                   # applied once, here
-    assert records(other)[-1]["order"] != "pass"
+    assert ("game mike: 2 journals hold it (mike-backup.jsonl, mike.jsonl); none is played"
+            in problem_text(r)), r.output
+    assert (journal.read_bytes(), copy.read_bytes()) == before      # neither played
+    assert net.imap.seen(net.folder) == {"<m1@example.org>": False}  # left for the live one
     copy.unlink()
     assert tick(cli, folder).exit_code == 0
-    assert records(journal)[-1]["order"] == "pass"
+    assert records(journal)[-1]["order"] == "pass"                   # applied once, here
+    assert records(other)[-1]["order"] != "pass"
 
 
 @pytest.mark.parametrize("reading, most, most_bytes", [

@@ -119,13 +119,9 @@ def unplayable(journal: Path, exc: RefereeError) -> str:
 
 def exported_game(journal: Path) -> str | None:
     """The id of the game a file is a redacted export of (its chain whole, a secret part in
-    it a digest), or None: a game's own journal, or no sound chain at all. Read as any
-    journal is, even within signed_only(): an export of a game this referee signs holds its
-    signatures, and the write to it refused as a copy of the game's journal is named as
-    what it is."""
+    it a digest), or None: a game's own journal, or no sound chain at all."""
     try:
-        with Journal(journal).shared() as raw:
-            records = list(scan(raw, journal.name))
+        records = list(scan(Journal(journal).raw(), journal.name))
     except (RefereeError, OSError):
         return None
     if any(is_redacted_part(p) for rec in records for p in placed_parts(rec)):

@@ -25,12 +25,6 @@ if TYPE_CHECKING:
 
 SCHEMA_VERSION = 1
 
-# The most a journal may hold: about thirty times a full campaign (23 turns, some 3,000
-# records, 2 MB). A file over it is read no further: one planted in a folder of games
-# (anyone who can write the folder can put one there, or a link to an endless file) must
-# not take the memory of the host that serves the others.
-MOST_BYTES = 64 << 20
-
 # Upcasters turn a record of an older schema version into the next version:
 # {from_version: function(record) -> record}. Hashes are always checked on the
 # record as stored, before any upcasting.

@@ -45,7 +45,6 @@ from ..base.errors import (
 from . import home, keychain, signing, written
 from .chain import (  # noqa: F401 - the journal's names for the layers above
     DEEPEST,
-    MOST_BYTES,
     SCHEMA_VERSION,
     UPCASTERS,
     canonical,
@@ -71,6 +70,12 @@ from .forgedfrom import since
 from .landing import cut_to_chain, landed, only_ours
 from .locks import release, take
 from .revealed import refuse_after_reveal
+
+# The most a journal may hold: about thirty times a full campaign (23 turns, some 3,000
+# records, 2 MB). A file over it is read no further: one planted in a folder of games
+# (anyone who can write the folder can put one there, or a link to an endless file) must
+# not take the memory of the host that serves the others.
+MOST_BYTES = 64 << 20
 
 
 def _read_all(fd: int, path: Path) -> bytes:
@@ -198,7 +203,7 @@ class Journal:
                 f"{self.name}: record {rec.get('seq')} names key {signing.shown(fpr)} of "
                 f"this referee but is not signed by it: forged, or edited and chained again "
                 f"by someone without the key{since(raw, self.name, rec.get('seq'))}; {done}")
-        why = written.problem(raw, rec, fpr, self.path)
+        why = written.problem(raw, rec, fpr)
         if why is not None:
             raise ForeignGameError(f"{self.name}: {why}")
         if not stands and written.wrote(raw) is not None:
@@ -286,7 +291,7 @@ class Journal:
                                f"({exc.strerror}); nothing was created") from None
         home.sync_dir(self.path.parent)
         if key is not None:
-            written.note(b"".join(lines), records[-1], key.fpr, key.fpr, None, path=self.path)
+            written.note(b"".join(lines), records[-1], key.fpr, key.fpr, None)
             written.note_game(str(header.get("game_id")), key.fpr)
         return records
 
@@ -339,7 +344,7 @@ class Journal:
             # (raw holds the header and the keys the mark reads; the last record was signed
             # by the key in force before it, but for a key change: its `handed`.)
             written.note(raw, new[-1], signing.signer_of(new[-1]["sig"]), key.fpr, handed,
-                         new, path=self.path)
+                         new)
             return raw + data, new
 
     def _signer(self, raw: bytes, marked: bool = True) -> signing.GameKey:
@@ -350,8 +355,7 @@ class Journal:
         fpr = signing.signer_of(rec.get("sig"))
         key = signing.held(fpr) if fpr else None
         if key is not None and signing.checks(rec.get("sig"), rec.get("hash"), key.public):
-            why = (written.problem(raw, rec, fpr, self.path) or
-                   written.copy_of(raw, fpr, self.path)) if marked else None
+            why = written.problem(raw, rec, fpr) if marked else None
             if why is not None:
                 raise ForeignGameError(f"{self.name}: {why}; nothing was written")
             return self._next_key(rec, key)
@@ -510,14 +514,11 @@ class Journal:
             records = parse(keep, self.name)
             signed = "signing" in records[0] or "sig" in records[-1]
             following = self._signer(keep, marked=False) if signed else None
-            signer = signing.signer_of(records[-1].get("sig"))
-            gone = written.cut_too_far(keep, records[-1], signer)
+            gone = written.cut_too_far(keep, records[-1],
+                                       signing.signer_of(records[-1].get("sig")))
             if following is not None and gone is not None:
                 raise ForeignGameError(f"{self.name}: {gone}; a torn line holds one record "
                                        f"at most, so nothing was changed")
-            copy = written.copy_of(keep, signer, self.path) if following else None
-            if copy is not None:
-                raise ForeignGameError(f"{self.name}: {copy}; nothing was changed")
             backup = self._backup(raw)
             try:
                 os.ftruncate(fd, len(keep))
@@ -526,7 +527,8 @@ class Journal:
                 raise StorageError(f"{self.path}: could not be cut ({exc.strerror}); the file "
                                    f"as it was is in {backup}") from None
             if following is not None:
-                written.cut(keep, records[-1], signer, following.fpr, self.path)
+                written.cut(keep, records[-1], signing.signer_of(records[-1].get("sig")),
+                            following.fpr)
             return len(records), backup, False
 
     def _whole_but_its_end(self, raw: bytes) -> int | None:

@@ -39,8 +39,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from ..base.errors import one_line
-from . import home, keychain, signing, writtenat
+from . import home, keychain, signing
 from .chain import last_line, record_in
 
 _MEMBER = b'"hash":"'
@@ -79,14 +78,13 @@ def _read(game_id: str) -> dict | None:
 
 
 def note(raw: bytes, last: dict, signer: str | None, following: str | None,
-         handed: str | None, added: list[dict] = (), lost: dict | None | object = _KEPT,
-         path: Path | str | None = None) -> None:
+         handed: str | None, added: list[dict] = (), lost: dict | None | object = _KEPT
+         ) -> None:
     """After a write: raw is the journal before it (its header, the keys it names), added
     the records written (none: raw is all of it), last its last record, signer the
     fingerprint that signed it, following the key that signs after it, handed the key a key
     change handed over (if any); lost, the record a repair cut that this referee had written
-    (cut: None when it cut none), else the one the mark named lost before; path, the
-    journal's (writtenat.py)."""
+    (cut: None when it cut none), else the one the mark named lost before."""
     header = _header(raw)
     game_id = header.get("game_id")
     if not isinstance(game_id, str) or signer is None:
@@ -113,7 +111,6 @@ def note(raw: bytes, last: dict, signer: str | None, following: str | None,
         "game_id": game_id, "seq": last["seq"], "hash": last["hash"], "sig": last.get("sig"),
         "signer": signer, "keys": keys[-20:], "retired": retired[-20:], "first": first,
         "chain": chain[-20:], **({"lost": lost} if lost else {}),
-        **({"path": writtenat.place(path)} if path is not None else {}),
         **({"actor": actor} if isinstance(actor, str) else {})})
 
 
@@ -143,8 +140,7 @@ def cut_too_far(keep: bytes, last: dict, signer: str | None) -> str | None:
     return problem(keep, last, signer)
 
 
-def cut(keep: bytes, last: dict, signer: str | None, following: str | None,
-        path: Path | str | None = None) -> None:
+def cut(keep: bytes, last: dict, signer: str | None, following: str | None) -> None:
     """After `repair` cut the torn tail of a journal down to keep (last its last record): the
     mark names that record now. When the mark named the record after it, this referee wrote
     it whole (and may have mailed it) before the tail was torn: the mark keeps it as lost,
@@ -160,7 +156,7 @@ def cut(keep: bytes, last: dict, signer: str | None, following: str | None,
             keep.find(_MEMBER + hash_.encode("ascii", "replace")) < 0:
         actor = before.get("actor")
         gone = {"seq": was, "hash": hash_, "actor": actor if isinstance(actor, str) else None}
-    note(keep, last, signer, following, None, lost=gone, path=path)
+    note(keep, last, signer, following, None, lost=gone)
 
 
 def lost_record(game_id: object) -> dict | None:
@@ -179,9 +175,8 @@ def wrote(raw: bytes) -> dict | None:
     return _read(game_id) if game_id is not None else None
 
 
-def problem(raw: bytes, last: dict, signer: str | None, path: Path | str | None = None
-            ) -> str | None:
-    """Why the referee must not act on these bytes of a journal (at path), or None."""
+def problem(raw: bytes, last: dict, signer: str | None) -> str | None:
+    """Why the referee must not act on these bytes of a journal, or None."""
     header = _header(raw)
     game_id = header.get("game_id")
     mark = _read(game_id) if isinstance(game_id, str) else None
@@ -190,16 +185,6 @@ def problem(raw: bytes, last: dict, signer: str | None, path: Path | str | None 
     retired = mark.get("retired") or []
     seq, hash_ = mark.get("seq"), mark.get("hash")
     if not isinstance(hash_, str) or raw.find(_MEMBER + hash_.encode("ascii", "replace")) < 0:
-        copy = writtenat.elsewhere(mark, path) if path is not None else None
-        found = writtenat.beside(mark, path) if path is not None and copy is None else None
-        if copy is not None or found is not None:
-            held = f"{one_line(copy)} holds record {seq}: this referee wrote it there" if \
-                copy else f"{one_line(str(found))} beside it holds record {seq}, as this " \
-                f"referee wrote it"
-            return (f"cut back: this referee wrote record {seq} ({hash_[:12]}…) of game "
-                    f"{game_id}, which this journal does not hold; the copy {held}, so that "
-                    f"file is the game; if it was a trial, remove the mark "
-                    f"{mark_path(game_id)} and the copy, and run the command again")
         return (f"cut back: this referee wrote record {seq} ({str(hash_)[:12]}…) of game "
                 f"{game_id}, which this journal does not hold (an older copy, restored or "
                 f"put in its place by someone who can write the folder); if you restored it "
@@ -217,25 +202,6 @@ def rewound(raw: bytes) -> str | None:
     of the game's referee, who alone can tell that records were taken away."""
     last = record_in(last_line(raw)) if raw.endswith(b"\n") else {}
     return problem(raw, last, signing.signer_of(last.get("sig"))) if last else None
-
-
-def copy_of(raw: bytes, signer: str | None, path: Path | str) -> str | None:
-    """Why this referee must not write to the journal at path, whose bytes are raw, when its
-    game's journal is another file: the mark's path, which still holds the record the mark
-    names (writtenat.py); writing this one would move the mark here and leave that one cut
-    back. None otherwise (a mark without a path, or the file there moved or changed)."""
-    header = _header(raw)
-    game_id = header.get("game_id")
-    mark = _read(game_id) if isinstance(game_id, str) else None
-    if not mark or not _same_game(mark, header, signer):
-        return None
-    at = writtenat.elsewhere(mark, path)
-    if at is None:
-        return None
-    return (f"a copy of game {game_id}, whose journal this referee writes at {one_line(at)} "
-            f"(it holds record {mark['seq']}, the last this referee wrote): writing this copy "
-            f"would leave that journal cut back; to try orders out, use `referee order "
-            f"--dry-run` on that journal (to move a game, move its file rather than copy it)")
 
 
 def older_copy(raw: bytes, last: dict, signer: str | None) -> str | None:
