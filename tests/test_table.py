@@ -54,9 +54,9 @@ def test_an_inbox_pass_that_writes_two_reports_reads_and_checks_the_journal_once
         reads.append(self.path)
         return real_raw(self)
 
-    def check_line(line, n, prev, name):        # a line checked alone
+    def check_line(line, n, prev, name, *then):  # a line checked alone
         checked[n] += 1
-        return real_check(line, n, prev, name)
+        return real_check(line, n, prev, name, *then)
 
     def usual(rec, line, n, prev):              # a line of a batch, checked the quick way
         passed = real_usual(rec, line, n, prev)
