@@ -161,7 +161,8 @@ def test_the_skirmish_names_its_own_sides_by_name(patrol, cli):
     waiting = "the British and German players"
     status = _words(cli("status", patrol).stdout)
     assert f"Waiting on {waiting}: turn 1, movement phase (units move in turn: a German " \
-        "unit next): the tests" in status, status
+        "unit next; until it moves, the British side may finish moving section B): the " \
+        "tests" in status, status
     report = _words(cli("skirmish", "report", patrol).stdout)
     assert f"movement phase Waiting on {waiting} No off-table artillery in this scenario: " \
         f"its phase is passed over Tests:" in report, report
