@@ -134,3 +134,31 @@ def test_a_unit_placed_twice_in_one_sealed_plan_is_refused_as_placed_already(tmp
     said = str(g.submit(j, "entente", ["place fr infantry troyes"]).rejected[2])
     assert "your sealed plan places all 2 already: 'place fr infantry paris' (order 2 of the " \
            "plan); 'place fr infantry paris' (order 3 of the plan)" in said, said
+
+
+def test_an_arrival_no_area_can_take_is_told_before_the_plan_is_in(tmp_path):
+    """2.0 I: arrivals go where a supplied Friendly or Disputed area is within the stacking
+    limit. With ENGLAND full (three UK units standing alone, no army to join: 1.2.2 counts
+    an army as one) AUTUMN 1914's UK infantry can go nowhere. The Entente's prompt says so
+    while he may still make room, not only once his plan is in and the unit is lost."""
+    sc = position("1914", player="entente", passes=1,
+                  hands={"german": ["off-01"], "entente": ["off-03"]},
+                  remove_units=["uk-1", "uk-i-01"],
+                  add_units=[f"uk-i-{n} uk infantry england" for n in (11, 12, 13)])
+    j = new_game(tmp_path, sc, name="full")
+    assert g.submit(j, "entente", ["pass", "end turn"]).rejected is None
+    assert g.submit(j, "german", ["done"]).rejected is None
+    assert g.submit(j, "entente", ["done"]).rejected is None
+    assert g.submit(j, "german", ["place ge infantry metz", "place ge infantry koblenz",
+                                  "place ge infantry colmar into ge-7"]).rejected is None
+    game = g.open_game(j)
+    asked = pending_prompt(game.state, game.data, "entente")
+    assert "no area can take uk infantry as the board stands" in asked, asked
+    assert "fr-6" not in asked.split("no area can take")[1], asked     # only the stuck one
+    german = pending_prompt(game.state, game.data, "german")
+    assert "no area can take" not in german, german     # nothing of his own to warn of
+
+
+def test_an_arrival_with_room_is_not_warned_of(tmp_path):
+    game = g.open_game(_to_turn_2(tmp_path))
+    assert "no area can take" not in pending_prompt(game.state, game.data, "entente")

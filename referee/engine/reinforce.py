@@ -222,7 +222,7 @@ def _reader_prompt(s: State, d: GameData, reader: str) -> str:
     swap = " and the Commonwealth swap (8.2.3)" if own.swaps_due.get(reader) else ""
     begun = "still to place in your plan:" if b and b["plans"].get(reader) else "place"
     parts = [f"{begun} {items or 'no units'}{swap} in supplied Friendly or Disputed areas "
-             f"(2.0 I)"]
+             f"(2.0 I){_no_room(own, d, reader)}"]
     for side in [x for x in b["plans"] if x not in b["done"] and x != reader] if b else []:
         theirs = arrival_words([i["unit"] for i in s.arrivals.get(side, [])])
         swap = " and the Commonwealth swap" if s.swaps_due.get(side) else ""
@@ -230,6 +230,18 @@ def _reader_prompt(s: State, d: GameData, reader: str) -> str:
     seal = "; sealed until both are in" if b and len(b["plans"]) > 1 else ""
     return (f"reinforcements: {'; '.join(parts)}{seal}; units may also go into or out of "
             f"armies within their areas (8.1)")
+
+
+def _no_room(s: State, d: GameData, side: str) -> str:
+    """The words warning side of his arrivals no area can take as the board stands (none
+    where each may arrive is supplied, his, and under the stacking limit): told before his
+    plan is in, when he may still make room by moving units into armies (8.1); else ''."""
+    placeable = {o.unit for o in _place_orders(s, d, side)}
+    stuck = [i["unit"] for i in s.arrivals.get(side, []) if i["unit"] not in placeable]
+    if not stuck:
+        return ""
+    return (f"; no area can take {arrival_words(stuck)} as the board stands: make room "
+            f"within a stacking limit (units into armies, 8.1), or it stays in the force pool")
 
 
 def arrival_words(units: list[str]) -> str:
