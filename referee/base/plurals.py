@@ -25,6 +25,11 @@ def a_or_an(words: str) -> str:
     return f"{'an' if words[:1].lower() in 'aeiou' else 'a'} {words}"
 
 
+def joined(words: list[str]) -> str:
+    """Words as a sentence lists them: 'B', 'B and C', 'B, C and D'."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 def counted(n: int, singular: str, plural: str | None = None) -> str:
     """'1 card', '5 cards', '0 cards'; an irregular noun names its plural: 1 army, 2 armies."""
     return f"{n} {noun(n, singular, plural)}"

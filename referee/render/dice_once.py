@@ -10,6 +10,7 @@ sentence, which says what is true of it alone. `explain N` still tells each reco
 
 from __future__ import annotations
 
+from ..base.plurals import joined
 from .dice_words import record_keyed, report_lines
 from .sections import Span
 
@@ -31,7 +32,7 @@ GROUPED = {
 
 
 def _records(seqs: list[int]) -> str:
-    return ", ".join(map(str, seqs[:-1])) + f" and {seqs[-1]}"
+    return joined([str(n) for n in seqs])
 
 
 class DiceOnce:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..base.plurals import a_or_an, counted, plain_plurals
+from ..base.plurals import a_or_an, counted, joined, plain_plurals
 from ..base.readers import MODERATOR, PUBLIC
 from .grouped import grouped_blocks
 from .sections import Document, Items, Orders, Para, Section, Span, Table, para
@@ -36,8 +36,7 @@ def players_words(sides: list[str]) -> str:
     Entente players' (each side by its name; a prompt names no side it waits on, so each is
     said once: 'Waiting on the Entente player: play an Offensive-type card or pass...')."""
     names = [side_name(s) for s in sides] or [side_name(None)]
-    return f"the {names[0]} player" if len(names) == 1 else \
-        f"the {', '.join(names[:-1])} and {names[-1]} players"
+    return f"the {joined(names)} player{'s' if len(names) > 1 else ''}"
 
 
 # The readers who are no side of the game (base/readers.py).

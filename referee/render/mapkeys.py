@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from ..base.plurals import joined
 from ..data.gamedata import GameData
 from . import counters as cnt
 from .documents import phase_words, side_name
@@ -89,7 +90,7 @@ def readers_words(readers: tuple[str, ...]) -> str:
     """The readers of a picture in words, as a person reads them: German; German and
     Entente; the public; the moderator."""
     named = [_READERS.get(r) or side_name(r) for r in readers]
-    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    return joined(named)
 
 
 # The readers who are no side, as a picture's top names them.

@@ -4,7 +4,7 @@ a value a form names is one some order of his could take now."""
 
 from __future__ import annotations
 
-from ...base.plurals import a_or_an
+from ...base.plurals import a_or_an, joined
 from ...contracts.skirmish import SkirmishCard
 from ...render.documents import side_name
 from . import decider as sk
@@ -96,7 +96,7 @@ def fallen_firing(card: SkirmishCard, state: SkState, side: str) -> str:
               and may_fire(card, state, f)]
     if not fallen:
         return ""
-    who = fallen[0] if len(fallen) == 1 else f"{', '.join(fallen[:-1])} and {fallen[-1]}"
+    who = joined(fallen)
     return f"({who} {'was' if len(fallen) == 1 else 'were'} killed in this fire step and " \
            f"still fire{'s' if len(fallen) == 1 else ''} in it: the figures of one step " \
            f"fire together)"
@@ -193,8 +193,7 @@ def move_turn_words(card: SkirmishCard, state: SkState, side: str | None = None)
         if side not in (None, mover) else {}
     begun = sorted({f.section for f in movers.values() if f.section})
     if begun:
-        units = f"section {begun[0]}" if len(begun) == 1 else \
-            f"sections {', '.join(begun[:-1])} and {begun[-1]}"
+        units = f"section{'s' if len(begun) > 1 else ''} {joined(begun)}"
         return f" (units move in turn: finish moving {units}, or done; then {after})"
     if movers:
         alone = ", ".join(sorted(movers))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import textwrap
 
 from ...base.glyphs import visible
+from ...base.plurals import joined
 from ...base.readers import MODERATOR
 from ...render.documents import side_name
 from ...render.record_text import wrap_lines
@@ -42,8 +43,7 @@ def notes_of(disputes: list[dict], notes: dict[int, list[str]] | None) -> list[s
     out = []
     for (by, lines), tests in grouped.items():
         names = [f"#{n}" for n in dict.fromkeys(tests)]
-        which = names[0] if len(names) == 1 else \
-            f"{', '.join(names[:-1])} and {names[-1]}"
+        which = joined(names)
         head = f"The {side_name(by)} player's note with his " \
             f"dispute{'s' if len(names) > 1 else ''} of {which}:"
         out += [*wrap_lines([head], WIDTH, hang=2), *quoted(list(lines))]
