@@ -22,3 +22,13 @@ def test_joining_an_army_in_the_same_area_is_shown_the_order_that_does_it(tmp_pa
          "says": ["ge-i-05 is in Metz already; a move names the areas it enters"]},
         {"german": "move ge-i-05 into ge-4",
          "expect": {"state": {"armies.ge-4.contents": {"ge:infantry": 4}}}}]}, tmp_path)
+
+
+def test_an_army_elsewhere_is_not_offered_to_join(tmp_path):
+    """ge-5 stands in Thionville: 'move ge-i-05 into ge-5' would be refused too, so the
+    refusal gives only what is wrong with the path (4.1)."""
+    play_case({"rule": "4.1", "position": POSITION, "steps": [
+        {"german": "play offensive"},
+        {"german": "move ge-i-05 metz into ge-5", "reject": "4.1",
+         "says": ["ge-i-05 is in Metz already; a move names the areas it enters"]}]},
+        tmp_path)

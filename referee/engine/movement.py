@@ -251,7 +251,7 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
     entered: list[str] = list(ts.enemy_entered)
     for i, area in enumerate(o.path):
         if area not in d.neighbours[cur]:
-            return (named_own_area(d, o, cur) if i == 0 else None) or \
+            return (named_own_area(s, d, o, cur, side) if i == 0 else None) or \
                 Violation("4.1", f"{d.areas[area].name} is not adjacent to {d.areas[cur].name}")
         st = s.status(area, side, d)
         if st == "neutral":

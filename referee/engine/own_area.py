@@ -12,15 +12,18 @@ from ..contracts.orders import Move
 from ..data.gamedata import GameData
 from .core import Violation
 from .order_text import format_order
+from .state import State
 
 
-def named_own_area(d: GameData, o: Move, at: str) -> Violation | None:
+def named_own_area(s: State, d: GameData, o: Move, at: str, side: str) -> Violation | None:
     """Why a move naming the area its unit stands in (at) first is refused, with the order
-    that joins an army there when it names one; None when its path does not begin there."""
+    that joins an army there when it names one of side's armies there; None when its path
+    does not begin there."""
     if not o.path or o.path[0] != at:
         return None
     name = d.areas[at].name
-    if o.into is not None and len(o.path) == 1 and not o.taking:
+    here = {a.id for a in s.armies_in(at, side, d)}
+    if o.into in here and len(o.path) == 1 and not o.taking:
         joins = format_order(Move(unit=o.unit, into=o.into))
         return Violation("8.1", f"{o.unit} is in {name} already; to join {o.into} there, name "
                                 f"no area: '{joins}'")
