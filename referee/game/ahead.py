@@ -62,8 +62,10 @@ class Branch(msgspec.Struct):
     turn_ended: his player turn ends on the way (2.0 II, III); end: what stops the path,
     'other' (the other side decides), 'both' (both sides at once, sealed), 'dice', 'cards',
     'choice' (a decision of his own that only a real choice answers) or 'over'; then: that
-    decision, with whose it is. What the dice are for is not kept: it may name units another
-    reader may not see (1.4)."""
+    decision, with whose it is; more: how many answers like the first one the decision
+    takes after it before it is closed (a hit paid of several, 5.3); rolls: the path stops
+    where the dice or a shuffle need the side's dice sheet link. What the dice are for is
+    not kept: it may name units another reader may not see (1.4)."""
 
     first: list[str]
     steps: list[Step]
@@ -72,6 +74,8 @@ class Branch(msgspec.Struct):
     end: str
     then: Step | None = None
     then_side: str | None = None
+    more: int = 0           # the answers after first[0] that the same decision still takes
+    rolls: bool = False     # the path stops at a die rolled or the deck shuffled
 
 
 class Ahead(msgspec.Struct):
@@ -133,7 +137,7 @@ def _follow(state: State, data: GameData, side: str, standing: dict, branch: Bra
         try:
             events, state = decide(state, data, closer, side, _dice(state), standing=standing)
         except DryStop as stop:
-            branch.end = stop.args[1]
+            branch.end, branch.rolls = stop.args[1], True
             return
         branch.orders.append(format_order(closer))
         branch.turn_ended |= _turn_ended(events, side)
@@ -152,18 +156,54 @@ def _leave(state: State, data: GameData, side: str, text: str, order: Ord,
     try:
         events, after = decide(state, data, order, side, _dice(state), standing=standing)
     except DryStop as stop:
-        branch.end = stop.args[1]
+        branch.end, branch.rolls = stop.args[1], True
         return branch
     except OrderError:
         return None
     branch.turn_ended = _turn_ended(events, side)
     if _decision(after) == before and acting(after, side) and not branch.turn_ended:
-        return None
+        if _closer(after, data, side) is not None or \
+                not _more(after, data, side, order, standing, branch):
+            return None
+        return branch
     if any(e.type == "CardsDrawn" for e in events):
         branch.end = "cards"
         return branch
     _follow(after, data, side, standing, branch)
     return branch
+
+
+def _more(state: State, data: GameData, side: str, order: Ord, standing: dict,
+          branch: Branch) -> bool:
+    """A decision that no closing answer ends and an answer left open (hits to pay of
+    several, 5.3): the answers like the first one that close it, the same order again or
+    else the first legal one of its kind, then the path from there (branch.more counts
+    them); False when none such closes it."""
+    before = _decision(state)
+    spec = DECISIONS[state.pending.kind]
+    for _ in range(LONGEST):
+        again = order if check(state, data, order, side) is None else next(
+            (o for o in spec.candidates(state, data, side) if o.kind == order.kind and
+             spec.check(state, data, o, side) is None), None)
+        if again is None:
+            return False
+        branch.more += 1
+        branch.orders.append(format_order(again))
+        try:
+            events, state = decide(state, data, again, side, _dice(state), standing=standing)
+        except DryStop as stop:
+            branch.end, branch.rolls = stop.args[1], True
+            return True
+        except OrderError:
+            return False
+        branch.turn_ended |= _turn_ended(events, side)
+        if any(e.type == "CardsDrawn" for e in events):
+            branch.end = "cards"
+            return True
+        if _decision(state) != before or not acting(state, side) or branch.turn_ended:
+            _follow(state, data, side, standing, branch)
+            return True
+    return False
 
 
 def _representatives(texts: list[str], data: GameData) -> list[tuple[str, Ord]]:
@@ -222,8 +262,9 @@ def _merge(branches: list[Branch]) -> list[Branch]:
     """Branches that lead the same way become one, with every order that takes it."""
     out: list[Branch] = []
     for b in branches:
-        same = next((x for x in out if (x.steps, x.end, x.then, x.then_side, x.turn_ended) ==
-                     (b.steps, b.end, b.then, b.then_side, b.turn_ended)), None)
+        same = next((x for x in out if (x.steps, x.end, x.then, x.then_side, x.turn_ended,
+                                        x.more) ==
+                     (b.steps, b.end, b.then, b.then_side, b.turn_ended, b.more)), None)
         if same is None:
             out.append(b)
         else:

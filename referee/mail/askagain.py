@@ -147,9 +147,11 @@ def late_tail(post: Post) -> str:
 
 def asking_body(tl: Timeline, d: Due, post: Post, lead: str, more: str, then: str) -> str:
     """A mail asking side for his orders without a report: its first line (a phone's list
-    of mails shows it alone), the orders open to him, more time, what follows, and where his
-    last map is."""
-    orders, where = orders_open_text(tl.state, tl.data, d.side), post.map_line(d.side)
+    of mails shows it alone), what follows his decision, the orders open to him and the
+    link of his dice sheet due (ordersopen.py), more time, what follows, and where his last
+    map is."""
+    orders = orders_open_text(tl.state, tl.data, d.side, post.sheets.get(d.side))
+    where = post.map_line(d.side)
     more = more.strip()
     return (f"{lead}\n\n" + (f"{orders}\n\n" if orders else "") +
             (f"{more}\n\n" if more else "") + f"{then}\n" +

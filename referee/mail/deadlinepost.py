@@ -16,6 +16,7 @@ from ..game.timeline import Timeline
 from ..store.mailroute import referee_address
 from ..store.players import observer_addresses, order_key, roster
 from ..store.secrets import load_secret
+from ..store.sheets import sheets_in
 from ..table import Table
 from . import message as mailtext
 from .elsewhere import found_or_kept
@@ -49,6 +50,7 @@ class Post:
             side: order_key(secret, game_id, side, p.get("key_no") or 0)
             for side, p in self.people.items() if side != MODERATOR}
         self.head = records[0].get("hash")
+        self.sheets = sheets_in(raw)        # each side's dice sheet: his link due
 
     def _record(self, seq: int | None) -> tuple[str, dict] | None:
         """The game and its record seq, for a Message-ID (None: no record named)."""

@@ -2,7 +2,10 @@
 reminder, the mail at his missed deadline, his held orders dropped): the grouped list a
 report mail ends with (2.0), built as that one is, the areas its long lines share named once
 after them, so that a player can answer that mail itself, on a phone, without looking for
-the report that asked him, and reads the same list in both."""
+the report that asked him, and reads the same list in both; with what follows his decision
+(the 'Then' steps, how to answer several in one mail) and, for a dice sheet's holder, the
+link due, as his report gives them.
+"""
 
 from __future__ import annotations
 
@@ -11,20 +14,29 @@ from ..data.gamedata import GameData
 from ..engine import legal_orders
 from ..engine.order_text import format_order
 from ..engine.state import State
+from ..game.ahead import ahead
 from ..game.views import order_aids
+from ..render.coming import ahead_blocks
 from ..render.formats import render
 from ..render.grouped import grouped_blocks
+from ..render.linkdue import link_due
 from ..render.reports import orders_open_blocks
 from ..render.sections import Document, Section, para
 
 
-def orders_open_text(state: State, data: GameData, side: str) -> str:
-    """'Reply with one order per line, made from these:' and side's legal orders, grouped,
-    wrapped at 72 columns; '' when none is open to him."""
+def orders_open_text(state: State, data: GameData, side: str, sheet=None) -> str:
+    """What follows side's decision (game/ahead.py: the 'Then' steps, how to answer several
+    in one mail), 'Reply with one order per line, made from these:' and his legal orders,
+    grouped, then the link of his dice sheet (`sheet`, store/sheets.SheetPos) due, wrapped
+    at 72 columns; '' when no order is open to him. His standing orders are not read: a
+    decision they would answer is told as asked."""
     legal = [format_order(o) for o in legal_orders(state, data, side)]
     if not legal:
         return ""
-    blocks = orders_open_blocks(legal, order_aids(state, data, side), bounded=True)
+    got = ahead(state, data, side, legal)
+    blocks = [*(ahead_blocks(got, data, side) if got is not None else []),
+              *orders_open_blocks(legal, order_aids(state, data, side), bounded=True),
+              *link_due(sheet, got)]
     return render(Document("", [Section("", blocks)]), "text", 72).strip("\n")
 
 

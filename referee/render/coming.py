@@ -52,6 +52,9 @@ def _branch_item(b: Branch, data: GameData, reader: str) -> list[Span]:
     for i, text in enumerate(b.first):
         spans += [Span(" or " if i == len(b.first) - 1 else ", ")] * bool(i) + \
             [Span(text, "order")]
+    if b.more:      # the same decision takes more answers before it is closed (5.3)
+        spans.append(Span(f", then {counted(b.more, 'more answer')} like it to close this "
+                          f"decision"))
     spans.append(Span(": " + "; then: ".join(parts)))
     return spans
 

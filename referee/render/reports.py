@@ -29,7 +29,7 @@ from ..contracts.views import ReportView
 from ..engine.combat import allowed_in_hand, barred_in_hand
 from ..engine.core import and_list
 from ..engine.victory import level_of, vp_breakdown
-from ..game.ahead import ahead, next_for
+from ..game.ahead import Ahead, ahead, next_for
 from ..game.battlethread import Battles
 from ..game.clockwalk import zone_of
 from ..game.forced import rule_of
@@ -58,6 +58,7 @@ from .documents import (
 )
 from .formats import render
 from .grouped import grouped_blocks
+from .linkdue import link_due
 from .phone import reordered, vp_brief
 from .phone import wanted as phone_wanted
 from .record_text import describe
@@ -179,10 +180,9 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     # happened, not of what he is asked now (7.0).
     done = shown(carried_out_section, last["seq"], journal, state, data, reader, revealed)
     sections += [done] if done is not None else []
-    now = _now_sections(journal, mine, state, data, reader, stat, mailed)
+    now = _now_sections(journal, mine, state, data, reader, stat, mailed,
+                        sheets_in(whole.raw).get(reader))
     _tell_armistice(now[0], state, data, reader, stat, level.name)
-    if not stat["game_over"] and not state.revealed:      # no orders after either
-        now[0].blocks += _link_due(whole.raw, reader)
     sections = _laid_out(sections, now, (sview, board), since, change, phone)
     receipt = receipt_line(game_id, last["seq"], last["hash"])
     span = (f"record {last['seq']}" if since + 1 == last["seq"] else
@@ -331,19 +331,20 @@ class _Brief:
 
 
 def _now_sections(journal: Path, mine: dict, state, data, reader: str,
-                  stat: dict, mailed: bool = False) -> list[Section]:
+                  stat: dict, mailed: bool = False, sheet=None) -> list[Section]:
     """The decision now with what follows it, then his Build Points while he plans his
     production or once his plan is in (7.0); only that the game is closed once its secret
     is revealed before its end (`reveal --force`: no order is taken after it), and how each
     reader checks it then, as after its end. mailed: a mail's report, which tells him of a
-    standing order that would answer the step asked (standingtip.py)."""
+    standing order that would answer the step asked (standingtip.py); sheet: the reader's
+    dice sheet, whose link due ends it (linkdue.py)."""
     if state.revealed and not stat["game_over"]:
         return [Section("Now", [para(CLOSED_NOW), *_after_the_end(
             reader, True, data, shlex.quote(journal.name))])]
     costs = shown(production_section, state.seq, journal, state, data, reader,
                   list(stat["legal"]))
-    now = _decision_section(stat, reader, data, _coming(journal, mine, state, data, reader,
-                                                        stat, example=costs is None))
+    coming, got = _coming(journal, mine, state, data, reader, stat, example=costs is None)
+    now = _decision_section(stat, reader, data, coming)
     if stat["game_over"]:
         now.blocks += _after_the_end(reader, bool(state.revealed), data, shlex.quote(journal.name))
     if reader in data.sides and not stat["game_over"]:    # his hand is secret: his own only
@@ -353,6 +354,8 @@ def _now_sections(journal: Path, mine: dict, state, data, reader: str,
         now.blocks.insert(1, para(f"{data.label(state.turn)} is the last turn: the game ends "
                                   f"with it, at the level of victory its VP give then (2.0 VI, "
                                   f"3.1)."))
+    if not stat["game_over"]:
+        now.blocks += link_due(sheet, got)
     return [now] if costs is None else [now, costs]
 
 
@@ -419,32 +422,21 @@ def _tell_armistice(now: Section, state, data, reader: str, stat: dict, level: s
 
 
 def _coming(journal: Path, mine: dict, state, data, reader: str, stat: dict,
-            example: bool = True) -> list:
+            example: bool = True) -> tuple[list, Ahead | None]:
     """What follows the decision now for a side (game/ahead.py): his later decisions and how
     to answer them in one mail (with an example unless another section shows one), or when
-    he is asked next; nothing for other readers."""
+    he is asked next; nothing for other readers. With it, what follows his decision, when
+    he is asked one (for the link due, linkdue.py)."""
     if reader not in data.sides or stat["game_over"]:
-        return []
+        return [], None
     waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]
     if reader not in waiting:
         later = shown(next_for, state.seq, journal, state, data, reader)
         return awaited_blocks(later, data, reader, [w for w in waiting if w],
-                              offered=state.armistice not in (None, reader))
+                              offered=state.armistice not in (None, reader)), None
     # his own standing orders (mine): a decision they answer is not asked
     got = shown(ahead, state.seq, journal, state, data, reader, list(stat["legal"]), mine)
-    return ahead_blocks(got, data, reader, example) if got is not None else []
-
-
-def _link_due(raw: bytes, reader: str) -> list[Para]:
-    """Which link of the reader's dice sheet his next orders that roll dice, or his sealed
-    plan given at once with the other side's, carry, if he holds one (store/sheets.py)."""
-    sheet = sheets_in(raw).get(reader)
-    if sheet is None:
-        return []
-    return [para(f"Your dice sheet: link {sheet.due()} (line {sheet.due() + 1} of the sheet "
-                 f"file) is due with your next orders that roll dice or shuffle the deck, and "
-                 f"with a sealed plan you give at once with the other side's, in a line "
-                 f"'Link: LINK'.")]
+    return (ahead_blocks(got, data, reader, example) if got is not None else []), got
 
 
 PAUSED_NOW = "The game is paused: no orders are taken until the moderator resumes it."
