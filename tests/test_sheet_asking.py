@@ -102,3 +102,31 @@ def test_a_reminder_and_the_late_mail_carry_the_then_steps_and_the_link_due(tmp_
     for folder in ("remind", "late"):
         assert all("Your dice sheet" not in flat(text_of(m)) for m in mails(tmp_path / folder)
                    if str(m["To"]) != ADDRESSES["german"])
+
+
+def _reply_to(cli, path, tmp_path, raw, name) -> str:
+    out, written = _inbox(cli, path, tmp_path, [raw], name)
+    assert out[0]["status"] == "rejected", out
+    return flat(next(p for p in written if "not applied" in p.read_text()).read_text())
+
+
+def test_a_refusal_says_what_to_send_again_by_why_the_line_was_refused(tmp_path, cli):
+    """'Send them again with this line corrected' fits a wrong line only: a line whose dice
+    need the missing link is right as it is, and a line after one that rolls dice must be
+    dropped, to be sent once the result is read."""
+    path, _, keys = _mail_game(tmp_path, sheets_for=("german",))
+    reply = _reply_to(cli, path, tmp_path, _mail("german", OPENING_MAIL, keys["german"], 1),
+                      "box1")
+    assert ("applied all or none. Send them again as they are, with a line 'Link: LINK' "
+            "giving the link due.") in reply, reply
+    assert "this line corrected" not in reply
+    reply = _reply_to(cli, path, tmp_path, _mail("german", [*OPENING_MAIL, "done",
+                                                            f"Link: {GERMAN[1]}"],
+                                                 keys["german"], 2), "box2")
+    assert "Why: it comes after line" in reply, reply
+    assert ("Send them again without this line and those after it; send those once you have "
+            "read the result.") in reply, reply
+    reply = _reply_to(cli, path, tmp_path, _mail("german", [*OPENING_MAIL[:2], "move ge-1 paris",
+                                                            f"Link: {GERMAN[1]}"],
+                                                 keys["german"], 3), "box3")
+    assert "Send them again with this line corrected." in reply, reply

@@ -22,6 +22,7 @@ from ..render.record_text import prose
 from ..render.sections import Block, Document, Orders, Section, Span, para
 from ..render.unbroken import bound, unbound
 from ..store.players import roster
+from ..store.sheets import SHEET_RULE
 from .copies import this_is
 
 # A report mail tells at most FULL_MOST records in full, the last ones; those before them
@@ -160,7 +161,7 @@ def refusal_document(out, report: bool = True) -> Document:
         return Document("", [Section("", blocks)])
     before = ("nothing." if not out.before else
               "nothing, not even the lines before it: the orders of one message are applied "
-              "all or none. Send them again with this line corrected.")
+              "all or none. " + send_again(out.why))
     blocks = [
         para(Span("Your message was not applied: ", "bold"),
              f"line {out.line} of it failed."),
@@ -170,6 +171,26 @@ def refusal_document(out, report: bool = True) -> Document:
         *([para(below.strip())] if report else []),
     ]
     return Document("", [Section("", blocks)])
+
+
+# The first words of why a line after one that rolls dice or draws a card is refused
+# (why_refused), and where the refusal of a line for its missing link cites the dice sheets
+# (store/sheets.py sheet_why).
+AFTER_UNKNOWN = "it comes after line "
+SHEET_CITED = f"({SHEET_RULE})"
+
+
+def send_again(why: str) -> str:
+    """What to send again after a line refused with lines before it, by why it was: the
+    line itself wrong (mend it), a line that comes after a die or a card drawn (drop it and
+    those after it, for a later mail), or a line whose dice need the sheet's link (the same
+    lines, with it)."""
+    if why.startswith(AFTER_UNKNOWN):
+        return ("Send them again without this line and those after it; send those once you "
+                "have read the result.")
+    if why.endswith(SHEET_CITED):
+        return "Send them again as they are, with a line 'Link: LINK' giving the link due."
+    return "Send them again with this line corrected."
 
 
 def _below(out, report: bool) -> str:
@@ -247,7 +268,7 @@ def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str])
     follows = getattr(exc, "follows", None)
     if follows is not None:
         by, what = follows
-        return (f"it comes after line {lines[by][0]} ({quoted(texts[by])}), which {what}: "
+        return (f"{AFTER_UNKNOWN}{lines[by][0]} ({quoted(texts[by])}), which {what}: "
                 f"the orders of one mail end at such an order, whose result is not known "
                 f"when the mail is written; send the orders after it once you have read "
                 f"the result")
