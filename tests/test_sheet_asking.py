@@ -130,3 +130,15 @@ def test_a_refusal_says_what_to_send_again_by_why_the_line_was_refused(tmp_path,
                                                             f"Link: {GERMAN[1]}"],
                                                  keys["german"], 3), "box3")
     assert "Send them again with this line corrected." in reply, reply
+
+
+def test_a_discard_while_passing_is_marked_as_drawing_cards(tmp_path, cli):
+    """With no card played a pass may discard and draw again (2.0 II.1): the draw ends the
+    mail's orders, so the preview names it; it left the decision open, and the preview
+    named only 'end turn', so 'move … / discard … / end turn' was sent and refused whole."""
+    sc = position("1918", player="german", hands={"german": ["off-01"], "entente": []},
+                  units=["ge-6 ge army lille 4I+1A", "uk-1 uk army artois 3I"])
+    j = new_game(tmp_path, sc, dice="manual")
+    assert g.submit(j, "german", ["pass"]).rejected is None
+    out = flat(cli("report", j, "--as", "german", "--since", "0").stdout)
+    assert "- after discard offensive: cards are drawn" in out, out

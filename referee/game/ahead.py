@@ -161,13 +161,13 @@ def _leave(state: State, data: GameData, side: str, text: str, order: Ord,
     except OrderError:
         return None
     branch.turn_ended = _turn_ended(events, side)
+    if any(e.type == "CardsDrawn" for e in events):     # a discard while passing (2.0 II.1)
+        branch.end = "cards"
+        return branch
     if _decision(after) == before and acting(after, side) and not branch.turn_ended:
         if _closer(after, data, side) is not None or \
                 not _more(after, data, side, order, standing, branch):
             return None
-        return branch
-    if any(e.type == "CardsDrawn" for e in events):
-        branch.end = "cards"
         return branch
     _follow(after, data, side, standing, branch)
     return branch
