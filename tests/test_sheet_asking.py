@@ -142,3 +142,14 @@ def test_a_discard_while_passing_is_marked_as_drawing_cards(tmp_path, cli):
     assert g.submit(j, "german", ["pass"]).rejected is None
     out = flat(cli("report", j, "--as", "german", "--since", "0").stdout)
     assert "- after discard offensive: cards are drawn" in out, out
+
+
+def test_a_link_refused_in_a_mail_is_told_in_the_mails_terms(tmp_path, cli):
+    """A mail player has no command: the link due is asked on a 'Link:' line, never as
+    'order --link'."""
+    path, _, keys = _mail_game(tmp_path, sheets_for=("german",))
+    raw = _mail("german", [*OPENING_MAIL, f"Link: {GERMAN[2][:63]}x"], keys["german"], 1)
+    out, written = _inbox(cli, path, tmp_path, [raw], "box1")
+    reply = flat(next(p for p in written if "not applied" in p.read_text()).read_text())
+    assert "is due, on a line 'Link: LINK' of the mail" in reply, reply
+    assert "--link" not in reply and "--link" not in out[0]["reason"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..base.errors import SheetError, quoted
 from ..data.gamedata import GameData
-from ..engine import plan_label, sealed_for, sealed_sides
+from ..engine import sealed_for, sealed_sides
 from ..engine.state import State
 from ..store import sheets
 from ..store.dice import Dice
@@ -79,11 +79,11 @@ def plan_takes_a_link(b, i: int) -> None:
     if q.dry_run or q.side not in b.sheets or b.fresh or q.clock is not None or q.closing or \
             plans_stream(b.state, q.side) is None:
         return
-    owner, rule = b.owner(), plan_label(b.state).rpartition("(")[2].rstrip(")")
+    owner = b.owner()
     raise order_needs(SheetError(
         f"a sealed plan given at once with the other side's carries the next link of "
-        f"{owner}'s dice sheet, since the plan that closes the phase rolls with both (rule "
-        f"{rule}): link {b.sheets[q.side].due()} of {owner}'s dice sheet is due "
+        f"{owner}'s dice sheet, since the plan that closes the phase rolls with both: "
+        f"link {b.sheets[q.side].due()} of {owner}'s dice sheet is due "
         f"({sheets.LINK_HOW})"), i, q.texts[i])
 
 

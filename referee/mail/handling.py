@@ -9,7 +9,7 @@ from ..game.batch import AlreadyApplied
 from ..game.forced import closer, rule_of
 from ..game.suggest import amend
 from ..game.timeline import NoOrdersTaken, taking_orders
-from ..store.sheets import sheet_why, sheets_in, steps_down
+from ..store.sheets import in_mail_terms, sheet_why, sheets_in, steps_down
 from ..table import Table
 from . import message as mailtext
 from .answered import stale_reply
@@ -131,7 +131,7 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
         out.status, out.reason = "known", "already in the journal (another inbox run)"
         return
     except OrderError as exc:
-        out.status, out.reason = "rejected", str(exc)
+        out.status, out.reason = "rejected", in_mail_terms(str(exc))
         if getattr(exc, "order", None) is not None:     # a line's dice or plan, no link
             _line_refused(out, lines, exc.order, sheet_why(exc.bare))
         return

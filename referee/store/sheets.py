@@ -200,11 +200,15 @@ SHEET_RULE = "player.md, Dice sheets"
 NONE_GIVES = "which none of these orders gives"
 
 
+def in_mail_terms(reason: str) -> str:
+    """A dice sheet's refusal as a mail's reply gives it: its line 'Link: LINK', no command."""
+    return reason.replace(f" ({LINK_HOW})", ", on a line 'Link: LINK' of the mail")
+
+
 def sheet_why(reason: str) -> str:
     """A dice sheet's refusal of an order as the reply to a mail gives it, below the line it
     quotes: in the mail's terms (its line 'Link: LINK'), citing the dice sheets' rule."""
-    return reason.replace(f" ({LINK_HOW})", ", on a line 'Link: LINK' of the mail").replace(
-        NONE_GIVES, "which this mail does not give") + \
+    return in_mail_terms(reason).replace(NONE_GIVES, "which this mail does not give") + \
         f" ({SHEET_RULE})"
 
 
