@@ -59,11 +59,13 @@ class Table:
         sk.evolve(self.card, self.state, body, self.seq)
         return body["test"]
 
-    def into_contact(self, side: str, *fids: str, mode: str = "assault") -> None:
-        """Each of fids moves into contact (Hand-to-Hand Combat: a figure new to a melee
-        moved into contact this turn), then both sides say done until the melee phase."""
+    def into_contact(self, side: str, *fids: str, at: str, mode: str = "assault") -> None:
+        """Each of fids moves into contact with enemy figure `at` (Hand-to-Hand Combat: a
+        figure new to a melee moved into contact this turn; a card with contact_holds reads
+        whom it contacts), then both sides say done until the melee phase."""
+        named = f" at={at}" if self.card.melee.contact_holds else ""
         for fid in fids:
-            self.test(side, f"move {fid} mode={mode} contact=yes command=yes", [3])
+            self.test(side, f"move {fid} mode={mode} contact=yes{named} command=yes", [3])
         self.until("melee")
 
     def until(self, phase: str) -> None:

@@ -39,7 +39,7 @@ def test_a_rush_into_contact_is_refused_an_assault_is_not():
     t = Table(red=[figure("R1")], phase="movement")
     rule, why = t.refusal("red", "move R1 mode=rush contact=yes command=yes")
     assert rule == "Hand-to-Hand Combat" and "rush into contact" in why
-    assert t.refusal("red", "move R1 mode=assault contact=yes command=yes") is None
+    assert t.refusal("red", "move R1 mode=assault contact=yes at=B0 command=yes") is None
 
 
 def test_a_pinned_figure_may_not_advance_but_may_move_away():
@@ -270,7 +270,7 @@ def test_after_an_assault_fire_only_with_both_within_six_inches():
 ])
 def test_melee_scores_and_results(att, dfd, a_die, d_die, result):
     t = Table(red=[att], blue=[dfd], phase="movement")
-    t.into_contact("red", "R1")
+    t.into_contact("red", "R1", at="B1")
     got = t.test("red", "melee B1 attackers=R1", [d_die, a_die])
     assert got["result"].endswith(result)
 
@@ -278,7 +278,7 @@ def test_melee_scores_and_results(att, dfd, a_die, d_die, result):
 def test_a_second_attacker_adds_two_and_a_third_is_refused():
     t = Table(red=[figure("R1"), figure("R2"), figure("R3")], blue=[figure("B1")],
               phase="movement")
-    t.into_contact("red", "R1", "R2", "R3")
+    t.into_contact("red", "R1", "R2", "R3", at="B1")
     got = t.test("red", "melee B1 attackers=R1,R2", [3, 3, 1])
     assert mods(got) == {"second": 2}
     assert got["result"] == "R1 3 v B1 3: no result; R2 3 v B1 3: no result"
@@ -289,7 +289,7 @@ def test_a_second_attacker_adds_two_and_a_third_is_refused():
 def test_a_pinned_figure_fights_at_minus_two_and_only_the_bold_attack_pinned():
     t = Table(red=[figure("R1"), figure("R2", "stubborn")], blue=[figure("B1")],
               phase="movement")
-    t.into_contact("red", "R1", "R2")
+    t.into_contact("red", "R1", "R2", at="B1")
     t.fig("R1").pins = t.fig("R2").pins = 1              # pinned by fire as they closed
     rule, why = t.refusal("red", "melee B1 attackers=R1")
     assert rule == "Hand-to-Hand Combat" and why.startswith("R1 is pinned: it halts 4\"")
@@ -311,7 +311,7 @@ def test_only_a_figure_that_moved_into_contact_attacks():
     t = Table(red=[figure("R1"), figure("R2"), figure("R3")], blue=[figure("B1")],
               phase="movement")
     t.test("red", "move R1 mode=manoeuvre command=yes", [3])
-    t.into_contact("red", "R2", mode="manoeuvre")
+    t.into_contact("red", "R2", at="B1", mode="manoeuvre")
     for fid in ("R1", "R3"):
         assert t.refusal("red", f"melee B1 attackers={fid}") == (
             "Hand-to-Hand Combat", f"{fid} did not move into contact this turn: a new "
@@ -447,7 +447,7 @@ def test_the_sequence_of_play_runs_when_both_sides_are_done():
 def test_figures_in_melee_cannot_shoot_nor_be_shot_and_a_contact_move_cannot_shoot():
     t = Table(red=[figure("R1"), figure("R2"), figure("R3")],
               blue=[figure("B1"), figure("B2")], phase="movement")
-    t.test("red", "move R3 mode=assault contact=yes command=yes", [2])
+    t.test("red", "move R3 mode=assault contact=yes at=B1 command=yes", [2])
     t.state.phase = 2
     assert "moved into contact" in t.refusal("red", "fire R3 at=B2 range=2 command=yes")[1]
     t.state.phase = 3

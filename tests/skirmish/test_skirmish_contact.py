@@ -16,7 +16,7 @@ def in_contact(dice=(3, 3), red=(), blue=()) -> Table:
     """R1 moves into contact with B1 and attacks it in turn 1's melee (no result with
     3 v 3), then turn 2's movement."""
     t = Table(red=[figure("R1"), *red], blue=[figure("B1"), *blue], phase="movement")
-    t.into_contact("red", "R1")
+    t.into_contact("red", "R1", at="B1")
     t.test("red", "melee B1 attackers=R1", list(dice))
     t.until("morale")
     t.until("movement")
@@ -58,7 +58,7 @@ def test_figures_in_contact_must_fight_again_and_done_cannot_skip_it():
 
 def test_a_melee_in_contact_names_every_attacker_in_it_and_no_other_fight():
     t = in_contact(red=[figure("R2")], blue=[figure("B2")])
-    t.into_contact("red", "R2")                          # turn 2: R2 moves in to join
+    t.into_contact("red", "R2", at="B1")                  # turn 2: R2 moves in to join
     rule, why = t.refusal("red", "melee B2 attackers=R1")
     assert rule == "Hand-to-Hand Combat" and "R1 is in contact with B1" in why
     rule, why = t.refusal("blue", "melee R1 attackers=B1")
@@ -74,7 +74,7 @@ def test_a_melee_in_contact_names_every_attacker_in_it_and_no_other_fight():
 
 def test_a_fallen_figure_ends_its_contact():
     t = Table(red=[figure("R1")], blue=[figure("B1")], phase="movement")
-    t.into_contact("red", "R1")
+    t.into_contact("red", "R1", at="B1")
     t.test("red", "melee B1 attackers=R1", [5, 1])      # B1 5 v R1 1: "2 or more less"
     assert t.fig("R1").killed
     t.until("morale")
@@ -120,7 +120,7 @@ def test_a_figure_that_shot_this_turn_does_not_attack_in_its_melee():
     (and so has not shot) attacks."""
     t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1"), figure("B2")],
               phase="movement")
-    t.test("red", "move R2 mode=assault contact=yes command=yes", [3])
+    t.test("red", "move R2 mode=assault contact=yes at=B1 command=yes", [3])
     t.until("fire")
     t.test("red", "unaimed R1 at=B1 range=30 command=yes", [2])
     t.until("melee")

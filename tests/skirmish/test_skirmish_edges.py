@@ -32,8 +32,8 @@ def test_a_section_dispersed_in_contact_leaves_it_and_owes_no_melee(cli, tmp_pat
     figure in contact owes no melee and the phase can end."""
     j = tmp_path / "p.jsonl"
     _new(cli, j)
-    assert _order(cli, j, "british", "move B2 mode=assault contact=yes command=yes", "3"
-                  ).exit_code == 0
+    assert _order(cli, j, "british", "move B2 mode=assault contact=yes at=G2 command=yes",
+                  "3").exit_code == 0
     done_until(cli, j, "melee")
     assert _order(cli, j, "british", "melee G2 attackers=B2", "3,3").exit_code == 0
     done_until(cli, j, "morale")
@@ -52,7 +52,7 @@ def test_the_enemy_claims_the_surrender_of_a_figure_in_a_melee_only():
     assert rule == "Surrendering" and "R1 is in no melee" in why
     t = Table(red=[figure("R1")], blue=[figure("B1")], phase="movement")
     t.test("red", "done")
-    t.into_contact("blue", "B1")
+    t.into_contact("blue", "B1", at="R1")
     t.test("blue", "melee R1 attackers=B1", [3, 3])
     assert t.refusal("blue", "surrender R1 reason=melee enemies=4 closer=yes") is None
 
@@ -61,7 +61,8 @@ def test_a_settle_that_drops_an_attacker_releases_him_from_contact(cli, tmp_path
     j = tmp_path / "p.jsonl"
     _new(cli, j)
     for fid in ("B2", "B3"):
-        assert _order(cli, j, "british", f"move {fid} mode=assault contact=yes command=yes",
+        assert _order(cli, j, "british",
+                      f"move {fid} mode=assault contact=yes at=G2 command=yes",
                       "3").exit_code == 0
     done_until(cli, j, "melee")
     assert _order(cli, j, "british", "melee G2 attackers=B2,B3", "3,4,1").exit_code == 0
@@ -76,7 +77,7 @@ def test_a_settle_that_drops_an_attacker_releases_him_from_contact(cli, tmp_path
 
 def test_a_void_melee_leaves_no_contact():
     t = Table(red=[figure("R1")], blue=[figure("B1")], phase="movement")
-    t.into_contact("red", "R1")
+    t.into_contact("red", "R1", at="B1")
     got = t.test("red", "melee B1 attackers=R1", [3, 3])
     void = {**got, "effects": [], "result": "void: R9 is no figure"}
     sk.settle(t.state, {"record": t.seq, "test": void}, t.card)

@@ -353,7 +353,7 @@ def _melee(cli, patrol) -> int:
     has no off-table artillery: its phase is passed over), and B1 and G1 fight in the
     melee phase: the melee's record number."""
     assert cli("order", patrol, "--as", "british", "move B1 mode=assault contact=yes "
-               "command=yes", "done").exit_code == 0
+               "at=G1 command=yes", "done").exit_code == 0
     for side in ["german"] + ["british", "german"] * 3:
         r = cli("order", patrol, "--as", side, "done")
         assert r.exit_code == 0, r.stderr
@@ -379,7 +379,7 @@ def test_explain_tells_a_melee_s_dice_by_figure_and_its_facts_as_typed(cli, patr
     assert explained.exit_code == 0 and "facts declared: attackers=B1" in explained.stdout
     moved = cli("explain", patrol, "1")
     assert moved.exit_code == 0, moved.stderr
-    assert "facts declared: command=yes, contact=yes, mode=assault" in moved.stdout
+    assert "facts declared: at=G1, command=yes, contact=yes, mode=assault" in moved.stdout
     doc = valid(cli("explain", patrol, str(seq), "--format", "json").stdout,
                 "skirmish-explained")
     assert doc["test"]["subject"] == "G1" and doc["test"]["kind"] == "melee"

@@ -42,7 +42,7 @@ def test_melee_is_not_listed_when_every_figure_of_the_side_has_fired(cli, tmp_pa
     """Card, Hand-to-Hand Combat: "the figure moving into contact can't shoot"."""
     j, order = _new(cli, tmp_path, "duel")
     order("german", "done")
-    order("british", "move B1 mode=assault contact=yes command=yes", "3")
+    order("british", "move B1 mode=assault contact=yes at=G1 command=yes", "3")
     done_until(cli, j, "fire")
     order("german", "fire G1 at=B1 range=1 state=moving cover=none command=yes", "1")
     done_until(cli, j, "melee")

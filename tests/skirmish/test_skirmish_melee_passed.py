@@ -36,7 +36,7 @@ def test_with_no_figure_in_contact_the_melee_phase_is_passed_over(cli, patrol):
 
 def test_a_figure_moved_into_contact_keeps_the_melee_phase(cli, patrol):
     r = cli("order", patrol, "--as", "british",
-            "move B2 mode=assault contact=yes command=yes")
+            "move B2 mode=assault contact=yes at=G1 command=yes")
     assert r.exit_code == 0, r.output
     assert "melee" in _done_until_morale(cli, patrol)
 

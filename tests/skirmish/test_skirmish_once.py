@@ -153,7 +153,7 @@ def test_a_melee_is_one_fight_a_turn_each_attacker_once_and_a_defender_dies_once
     defender beaten by both dies once: one death for his section's morale."""
     t = Table(red=[figure("R1"), figure("R2"), figure("R3")],
               blue=[figure("B1"), figure("B2")], phase="movement")
-    t.into_contact("red", "R1", "R2")
+    t.into_contact("red", "R1", "R2", at="B1")
     rule, why = t.refusal("red", "melee B1 attackers=R1,R1")
     assert rule == "Hand-to-Hand Combat" and "R1 is named twice" in why
     got = t.test("red", "melee B1 attackers=R1,R2", [1, 6, 6])   # B1 1; R1 6; R2 6+2
@@ -166,7 +166,7 @@ def test_a_melee_is_one_fight_a_turn_each_attacker_once_and_a_defender_dies_once
 
 def test_a_second_attacker_ordered_apart_is_refused():
     t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="movement")
-    t.into_contact("red", "R1", "R2")
+    t.into_contact("red", "R1", "R2", at="B1")
     t.test("red", "melee B1 attackers=R1", [3, 3])
     rule, why = t.refusal("red", "melee B1 attackers=R2")
     assert rule == "Hand-to-Hand Combat" and "both attackers are named in one order" in why
@@ -177,7 +177,7 @@ def test_no_stealthy_move_into_contact():
     t = Table(red=[figure("R1")], phase="movement")
     rule, why = t.refusal("red", "move R1 mode=stealthy contact=yes command=yes")
     assert rule == "Hand-to-Hand Combat" and "stealthy into contact" in why
-    assert t.refusal("red", "move R1 mode=manoeuvre contact=yes command=yes") is None
+    assert t.refusal("red", "move R1 mode=manoeuvre contact=yes at=B0 command=yes") is None
 
 
 def test_figures_in_melee_last_turn_can_t_shoot_or_be_shot_at():
@@ -185,7 +185,7 @@ def test_figures_in_melee_last_turn_can_t_shoot_or_be_shot_at():
     shot at this turn" (and this turn, while the melee lasts)."""
     t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1"), figure("B2")],
               phase="movement")
-    t.into_contact("red", "R1")
+    t.into_contact("red", "R1", at="B1")
     t.test("red", "melee B1 attackers=R1", [3, 3])               # no result
     t.until("fire")                                              # the next turn's fire
     assert t.state.turn == 2

@@ -79,7 +79,7 @@ def route(cli, tmp_path, secret_file):
 def test_both_sides_mailing_in_one_pass_get_one_answer_each(route):
     """The German's done, then the British's orders and done: the phase moves to fire. The
     German's one mail answers his and asks him the fire phase; no report follows it."""
-    route.post("british", "move B1 mode=assault contact=yes command=yes")
+    route.post("british", "move B1 mode=assault contact=yes at=G1 command=yes")
     route.tick()
     route.mails()
     g = route.post("german", "done")
@@ -103,7 +103,7 @@ def test_two_mails_of_one_player_get_two_answers_the_last_with_the_report(route)
     """Two German mails and a British one in a pass: the German gets two answers, the first
     saying that his report follows, the last carrying it as the pass left the game; the
     British one mail, the answer to his."""
-    route.post("british", "move B1 mode=assault contact=yes command=yes")
+    route.post("british", "move B1 mode=assault contact=yes at=G1 command=yes")
     route.post("german", "done")
     route.post("british", SPOT, "done")
     route.tick()
@@ -131,7 +131,7 @@ def test_a_pass_killed_sends_each_mail_once_and_one_a_player(route, fault):
     """Killed once the German's mail was taken (before the ledger knew it), or once his
     answer was written (before the British's was): the next pass sends each answer once,
     each carrying its reader's report, and no report after it."""
-    route.post("british", "move B1 mode=assault contact=yes command=yes")
+    route.post("british", "move B1 mode=assault contact=yes at=G1 command=yes")
     route.tick()
     route.mails()
     route.post("german", "done")

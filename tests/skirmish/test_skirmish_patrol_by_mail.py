@@ -106,7 +106,7 @@ def test_a_patrol_by_mail_for_two_full_turns(cli, tmp_path, via):
                                                 f"moderator={UMPIRE}", *route), via)
     spot = "spot B4 at=G5 range=30 light=day state=halted cover=soft"
     # Turn 1, movement: B1 assaults into contact with G1; B4 looks for the sniper.
-    assert post.send(("british", ("move B1 mode=assault contact=yes command=yes",)),
+    assert post.send(("british", ("move B1 mode=assault contact=yes at=G1 command=yes",)),
                      ("german", ("done",)),
                      ("british", (spot,)),
                      ("british", (spot, "done"))) == [

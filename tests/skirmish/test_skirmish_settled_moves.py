@@ -33,9 +33,9 @@ def _ruled(order, n: int, fact: str, value: str, *dice: str) -> None:
 def test_a_contact_settled_away_is_no_move_into_contact(cli, tmp_path):
     """B2's assault declared contact=yes; ruled no: B2 is no new attacker in the melee."""
     j, order = _game(cli, tmp_path)
-    order("british", "move B2 mode=assault contact=yes command=yes", "3")
+    order("british", "move B2 mode=assault contact=yes at=G1 command=yes", "3")
     _ruled(order, 1, "contact", "no")
-    order("british", "move B3 mode=assault contact=yes command=yes", "3")   # a melee to come
+    order("british", "move B3 mode=assault contact=yes at=G1 command=yes", "3")   # a melee to come
     done_until(cli, j, "melee")
     r = order("british", "melee G1 attackers=B2", "2", "5", ok=False)
     assert "did not move into contact" in r.stderr, r.stderr
@@ -46,7 +46,8 @@ def test_a_contact_settled_in_bars_the_shot_and_lets_the_figure_attack(cli, tmp_
     shoot, and attacks in the melee."""
     j, order = _game(cli, tmp_path)
     order("british", "move B2 mode=assault contact=no command=yes", "3")
-    _ruled(order, 1, "contact", "yes")
+    order("german", "dispute record=1 fact=contact value=yes")
+    order("moderator", "settle record=1 fact=contact value=yes at=G1")
     done_until(cli, j, "fire", step="regular")
     r = order("british", "unaimed B2 at=G1 range=3 command=yes", "12", ok=False)
     assert "B2 moved into contact and can't shoot" in r.stderr, r.stderr
@@ -93,7 +94,7 @@ def test_a_melee_fought_before_the_ruling_stands(cli, tmp_path):
     contact and the moderator rules it away: the melee's dice were rolled and stand, B2
     no longer counts as having moved into contact, and the journal verifies."""
     j, order = _game(cli, tmp_path)
-    order("british", "move B2 mode=assault contact=yes command=yes", "3")
+    order("british", "move B2 mode=assault contact=yes at=G1 command=yes", "3")
     done_until(cli, j, "melee")
     order("british", "melee G1 attackers=B2", "2", "5")
     _ruled(order, 1, "contact", "no")
@@ -109,7 +110,7 @@ def test_a_break_off_ruled_void_leaves_the_figures_in_contact(cli, tmp_path):
     break off; ruled not away, its move is void (in contact, it moves only to break off):
     it stood, so the contact holds and the British owe its melee before their done."""
     j, order = _game(cli, tmp_path)
-    order("british", "move B2 mode=assault contact=yes command=yes", "3")
+    order("british", "move B2 mode=assault contact=yes at=G1 command=yes", "3")
     done_until(cli, j, "melee")
     order("british", "melee G1 attackers=B2", "2", "4")          # 4 v 4: both stand
     done_until(cli, j, "movement", turn=2)
@@ -134,7 +135,7 @@ def _rule(t: Table, test: dict, fact: str, value, void: bool = False) -> None:
 def _settled(card, fact: str, value) -> sk.SkState:
     """R1 moved into contact (record 1), then the moderator's ruling set a fact of it."""
     t = Table(red=[figure("R1")], blue=[figure("B1")], phase="movement", card=card)
-    test = t.test("red", "move R1 mode=assault contact=yes command=yes", [3])
+    test = t.test("red", "move R1 mode=assault contact=yes at=B1 command=yes", [3])
     _rule(t, test, fact, value)
     return t.state
 

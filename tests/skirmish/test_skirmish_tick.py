@@ -66,7 +66,7 @@ def test_a_skirmish_by_mail_through_tick(cli, servers, monkeypatch, tmp_path):
     assert "Reply with one order a line, keeping the Order key line below, each made as " \
         "one of these" in asked
     for form in ("move FIGURE mode=assault|manoeuvre|rush|stealthy away=yes|no "
-                 "contact=yes|no command=yes|no", "spot FIGURE at=FIGURE range=N",
+                 "contact=yes|no at=FIGURE command=yes|no", "spot FIGURE at=FIGURE range=N",
                  "surrender FIGURE|SECTION reason=routing|melee", "done Order key:"):
         assert form in asked, (form, asked)
     key = re.search(r"Order key: (\S+)", opening[0]).group(1)

@@ -30,6 +30,7 @@ from .checks import (
     stepped,
     too_many,
 )
+from .contacted import held, named
 from .order_text import SkOrder, parse_order
 from .readable import kept
 from .settled import left_contact, move_settled
@@ -181,7 +182,8 @@ def _aiming(state, o, side, fires: bool = False):
 
 def _check_move(card, state, o, side):
     f = _subject(state, o, side)
-    return f if isinstance(f, tuple) else check_move(card, state, o, f)
+    return f if isinstance(f, tuple) else \
+        held(card, state, f) or check_move(card, state, o, f) or named(card, state, o, f)
 
 
 def _check_spot(card, state, o, side):
@@ -229,6 +231,8 @@ def corrected(card: SkirmishCard, state: SkState, test: dict, facts: dict,
     if test["kind"] in ("fire", "unaimed") and f is not None:
         targets = [state.figures[n] for n in facts.get("at", []) if n in state.figures]
         facts = kept(card, test["kind"], facts, card.weapons.kinds[f.weapon], targets)
+    if test["kind"] == "move" and not facts.get("contact"):
+        facts = {k: v for k, v in facts.items() if k != "at"}    # at= goes with contact=yes
     return SkOrder(test["kind"], test["subject"], facts, text)
 
 
@@ -418,6 +422,7 @@ def _bookkeep(card: SkirmishCard, state: SkState, side: str, test: dict) -> None
     if kind == "move":
         f.moved = test["facts"]["mode"]
         f.contact = bool(test["facts"].get("contact"))
+        f.contact_at = (test["facts"].get("at") or [None])[0] if f.contact else None
         test["broke_off"] = left_contact(state, f.id)     # held again if ruled void
         if card.unit_turns:
             end_turns(state, side, f.section)
@@ -458,6 +463,7 @@ def _next_phase(card: SkirmishCard, state: SkState) -> None:
     state.closed = []
     for f in state.figures.values():
         f.moved, f.fired, f.attackers, f.contact = None, False, [], False
+        f.contact_at = None
     for s in state.sections.values():
         s.killed_this_turn = s.killed_tests = 0
     _begin(card, state)                      # a card whose turn opens with its fire

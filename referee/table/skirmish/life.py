@@ -516,8 +516,10 @@ def settle(card, records, o, side, dice) -> dict:
     now = next((t for t in state.tests if t["record"] == n), rec["test"])
     facts = dict((now.get("settled") or rec["test"])["facts"])
     facts[fact] = _as_declared(facts.get(fact), value, o.text, fact, card, state.figures)
-    if "state" in o.facts and "state" not in facts:     # a fact the correction calls for
-        facts["state"] = o.facts["state"]
+    # A fact the correction calls for: a range past 18" a state, a move ruled into contact
+    # the figure it contacted (card melee.contact_holds).
+    for key in ("state", "at") if card.melee.contact_holds else ("state",):
+        facts.update({key: o.facts[key]} if key in o.facts and key not in facts else {})
     _, before = replay(records[:n])
     again = sk.corrected(card, before, rec["test"], facts, o.text)
     old = [d["value"] for d in rec["test"]["dice"]]

@@ -9,6 +9,7 @@ from ...contracts.skirmish import SkirmishCard
 from ...render.documents import side_name
 from . import decider as sk
 from .checks import fighting, may_fire
+from .contacted import contactable
 from .order_text import order_form
 from .readable import HANGING, reads
 from .state import FigureState, SkState
@@ -123,9 +124,12 @@ def _narrowed(card: SkirmishCard, state: SkState, side: str, verb: str
     legal = _moves(card, state, side)
     if not legal:
         return {}
+    into = any(x[2] for x in legal)
     return {"mode": "|".join(m for m in card.movement.modes if any(x[0] == m for x in legal)),
             "away": _yes_no({x[1] for x in legal}),
-            "contact": _yes_no({x[2] for x in legal})}
+            "contact": _yes_no({x[2] for x in legal}),
+            # the figure a move into contact names (contacted.py): offered with contact=yes
+            "at": "FIGURE" if into and card.melee.contact_holds else None}
 
 
 def _fire_form(card: SkirmishCard, state: SkState, side: str, verb: str
@@ -165,7 +169,10 @@ def _moves(card: SkirmishCard, state: SkState, side: str) -> set[tuple[str, bool
 
 
 def _legal_moves(card: SkirmishCard, state: SkState, side: str):
-    """Each figure of side with each (mode, away, contact) it may move by now."""
+    """Each figure of side with each (mode, away, contact) it may move by now (into
+    contact, naming an enemy figure it may contact, card contact_holds: any one serves,
+    as whether one may be named does not hang on the mover)."""
+    named = contactable(state, side)[:1] if card.melee.contact_holds else []
     for f in state.figures.values():
         if f.side != side or not fighting(state, f.id):
             continue
@@ -173,7 +180,9 @@ def _legal_moves(card: SkirmishCard, state: SkState, side: str):
             for away in (False, True):
                 for contact in (False, True):
                     o = sk.SkOrder("move", f.id, {"mode": mode, "away": away,
-                                                  "contact": contact, "command": True})
+                                                  "contact": contact, "command": True,
+                                                  **({"at": named} if contact and named
+                                                     else {})})
                     if sk.check(card, state, o, side) is None:
                         yield f, (mode, away, contact)
 

@@ -20,7 +20,7 @@ WORDS = ("mode", "trigger", "reason", "light", "state", "cover", "fact", "value"
 # The facts each order reads (dicetests.py, checks.py, life.py): a fact its test does not
 # read would be recorded and shown as if it counted, and could be disputed for nothing.
 READS = {
-    "move": ("mode", "away", "contact", "command"),
+    "move": ("mode", "away", "contact", "at", "command"),
     "spot": ("at", "range", "light", "state", "cover"),
     "fire": ("at", "range", "confined", "state", "cover", "dice", "command"),
     "unaimed": ("at", "range", "cover", "advancing", "rapid", "dice", "command"),
@@ -31,7 +31,7 @@ READS = {
     "surrender": ("reason", "between", "within", "enemies", "closer"),
     "done": (),
     "dispute": ("record", "fact", "value"),
-    "settle": ("record", "fact", "value", "uphold", "state"),
+    "settle": ("record", "fact", "value", "uphold", "state", "at"),
 }
 # A word of an order: no figure, section or card word holds a '.' (contracts/skirmish.py),
 # so one ending a word is a sentence's full stop, which the order is read again without.

@@ -189,12 +189,14 @@ HAND = f"— {came.HAND}"
 def shown_order(t: dict) -> str:
     """A test's order as its first line shows it: as given; once settled, with the facts
     as the moderator ruled them (one it did not state too, when a ruling decided it; the
-    others it did not state stay the card's defaults, _unstated)."""
+    others it did not state stay the card's defaults, _unstated; one the ruled test no
+    longer reads left out: at= of a move ruled out of contact)."""
     if not t.get("settled"):
         return t["order"]
     facts, ruled = t["facts"], _ruled(t)
     words = [f"{k}={_word(facts[k])}" if "=" in w and (k := w.partition("=")[0].casefold())
-             in facts else w for w in t["order"].split()]
+             in facts else w for w in t["order"].split()
+             if "=" not in w or w.partition("=")[0].casefold() in facts]
     said = {w.partition("=")[0].casefold() for w in t["order"].split() if "=" in w}
     return " ".join([*words, *(f"{k}={_word(v)}" for k, v in facts.items()
                                if k not in said and k in ruled)])

@@ -23,6 +23,7 @@ def move_settled(state: SkState, old: dict, new: dict) -> None:
     void = is_void(new)
     f.moved = None if void else new["facts"]["mode"]
     f.contact = not void and bool(new["facts"].get("contact"))
+    f.contact_at = (new["facts"].get("at") or [None])[0] if f.contact else None
     if void and not was:
         _held_again(state, f.id, old.get("broke_off", []))
     elif was and not void:

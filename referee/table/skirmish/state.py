@@ -26,6 +26,7 @@ class FigureState:
     moved: str | None = None     # the movement mode used this turn
     fired: bool = False
     contact: bool = False        # moved into contact this turn
+    contact_at: str | None = None    # the enemy figure it contacted (melee contact_holds)
     killed_turn: int = 0
     attackers: list[str] = field(default_factory=list)    # in melee this turn
     melee_turn: int = 0          # the last turn it fought in a melee (0: never)

@@ -1,0 +1,92 @@
+"""A figure contacted this turn, as the card's melee.contact_holds reads Hand-to-Hand Combat
+("if contacted a figure can't move"): a move into contact names the enemy figure it
+contacts (`contact=yes at=G6`), and that figure moves no more this turn. A card without
+contact_holds (a journal made before) reads no at= on a move: contact=yes named no one."""
+
+from __future__ import annotations
+
+from ...base.plurals import joined
+from ...contracts.skirmish import SkirmishCard
+from .checks import enemy_figures, fighting
+from .order_text import READS, SkOrder
+from .state import FigureState, SkState
+
+Refusal = tuple[str, str]
+
+
+def contacted_by(state: SkState, fid: str) -> list[FigureState]:
+    """The figures still fighting that moved into contact with figure fid this turn, in
+    the order they moved."""
+    return sorted((f for f in state.figures.values()
+                   if f.contact and f.contact_at == fid and fighting(state, f.id)),
+                  key=lambda f: _moved_in(state, f.id) or 0)
+
+
+def _moved_in(state: SkState, fid: str) -> int | None:
+    """The record of figure fid's move this turn."""
+    return next((x["record"] for x in reversed(state.tests) if x["kind"] == "move"
+                 and x["subject"] == fid and x["turn"] == state.turn), None)
+
+
+def _record(state: SkState, fid: str) -> str:
+    """The record of figure fid's move this turn, as a refusal names it: ' (record 12)'."""
+    n = _moved_in(state, fid)
+    return "" if n is None else f" (record {n})"
+
+
+def _by(state: SkState, figures: list[FigureState]) -> str:
+    """Figures, each with the record of its move: 'B5 (record 12) and B2 (record 13)'."""
+    return joined([f.id + _record(state, f.id) for f in figures])
+
+
+def held(card: SkirmishCard, state: SkState, f: FigureState) -> Refusal | None:
+    """Why figure f may not move now because an enemy figure moved into contact with it
+    this turn (None: none did, or the card does not hold it)."""
+    if not card.melee.contact_holds:
+        return None
+    by = contacted_by(state, f.id)
+    if not by:
+        return None
+    return card.melee.rule, (f"{f.id} was contacted this turn by {_by(state, by)}: a "
+                             f"contacted figure can't move, and fights its melee first")
+
+
+def named(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState) -> Refusal | None:
+    """Why a move's at= is refused (None: taken): with the card's contact_holds, a move
+    into contact names one enemy figure standing on the table, and at= goes with
+    contact=yes alone; without it, a move reads no at=."""
+    at = o.facts.get("at")
+    if not card.melee.contact_holds:
+        if at is None:
+            return None
+        takes = ", ".join(f"{k}=" for k in READS["move"] if k != "at")
+        return card.movement.rule, (f"at=: a move in this game names no figure it contacts "
+                                    f"(it takes {takes})")
+    rule = card.melee.rule
+    if not o.facts.get("contact"):
+        return None if at is None else \
+            (rule, "at= names the enemy figure a move into contact contacts: declare "
+                   "contact=yes with it, or leave at= out")
+    if not at:
+        return rule, "declare at=: the enemy figure the move contacts (contact=yes at=FIGURE)"
+    if len(at) > 1:
+        return rule, "a move into contact names one enemy figure: at=FIGURE"
+    return standing(state, at[0], f.side)
+
+
+def standing(state: SkState, name: str, side: str) -> Refusal | None:
+    """Why figure name is no enemy figure of side standing on the table (None: it is)."""
+    found = enemy_figures(state, [name], side)
+    if isinstance(found, tuple):
+        return found
+    g = found[0]
+    if not fighting(state, g.id):
+        return "Morale", f"{g.id}'s section {g.section} has dispersed: it is no longer on " \
+                         f"the table to contact"
+    return None
+
+
+def contactable(state: SkState, side: str) -> list[str]:
+    """The enemy figures a move of side may name in at= (standing)."""
+    return [g.id for g in state.figures.values()
+            if g.side != side and standing(state, g.id, side) is None]
