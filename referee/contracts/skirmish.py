@@ -144,8 +144,8 @@ class Melee(Frozen):
     # An attacker new to a melee moved into contact this turn (a move declared contact=yes);
     # False in journals made before: any figure that could have moved so could attack.
     contact_move: bool = False
-    # A move into contact names the enemy figure it contacts (at=), and that figure can't
-    # move for the rest of the turn.
+    # A move into contact names the enemy figure it contacts (at=); that figure can't move
+    # for the rest of the turn, and the mover attacks it alone in the melee that follows.
     # False in journals made before: contact=yes named no one, and the contacted moved on.
     contact_holds: bool = False
 

@@ -1,7 +1,8 @@
 """Card, Hand-to-Hand Combat: "If contacted a figure can't move". With the card's
 melee.contact_holds a move into contact names the enemy figure it contacts (`contact=yes
-at=G6`), and that figure moves no more this turn. A card without it (a journal made
-before) named no one, and the figure contacted could still move away."""
+at=G6`); that figure moves no more this turn, and in the melee that follows the mover
+attacks it and no other. A card without it (a journal made before) named no one, and the
+figure contacted could still move away."""
 
 from __future__ import annotations
 
@@ -100,6 +101,22 @@ def test_a_move_into_contact_names_one_enemy_figure_standing_on_the_table():
     t.state.sections["B"].dispersed = True           # (the game would be over: checked alone)
     rule, why = standing(t.state, "B1", "red")
     assert rule == "Morale" and why.startswith("B1's section B has dispersed")
+
+
+def test_the_melee_is_fought_between_the_figures_named():
+    t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1"), figure("B2")],
+              phase="movement")
+    t.test("red", "move R1 mode=assault contact=yes at=B1 command=yes", [3])
+    t.test("red", "move R2 mode=assault contact=yes at=B2 command=yes", [3])
+    t.until("melee")
+    assert t.refusal("red", "melee B2 attackers=R1") == (
+        HTH, "R1 moved into contact with B1 this turn (record 1): it attacks B1, not B2")
+    assert t.refusal("red", "melee B1 attackers=R1,R2")[1].startswith("R2 moved into "
+                                                                      "contact with B2")
+    t.test("red", "melee B1 attackers=R1", [3, 3])
+    t.test("red", "melee B2 attackers=R2", [3, 3])
+    assert t.state.contacts == [{"defender": "B1", "attackers": ["R1"], "turn": 1},
+                                {"defender": "B2", "attackers": ["R2"], "turn": 1}]
 
 
 def test_the_move_form_offers_at_with_contact():

@@ -1,13 +1,14 @@
 """A figure contacted this turn, as the card's melee.contact_holds reads Hand-to-Hand Combat
 ("if contacted a figure can't move"): a move into contact names the enemy figure it
-contacts (`contact=yes at=G6`), and that figure moves no more this turn. A card without
-contact_holds (a journal made before) reads no at= on a move: contact=yes named no one."""
+contacts (`contact=yes at=G6`), that figure moves no more this turn, and in the melee that
+follows the mover attacks it and no other. A card without contact_holds (a journal made
+before) reads no at= on a move: contact=yes named no one."""
 
 from __future__ import annotations
 
 from ...base.plurals import joined
 from ...contracts.skirmish import SkirmishCard
-from .checks import enemy_figures, fighting
+from .checks import contact_of, enemy_figures, fighting
 from .order_text import READS, SkOrder
 from .state import FigureState, SkState
 
@@ -90,3 +91,18 @@ def contactable(state: SkState, side: str) -> list[str]:
     """The enemy figures a move of side may name in at= (standing)."""
     return [g.id for g in state.figures.values()
             if g.side != side and standing(state, g.id, side) is None]
+
+
+def own_defender(card: SkirmishCard, state: SkState, defender: FigureState,
+                 attackers: list[FigureState]) -> Refusal | None:
+    """A new attacker (not in the defender's contact of an earlier melee) that moved into
+    contact with a named figure this turn attacks that figure and no other."""
+    if not card.melee.contact_holds:
+        return None
+    kept = (contact_of(state, defender.id) or {}).get("attackers", [])
+    for a in attackers:
+        if a.id not in kept and a.contact and a.contact_at not in (None, defender.id):
+            return card.melee.rule, (f"{a.id} moved into contact with {a.contact_at} this "
+                                     f"turn{_record(state, a.id)}: it attacks "
+                                     f"{a.contact_at}, not {defender.id}")
+    return None

@@ -30,7 +30,7 @@ from .checks import (
     stepped,
     too_many,
 )
-from .contacted import held, named
+from .contacted import held, named, own_defender
 from .order_text import SkOrder, parse_order
 from .readable import kept
 from .settled import left_contact, move_settled
@@ -250,7 +250,8 @@ def _check_melee(card, state, o, side):
         return defender
     return too_many(card, defender[0], names) or \
         _fought_already(card, state, defender[0], names) or \
-        check_melee(card, state, defender[0], attackers)
+        check_melee(card, state, defender[0], attackers) or \
+        own_defender(card, state, defender[0], attackers)
 
 
 def _fought_already(card, state, defender, names: list[str]) -> Refusal | None:
