@@ -22,6 +22,7 @@ from casebook import new_game, position
 from referee.base.errors import GameDataError
 from referee.contracts.views import BoardView
 from referee.data.dataload import load_game
+from referee.engine.supply import in_supply
 from referee.game.board import board_view
 from referee.game.views import state_view
 from referee.render.board import board_section
@@ -212,3 +213,25 @@ def test_country_names_are_checked(tmp_path):
                  "country 'luxembourg' has no name in `country_names` (at "
                  "areas.luxembourg.country)"):
         assert sum(line.endswith(said) for line in lines) == 1, (said, lines)
+
+
+def test_a_supply_source_says_whom_it_supplies(tmp_path):
+    """6.2, 6.3: a source supplies its side only through a Friendly area: held by the other
+    side it supplies neither (Ostend German-held), Disputed only its side's units in it
+    (Dunkirk); the board says so in its text and its JSON, and agrees with the supply the
+    engine works out."""
+    sc = position("1914", control={"ostend": "german"},
+                  add_units=["ge-i-09 ge infantry dunkirk", "uk-i-09 uk infantry dunkirk"])
+    opened = g.open_game(new_game(tmp_path, sc, name="sources"))
+    board = board_of(opened, "entente")
+    areas = {a["id"]: a for c in board["countries"] for a in c["areas"]}
+    assert (areas["ostend"]["supplies"], areas["dunkirk"]["supplies"],
+            areas["calais"]["supplies"]) == ("none", "own_area", "network")
+    assert "supplies" not in areas["ypres"]
+    TypeAdapter(BoardView).validate_python(board)
+    text = " ".join(" ".join(board_text(board)).split())
+    assert "Entente Ostend (German-Friendly: supplies neither side, 6.2)" in text
+    assert "Dunkirk (disputed: supplies only the Entente units in it, 6.3)" in text
+    assert "Calais, " in text and "Calais (" not in text
+    s, d = opened.state, opened.data
+    assert in_supply(s, d, "entente", "dunkirk")        # its own units, 6.3

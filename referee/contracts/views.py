@@ -282,6 +282,10 @@ class BoardArea(Document):
     control: str                  # a side id, disputed or neutral
     vp: int
     supply_source: str | None     # the side whose supply source it is (6.1)
+    # what that source supplies now (6.2, 6.3): network (its side's units along Friendly
+    # areas), own_area (only its side's units in its area: Disputed) or none (the area is
+    # held by the other side, or neutral); given only with a supply source
+    supplies: Literal["network", "own_area", "none"] | UnsetType = UNSET
     units: list[UnitView]         # as `show` gives them to the reader, forts apart
     fort: BoardFort | None
     battle: Literal["compulsory", "declared", "fighting", "fought"] | None     # 5.1

@@ -53,6 +53,20 @@ def supplied_areas(state: State, data: GameData, side: str) -> set[str]:
     return got
 
 
+def source_reach(state: State, data: GameData, area: str) -> str | None:
+    """What the supply source in area supplies now (6.1-6.3): 'network', its side's units
+    along a line of Friendly areas (its area Friendly and free of enemy units); 'own_area',
+    only its side's units in its area (Disputed, or an enemy unit there: 6.3, 8.4); 'none',
+    no one (its area held by the other side: neither side draws from it). None: no source."""
+    side = data.areas[area].supply_source
+    if side is None:
+        return None
+    status = state.status(area, side, data)
+    if status == "friendly" and not _enemy_unit_in(state, data, area, side):
+        return "network"
+    return "own_area" if status in ("friendly", "disputed") else "none"
+
+
 def _supplied_areas(state: State, data: GameData, side: str) -> set[str]:
     network: set[str] = set()
     local: set[str] = set()
@@ -62,10 +76,10 @@ def _supplied_areas(state: State, data: GameData, side: str) -> set[str]:
             local.add(a.id)
         if a.supply_source != side:
             continue
-        status = state.status(a.id, side, data)
-        if status == "friendly" and not _enemy_unit_in(state, data, a.id, side):
+        reach = source_reach(state, data, a.id)
+        if reach == "network":
             start.append(a.id)
-        elif status in ("friendly", "disputed"):
+        elif reach == "own_area":
             local.add(a.id)          # 6.3: a Disputed source feeds only its own area
     todo = deque(start)
     network.update(start)

@@ -5,10 +5,11 @@ It is made from the view `show` gives the same reader (views.state_view), which 
 keeps from him what he may not see: another side's army contents under hidden army
 templates (1.4), another side's hand and the draw pile (1.3), another side's force pool
 when templates are hidden. What the board adds is public: the countries the map groups
-its areas in (map.yaml `country_names`), each area's supply source (6.1), each fort's
-printed strength and whether enemy units stand with it (8.4), the battle areas of the
-player turn (5.1), and both sides' Build Points in a production phase until the plans are
-revealed (7.0: announced to both before either orders, lost when not spent).
+its areas in (map.yaml `country_names`), each area's supply source (6.1) and whom it
+supplies now (6.2, 6.3: no one while the other side holds its area), each fort's printed
+strength and whether enemy units stand with it (8.4), the battle areas of the player turn
+(5.1), and both sides' Build Points in a production phase until the plans are revealed
+(7.0: announced to both before either orders, lost when not spent).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..base.readers import check_reader
 from ..contracts.views import BoardView
 from ..data.gamedata import GameData
 from ..engine.state import State
+from ..engine.supply import source_reach
 
 
 def battle_status(state: State, data: GameData, area: str) -> str | None:
@@ -63,9 +65,13 @@ def _area(state: State, data: GameData, area, shown: dict[str, Any]) -> dict[str
         # 4.1, unless it is down to strength 1 or 0, 8.4).
         fort["besieged"] = fort["in_play"] and any(u["side"] != fort["side"] for u in units)
         fort["oos"] = any(u.get("oos") for u in shown["units"] if u["id"] == fort["id"])
-    return {"id": area.id, "name": shown["name"], "control": shown["control"],
-            "vp": shown["vp"], "supply_source": area.supply_source, "units": units,
-            "fort": fort, "battle": battle_status(state, data, area.id)}
+    out = {"id": area.id, "name": shown["name"], "control": shown["control"],
+           "vp": shown["vp"], "supply_source": area.supply_source, "units": units,
+           "fort": fort, "battle": battle_status(state, data, area.id)}
+    if area.supply_source:
+        # A source supplies its side only while he holds its area (6.2, 6.3).
+        out["supplies"] = source_reach(state, data, area.id)
+    return out
 
 
 def _countries(state: State, data: GameData, areas: dict[str, Any]) -> list[dict[str, Any]]:

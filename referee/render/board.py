@@ -2,7 +2,8 @@
 
 Country by country, as map.yaml names them: one line for each area where something stands
 or happens (who holds it, its battle, the units the reader may see, its fort), then the
-quiet areas of each side and the neutral ones on one line each, then the supply sources.
+quiet areas of each side and the neutral ones on one line each, then the supply sources
+and what each supplies now.
 After the countries, what lies off the map: the cards, the EFT box (in a game that has
 it), the eliminated armies, the force pool and, in a production phase, the Build Points.
 Nothing here decides what a reader may see: the board is already his.
@@ -85,12 +86,28 @@ def _quiet(areas: list[dict[str, Any]], sides: list[str]) -> list[list[Span]]:
              Span(", ".join(held[c]))] for c in order]
 
 
+def source_word(a: dict[str, Any]) -> str:
+    """A supply source by its area's name, with what it supplies when that is not its side's
+    units along a line of Friendly areas (6.2): only his units in its area while Disputed
+    (6.3), no one while the other side holds it ('Ostend (German-Friendly: supplies neither
+    side, 6.2)')."""
+    reach, side = a.get("supplies"), side_name(a["supply_source"])
+    if reach == "own_area":
+        why = "disputed" if a["control"] == "disputed" else "an enemy unit in it"
+        return f"{a['name']} ({why}: supplies only the {side} units in it, 6.3)"
+    if reach == "none":
+        now = "Neutral" if a["control"] == "neutral" else f"{side_name(a['control'])}-Friendly"
+        return f"{a['name']} ({now}: supplies neither side, 6.2)"
+    return a["name"]
+
+
 def _supply(areas: list[dict[str, Any]], sides: list[str]) -> list[list[Span]]:
-    """The supply sources of a country, by the side they supply (6.1)."""
+    """The supply sources of a country, by the side whose sources they are (6.1), each with
+    what it supplies now when its side does not hold it whole (6.2, 6.3)."""
     of: dict[str, list[str]] = {}
     for a in areas:
         if a["supply_source"]:
-            of.setdefault(a["supply_source"], []).append(a["name"])
+            of.setdefault(a["supply_source"], []).append(source_word(a))
     if not of:
         return []
     order = _in_order(of, sides)
