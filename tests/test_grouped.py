@@ -354,3 +354,27 @@ def test_a_pass_status_fits_80_lines_and_offers_every_legal_order(game):
     offered = [format_order(parse_order(t, data)) for t in typed] + _picks(discard)
     assert len(offered) == len(set(offered)) == len(legal) and set(offered) == set(legal)
     assert any(x.startswith("rail ") for x in legal) and any(":" in x for x in legal)
+
+
+def test_a_unit_that_can_only_leave_its_army_says_so():
+    """4.1, 8.1: in a reinforcement phase a unit of an army may only leave its army where it
+    stands (`move ge-1:infantry`, no area). Its line shows (stays), which the legend explains,
+    rather than listing the units as choices after a bare 'move'; an order with no area
+    (`eft ge-i-02`) still has the verb's line. Typed with its '(stays)', the order reads as
+    the unit alone."""
+    from gamecalls import game_data
+
+    data = game_data()
+    flat = ["place ge infantry metz", "move ge-1:infantry", "move ge-2:artillery",
+            "eft ge-i-02", "eft ge-7"]
+    names = {a.id: readable_name(a.id, data) for a in data.map.areas}
+    text = to_text(Document("t", [Section("o", grouped_blocks(flat, {"names": names}))]),
+                   WIDE)
+    assert "- move ge-1:infantry, ge-2:artillery → (stays)" in text.splitlines()
+    assert "- eft → ge-i-02, ge-7" in text.splitlines()
+    assert "(stays) = the code part alone: the unit leaves its army and stays where it " \
+        "stands (4.1, 8.1)" in " ".join(text.split())
+    typed, _ = read_back(text)
+    assert sorted(format_order(parse_order(t, data)) for t in typed) == sorted(flat)
+    for typed_stays in ("move ge-1:infantry (stays)", "move ge-1:infantry stays"):
+        assert format_order(parse_order(typed_stays, data)) == "move ge-1:infantry"

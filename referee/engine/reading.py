@@ -275,6 +275,11 @@ def _areas_until(r: Reader, *stops: str) -> tuple[str, ...]:
 
 def _move(r: Reader) -> Ord:
     unit = r.unit()
+    if r.keyword("stays", "(stays)") and ":" in unit:
+        # The grouped orders' '(stays)' typed after a unit of an army: that unit leaves its
+        # army where it stands, as the unit alone says (4.1, 8.1).
+        r.expect_end()
+        return Move(unit=unit, path=(), into=None, taking=())
     r.keyword("to")
     path = _areas_until(r, "into", "taking")
     into = r.unit() if r.keyword("into") else None

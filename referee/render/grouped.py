@@ -144,7 +144,10 @@ def group_orders(lines: list[str]) -> list[Group]:
     alone: dict[str, Group] = {}
     for g in groups.values():
         # 'eft ge-7' and 'eft ge-i-02' alone: one line for the verb, the units its choices.
-        if g.kind == "unit" and all(not c.areas and not c.words for c in g.choices):
+        # Not a unit of an army moved with no area: that leaves its army (4.1, 8.1), and its
+        # line says so, `move ge-1:infantry → (stays)`, where 'move → ge-1:infantry' did not.
+        if g.kind == "unit" and g.verb != "move" and \
+                all(not c.areas and not c.words for c in g.choices):
             verb_line = alone.get(g.verb)
             if verb_line is None:
                 verb_line = alone[g.verb] = Group(g.verb, g.verb, "unit")
@@ -318,7 +321,7 @@ def _legend(groups: list[Group], names: dict, enemy: set, stays: bool,
     elif any(not c.areas and not c.words for g in groups if g.verb == "move"
              for c in g.choices):
         bits.append(f"; {STAYS} = the code part alone: the unit leaves its army and stays "
-                    f"(4.1)")
+                    f"where it stands (4.1, 8.1)")
     if any(not c.areas and not c.words for g in groups if g.verb != "move" for c in g.choices):
         bits.append(f"; {AS_IS} = the code part alone")
     bits.append(".")
