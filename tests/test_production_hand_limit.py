@@ -38,3 +38,34 @@ def test_the_production_report_gives_the_hand_and_the_card_limit(tmp_path, cli):
     mine = card_limit(game.state, game.data, "entente")
     assert f"You hold 1 card; the card limit is {mine} (7.1)" in other
     assert "You hold 2 cards" not in other
+
+
+def test_a_plan_that_buys_past_the_limit_says_how_many_cards_and_that_their_bp_is_lost(
+        tmp_path, cli):
+    """7.1: holding 2 cards against a limit of L, 'buy L+1' buys 3 cards over it; the reply
+    to the plan, part given and then sealed, marks the buy's line and says plainly that the
+    BP spent on those cards are lost. A buy within the limit is not marked."""
+    from referee.engine.production import card_limit
+
+    j = _planning(tmp_path)
+    game = g.open_game(j)
+    limit = card_limit(game.state, game.data, "german")
+    over = 3
+    buy = f"buy {limit - 2 + over}"
+    assert g.submit(j, "german", [buy]).rejected is None
+    for sealed in (False, True):
+        if sealed:
+            assert g.submit(j, "german", ["done"]).rejected is None
+        r = cli("report", j, "--as", "german", "--since", "0")
+        assert r.exit_code == 0, r.output
+        said = " ".join(r.stdout.split())
+        line = next(ln for ln in r.stdout.splitlines() if ln.strip().startswith(buy + " "))
+        assert line.rstrip().endswith(f"# {limit - 2 + over} BP, {over} cards over the limit")
+        assert f"{over} cards you buy are over your card limit of {limit}: the excess is " \
+            f"discarded at the end of this phase, and the {over} BP spent on them are lost " \
+            f"(7.1)" in said, r.stdout
+    (tmp_path / "within").mkdir()
+    j2 = _planning(tmp_path / "within")
+    assert g.submit(j2, "german", ["buy 1", "done"]).rejected is None
+    r = cli("report", j2, "--as", "german")
+    assert "over the limit" not in r.stdout and "over your card limit" not in r.stdout

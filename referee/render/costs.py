@@ -7,8 +7,10 @@ plainly that Build Points not spent are lost.
 from __future__ import annotations
 
 from ..base.plurals import counted
+from ..contracts.orders import Buy
 from ..engine import acting
 from ..engine.production import card_limit
+from ..engine.reading import parse_order
 from ..game.costs import PlanCosts, entrenching_cap, menu, plan_costs, worked_example
 from .phrases import opened, readable_orders
 from .sections import Items, Orders, Para, Section, Span, para
@@ -54,12 +56,41 @@ def _menu_items(rows: list[tuple[str, str, int, str]], cap: int | None) -> list[
     return items
 
 
-def _costed_lines(plan: PlanCosts, data: GameData) -> list[str]:
+def over_limit(plan: PlanCosts, data: GameData, held: int, limit: int) -> list[int]:
+    """For each order of a plan, how many of the cards it buys are over the card limit with
+    the held cards and those the orders before it buy: the excess is discarded at the end
+    of the phase, and the BP spent on it are lost (7.1, 2.0 V.3)."""
+    out = []
+    for c in plan.orders:
+        order = parse_order(c.text, data)
+        bought = order.count if isinstance(order, Buy) else 0
+        out.append(min(bought, max(held + bought - limit, 0)))
+        held += bought
+    return out
+
+
+def _costed_lines(plan: PlanCosts, data: GameData, over: list[int] | None = None) -> list[str]:
     """The orders of a plan, each with its cost as a comment the order reader skips, their
-    areas named as the board names them."""
+    areas named as the board names them; over: the cards each buys over the card limit."""
     texts = readable_orders([c.text for c in plan.orders], data)
     width = max(len(t) for t in texts)
-    return [f"{t.ljust(width)}  # {c.bp} BP" for t, c in zip(texts, plan.orders)]
+    over = over or [0] * len(texts)
+    return [f"{t.ljust(width)}  # {c.bp} BP" + (f", {counted(n, 'card')} over the limit"
+                                                  if n else "")
+            for t, c, n in zip(texts, plan.orders, over)]
+
+
+def _over_note(over: list[int], data: GameData, limit: int, closed: bool) -> list:
+    """The cards a plan buys over the card limit, said plainly: discarded, their BP lost."""
+    n = sum(over)
+    if not n:
+        return []
+    lost = n * data.charts.build_points.costs.card
+    return [para(Span(f"{counted(n, 'card')} you buy {'is' if n == 1 else 'are'} over your "
+                      f"card limit of {limit}", "bold"),
+                 f": the excess is discarded at the end of this phase, and the {lost} BP "
+                 f"spent on {'it' if n == 1 else 'them'} {'is' if lost == 1 else 'are'} "
+                 f"lost (7.1)" + ("." if closed else "; buy fewer to keep them."))]
 
 
 def _left(plan: PlanCosts) -> list:
@@ -98,7 +129,10 @@ def _planning(state: State, data: GameData, reader: str, legal: list[str]) -> li
                     Items(_menu_items(menu(state, data, reader),
                                       entrenching_cap(state, data)))]
     if so_far.orders:
-        blocks += [para("Your plan so far:"), Orders(_costed_lines(so_far, data)), *_left(so_far)]
+        held, limit = len(state.hands.get(reader, [])), card_limit(state, data, reader)
+        over = over_limit(so_far, data, held, limit)
+        blocks += [para("Your plan so far:"), Orders(_costed_lines(so_far, data, over)),
+                   *_over_note(over, data, limit, False), *_left(so_far)]
         return blocks
     example = worked_example(state, data, reader, legal, bp)
     if example is not None:
@@ -121,7 +155,10 @@ def production_section(state: State, data: GameData, reader: str,
         return Section("Build Points (7.0)", _planning(state, data, reader, legal))
     if prod and reader in prod.get("done", []) and not prod.get("revealed"):
         plan = plan_costs(state, data, prod["bp"][reader], list(prod["plans"][reader]), True)
-        return Section("Your production plan (7.0)", _plan_blocks(plan, data))
+        # Sealed, not yet carried out: the hand is as it was when the plan was given.
+        held, limit = len(state.hands.get(reader, [])), card_limit(state, data, reader)
+        return Section("Your production plan (7.0)",
+                       _plan_blocks(plan, data, (held, limit)))
     return None
 
 
@@ -137,8 +174,12 @@ def carried_out_section(state: State, data: GameData, reader: str,
     return Section("Your production plan, as carried out (7.0)", _plan_blocks(plan, data))
 
 
-def _plan_blocks(plan: PlanCosts, data: GameData) -> list:
+def _plan_blocks(plan: PlanCosts, data: GameData, hand: tuple[int, int] | None = None) -> list:
+    """What each order cost; hand: (held, limit) before the plan is carried out, to say the
+    cards it buys over the card limit (7.1)."""
     if not plan.orders:
         return [para("Your plan has no orders."), *_left(plan)]
-    return [para("What each order of your plan costs:"), Orders(_costed_lines(plan, data)),
-            *_left(plan)]
+    over = over_limit(plan, data, *hand) if hand else None
+    return [para("What each order of your plan costs:"),
+            Orders(_costed_lines(plan, data, over)),
+            *(_over_note(over, data, hand[1], True) if hand and over else []), *_left(plan)]
