@@ -21,12 +21,14 @@ from ..engine import (
     acting,
     check,
     decide,
+    decide_plan,
     legal_orders,
     plan_so_far,
     sealed_for,
     sealed_sides,
     waiting_on,
 )
+from ..engine.armies import hidden_templates
 from ..engine.core import DECISIONS
 from ..engine.order_text import format_order
 from ..engine.reading import parse_order
@@ -115,12 +117,15 @@ def _alone(state: State, side: str) -> bool:
     return state.phase != "over" and waiting_on(state) == [side]
 
 
-def _follow(state: State, data: GameData, side: str, standing: dict, branch: Branch) -> None:
-    """Go on from state with the closing answers while side alone is asked; fill branch."""
+def _follow(state: State, data: GameData, side: str, standing: dict,
+            branch: Branch) -> State | None:
+    """Go on from state with the closing answers while side alone is asked; fill branch.
+    The position where a decision of his own only a real choice answers stopped it (end
+    'choice'), else None."""
     for _ in range(LONGEST):
         if state.phase == "over":
             branch.end = "over"
-            return
+            return None
         if not _alone(state, side):
             p = state.pending
             branch.end = "both" if len(waiting_on(state)) > 1 else "other"
@@ -133,18 +138,19 @@ def _follow(state: State, data: GameData, side: str, standing: dict, branch: Bra
                        check(state, data, c, side) is None), None)
         if closer is None:
             branch.end = "choice"
-            return
+            return state
         try:
             events, state = decide(state, data, closer, side, _dice(state), standing=standing)
         except DryStop as stop:
             branch.end, branch.rolls = stop.args[1], True
-            return
+            return None
         branch.orders.append(format_order(closer))
         branch.turn_ended |= _turn_ended(events, side)
         if any(e.type == "CardsDrawn" for e in events):
             branch.end = "cards"
-            return
+            return None
     branch.end = "choice"
+    return None
 
 
 def _leave(state: State, data: GameData, side: str, text: str, order: Ord,
@@ -370,14 +376,78 @@ def _first_stay(state: State, data: GameData, side: str) -> str | None:
 def next_for(state: State, data: GameData, reader: str) -> Branch | None:
     """For a side not asked now: where the sequence of play goes if the side asked closes
     each of his decisions at once ('pass', 'end turn', 'done'), up to the next decision of
-    another side, a die or a card. Public facts only: the side asked is followed without his
-    standing orders, and no order of his is shown (his hand stays his, 1.3)."""
+    another side, a die or a card; past a decision of his that no closing answer ends, where
+    all his answers lead, when they agree (past_choice). Public facts only: the side asked
+    is followed without his standing orders, and no order of his is shown (his hand stays
+    his, 1.3)."""
     if state.phase == "over" or state.pending is None or acting(state, reader):
         return None
     side = state.pending.side
     if not _alone(state, side):
         return None
     branch = Branch(first=[], steps=[], orders=[], turn_ended=False, end="")
-    _follow(state, data, side, {}, branch)
+    at = _follow(state, data, side, {}, branch)
+    if at is not None:
+        past_choice(at, data, side, branch)
     branch.orders = []
     return branch
+
+
+# The most answers past_choice tries; a decision with more of them is left unsaid.
+TRIED = 12
+# Answers it never tries: cards (his hand is his, 1.3), the armistice and surrender (3.2:
+# answers at any time, not to this decision), a unit into or out of an army (8.1: optional).
+_NOT_TRIED = ("play", "ersatz", "discard", "armistice", "move", "done")
+
+
+def _ways_past(state: State, data: GameData, side: str) -> list[list[tuple[str, Ord]]] | None:
+    """The ways to answer side's decision now, each as the orders it takes (one, or a whole
+    sealed plan of his own legal orders); None when there is none or too many to try."""
+    if sealed_for(state, side):
+        first = next((format_order(o) for o in legal_orders(state, data, side)
+                      if o.kind not in _NOT_TRIED), None)
+        if first is None:
+            return None
+        plan, short = plan_example(state, data, side, first)
+        return None if short else [[(t, parse_order(t, data)) for t in plan]]
+    ways = [[(format_order(o), o)] for o in legal_orders(state, data, side)
+            if o.kind not in _NOT_TRIED]
+    return ways if 0 < len(ways) <= TRIED else None
+
+
+def past_choice(state: State, data: GameData, side: str, branch: Branch) -> None:
+    """For the side who waits: where side's decision now, one no closing answer ends (a hit
+    to pay, 5.3; arrivals to place, 2.0 I), leads. Each answer his hand plays no part in is
+    tried on a scratch copy and followed with the closing answers; when they all reach the
+    same step, branch is filled with it; when they part, what comes next rests on his
+    choice, and branch is left as it is. Not under hidden army templates (1.4): whether
+    every loss ends the battle would tell what an army holds."""
+    if hidden_templates(state):
+        return
+    ways = _ways_past(state, data, side)
+    if not ways:
+        return
+    found = set()
+    for orders in ways:
+        got = Branch(first=[], steps=[], orders=[], turn_ended=False, end="")
+        try:
+            if len(orders) == 1:
+                events, after = decide(state, data, orders[0][1], side, _dice(state),
+                                       standing={})
+            else:
+                events, after = decide_plan(state, data, orders, side, _dice(state))
+        except DryStop as stop:
+            found.add((stop.args[1], None, None, False))
+            continue
+        except OrderError:
+            return
+        got.turn_ended = _turn_ended(events, side)
+        if any(e.type == "CardsDrawn" for e in events):
+            got.end = "cards"
+        elif _follow(after, data, side, {}, got) is not None:
+            return                          # another choice of his: not followed further
+        found.add((got.end, got.then, got.then_side, got.turn_ended))
+    if len(found) == 1:
+        end, then, then_side, turn_ended = found.pop()
+        branch.end, branch.then, branch.then_side = end, then, then_side
+        branch.turn_ended |= turn_ended
