@@ -291,7 +291,8 @@ class Journal:
                                f"({exc.strerror}); nothing was created") from None
         home.sync_dir(self.path.parent)
         if key is not None:
-            written.note(b"".join(lines), records[-1], key.fpr, key.fpr, None)
+            written.note(b"".join(lines), records[-1], key.fpr, key.fpr, None,
+                         path=self.path)
             written.note_game(str(header.get("game_id")), key.fpr)
         return records
 
@@ -344,7 +345,7 @@ class Journal:
             # (raw holds the header and the keys the mark reads; the last record was signed
             # by the key in force before it, but for a key change: its `handed`.)
             written.note(raw, new[-1], signing.signer_of(new[-1]["sig"]), key.fpr, handed,
-                         new)
+                         new, path=self.path)
             return raw + data, new
 
     def _signer(self, raw: bytes, marked: bool = True) -> signing.GameKey:
@@ -528,7 +529,7 @@ class Journal:
                                    f"as it was is in {backup}") from None
             if following is not None:
                 written.cut(keep, records[-1], signing.signer_of(records[-1].get("sig")),
-                            following.fpr)
+                            following.fpr, self.path)
             return len(records), backup, False
 
     def _whole_but_its_end(self, raw: bytes) -> int | None:

@@ -23,7 +23,8 @@ keys it names alone, until the next write completes it. `note_game` also remembe
 folder `games`, each game this referee signs, so that `upgrade` never adopts one of them
 stripped of its signatures. A lost or deleted mark only makes the check lenient again; the
 moderator who restores a journal from a backup on purpose removes the mark the refusal
-names.
+names. The mark also notes the path each write went through, and when (writtenat.py): the
+refusal says where the record it names was written.
 
 The standing orders' file beside a journal (game/standing.py) is signed too, and so just as
 genuine when an older copy is put back: each copy is numbered, the number of the copy
@@ -39,7 +40,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from . import home, keychain, signing
+from . import home, keychain, signing, writtenat
 from .chain import last_line, record_in
 
 _MEMBER = b'"hash":"'
@@ -78,20 +79,21 @@ def _read(game_id: str) -> dict | None:
 
 
 def note(raw: bytes, last: dict, signer: str | None, following: str | None,
-         handed: str | None, added: list[dict] = (), lost: dict | None | object = _KEPT
-         ) -> None:
+         handed: str | None, added: list[dict] = (), lost: dict | None | object = _KEPT,
+         path: Path | str | None = None) -> None:
     """After a write: raw is the journal before it (its header, the keys it names), added
     the records written (none: raw is all of it), last its last record, signer the
     fingerprint that signed it, following the key that signs after it, handed the key a key
     change handed over (if any); lost, the record a repair cut that this referee had written
-    (cut: None when it cut none), else the one the mark named lost before."""
+    (cut: None when it cut none), else the one the mark named lost before; path, the journal
+    written (writtenat.py)."""
     header = _header(raw)
     game_id = header.get("game_id")
     if not isinstance(game_id, str) or signer is None:
         return
     before = _read(game_id) or {}
-    known = [*before.get("keys", []), *before.get("retired", [])]
     first = header.get("hash")
+    known = [*before.get("keys", []), *before.get("retired", [])]
     same = _first(before) == first or signer in known or handed in known
     keys = [k for k in before.get("keys", []) if same and k != handed]
     for k in (signer, following):
@@ -111,7 +113,7 @@ def note(raw: bytes, last: dict, signer: str | None, following: str | None,
         "game_id": game_id, "seq": last["seq"], "hash": last["hash"], "sig": last.get("sig"),
         "signer": signer, "keys": keys[-20:], "retired": retired[-20:], "first": first,
         "chain": chain[-20:], **({"lost": lost} if lost else {}),
-        **({"actor": actor} if isinstance(actor, str) else {})})
+        **({"actor": actor} if isinstance(actor, str) else {}), **writtenat.noted(path)})
 
 
 def _first(mark: dict) -> str | None:
@@ -140,7 +142,8 @@ def cut_too_far(keep: bytes, last: dict, signer: str | None) -> str | None:
     return problem(keep, last, signer)
 
 
-def cut(keep: bytes, last: dict, signer: str | None, following: str | None) -> None:
+def cut(keep: bytes, last: dict, signer: str | None, following: str | None,
+        path: Path | str | None = None) -> None:
     """After `repair` cut the torn tail of a journal down to keep (last its last record): the
     mark names that record now. When the mark named the record after it, this referee wrote
     it whole (and may have mailed it) before the tail was torn: the mark keeps it as lost,
@@ -156,7 +159,7 @@ def cut(keep: bytes, last: dict, signer: str | None, following: str | None) -> N
             keep.find(_MEMBER + hash_.encode("ascii", "replace")) < 0:
         actor = before.get("actor")
         gone = {"seq": was, "hash": hash_, "actor": actor if isinstance(actor, str) else None}
-    note(keep, last, signer, following, None, lost=gone)
+    note(keep, last, signer, following, None, lost=gone, path=path)
 
 
 def lost_record(game_id: object) -> dict | None:
@@ -185,6 +188,13 @@ def problem(raw: bytes, last: dict, signer: str | None) -> str | None:
     retired = mark.get("retired") or []
     seq, hash_ = mark.get("seq"), mark.get("hash")
     if not isinstance(hash_, str) or raw.find(_MEMBER + hash_.encode("ascii", "replace")) < 0:
+        there = writtenat.written_to(mark)
+        if there is not None:
+            return (f"cut back: this referee wrote record {seq} ({str(hash_)[:12]}…) of game "
+                    f"{game_id}, which this journal does not hold: {there} (a copy of the "
+                    f"game played on there, or this journal an older copy, restored or put in "
+                    f"its place by someone who can write the folder); to play on this "
+                    f"journal, remove {mark_path(str(game_id))} and run the command again")
         return (f"cut back: this referee wrote record {seq} ({str(hash_)[:12]}…) of game "
                 f"{game_id}, which this journal does not hold (an older copy, restored or "
                 f"put in its place by someone who can write the folder); if you restored it "
