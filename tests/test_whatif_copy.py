@@ -1,19 +1,23 @@
-"""A what-if played on a copy of a game, and the game it left behind (store/writtenat.py).
+"""A what-if played on a copy of a game: the write is done, but said (store/writtenat.py).
 
 The mark of what this referee wrote last follows the game, not the file (store/written.py),
 so a copy written takes it over and the game's own journal is cut back from then on. The
-mark notes the path each write went through: the cut-back refusal says where the marked
-record was written. Each docstring says the case and what the referee
+mark notes the path each write went through: a write through another path, while the file
+there is still a journal of the game, warns in one line (exit 0), and the cut-back refusal
+says where the marked record was written. Each docstring says the case and what the referee
 does."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 from referee.store import home, written
+
+WARNING = "referee: warning: this write makes this journal game north14: "
 
 
 @pytest.fixture
@@ -51,20 +55,35 @@ def _mark() -> dict:
     return mark
 
 
+def _warned(r) -> str:
+    """The one warning line of a write that was done."""
+    assert r.exit_code == 0, r.output
+    lines = [ln for ln in r.stderr.splitlines() if ln.startswith("referee: warning:")]
+    assert len(lines) == 1 and lines[0].startswith(WARNING), r.stderr
+    return lines[0]
+
+
 def _quiet(r) -> None:
     assert r.exit_code == 0, r.output
     assert "referee: warning:" not in r.stderr, r.stderr
 
 
-def test_the_game_refused_after_a_write_to_a_copy_names_the_copy(cli, here):
+def test_a_write_to_a_copy_warns_and_the_game_refused_names_the_copy(cli, here):
     """The tester's case: the moderator copies the game to whatif/ and gives orders there.
-    His next command on the real game is refused as cut back naming whatif/north14.jsonl,
-    when it was written there, and the mark to remove; tick says the same; removing the
-    mark takes the game back."""
+    The write is done (exit 0), with one line naming games/north14.jsonl as an older copy
+    from now and how to go back; his next command on the real game is refused as cut back
+    naming whatif/north14.jsonl, when it was written there, and the mark to remove; tick
+    says the same; removing the mark takes the game back."""
     game = _new(cli, here / "games" / "north14.jsonl")
+    seq = _mark()["seq"]
     copy = _copy(game, here / "whatif")
-    assert cli("order", copy, "--as", "german", "end turn").exit_code == 0
+    line = _warned(cli("order", copy, "--as", "german", "end turn"))
     mark = written.mark_path("north14")
+    assert f"games/north14.jsonl, where this referee wrote it last (record {seq} at " in line
+    assert "is from now an older copy it will refuse" in line
+    assert "`referee order --dry-run` on games/north14.jsonl" in line
+    assert f"to go back to games/north14.jsonl, remove {mark}" in line
+    assert "move this copy away" in line
     assert _mark()["path"] == str(copy.resolve()) and isinstance(_mark()["at"], str)
     _quiet(cli("order", copy, "--as", "entente", "pass"))      # the mark names the copy now
     top = _mark()
@@ -79,6 +98,25 @@ def test_the_game_refused_after_a_write_to_a_copy_names_the_copy(cli, here):
     mark.unlink()                                                   # back to the game
     _quiet(cli("order", game, "--as", "german", "end turn"))
     assert _mark()["path"] == str(game.resolve())
+
+
+def test_a_game_moved_on_purpose_is_not_warned_of(cli, here):
+    """A game moved to another folder (nothing left at its old path), or whose old path
+    holds another game now (another record 0, the same id), is written with no warning."""
+    game = _new(cli, here / "games" / "north14.jsonl")
+    moved = _move(game, here / "whatif")
+    _quiet(cli("order", moved, "--as", "german", "end turn"))
+    assert _mark()["path"] == str(moved.resolve())
+    (here / "other").mkdir()
+    again = _move(moved, here / "other")
+    mark = written.mark_path("north14")
+    kept = mark.read_bytes()
+    r = cli("new", moved, "--scenario", "1914", "--game-id", "north14")
+    assert r.exit_code == 0, r.output                   # another game of that id at the path
+    assert moved.read_bytes().split(b"\n")[0] != again.read_bytes().split(b"\n")[0]
+    mark.write_bytes(kept)              # the mark of the game moved, as before that `new`
+    assert _mark()["path"] == str(moved.resolve())
+    _quiet(cli("order", again, "--as", "entente", "pass"))
 
 
 def test_a_mark_written_before_marks_kept_the_path_still_works(cli, here):
@@ -98,6 +136,51 @@ def test_a_mark_written_before_marks_kept_the_path_still_works(cli, here):
     assert "was written to" not in r.stderr and "if you restored it on purpose" in r.stderr
 
 
+@pytest.mark.parametrize("where", ["file", "folder"])
+def test_a_link_planted_at_the_marked_path_is_not_followed(cli, here, where):
+    """Someone who can write the folder puts a link at the marked path (the file, or a
+    folder on its way) to a journal of the same game elsewhere: the referee reads nothing
+    through it, so the write to the copy is done with no warning, and the refusal of the
+    game says only what the mark holds, whatever the folder holds since."""
+    game = _new(cli, here / "games" / "north14.jsonl")
+    elsewhere = here / "elsewhere"
+    elsewhere.mkdir()
+    _copy(game, elsewhere)
+    copy = _copy(game, here / "whatif")
+    if where == "file":
+        game.unlink()
+        game.symlink_to(elsewhere / "north14.jsonl")
+    else:
+        (here / "games").rename(here / "games.real")
+        (here / "games").symlink_to(elsewhere)
+    _quiet(cli("order", copy, "--as", "german", "end turn"))
+    copy.unlink()                           # the folder's writer hides the copy: the mark says
+    r = cli("order", elsewhere / "north14.jsonl", "--as", "german", "end turn")
+    assert r.exit_code == 3, r.output
+    assert f"record {_mark()['seq']} was written to whatif/north14.jsonl at " in r.stderr
+
+
+def test_a_link_at_the_marked_path_to_a_fifo_does_not_hang(cli, here):
+    """A FIFO at the marked path is no journal: never waited on."""
+    game = _new(cli, here / "games" / "north14.jsonl")
+    copy = _copy(game, here / "whatif")
+    game.unlink()
+    os.mkfifo(game)
+    _quiet(cli("order", copy, "--as", "german", "end turn"))
+
+
+def test_a_link_to_the_game_is_the_game(cli, here):
+    """The moderator's own link to the game's journal is the same file: its path resolved is
+    the marked one, and a hard link is the same file too: no warning either way."""
+    game = _new(cli, here / "games" / "north14.jsonl")
+    link = here / "current.jsonl"
+    link.symlink_to(game)
+    _quiet(cli("order", link, "--as", "german", "end turn"))
+    hard = here / "whatif" / "north14.jsonl"
+    os.link(game, hard)
+    _quiet(cli("order", hard, "--as", "entente", "pass"))
+
+
 def test_a_players_mail_to_the_game_left_behind_carries_no_path_of_the_moderators(
         cli, tmp_path):
     """The German mails his orders to the game the moderator's what-if left behind: the
@@ -109,7 +192,7 @@ def test_a_players_mail_to_the_game_left_behind_carries_no_path_of_the_moderator
     (tmp_path / "whatif").mkdir()
     copy = _copy(journal, tmp_path / "whatif")
     r = cli("order", copy, "--as", "german", "play offensive")
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 0 and "referee: warning:" in r.stderr, r.output
     out = tmp_path / "out"
     r = inbox(cli, journal, eml(tmp_path / "in", mail()), outbox=out)
     assert r.exit_code == 3 and f"was written to {copy.resolve()} at " in r.stderr, r.output
@@ -118,3 +201,17 @@ def test_a_players_mail_to_the_game_left_behind_carries_no_path_of_the_moderator
     for m in mails(out):
         text = m.as_string()
         assert "whatif" not in text and mark not in text and str(tmp_path) not in text, text
+
+
+def test_a_repair_of_a_copy_is_not_warned_of(cli, here):
+    """A repair cuts a torn copy back to the record the mark names, which the game's journal
+    holds too: nothing is left behind, so no warning; the game plays on, and its write
+    says that the copy, which the mark named, is an older copy from now."""
+    game = _new(cli, here / "games" / "north14.jsonl")
+    copy = _copy(game, here / "whatif")
+    with open(copy, "ab") as fh:
+        fh.write(b'{"torn')
+    _quiet(cli("repair", copy))
+    assert _mark()["path"] == str(copy.resolve())
+    line = _warned(cli("order", game, "--as", "german", "end turn"))
+    assert "north14: whatif/north14.jsonl, where this referee wrote it last" in line

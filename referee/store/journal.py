@@ -345,7 +345,7 @@ class Journal:
             # (raw holds the header and the keys the mark reads; the last record was signed
             # by the key in force before it, but for a key change: its `handed`.)
             written.note(raw, new[-1], signing.signer_of(new[-1]["sig"]), key.fpr, handed,
-                         new, path=self.path)
+                         new, path=self.path, fd=fd)
             return raw + data, new
 
     def _signer(self, raw: bytes, marked: bool = True) -> signing.GameKey:

@@ -23,7 +23,8 @@ keys it names alone, until the next write completes it. `note_game` also remembe
 folder `games`, each game this referee signs, so that `upgrade` never adopts one of them
 stripped of its signatures. A lost or deleted mark only makes the check lenient again; the
 moderator who restores a journal from a backup on purpose removes the mark the refusal
-names. The mark also notes the path each write went through, and when (writtenat.py): the
+names. The mark also notes the path each write went through, and when (writtenat.py): a
+write through another path that leaves the journal there an older copy says so, and the
 refusal says where the record it names was written.
 
 The standing orders' file beside a journal (game/standing.py) is signed too, and so just as
@@ -80,19 +81,22 @@ def _read(game_id: str) -> dict | None:
 
 def note(raw: bytes, last: dict, signer: str | None, following: str | None,
          handed: str | None, added: list[dict] = (), lost: dict | None | object = _KEPT,
-         path: Path | str | None = None) -> None:
+         path: Path | str | None = None, fd: int | None = None) -> None:
     """After a write: raw is the journal before it (its header, the keys it names), added
     the records written (none: raw is all of it), last its last record, signer the
     fingerprint that signed it, following the key that signs after it, handed the key a key
     change handed over (if any); lost, the record a repair cut that this referee had written
     (cut: None when it cut none), else the one the mark named lost before; path, the journal
-    written (writtenat.py)."""
+    written, open as fd (writtenat.py: a write that leaves the journal the mark named
+    before an older copy says so)."""
     header = _header(raw)
     game_id = header.get("game_id")
     if not isinstance(game_id, str) or signer is None:
         return
     before = _read(game_id) or {}
     first = header.get("hash")
+    if path is not None and first is not None and _first(before) == first:
+        writtenat.warn_left(before, raw, path, fd, str(mark_path(game_id)))
     known = [*before.get("keys", []), *before.get("retired", [])]
     same = _first(before) == first or signer in known or handed in known
     keys = [k for k in before.get("keys", []) if same and k != handed]
