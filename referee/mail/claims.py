@@ -156,14 +156,22 @@ class Claims:
     held: list[tuple[object, Fetched]] = field(default_factory=list)
     withheld: list = field(default_factory=list)
     games: list[Game] = field(default_factory=list)     # those the pass plays
+    # The games of the user's other folders reading the source (otherfolders.py), and the
+    # messages one of them would claim: left for their folder's pass, never unclaimed.
+    elsewhere: list[Game] = field(default_factory=list)
+    theirs: list[Fetched] = field(default_factory=list)
 
     def hold(self, f: Fetched) -> bool:
         """Whether a game the pass cannot play would claim f, or is one of several games of
-        the folder its tags name (held for it, then)."""
+        the folder its tags name (held for it, then); or a game of another folder would
+        (left for that folder's pass)."""
         waits = _unplayable_claimant(f.raw, self.withheld) or \
             _named_unplayable(f.raw, self.games, self.withheld)
         if waits is not None:
             self.held.append((waits, _without_bytes(f)))
+        elif any(claimant(f.raw, [x]) is x for x in self.elsewhere):
+            self.theirs.append(_without_bytes(f))
+            return True
         return waits is not None
 
     def keep(self, x: Game, f: Fetched) -> None:
@@ -181,12 +189,13 @@ class Claims:
 
 
 @contextmanager
-def claimed(found: Iterable[Fetched], games: list[Game], withheld: list = ()
-            ) -> Iterator[Claims]:
+def claimed(found: Iterable[Fetched], games: list[Game], withheld: list = (),
+            elsewhere: list[Game] = ()) -> Iterator[Claims]:
     """The messages found, each claimed as it comes (its bytes dropped then); the games'
     private Maildirs removed afterwards. withheld: the games of the source that the pass
-    cannot play (withheld.py), whose messages are held, neither taken nor unclaimed."""
-    claims = Claims(withheld=list(withheld), games=list(games))
+    cannot play (withheld.py), whose messages are held, neither taken nor unclaimed;
+    elsewhere: those of the user's other folders, whose messages are left for them."""
+    claims = Claims(withheld=list(withheld), games=list(games), elsewhere=list(elsewhere))
     try:
         with taking() as taken:
             _claim_each(found, games, claims, taken)

@@ -29,7 +29,7 @@ from ..store.locks import BusyError, patience
 from ..store.mailroute import check_target, is_local
 from ..store.players import roster
 from ..table import Table
-from . import busysince, gameindex, mailboxdown, otherkeys, withheld
+from . import busysince, gameindex, mailboxdown, otherfolders, otherkeys, withheld
 from .claims import Claims, Spool, claimed
 from .delivery import (
     Fetched,
@@ -122,8 +122,9 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
         for source, group in by_source.items():
             since = told_mark(source)       # before the source is listed (not_told)
             try:
+                others = otherfolders.elsewhere(source, path, group, INDEXED)
                 told = _take_mail(source, group, withheld.of_source(aside, source), games_dir,
-                                  with_map, share)
+                                  with_map, share, others)
             except RefereeError as exc:     # told once for its games (mailboxdown.py)
                 down.append(mailboxdown.unread(source, group, exc))
                 continue
@@ -232,17 +233,18 @@ def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[tuple[str, 
 
 
 def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map: bool,
-               share: Share) -> tuple[list[str], list[str], bool]:
+               share: Share, others: list[Game]) -> tuple[list[str], list[str], bool]:
     """Read the source, give each game the messages it claims; the unclaimed ones' places,
     what tells each from another at its place, and whether the pass saw all the source's
     (unclaimed.not_told). From IMAP, a pass reads what the mail settings allow (the rest
     next pass), and never a message again that no game claimed (it stays unread there for
     the moderator). aside: the source's games the pass cannot play; their messages stay
-    unread, for the pass that can play them (from IMAP not read again until then)."""
+    unread, for the pass that can play them (from IMAP not read again until then). others:
+    the games of the user's other folders reading the source (otherfolders.py)."""
     if is_local(source):
-        return _take_local_mail(source, group, aside, games_dir, with_map, share)
+        return _take_local_mail(source, group, aside, games_dir, with_map, share, others)
     reading = mailsettings.load().reading
-    readers = readers_of(group)
+    readers = readers_of(group + others)
     with open_source(source) as folder:
         seen_before = unclaimed_before(source, folder.uidvalidity, readers)
         held = held_before(source, folder.uidvalidity, readers)
@@ -253,7 +255,7 @@ def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map:
         fault("fetched")
         if not folder.left:
             _read_all(group)
-        with claimed(found, group, aside) as claims:
+        with claimed(found, group, aside, others) as claims:
             taken, left_alone = _deliver(claims, group, games_dir, with_map, share)
             held_now = withheld.held_now(held, waits, folder.unseen_uids, claims)
             _hold(claims)
@@ -272,22 +274,22 @@ def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map:
 
 
 def _take_local_mail(source: str, group: list[Game], aside: list, games_dir, with_map: bool,
-                     share: Share) -> tuple[list[str], list[str], bool]:
+                     share: Share, others: list[Game]) -> tuple[list[str], list[str], bool]:
     """_take_mail from a mailbox on this machine. A Maildir's files a pass dealt with are
     known by their prints and not read again (an idle pass stays idle however much old
     mail the Maildir keeps): those a game took, while its journal still holds all it held
     then (a journal put back to an older copy may have lost them), and those no game
     claimed, while the same games read the Maildir. A file that changed, or was not dealt
     with, is read again; its game's journal and ledger still answer it once."""
-    readers = readers_of(group)
+    readers = readers_of(group + others)
     took_before, shown = known_files(source, readers)
-    held = still_held(took_before, group)
-    held.update(withheld.held_aside(took_before, aside, _tags(group)))
+    held = still_held(took_before, group + others)
+    held.update(withheld.held_aside(took_before, aside, _tags(group + others)))
     known = {place: printed for _, files in held.values() for place, printed in files.items()}
     known.update((place, printed) for place, (printed, _) in shown.items())
     boxes = Mailboxes([Path(source)], known)
     read = _LocalReading()
-    with claimed(read.found(boxes), group, aside) as claims:
+    with claimed(read.found(boxes), group, aside, others) as claims:
         _read_all(group, read.unread)
         taken, left = _deliver(claims, group, games_dir, with_map, share)
         _hold(claims)
