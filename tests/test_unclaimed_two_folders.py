@@ -1,9 +1,10 @@
 """Two folders of games reading one mailbox (a game moved to a second folder), their passes
 taken in turn: a message no game of either claims is told to the moderator once, by
 whichever pass sees it first; a message a game of the other folder claims is never left
-for him, not even when this folder's pass sees it before the other folder's game takes it.
-alpha reads the mailbox from games/, bravo from games2/: a Maildir, an mbox or an IMAP
-folder; time comes from REFEREE_NOW."""
+for him, not even when this folder's pass sees it before the other folder's game takes it;
+and a game removed once it has handled its mail does not make that mail unclaimed. alpha
+reads the mailbox from games/, bravo from games2/: a Maildir, an mbox or an IMAP folder;
+time comes from REFEREE_NOW."""
 
 from __future__ import annotations
 
@@ -91,3 +92,15 @@ def test_passes_in_turn_tell_each_unclaimed_message_once_and_handled_ones_never(
     assert _told(cli, tmp_path / "games") == 0
     assert [_told(cli, tmp_path / folder) for folder in ("games2", "games", "games2")] == \
         [0, 0, 0]
+
+
+def test_a_game_removed_after_its_mail_was_handled_leaves_none_unclaimed(cli, tmp_path, two):
+    box, made = two
+    box.deliver(mail("german", made["alpha"][1]["german"], ["pass"], "<a1@example.org>"),
+                _stranger(0))
+    assert [_told(cli, tmp_path / folder) for folder in ("games", "games2")] == [1, 0]
+    (tmp_path / "archive").mkdir()
+    for p in (tmp_path / "games").glob("alpha.jsonl*"):
+        p.rename(tmp_path / "archive" / p.name)
+    assert [_told(cli, tmp_path / folder) for folder in ("games", "games2") * 2] == \
+        [0, 0, 0, 0]

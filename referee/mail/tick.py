@@ -59,10 +59,13 @@ from .tickgame import (
 )
 from .toolarge import too_large
 from .unclaimed import (
+    gone_games,
     held_before,
     keep_known_files,
     keep_unclaimed,
     known_files,
+    mbox_marks,
+    not_handled,
     readers_of,
     still_held,
     taken_now,
@@ -285,7 +288,9 @@ def _take_local_mail(source: str, group: list[Game], aside: list, games_dir, wit
     took_before, shown = known_files(source, readers)
     held = still_held(took_before, group + others)
     held.update(withheld.held_aside(took_before, aside, _tags(group + others)))
-    known = {place: printed for _, files in held.values() for place, printed in files.items()}
+    held.update(gone_games(took_before, _tags(group + others), aside))
+    known = {place: printed for _, files in held.values() for place, printed in files.items()
+             if isinstance(printed, list)}      # a Maildir's (an mbox's are read each pass)
     known.update((place, printed) for place, (printed, _) in shown.items())
     boxes = Mailboxes([Path(source)], known)
     read = _LocalReading()
@@ -294,12 +299,14 @@ def _take_local_mail(source: str, group: list[Game], aside: list, games_dir, wit
         taken, left = _deliver(claims, group, games_dir, with_map, share)
         _hold(claims)
     prints, passed = read.prints, boxes.passed
-    there = set(passed)
+    there, marks = set(passed), {**mbox_marks(read.digests), **prints}
+    left = not_handled(left, held, marks)
     kept_left = {p: shown[p] for p in there if p in shown}
     kept_left.update((f.where, (prints[f.where], _shown(f))) for f in left if f.where in prints)
     moved = any(mark != took_before[tag].get("mark") for tag, (mark, _) in held.items())
-    if prints or moved or len(passed) < len(known):     # read, a journal grew, or gone
-        keep_known_files(source, readers, taken_now(held, taken, prints, there), kept_left)
+    after = taken_now(held, taken, marks, there)
+    if prints or moved or len(passed) < len(known) or after != took_before:
+        keep_known_files(source, readers, after, kept_left)     # read, grown, gone, taken
     places = [*(shown[p][1] for p in passed if p in shown), *(_shown(f) for f in left)]
     where = [*(p for p in passed if p in shown), *(f.where for f in left)]
     # A Maildir's file name is its message's alone; an mbox's #N is a position, another

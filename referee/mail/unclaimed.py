@@ -240,15 +240,45 @@ def still_held(took: dict[str, dict], group: list) -> dict[str, tuple[list, dict
     return out
 
 
+def gone_games(took: dict[str, dict], tags: set[str], withheld: list
+               ) -> dict[str, tuple[list, dict]]:
+    """Of the files each game took in earlier passes, those of the games no folder of this
+    user reads the Maildir with now (a finished game removed, or moved to a folder not
+    passed over yet), as they were: mail a game handled is not made unclaimed by its
+    leaving. A game reading it again is judged by its journal (still_held)."""
+    mine = tags | {tag for w in withheld for tag in w.tags}
+    return {tag: (entry["mark"], entry["files"]) for tag, entry in took.items()
+            if tag not in mine and isinstance(entry.get("files"), dict) and
+            isinstance(entry.get("mark"), list) and len(entry["mark"]) == 2}
+
+
+def mbox_marks(digests: dict[str, str]) -> dict[str, dict]:
+    """What each message of an mbox is known by among the files games took (it has no
+    print of its own, and is read at every pass): the digest of its Message-ID and text
+    (mailboxes.told_identity), at its place."""
+    return {where: {"digest": hashlib.sha256(said.encode("utf-8", "surrogatepass"))
+                    .hexdigest()[:32]} for where, said in digests.items()}
+
+
+def not_handled(left: list, held: dict[str, tuple[list, dict]], marks: dict) -> list:
+    """Of the messages no game claims now, those no game took in an earlier pass as they are
+    now (an mbox's, read again at every pass, whose game has left the folder since: it
+    handled them; a message that changed, or came in its place, is not one of them)."""
+    done = {p for _, files in held.values() for p, v in files.items() if marks.get(p) == v}
+    return [f for f in left if f.where not in done]
+
+
 def taken_now(held: dict[str, tuple[list, dict]], taken: list[tuple],
               prints: dict[str, list], there: set[str]) -> dict[str, dict]:
     """What the games took, to remember: the files held before that are still there, and
-    those taken in this pass, each game's with its journal's mark after its mail was
+    those taken in this pass (prints: of the files read, and an mbox's messages' marks), each
+    game's with its journal's mark after its mail was
     handled (taken under its lock: a journal put back later does not hold it). A mail too
     large to read changed no journal (its answer is written before this, toolarge.py): the
     journal as the pass found it will do. A file whose game's mark is not known is not
     remembered."""
-    out = {tag: {"mark": mark, "files": {p: v for p, v in files.items() if p in there}}
+    out = {tag: {"mark": mark, "files": {p: v for p, v in files.items()
+                                         if p in there or prints.get(p) == v}}
            for tag, (mark, files) in held.items()}
     for f, x in taken:
         mark = x.took or (gameindex.mark_of(x.printed) if f.oversize else None)
