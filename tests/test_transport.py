@@ -850,7 +850,8 @@ def test_a_mail_too_large_to_read_is_answered_from_its_header(cli, net, tmp_path
     assert [tos for _, tos, _ in net.smtp.received[2:]] == [[ADDRESSES["german"]]]
     text = email.message_from_bytes(answers[0], policy=email.policy.default).get_body(
         ("plain",)).get_content()
-    assert "1.5 MB" in text and "plain text" in text and "not applied" in text, text
+    assert "1.5 MB" in text and "plain text" in text and "not accepted" in text, text
+    assert "Order key" not in text and keys["german"] not in text, text     # no game content
     assert net.imap.seen(net.folder) == {"<q1@example.org>": True,
                                          "<q2@bureau.example>": False}   # the stranger's kept
     assert len(json.loads(r.stdout)["unclaimed"]) == 1

@@ -334,7 +334,8 @@ def _keep(ledger: dict, m: Message, out: Outcome, replies: list,
             ledger["notes"].setdefault(side, []).extend(o.notes)
         elif (side and side != OBSERVER and not msg.oversize) or \
                 may_answer(ledger, address, known):
-            ledger["owed"].append(_owed(address, side, o, msg))
+            # Too large to read, no key was read: why alone, nothing of the game (toolarge.py).
+            ledger["owed"].append(_owed(address, "" if msg.oversize else side, o, msg))
         elif known:
             o.reason += (f"; no reply: {REGISTERED_PER_DAY} a day at most to a "
                          f"registered address for messages not taken as his side's")
@@ -410,5 +411,6 @@ def _too_large(m: Message, out: Outcome, people: dict, replies: list) -> bool:
     if len(sides) != 1:
         return False
     out.status, out.reason, out.side = "rejected", too_large_refusal(m.oversize), sides[0]
+    out.why = out.reason
     replies.append((people[sides[0]]["address"], sides[0], out, m))
     return True

@@ -277,11 +277,14 @@ def told_identity(m: Message) -> str:
     return f"{m.message_id}\n{m.body_sha256 if m.raw else oversize_digests(m.head)[0]}"
 
 
+# How the why of a message over the limit ends: its answer says this and nothing more.
+NONE_READ = "so none of it was read; send your orders as plain text, without attachments"
+
+
 def too_large_refusal(size: int) -> str:
     """Why a message over the limit, answered from its header, was not read."""
     return (f"it is {size / (1 << 20):.1f} MB, over the {MAX_MESSAGE >> 20} MB the referee "
-            f"reads (an attachment, a photo?), so none of it was read; send your orders as "
-            f"plain text, without attachments")
+            f"reads (an attachment, a photo?), {NONE_READ}")
 
 
 def _parse(m: Message) -> None:

@@ -10,7 +10,9 @@ it refers to his thread, and its Message-ID names the record his last report end
 His reply to it is then claimed by his game (claims.py), read and answered as any of his
 mails (his key in it: applied, as if he answered that report; without it: answered again,
 within his address's daily quota, ledger.may_answer). Nothing else of the game is in it:
-neither his key nor his report, which a forged From would have mailed to him at will.
+neither his key nor his report, which a forged From would have mailed to him at will. A
+message from his address too large to read (toolarge.py) is answered so too: no key was
+read in it.
 A new mail from an address registered in several games (strays.py) is answered with their
 tags alone: no game's subject, thread nor record (several_games).
 """
@@ -22,6 +24,7 @@ from ..base.readers import MODERATOR
 from ..store.players import OBSERVER
 from .afterend import ended_reason
 from .formerkeys import FORMER_KEY, LATEST_HELP
+from .mailboxes import NONE_READ
 from .observers import resume_from
 from .otherkeys import OTHER_GAME, other_help
 from .refusal import prose
@@ -87,8 +90,11 @@ def not_matched(table, people: dict, ledger: dict, entry: dict) -> dict:
             **({"record": (game_id, since)} if one else {})}
 
 
-def _why_and_help(why: str, game_id: str) -> tuple[str, str]:
-    """A side's answer's first paragraphs: why nothing was done, and where his key is."""
+def _why_and_help(why: str, game_id: str) -> tuple[str, ...]:
+    """A side's answer's first paragraphs: why nothing was done, and where his key is (a
+    message too large to read: why alone, which says how to send orders)."""
+    if why.endswith(NONE_READ):
+        return (f"Your message was not accepted: {why}. Nothing was done.",)
     if why.startswith(OTHER_GAME):      # his key of another of his games: neither took it
         return f"Your message was not accepted: {why}. Nothing was done, in either " \
             f"game.", other_help(game_id)

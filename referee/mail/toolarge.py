@@ -28,7 +28,8 @@ from .tickgame import Game, game_lock
 def too_large(f: Fetched, group: list[Game], games_dir=None, with_map: bool = True
               ) -> Game | None:
     """A message over the size limit, from a player's registered address, answered from its
-    header (once: the ledger knows it) with what was wrong and how to send orders instead:
+    header (once: the ledger knows it) with what was wrong and how to send orders instead,
+    and nothing of the game (no key was read: anyone may have written its From):
     the game whose player sent it; None when no game's did (it stays unread, for the
     moderator)."""
     try:
@@ -81,10 +82,12 @@ def _note(x: Game, side: str, digest: str, earlier: list[str], robot, outcome: O
             return None, any(e.get("name") == name for e in ledger["owed"])
         gameindex.forget(x.journal)
         # No key is read in such a mail, so anyone may forge its From: the registered
-        # address's daily quota bounds the answers, which go to that address as registered.
+        # address's daily quota bounds the answers, which go to that address as registered,
+        # and say only why (notmatched.py): no report, no hand, no key.
         owed = robot is None and may_answer(ledger, x.addresses[side], registered=True)
         if owed:
-            ledger["owed"].append(owed_reply(name, x.addresses[side], side, outcome))
+            outcome.why = outcome.reason
+            ledger["owed"].append(owed_reply(name, x.addresses[side], "", outcome))
         status = "rejected" if robot is None else AUTOMATIC
         note_handled(ledger, digest, "", "", status)
         save_ledger(ledger)
