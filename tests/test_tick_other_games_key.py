@@ -211,3 +211,21 @@ def test_his_other_games_key_in_his_signature_counts_as_typed(cli, tmp_path, mon
     output, grown = _applied(cli, tmp_path, made, mail)
     assert "order key for another game (the German player of g1)" in output, output
     assert grown == {"g1": 0, "g2": 0}, (grown, output)
+
+
+@pytest.mark.parametrize("where", ["typed", "signature"])
+def test_this_games_key_typed_beside_his_other_games_is_not_applied(cli, tmp_path,
+                                                                     monkeypatch, where):
+    """The German types his g2 key and his g1 key too, both on 'Order key:' lines, or his g1
+    key under '-- ' in his signature: his mail counts as meant for g1 as much as for g2, so
+    nothing of it is done in either game, and g2's answer names [referee g1] (player.md)."""
+    made = _games(cli, tmp_path, monkeypatch, shared=False)
+    g1_key, g2_key = made["g1"][1]["german"], made["g2"][1]["german"]
+    tail = f"Order key: {g1_key}\n" if where == "typed" else f"-- \nHans\nOrder key: {g1_key}\n"
+    mail = (f"From: {ADDRESSES['german']}\nTo: {ADDRESSES['moderator']}\nSubject: Re: "
+            f"[referee g2] orders\nMessage-ID: <both-{where}@example.org>\n\npass\n\n"
+            f"Order key: {g2_key}\n{tail}").encode()
+    output, grown = _applied(cli, tmp_path, made, mail)
+    assert grown == {"g1": 0, "g2": 0}, (grown, output)
+    assert "g2: rejected" in output and \
+        "order key for another game (the German player of g1)" in output, output

@@ -26,8 +26,8 @@ def keyed_side(sender: str | None, raw: bytes, body: str, addresses: dict[str, s
     its address must have sent it too. The key typed tells apart an address two sides share
     over one quoted (a Reply to one side's mail quotes that side's key), and a mail typing
     both is neither side's. elsewhere(typed): whether the text typed (compacted) carries the
-    sender's key of another game; a mail typing that and none of his keys here is none of
-    his sides', whatever key it quotes."""
+    sender's key of another game; a mail typing that is none of his sides', whatever key of
+    his here it quotes or types too (player.md: it counts as meant for that game)."""
     if not sender:
         return None
     text = compact(raw.decode("utf-8", "replace") + body)
@@ -37,9 +37,10 @@ def keyed_side(sender: str | None, raw: bytes, body: str, addresses: dict[str, s
         return None
     words = typed_text(body)
     typed = compact(words)
+    if elsewhere is not None and key_shaped(words) and elsewhere(typed):
+        return None             # typed for another game, this one's key beside it or not
     mine = [s for s in sides if compact(keys[s]) in typed]
-    if len(sides) > 1 or (not mine and elsewhere is not None and key_shaped(words) and
-                          elsewhere(typed)):
+    if len(sides) > 1:
         sides = mine
     return sides[0] if len(sides) == 1 else None
 
