@@ -402,8 +402,8 @@ def test_an_ambiguous_from_never_sends_game_content_to_the_stranger(journal, cli
                                                                       data, frm):
     """Froms that Python's parseaddr reads as the German's address (3.11.7: the first of
     several addresses, an encoded word decoded into an address, casefold() equating the
-    Kelvin sign with K). With the German's key the message counts for him (the key is what
-    authenticates); whatever happens, the stranger named in the header gets no game content."""
+    Kelvin sign with K). Each names no sender (mail/fromheader.py, base/addresses.py), even
+    with the German's key; whatever happens, the stranger named in it gets no game content."""
     out = handled(cli, journal, eml(tmp_path / "in", mail(frm)), outbox=tmp_path / "out")
     assert len(out) == 1 and out[0]["status"] in ("applied", "rejected"), out
     assert_outbox_safe(tmp_path / "out", data)
@@ -449,7 +449,7 @@ def test_a_reply_owed_to_such_an_address_by_an_earlier_run_no_longer_stops_the_m
     """A run that took such a From for an address (as earlier versions did: here the check
     is taken away for it) owes a reply no mail can be written to, and stops on it; the next
     run drops that reply and writes the German's answer and both reports."""
-    from referee.mail import mailboxes, outboxmail
+    from referee.mail import mailboxes, message, outboxmail
 
     source = tmp_path / "in"
     eml(source / "new", mail(encoded_word("=?utf-8?q?a=0Ab?=@x.org"), body="hello\n",
@@ -458,6 +458,7 @@ def test_a_reply_owed_to_such_an_address_by_an_earlier_run_no_longer_stops_the_m
     with monkeypatch.context() as earlier:
         for module in (mailboxes, outboxmail):
             earlier.setattr(module, "reads_back", lambda address: True)
+        earlier.setattr(message, "one_sender", lambda raw, name, address: True)
         r = inbox(cli, journal, source, outbox=tmp_path / "out")
     assert r.exit_code == 3 and "could not be written" in r.stderr, r.stderr
     handled(cli, journal, source, outbox=tmp_path / "out")

@@ -32,6 +32,7 @@ from email.message import EmailMessage, Message
 from ..engine.reading import ORDER_WORDS
 from ..store.players import compact
 from . import statusparts
+from .fromheader import one_sender
 from .headers import HEADER_MOST, MailError, reading_policy
 from .htmltext import html_to_text
 
@@ -103,13 +104,16 @@ def _part_lines(raw: bytes) -> int:
 
 
 def sender_address(msg: Message) -> str:
-    """The address of the message's (first) From header as written, or "" when it has none
-    or one longer than HEADER_MOST characters."""
+    """The address of the message's (first) From header as written, or "" when it has none,
+    one longer than HEADER_MOST characters, or one a mail program may read as another
+    sender (fromheader.py)."""
     text = header_text(msg, "From")
+    raw = next((v for k, v in msg.raw_items() if k.lower() == "from"), "")
     try:
-        return email.utils.parseaddr(text)[1]
+        name, address = email.utils.parseaddr(text)
     except Exception:  # noqa: BLE001
         return ""
+    return address if isinstance(raw, str) and one_sender(raw, name, address) else ""
 
 
 def header_text(msg: Message, name: str) -> str:
