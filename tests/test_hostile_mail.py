@@ -952,8 +952,26 @@ def test_orders_in_an_attachment_are_not_applied(journal, cli, tmp_path, data, t
                   outbox=tmp_path / "out")
     assert [(o["status"], o["side"]) for o in out] == [("rejected", "german")], out
     assert journal.read_bytes() == before
-    not_applied_reply(tmp_path / "out", "german")
+    said = " ".join(not_applied_reply(tmp_path / "out", "german").get_content().split())
+    assert "attachments were not read: orders go in the text of the mail" in said, said
     assert_outbox_safe(tmp_path / "out", data)
+
+
+def test_orders_with_a_photo_attached_are_applied_and_the_photo_named_unread(
+        journal, cli, tmp_path, data):
+    """Orders in the text and a photo attached: the orders are applied, and his report says
+    in one line that the attachment was not read."""
+    mime = ('Content-Type: multipart/mixed; boundary="z"\n\n--z\nContent-Type: text/plain\n\n'
+            f"play offensive\nOrder key: {KEYS['german']}\n\n--z\nContent-Type: image/jpeg\n"
+            'Content-Disposition: attachment; filename="map.jpg"\n'
+            "Content-Transfer-Encoding: base64\n\nAAAA\n--z--\n")
+    out = handled(cli, journal, eml(tmp_path / "in", multipart_mail(ADDRESSES["german"], mime)),
+                  outbox=tmp_path / "out")
+    assert [(o["status"], o["side"]) for o in out] == [("applied", "german")], out
+    said = [" ".join(m.get_body(("plain",)).get_content().split())
+            for m in replies_to(tmp_path / "out", ADDRESSES["german"])]
+    assert any("attachments were not read: orders go in the text of the mail" in t
+               for t in said), said
 
 
 def test_orders_in_a_forwarded_message_are_not_applied(journal, cli, tmp_path, data):

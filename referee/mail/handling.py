@@ -13,6 +13,7 @@ from ..store.sheets import in_mail_terms, sheet_why, sheets_in, steps_down
 from ..table import Table
 from . import message as mailtext
 from .answered import stale_reply
+from .attached import attachment_note
 from .closedby import closed_for
 from .holds import decision_of
 from .mailboxes import Message
@@ -49,11 +50,11 @@ def handle(table: Table, m: Message, side: str, key: str, answered: Answered | N
     result in out, an outcome.Outcome); answered: the record the mail it replies to ended
     at (answered.py), or None."""
     read = _read(table, m, key, out)
-    if read is None:
-        return
-    _handle(table, m, side, answered, out, manual, read)
-    if read[1] is not None and out.status in ("rejected", "stale"):
-        out.notes += link_shown(table, side, read[1])
+    if read is not None:
+        _handle(table, m, side, answered, out, manual, read)
+        if read[1] is not None and out.status in ("rejected", "stale"):
+            out.notes += link_shown(table, side, read[1])
+    out.notes += attachment_note(m.msg)     # whatever else its answer says
 
 
 def link_shown(table: Table, side: str, link: str) -> list[str]:
