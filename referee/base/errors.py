@@ -73,6 +73,20 @@ def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
     return f"{shown_repr(clipped(text, limit))} ({len(text)} characters)"
 
 
+def echoed(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """A word the sender typed as a verb or a name, quoted: every character beyond ASCII
+    that is no ASCII letter with marks on it (the Cyrillic 'а' of 'pаss', a full-width
+    letter) shown as its escape, as a line that hides one is shown, so that the word does
+    not read as the one it imitates; 'Liège' stays as it is."""
+    import unicodedata  # start-up: only a refusal needs it
+
+    def shown(ch: str) -> str:
+        if ch.isascii() or unicodedata.normalize("NFD", ch)[0].isascii():
+            return ch
+        return ascii(ch)[1:-1]
+    return "".join(shown(ch) for ch in quoted(text, limit))
+
+
 class RefereeError(Exception):
     """Base of every error the referee expects and reports in one line."""
 

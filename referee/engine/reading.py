@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ..base.errors import AmbiguousOrderError, OrderSyntaxError, quoted
+from ..base.errors import AmbiguousOrderError, OrderSyntaxError, echoed, quoted
 from ..base.nearness import did_you_mean, fold, nearest
 from ..contracts.orders import (
     Annihilate,
@@ -122,7 +122,7 @@ class Reader:
         if key is not None:
             self.pos = end
             return key
-        raise self.fail(f"no card is called {quoted(self.words[self.pos])}", unknown="card")
+        raise self.fail(f"no card is called {echoed(self.words[self.pos])}", unknown="card")
 
     def cards(self) -> tuple[str, ...]:
         """One or more card keys."""
@@ -141,7 +141,7 @@ class Reader:
                 raise AmbiguousOrderError(self.text, " ".join(self.words[self.pos:end]), ids)
             self.pos = end
             return ids[0]
-        raise self.fail(f"no area is called {quoted(self.words[self.pos])}"
+        raise self.fail(f"no area is called {echoed(self.words[self.pos])}"
                         f"{did_you_mean(nearest(self.words[self.pos:], area_choices(self.data)))}")
 
     def unit(self) -> str:
@@ -533,11 +533,11 @@ def _read_line(line: str, data: GameData) -> Ord:
     meant = MEANT.get(verb.rstrip(_STOPS))      # "Armistice." as mail reads it, a word
     if reader is None and meant is not None:
         r.pos = 0
-        raise r.fail(f"no order begins with {quoted(verb)}{did_you_mean(list(meant))}")
+        raise r.fail(f"no order begins with {echoed(verb)}{did_you_mean(list(meant))}")
     if reader is None:
         r.pos = 0
         near = nearest(verb, {v: v for v in VERBS})
-        raise r.fail(f"unknown verb {quoted(verb)}" + (
+        raise r.fail(f"unknown verb {echoed(verb)}" + (
             did_you_mean(near) if near else
             f"; orders start with one of: {', '.join(sorted(VERBS))}"), unknown="verb")
     return reader(r)

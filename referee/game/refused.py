@@ -12,7 +12,7 @@ cannot be read as suggest.amend tells them).
 
 from __future__ import annotations
 
-from ..base.errors import IllegalOrderError, OrderError, OrderSyntaxError, cited, quoted
+from ..base.errors import IllegalOrderError, OrderError, OrderSyntaxError, cited, echoed, quoted
 from ..base.nearness import did_you_mean, nearest
 from ..contracts.orders import Ord
 from ..data.gamedata import GameData
@@ -97,7 +97,7 @@ def _unknown_verb(exc: OrderSyntaxError, state: State, data: GameData,
         return exc
     typed = exc.unknown[1][0].casefold()
     near = nearest(typed, {v: v for v in verbs})
-    out = OrderSyntaxError(exc.text, f"unknown verb {quoted(typed)}" + (
+    out = OrderSyntaxError(exc.text, f"unknown verb {echoed(typed)}" + (
         did_you_mean(near) if near else _verbs_open(state, data, side, typed, verbs)),
         exc.position)
     out.suggested = True
