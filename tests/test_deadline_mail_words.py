@@ -13,9 +13,11 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from mailkinds import first_line
 from test_deadlines import ADDRESSES, DUE, mails, new_game, text_of
 
+from referee.game.timeline import NoOrdersTaken, extend
 from referee.mail.reminders import check_deadlines
 
 PARIS_DUE = "Wed 25 Nov 19:00 CET (18:00 UTC)"
@@ -149,6 +151,23 @@ def test_the_moderator_s_pause_mail_gives_him_the_command_that_resumes_it(tmp_pa
     lines = text_of(mail).splitlines()
     assert f"  referee deadline {journal} --resume" in lines, lines
     assert all(len(line) <= 72 for line in lines if not line.startswith("  referee "))
+
+
+def test_an_extension_refused_in_a_paused_game_says_why_and_how_it_resumes(tmp_path, cli,
+                                                                           clock):
+    """`extend` in a paused game is refused in words filled in: why it is paused, and, to
+    the moderator, the command that resumes this journal; a player's `extend 24h` by mail
+    (the same function, as that side) is told why, and no command."""
+    journal, _ = paused_by_a_missed_deadline(tmp_path, cli)
+    r = cli("extend", journal, "german", "24h")
+    assert r.exit_code == 1, r.output
+    assert r.stderr.strip() == (
+        f"referee: extend: the game is paused (a deadline was missed): no orders are taken "
+        f"until the moderator resumes it (`referee deadline {journal} --resume`)"), r.stderr
+    with pytest.raises(NoOrdersTaken) as refused:
+        extend(journal, "german", "german", "24h")
+    assert str(refused.value) == ("extend: the game is paused (a deadline was missed): no "
+                                  "orders are taken until the moderator resumes it")
 
 
 def test_a_player_s_orders_refused_in_a_paused_game_say_why_it_is_paused(tmp_path, cli,

@@ -826,7 +826,7 @@ def test_a_paused_game_s_mails_ask_for_no_orders_and_name_no_command(tmp_path, c
     assert refusal.count("The game is paused: no orders are taken until") == 1, refusal
     # The moderator at his command line is told how to resume it.
     r = cli("order", journal, "--as", "german", "pass")
-    assert r.exit_code == 1 and "`referee deadline JOURNAL --resume`" in r.stderr, r.stderr
+    assert r.exit_code == 1 and f"`referee deadline {journal} --resume`" in r.stderr, r.stderr
 
 
 # ---------------------------------------------------------------- a game closed by its reveal

@@ -195,7 +195,7 @@ class Batch:
         check_current(pos, journal.path, q.games_dir)
         if q.expect_seq is not None and q.expect_seq != pos.seq:
             raise stale(pos.seq, q.expect_seq)
-        taking_orders(self.state, raw, resume_with=q.mail is None)
+        taking_orders(self.state, raw, resume_with=journal.path if q.mail is None else None)
         self.secret = None if q.dry_run else load_secret(journal.path, self.header)
         self.manual = None
         if self.header["dice"]["mode"] == "manual" and not q.dry_run:

@@ -27,7 +27,7 @@ from ..base.clock import (
     stamp,
 )
 from ..base.clock import now as clock_now
-from ..base.errors import OrderError, UsageError, quoted
+from ..base.errors import OrderError, UsageError, one_line, quoted
 from ..base.plurals import counted
 from ..contracts.records import MOST_REMINDERS
 from ..contracts.views import Deadlines
@@ -56,7 +56,7 @@ PAUSED_BY = {"missed": "a deadline was missed", "moderator": "the moderator paus
 CLOSED = ("the dice secret has been revealed, so the game is closed: no orders are taken "
           "and no deadline runs (every die would be predictable)")
 # How the moderator resumes it, for his own commands' errors (a player runs no command).
-RESUME_WITH = " (`referee deadline JOURNAL --resume`)"
+RESUME_WITH = " (`referee deadline {journal} --resume`)"
 
 
 class NoOrdersTaken(OrderError):
@@ -82,15 +82,23 @@ class GameOver(NoOrdersTaken):
         self.rule = ended.rule
 
 
-def taking_orders(state: State, raw: bytes, resume_with: bool = False) -> None:
+def taking_orders(state: State, raw: bytes, resume_with: Path | str | None = None) -> None:
     """NoOrdersTaken when the game (its state, its journal's bytes raw) takes no orders now:
-    closed by its reveal, over (3.0) or paused (resume_with: saying how the moderator
-    resumes it, for his own commands), whatever the orders say, read or not."""
+    closed by its reveal, over (3.0) or paused (resume_with: the journal, to say how the
+    moderator resumes it, for his own commands), whatever the orders say, read or not."""
     taking_standing_orders(state)
+    refuse_paused(raw, "", resume_with)
+
+
+def refuse_paused(raw: bytes, what: str, resume_with: Path | str | None) -> None:
+    """NoOrdersTaken when the game is paused, saying why (what: the request refused, as its
+    words begin, e.g. 'extend: '; resume_with: the journal whose moderator is told the
+    command that resumes it, None for a player, who runs no command)."""
     cause = pause_cause(raw)
     if cause is not None:
-        raise NoOrdersTaken("paused", PAUSED.format(why=PAUSED_BY[cause]) +
-                            (RESUME_WITH if resume_with else ""))
+        resume = "" if resume_with is None else \
+            RESUME_WITH.format(journal=one_line(str(resume_with)))
+        raise NoOrdersTaken("paused", what + PAUSED.format(why=PAUSED_BY[cause]) + resume)
 
 
 def taking_standing_orders(state: State) -> None:
@@ -515,8 +523,7 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
                              f"({', '.join(tl.data.sides)})")
         dues = [d for d in tl.dues if side is None or d.side == side]
         if tl.paused:
-            raise NoOrdersTaken("paused", f"extend: {PAUSED}" +
-                                (RESUME_WITH if actor == "moderator" else ""))
+            refuse_paused(raw, "extend: ", path if actor == "moderator" else None)
         if not dues:
             who = f"{tl.data.side_name(side)} owes no orders" if side else "no side owes orders"
             raise OrderError(f"extend: {who} with a deadline now (a deadline runs from each "
