@@ -18,9 +18,12 @@ from mailkinds import first_line
 from test_deadlines import ADDRESSES, DUE, mails, new_game, text_of
 
 from referee.game.timeline import NoOrdersTaken, extend
-from referee.mail.reminders import check_deadlines
+from referee.mail.reminders import check_deadlines, waits_on_the_moderator
+from referee.table import Table
 
 PARIS_DUE = "Wed 25 Nov 19:00 CET (18:00 UTC)"
+# Why the game of paused_by_a_missed_deadline is paused: the German's deadline, record 4.
+MISSED_WHY = "the German player missed his deadline of Wed 25 Nov 18:00 UTC (record 4)"
 CARD_OR_PASS = ("play an Offensive-type card or pass in this player turn, SUMMER 1914 "
                 "(2.0 II.1)")
 
@@ -162,25 +165,43 @@ def test_an_extension_refused_in_a_paused_game_says_why_and_how_it_resumes(tmp_p
     r = cli("extend", journal, "german", "24h")
     assert r.exit_code == 1, r.output
     assert r.stderr.strip() == (
-        f"referee: extend: the game is paused (a deadline was missed): no orders are taken "
-        f"until the moderator resumes it (`referee deadline {journal} --resume`)"), r.stderr
+        f"referee: extend: the game is paused: {MISSED_WHY}; no orders are taken until the "
+        f"moderator resumes it (`referee deadline {journal} --resume`)"), r.stderr
     with pytest.raises(NoOrdersTaken) as refused:
         extend(journal, "german", "german", "24h")
-    assert str(refused.value) == ("extend: the game is paused (a deadline was missed): no "
-                                  "orders are taken until the moderator resumes it")
+    assert str(refused.value) == (f"extend: the game is paused: {MISSED_WHY}; no orders are "
+                                  f"taken until the moderator resumes it")
 
 
 def test_a_player_s_orders_refused_in_a_paused_game_say_why_it_is_paused(tmp_path, cli,
                                                                          clock):
-    """The referee knows why the game is paused (the last record that paused it): a missed
-    deadline under the policy pause, or the moderator's `deadline --pause`."""
+    """The referee knows why the game is paused (the last record that paused it): a side's
+    deadline missed under the policy pause, named with its time, or the moderator's
+    `deadline --pause`, with the record of each."""
     journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "pause")
     check_deadlines(journal, tmp_path / "out", DUE)
     r = cli("order", journal, "--as", "german", "pass")
-    assert r.exit_code == 1 and "the game is paused (a deadline was missed): no orders" in \
+    assert r.exit_code == 1 and f"the game is paused: {MISSED_WHY}; no orders" in \
         r.stderr, r.stderr
     assert cli("deadline", journal, "--resume").exit_code == 0
     assert cli("deadline", journal, "--pause").exit_code == 0
+    paused_at = len(journal.read_text().splitlines()) - 1
     r = cli("order", journal, "--as", "german", "pass")
-    assert r.exit_code == 1 and "the game is paused (the moderator paused it): no orders" in \
-        r.stderr, r.stderr
+    assert r.exit_code == 1 and (f"the game is paused: the moderator paused it (record "
+                                 f"{paused_at}); no orders") in r.stderr, r.stderr
+
+
+def test_the_pass_s_problem_line_of_a_paused_game_says_why_it_is_paused(tmp_path, cli,
+                                                                        clock):
+    """The line that says a paused game waits on the moderator names what paused it: the
+    side and the deadline he missed, or the moderator himself, at which record."""
+    journal, _ = paused_by_a_missed_deadline(tmp_path, cli)
+    resume = f"`referee deadline {journal.name} --resume` resumes it"
+    assert waits_on_the_moderator(Table(journal).whole(), journal.name) == (
+        f"the game is paused and waits on the moderator: {MISSED_WHY}; {resume}")
+    assert cli("deadline", journal, "--resume").exit_code == 0
+    assert cli("deadline", journal, "--pause").exit_code == 0
+    paused_at = len(journal.read_text().splitlines()) - 1
+    assert waits_on_the_moderator(Table(journal).whole(), journal.name) == (
+        f"the game is paused and waits on the moderator: the moderator paused it (record "
+        f"{paused_at}); {resume}")

@@ -36,8 +36,9 @@ from ..engine import game_over, game_over_violation, waiting_on
 from ..engine.core import DECISIONS
 from ..engine.state import State
 from ..store.journal import Journal, now
-from .clockwalk import REMINDERS, Due, Settings, Walk, clock_facts, clock_of
+from .clockwalk import REMINDERS, Due, Settings, Walk, clock_of
 from .decisionwords import decision_words
+from .pausedby import pause_of, pause_words
 from .records import keep_contract
 from .replay import position
 
@@ -48,9 +49,8 @@ MISSED = "deadline missed"
 PAUSE = "pause the game"
 RESUME = "resume the game"
 POLICIES = ("default", "wait", "pause")
-PAUSED = "the game is paused ({why}): no orders are taken until the moderator resumes it"
-# Why it is, by what paused it last (pause_cause).
-PAUSED_BY = {"missed": "a deadline was missed", "moderator": "the moderator paused it"}
+# Why it is (pausedby.pause_words): the side and deadline missed, or the moderator's pause.
+PAUSED = "the game is paused: {why}; no orders are taken until the moderator resumes it"
 # A game whose dice secret `reveal --force` revealed before its end: closed for good (no
 # record may follow the reveal), neither paused nor over.
 CLOSED = ("the dice secret has been revealed, so the game is closed: no orders are taken "
@@ -94,11 +94,12 @@ def refuse_paused(raw: bytes, what: str, resume_with: Path | str | None) -> None
     """NoOrdersTaken when the game is paused, saying why (what: the request refused, as its
     words begin, e.g. 'extend: '; resume_with: the journal whose moderator is told the
     command that resumes it, None for a player, who runs no command)."""
-    cause = pause_cause(raw)
-    if cause is not None:
+    pause = pause_of(raw)
+    if pause is not None:
         resume = "" if resume_with is None else \
             RESUME_WITH.format(journal=one_line(str(resume_with)))
-        raise NoOrdersTaken("paused", what + PAUSED.format(why=PAUSED_BY[cause]) + resume)
+        raise NoOrdersTaken("paused", what + PAUSED.format(why=pause_words(pause, raw)) +
+                            resume)
 
 
 def taking_standing_orders(state: State) -> None:
@@ -380,22 +381,7 @@ def refuse_late_reminders(fact: dict, in_force: Settings) -> None:
 
 def paused(raw: bytes) -> bool:
     """Whether the game is paused: the last pause or resume record is a pause."""
-    return pause_cause(raw) is not None
-
-
-def pause_cause(raw: bytes) -> str | None:
-    """What paused the game, by the last record that paused or resumed it: 'missed' (a
-    deadline missed under the policy pause), 'moderator' (his `deadline --pause`), or None
-    (it is not paused). A refused player is told which: he knows then whether his own
-    silence did it."""
-    cause = None
-    for rec in clock_facts(raw):
-        fact = rec["clock"]
-        if fact["kind"] in ("pause", "resume"):
-            cause = "moderator" if fact["kind"] == "pause" else None
-        elif fact["kind"] == "missed" and fact.get("missed") == "pause":
-            cause = "missed"
-    return cause
+    return pause_of(raw) is not None
 
 
 def timeline(journal: Journal, raw: bytes, games_dir: Path | None = None,

@@ -25,6 +25,7 @@ from ..base.readers import MODERATOR
 from ..game import timeline as g_timeline
 from ..game.clockwalk import Due, has_deadlines
 from ..game.defaults import Answer, answer_words, default_answer
+from ..game.pausedby import pause_of, pause_words
 from ..game.replay import order_text
 from ..game.timeline import Timeline, answers_missed
 from ..render.documents import players_words, side_name
@@ -158,9 +159,11 @@ def waits_on_the_moderator(table, name: str) -> str | None:
     if not has_deadlines(table.raw):
         return None
     tl = _timeline(table, table.raw)
-    if tl.paused:
-        return (f"the game is paused and waits on the moderator: `referee deadline {name} "
-                f"--resume` resumes it")
+    if tl.paused:                   # why: the side and deadline missed, or his own pause
+        pause = pause_of(table.raw)
+        why = f"{pause_words(pause, table.raw)}; " if pause is not None else ""
+        return (f"the game is paused and waits on the moderator: {why}`referee deadline "
+                f"{name} --resume` resumes it")
     late = [d for d in tl.dues if (d.side, d.handoff, stamp(d.due)) in tl.missed]
     return waiting_words(tl, late, name) if late else None
 
