@@ -290,3 +290,52 @@ def test_the_mail_lock_is_let_go_though_a_process_forked_under_it_lives_on(tmp_p
     finally:
         os.write(write, b"x")
         os.waitpid(child, 0)
+
+
+def test_tick_counts_only_the_mails_the_game_wrote_in_an_outbox_folder_others_share(
+        cli, tmp_path, monkeypatch):
+    """Games may share one outbox folder, each handled by a worker of its own: the mails
+    another worker writes there while a game is handled (its mail read, its deadlines
+    checked) are not that game's, and its `outbox` line counts only its own."""
+    _settings(1)
+    _folder(cli, tmp_path, monkeypatch)
+    out = tmp_path / "out-alpha"
+    before = {p.name for p in out.glob("*.eml")}
+    others = []
+
+    def meanwhile(real, alpha):
+        def step(first, *a, **k):
+            if alpha(first):                    # another game's worker, at the same time
+                others.append(out / f"other-{len(others)}.eml")
+                others[-1].write_bytes(b"Subject: [referee bravo] not alpha's\n\nnews\n")
+            return real(first, *a, **k)
+        return step
+    # alpha's mail read (inbox, with no mail after it: the first call) and its deadlines
+    monkeypatch.setattr(ticking, "inbox", meanwhile(
+        ticking.inbox, lambda journal: journal.stem == "alpha" and not others))
+    monkeypatch.setattr(ticking, "stranded", meanwhile(
+        ticking.stranded, lambda x: x.game_id == "alpha"))
+    report = ticking.tick(tmp_path / "games", with_map=False)
+    alpha = next(x for x in report.games if x.game_id == "alpha")
+    written = {p.name for p in out.glob("*.eml")} - before - {p.name for p in others}
+    assert len(others) == 2 and written and alpha.outbox == len(written), alpha.lines
+    assert f"alpha: outbox   {len(written)} mails left in {out} for the moderator's mail " \
+           f"program to send" in alpha.lines
+
+
+def test_the_mails_a_step_of_the_holds_wrote_are_its_own(tmp_path, monkeypatch):
+    """`inbox` counts the mails it wrote about the holds as those it wrote, not every mail
+    new in an outbox another game's worker writes into at the same time."""
+    from referee.mail import holdsteps
+    from referee.mail.eml import write_eml
+
+    monkeypatch.setattr(holdsteps, "load_ledger", lambda *game: {"held": {"german": 3}})
+    out = tmp_path / "out"
+    out.mkdir()
+
+    def step() -> None:
+        (out / "other.eml").write_bytes(b"Subject: [referee bravo] not alpha's\n\nnews\n")
+        mine.append(write_eml(out, "referee@example.org", "mod@example.org", "[referee "
+                              "alpha] held", "Orders held for your dice.", None))
+    mine: list = []
+    assert holdsteps._held_mails(("alpha", "0" * 64), out, step) == mine

@@ -17,6 +17,7 @@ from .ledger import now
 from .mailboxes import MSGID
 from .msgids import message_id
 from .named import write_once, written_already
+from .noted import noted
 from .threads import addressed
 
 
@@ -53,7 +54,7 @@ def write_unfound(folder: Path, sender: str, to: str, subject: str, body: str,
         path = folder / f"{_secrets.token_hex(8)}.eml"
         try:
             home.write_new(path, mailtext.mail_bytes(msg))
-            return path
+            return noted(path)
         except FileExistsError:
             continue
     raise OSError(f"no free file name in {folder}")

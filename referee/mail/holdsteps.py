@@ -20,6 +20,8 @@ from ..base.clock import now as clock_now
 from ..table import Table
 from .dropped import replaced_notes
 from .ledger import load_ledger
+from .noted import noting_written
+from .outboxcount import left_in
 from .waiting import end_holds, waits_on_a_person
 
 
@@ -50,10 +52,11 @@ def with_holds(table: Table, outbox: Path | None, run: Callable[[], tuple[list, 
 
 def _held_mails(game: tuple[str, str], outbox: Path, step: Callable[[], object]
                 ) -> list[Path]:
-    """The mails a step of the holds wrote into outbox (none when the ledger of the game,
-    by its id and record 0's hash, keeps no hold)."""
+    """The mails a step of the holds wrote into outbox and left there (none when the ledger
+    of the game, by its id and record 0's hash, keeps no hold): its own, not every mail new
+    in a folder other games may write into meanwhile (outboxcount.py)."""
     if not load_ledger(*game)["held"]:
         return []
-    before = set(outbox.glob("*.eml"))
-    step()
-    return sorted(set(outbox.glob("*.eml")) - before)
+    with noting_written() as written:
+        step()
+    return sorted(left_in(outbox, written))

@@ -30,6 +30,7 @@ from ..base.errors import StorageError
 from ..store import home
 from .ledger import fault
 from .msgids import names_mail, record_of, sent_to, twin_mark
+from .noted import noted
 
 MOST_HEAD = 64 * 1024      # the bytes of a mail file read for its Message-ID
 # A header line's Message-ID, the line folded after the colon or not (as the email package
@@ -131,9 +132,10 @@ def _stems(name: str, to: str, game: str | None) -> list[str]:
 def _stands(tmp: Path, path: Path, to: str, name: str, game: str | None,
             records: list[dict] | None) -> bool:
     """Whether the mail now stands at path: tmp linked there, or the referee's own mail of
-    that name found there already."""
+    that name found there already (noted only when linked: written now)."""
     try:
         os.link(tmp, path)
+        noted(path)
         return True
     except FileExistsError:
         return ours(path, to, name, game, records)
@@ -160,4 +162,4 @@ def _linked(tmp: Path, folder: Path, name: str, to: str, game: str | None,
     except OSError as exc:
         raise StorageError(f"{second}: not a mail of this referee's, and it cannot be "
                            f"replaced ({exc.strerror}); remove it") from None
-    return second
+    return noted(second)

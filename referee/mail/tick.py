@@ -42,6 +42,7 @@ from .leftover import held_sides, named, owe_news_again, stranded, tell_refused
 from .mailboxes import MAX_MESSAGE, Mailboxes, Message, told_identity
 from .newsmail import owed
 from .observers import resume_from
+from .outboxcount import outbox_counted
 from .outcomewords import outcome_words
 from .passreport import TickReport, quiet, stamped, summary, tally, teller  # noqa: F401
 from .reminders import GRACE, check_deadlines, quiet_until
@@ -405,7 +406,7 @@ def _handle_mail(x: Game, spool: Spool, games_dir, with_map: bool) -> bool:
     try:
         if spool.problem is not None:
             raise StorageError(spool.problem)
-        with game_lock(x), _outbox_counted(x):
+        with game_lock(x), outbox_counted(x):
             outcomes, _ = inbox(x.journal, [spool.folder], x.spool, games_dir, with_map)
             x.took = gameindex.mark(x.journal)
     except BusyError as exc:
@@ -453,7 +454,7 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
     every mail owed sent (under the game's lock)."""
     moment = clock_now()
     try:
-        with game_lock(x), _outbox_counted(x):
+        with game_lock(x), outbox_counted(x):
             stranded(x)
             if x.direct:            # no clock; each player's report when the game moved
                 inbox(x.journal, [], x.spool, games_dir, with_map)
@@ -471,20 +472,6 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
     if x.outbox:
         x.log(f"outbox   {counted(x.outbox, 'mail')} left in {one_line(str(x.spool))} for "
               f"the moderator's mail program to send")
-
-
-@contextmanager
-def _outbox_counted(x: Game):
-    """The mails written meanwhile into the game's `outbox:DIR` folder, counted (x.outbox):
-    no one sends them but the moderator's mail program, so the pass says how many wait."""
-    if not (x.target or "").startswith("outbox:"):
-        yield
-        return
-    before = set(spool_files(x.spool))
-    try:
-        yield
-    finally:
-        x.outbox += len(set(spool_files(x.spool)) - before)
 
 
 def _deadlines_and_reports(x: Game, games_dir, with_map: bool, moment) -> None:
