@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import json
 import os
 import subprocess
 import sys
@@ -770,33 +771,55 @@ def test_after_a_moderators_order_the_mark_of_what_a_game_took_is_checked_once(
     assert checks == [] and read == []
 
 
-def _export_beside(cli, games: Path, journal: Path, name: str = "entente.jsonl") -> Path:
-    """A player's export of the game (docs/moderator.md: `referee log GAME --as entente
+def _export_beside(cli, games: Path, journal: Path, name: str = "entente.jsonl",
+                   reader: str = "entente") -> Path:
+    """A reader's export of the game (docs/moderator.md: `referee log GAME --as entente
     --format json > entente.jsonl`), saved in the games' folder."""
-    r = cli("log", journal, "--as", "entente", "--format", "json")
+    r = cli("log", journal, "--as", reader, "--format", "json")
     assert r.exit_code == 0, r.stderr
     (games / name).write_text(r.stdout)
     (games / name).chmod(0o600)
     return games / name
 
 
-def test_an_export_in_the_folder_is_named_on_one_line_and_the_games_go_on(
+def test_exports_in_the_folder_are_passed_over_on_one_line_and_are_no_problem(
         cli, tmp_path, monkeypatch):
-    """An export left in the folder is no game: the pass names it once, on one plain line
-    (no exception of Python's, its name once), plays every game as ever, and exits 3 as a
-    pass that needs the moderator does."""
+    """The game-over mail has the moderator export each side's log, and the public's, with
+    `referee log ... --format json > SIDE.jsonl`; run in the games' folder (as the cron line
+    of the docs runs tick), they land beside the games. A pass knows them for exports: no
+    game, no problem (it exits 0, its tally counts the games only), one plain line naming
+    them all, and no warning to make private the public export it is meant to hand out."""
     games, made = _folder(cli, tmp_path, monkeypatch)
-    export = _export_beside(cli, games, made["alpha"][0])
+    exports = [_export_beside(cli, games, made["alpha"][0], f"{reader}.jsonl", reader)
+               for reader in ("entente", "german", "public")]
+    exports[-1].chmod(0o644)                        # the public's, for anyone to read
     _mail_pass(tmp_path, "alpha", "german", made["alpha"][1], "<x1@example.org>")
     r = cli("tick", games, "--no-map")
-    assert r.exit_code == 3, r.output
-    named = [ln for ln in unstamped(r.stdout) if "entente.jsonl" in ln]
-    assert named == [f"problem  {export}: a redacted export of game alpha (`referee log "
-                     f"--format json`), not a game's journal: no game is played from it; "
-                     f"keep exports out of this folder"], r.stdout
-    assert "Error" not in r.output and r.output.count("entente.jsonl") == 1, r.output
+    assert r.exit_code == 0, r.output
+    lines = unstamped(r.stdout)
+    assert [ln for ln in lines if ".jsonl" in ln and "alpha.jsonl" not in ln] == [
+        "passed   entente.jsonl, german.jsonl and public.jsonl: redacted exports (`referee "
+        "log --format json`), not games: no game is played from them"], r.stdout
+    assert lines[-1] == "2 games: all handled", r.stdout
+    assert "problem" not in r.output and "chmod" not in r.stderr, r.output
     assert records(made["alpha"][0])[-1]["order"] == "pass"
-    assert any(ln.startswith("alpha: applied") for ln in unstamped(r.stdout)), r.stdout
+    assert any(ln.startswith("alpha: applied") for ln in lines), r.stdout
+    r = cli("tick", games, "--no-map", "--format", "json")
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 0 and doc["ok"] and doc["problems"] == [], r.output
+    assert doc["exports"] == [str(p) for p in exports]
+
+
+def test_an_export_named_alone_is_no_game_to_tick(cli, tmp_path, monkeypatch):
+    """`tick EXPORT`: a file asked for as a game that is an export is a problem, said so."""
+    games, made = _folder(cli, tmp_path, monkeypatch)
+    export = _export_beside(cli, games, made["alpha"][0])
+    r = cli("tick", export, "--no-map")
+    assert r.exit_code == 3, r.output
+    assert [ln for ln in unstamped(r.stdout) if "entente.jsonl" in ln] == [
+        f"problem  {export}: a redacted export of game alpha (`referee log --format json`), "
+        f"not a game's journal: no game is played from it; keep exports out of this "
+        f"folder"], r.stdout
 
 
 def test_a_damaged_file_in_the_folder_is_named_once_on_its_line(cli, tmp_path, monkeypatch):
@@ -831,6 +854,6 @@ def test_watch_names_an_export_in_the_folder_once_while_it_stays(cli, tmp_path, 
     assert ticking.watch(games, 30.0, log=lines.append, with_map=False,
                          wait=between_passes) == 4
     assert [ln for ln in unstamped(lines) if "redacted export" in ln] == [
-        f"problem  {export}: a redacted export of game alpha (`referee log --format json`), "
-        f"not a game's journal: no game is played from it; keep exports out of this "
-        f"folder"] * 2, lines
+        "passed   entente.jsonl: a redacted export (`referee log --format json`), not a "
+        "game: no game is played from it"] * 2, lines
+    assert not [ln for ln in unstamped(lines) if ln.startswith("problem")], lines

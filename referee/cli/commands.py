@@ -132,12 +132,13 @@ def read_orders(orders: list[str], file: Path | None, stdin=None) -> list[str]:
     return texts
 
 
-def check_private(journal: Path) -> None:
-    """Warn (one line on stderr) when the journal can be read by other users."""
+def check_private(journal: Path, unless: Callable[[Path], object] | None = None) -> None:
+    """Warn (one line on stderr) when the journal can be read by other users, unless
+    unless(journal), asked only then, says it is no journal to keep private."""
     from ..store.home import warn_if_shared  # start-up: --help and completion do without
 
     warn_if_shared(journal, "a journal holds what only its players may see: hands, the deck "
-                            "order, their addresses")
+                            "order, their addresses", unless)
 
 
 def check_ours(journal: Path) -> None:
@@ -495,7 +496,9 @@ def tick_pass(path: Path, format: str, with_map: bool, games_dir: Path | None
     from ..mail import tick as ticking  # start-up: the mail transport, for tick and watch
 
     for journal in ticking.journals_in(path):
-        check_private(journal)
+        # A redacted export saved beside the games holds nothing private (the pass passes
+        # it over): its warning would tell the moderator to hide what he gives out.
+        check_private(journal, unless=ticking.exported_game)
     moment = now()
     if format == "json":            # one document, once the pass is over
         report = ticking.tick(path, games_dir, with_map)
@@ -520,7 +523,8 @@ def _tick_document(report) -> dict:
                 "waits_on_moderator": x.moderator}
                for x in report.games],
         unclaimed=report.unclaimed, waiting=report.waiting, problems=report.problems,
-        busy=report.busy, mailboxes=[d.document() for d in report.down])
+        busy=report.busy, mailboxes=[d.document() for d in report.down],
+        exports=[str(p) for p in report.exports])
 
 
 def emit(text: str, stream=None) -> None:

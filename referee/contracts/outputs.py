@@ -490,8 +490,9 @@ class TickResult(Document):
     """`tick`: each game's pass, the places of the messages no game claimed (left for the
     moderator), those waiting for a game not played now, every problem (once each: a
     mailbox that could not be read is one, `mailboxes` naming its games), the games passed
-    over while another process held them (`busy`, their mail left for the next pass);
-    `ok` when nothing failed (exit 0), busy games or not."""
+    over while another process held them (`busy`, their mail left for the next pass), the
+    redacted exports of the folder passed over (`exports`: no games, no problem); `ok` when
+    nothing failed (exit 0), busy games or not."""
 
     schema_version: int
     ok: bool
@@ -501,6 +502,7 @@ class TickResult(Document):
     problems: list[str]
     busy: list[str]         # the games passed over (locked by another process), a line each
     mailboxes: list[MailboxDown]    # the mailboxes that could not be read, one entry each
+    exports: list[str]      # the redacted exports of the folder (their paths), passed over
 
 
 OUTPUTS: dict[str, type[Document]] = {

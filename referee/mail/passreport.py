@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 
 from ..base.clock import stamp
-from ..base.errors import RefereeError
-from ..base.plurals import counted
+from ..base.errors import RefereeError, one_line
+from ..base.plurals import counted, joined
 from .delivery import TransportError
 from .mailboxdown import MailboxDown
 from .tickgame import Game
@@ -28,6 +29,19 @@ class TickReport:
     found: int = 0                      # the journals the pass found, read or not
     held: list[str] = field(default_factory=list)       # journals another process held
     down: list[MailboxDown] = field(default_factory=list)   # mailboxes that could not be read
+    exports: list[Path] = field(default_factory=list)   # redacted exports passed over
+
+    @property
+    def passed(self) -> list[str]:
+        """The line that names the redacted exports the pass passed over (none or one): no
+        problem, no game, told so that the moderator knows the pass saw them."""
+        if not self.exports:
+            return []
+        names = joined([one_line(p.name) for p in self.exports])
+        one = len(self.exports) == 1
+        return [f"passed   {names}: {'a redacted export' if one else 'redacted exports'} "
+                f"(`referee log --format json`), not {'a game' if one else 'games'}: no game "
+                f"is played from {'it' if one else 'them'}"]
 
     @property
     def problems(self) -> list[str]:
@@ -44,8 +58,10 @@ class TickReport:
 
     def lines(self, told: Collection[str] = ()) -> list[str]:
         """The pass's lines not told yet, but for the problems in told (of the folder, or
-        of a game: watch named them before, and they stand as they were)."""
+        of a game: watch named them before, and they stand as they were), and the exports'
+        line when told holds it (watch: it stands as it was)."""
         out = [f"problem  {p}" for p in self.broken if p not in told]
+        out += [line for line in self.passed if line not in told]
         out += [f"problem  {d.problem}" for d in self.down if d.problem not in told]
         out += [f"busy     {p}" for p in self.held]
         for x in self.games:

@@ -91,7 +91,7 @@ def tick(path: Path, games_dir: Path | None = None, with_map: bool = True,
 
 def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickReport:
     index, known = gameindex.load_all(path)
-    games, broken, aside, held = _games(path, games_dir, index, known)
+    games, broken, aside, held, exports = _games(path, games_dir, index, known)
     found = len(games) + len(broken) + len(held)
     try:
         shared = workers()
@@ -143,7 +143,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
     busy = [w.journals[0] for w in aside if w.busy] + [x.journal for x in games if x.busy]
     broken += busysince.too_long(path, busy, moment)
     return TickReport(games, unclaimed, broken, *told_now(pending), withheld.waiting(aside),
-                      withheld.unknown(aside), found, held, down)
+                      withheld.unknown(aside), found, held, down, exports)
 
 
 # What the index keeps of a game (gameindex.py): what claims its mail and where it goes.
@@ -152,12 +152,14 @@ INDEXED = ("game_id", "header_hash", "source", "target", "keys", "addresses", "k
 
 
 def _games(path: Path, games_dir, index: dict, known: dict
-           ) -> tuple[list[Game], list[str], list[withheld.Withheld], list[str]]:
+           ) -> tuple[list[Game], list[str], list[withheld.Withheld], list[str], list[Path]]:
     """Each journal's game: from the index while the journal is as it found it, else read
     (a journal that cannot be read is a problem line, its game as the index last knew it
-    withheld (known); a redacted export is no game's; one another process holds locked
-    is a busy line, its game withheld the same way until the next pass)."""
-    games, broken, aside, held = [], [], [], []
+    withheld (known); one another process holds locked is a busy line, its game withheld
+    the same way until the next pass). A redacted export saved in the folder (as the
+    game-over mail has the moderator make them) is no game's, and no problem: passed over,
+    listed apart (the last list); one named alone is a problem, as a game asked for."""
+    games, broken, aside, held, exports = [], [], [], [], []
     for journal in journals_in(path):
         served = _served(journal, index)
         try:
@@ -166,10 +168,14 @@ def _games(path: Path, games_dir, index: dict, known: dict
             held.append(f"{exc}: passed over, its mail waits for the next pass")
             aside.append(withheld.unread(journal, known, len(held) - 1, INDEXED, busy=True))
         except RefereeError as exc:
+            exported = exported_game(journal) is not None
+            if exported and path.is_dir():
+                exports.append(journal)
+                continue
             broken.append(unplayable(journal, exc))
-            if exported_game(journal) is None:
+            if not exported:
                 aside.append(withheld.unread(journal, known, len(broken) - 1, INDEXED))
-    return games, broken, aside, held
+    return games, broken, aside, held, exports
 
 
 def _served(journal: Path, index: dict) -> Game | None:
@@ -512,8 +518,9 @@ def watch(path: Path, interval: float, games_dir: Path | None = None,
     """tick, then wait interval seconds, until SIGTERM or SIGINT (the pass under way is
     finished first) or wait(interval) returns True; one log line per action, each after
     the pass's time (stamped), a game's as soon as the game is done; a problem (a file of
-    the folder no game is read from, a game waiting on the moderator...) named once while
-    it stands as it is, and again once a day (standingproblems.py). Returns how many
+    the folder no game is read from, a game waiting on the moderator...), and the line of
+    the exports passed over, named once while it stands as it is, and again once a day
+    (standingproblems.py). Returns how many
     passes ran."""
     stop = threading.Event()
     pause = wait or stop.wait
@@ -530,7 +537,7 @@ def watch(path: Path, interval: float, games_dir: Path | None = None,
                         log(shown)
             try:
                 report = tick(path, games_dir, with_map, tell)
-                lines = report.lines(told.quiet(report.problems, clock_now()))
+                lines = report.lines(told.quiet(report.problems + report.passed, clock_now()))
             except RefereeError as exc:
                 lines = [f"problem  {exc}"]
             for line in stamped(moment, lines):

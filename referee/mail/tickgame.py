@@ -119,9 +119,12 @@ def unplayable(journal: Path, exc: RefereeError) -> str:
 
 def exported_game(journal: Path) -> str | None:
     """The id of the game a file is a redacted export of (its chain whole, a secret part in
-    it a digest), or None: a game's own journal, or no sound chain at all."""
+    it a digest), or None: a game's own journal, or no sound chain at all. Read as bytes
+    alone, whoever signed its last record: an export made before the game's last records
+    is an older copy of its chain, which a read of the game refuses as cut back."""
     try:
-        records = list(scan(Journal(journal).raw(), journal.name))
+        with Journal(journal).shared() as raw:
+            records = list(scan(raw, journal.name))
     except (RefereeError, OSError):
         return None
     if any(is_redacted_part(p) for rec in records for p in placed_parts(rec)):

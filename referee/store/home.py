@@ -282,8 +282,9 @@ def sync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def warn_if_shared(path: Path, what: str) -> None:
-    """One line on stderr when a private file can be read by other users of this machine.
+def warn_if_shared(path: Path, what: str, unless=None) -> None:
+    """One line on stderr when a private file can be read by other users of this machine,
+    unless unless(path) (asked only then) says it is no private file.
 
     Only of a regular file: a folder or a device named instead is refused by its reader in
     one line, and `chmod 600` would lock a folder."""
@@ -294,6 +295,8 @@ def warn_if_shared(path: Path, what: str) -> None:
     except OSError:
         return
     if stat.S_ISREG(mode) and mode & 0o044:
+        if unless is not None and unless(path):
+            return
         _WARNED.add(str(path))
         shown = one_line(str(path))
         sys.stderr.write(f"referee: warning: {shown} ({what}) can be read by other users of "
