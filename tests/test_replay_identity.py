@@ -25,7 +25,11 @@ pay a hit for each step of their strength and only the rest go unpaid, 5.3.4, pl
 from the same seeds to the same orders, each annihilation's count of hits unpaid made
 right, and a move into an Enemy area says when what entered is eliminated at the end of
 movement unless joined, 8.3.2-8.3.6, played again to the same orders, the 1916 and 1918
-games' such moves told so). Whatever moves in the engine without a change of rules, every
+games' such moves told so; rules 12: an army holding units counts as it enters an area,
+before it takes any unit there in, 1.2.2, 8.1, played again from the same seeds under the
+current game data, each to new orders from where the orders random play chose among first
+differed (the 1918 game from its set-up, the US reinforcements now placed as any others).
+Whatever moves in the engine without a change of rules, every
 one of their records must still be decided again from its order to exactly the recorded
 events, and every die and shuffle must come again from the secret.
 What is allowed to differ is only what verify never compares: the header's timestamps,

@@ -268,6 +268,45 @@ def test_a_fort_annihilated_under_rules_10_replays_as_made_then_upgrades(tmp_pat
     assert "2 records decided again" in r.stdout and "records 1-6 made under rules 10" in r.stdout
 
 
+R11 = Path(__file__).parent / "fixtures" / "rules11-army-takes-in-at-the-limit-1914"
+
+
+def test_an_army_taking_units_in_at_the_limit_under_rules_11_replays_as_made_then_upgrades(
+        tmp_path, cli):
+    """tests/fixtures/rules11-army-takes-in-at-the-limit-1914.jsonl was played under rules 11
+    (the code before rules 12), manual dice, from a 1914 position with three German infantry
+    units in Metz: the 5th Army moved in taking one of them in, which rules 12 refuses (the
+    army makes four as it enters, 1.2.2, 8.1). verify replays that record as made under
+    older rules, never deciding it again to a refusal; after the upgrade the same move by
+    the 6th Army is refused and left out of the legal orders, the old record unchanged."""
+    path, secret = _rules9_game(tmp_path, R11, "war14")
+    recs = _records(path)
+    assert recs[0]["rules_version"] == 11 and len(recs) == 4
+    assert recs[3]["order"] == "move ge-5 metz taking ge-i-01" and recs[3]["actor"] == "german"
+    r = cli("verify", path, "--secret", secret)
+    assert r.exit_code == EXIT_OLDER_RULES, r.stderr + r.stdout
+    assert "records 1-3 made under rules 11: not re-decided" in r.stdout
+    r = cli("upgrade", path)
+    assert r.exit_code == 0, r.stderr + r.stdout
+    assert _records(path)[-1]["events"][0]["from_rules"] == 11
+    from gamecalls import open_game
+    from referee.engine import legal_orders
+    from referee.engine.order_text import format_order
+
+    game = open_game(path)
+    listed = [format_order(o) for o in legal_orders(game.state, game.data, "german")]
+    assert not [o for o in listed if o.startswith("move ge-6 metz")], listed
+    code, out, err = quick("order", path, "--as", "german", "move ge-6 metz taking ge-i-02")
+    assert code == 1 and "Metz would hold 4 german units as ge-6 enters" in err, err
+    assert "(rules 1.2.2, 8.1)" in err and "Traceback" not in err
+    code, out, err = quick("order", path, "--as", "german", "end movement")
+    assert code == 0, err
+    assert _records(path)[3] == recs[3]
+    r = cli("verify", path, "--secret", secret)
+    assert r.exit_code == EXIT_OLDER_RULES, r.stderr + r.stdout
+    assert "2 records decided again" in r.stdout and "records 1-3 made under rules 11" in r.stdout
+
+
 # ---------------------------------------------------------------- data versions
 
 def test_data_edited_after_creation_no_longer_breaks_an_existing_game(tmp_path, monkeypatch,

@@ -150,9 +150,9 @@ def turn_checks(s: State, d: GameData, m: Mover, reserves: bool = False) -> Viol
     return None
 
 
-def stack_after(s: State, d: GameData, m: Mover, area: str, into: str | None = None,
-                taking: tuple[str, ...] = ()) -> int:
-    """side's units counting for stacking in area once the move is made (1.2.2)."""
+def stack_after(s: State, d: GameData, m: Mover, area: str, into: str | None = None) -> int:
+    """side's units counting for stacking in area as the mover arrives (1.2.2): an army counts
+    before it takes any unit there in, one if it holds units, none if empty (8.1)."""
     side = m.side
     n = s.stack_count(area, side, d)
     if m.area == area:                      # the mover leaves its place in this area
@@ -166,19 +166,23 @@ def stack_after(s: State, d: GameData, m: Mover, area: str, into: str | None = N
         if s.armies[into].strength == 0:
             n += 1
     elif m.army is not None:
-        n += 1 if (m.army.strength or taking) else 0
+        n += 1 if m.army.strength else 0
     else:
         n += 1
-    n -= len(taking)
     return n
 
 
 def stack_violation(s: State, d: GameData, m: Mover, area: str, into=None, taking=()):
-    n = stack_after(s, d, m, area, into, taking)
+    n = stack_after(s, d, m, area, into)
     if n > d.units.stacking_limit:
-        return Violation("1.2.2", f"{d.areas[area].name} would hold {n} {m.side} units; the "
-                                  f"stacking limit is {d.units.stacking_limit} (forts and empty "
-                                  f"armies do not count)")
+        limit = (f"{d.areas[area].name} would hold {n} {m.side} units; the stacking limit is "
+                 f"{d.units.stacking_limit} (forts and empty armies do not count)")
+        if taking:                          # stacking holds at all times (1.2.2)
+            limit = (f"{d.areas[area].name} would hold {n} {m.side} units as {m.ref} enters, "
+                     f"before it takes any unit in; the stacking limit is "
+                     f"{d.units.stacking_limit} at all times, an army holding units counting "
+                     f"as one (rules 1.2.2, 8.1)")
+        return Violation("1.2.2", limit)
     return None
 
 
