@@ -105,6 +105,8 @@ def resolve(s: State, d: GameData, ref: str, side: str) -> Mover | Violation:
             return Violation("1.4", f"army {army_id} holds no {spec.replace('-', ' ')}")
         m = Mover(ref, d.nation_side[a.nation], key.split(":")[0], kind, a.area, source=a,
                   key=key)
+    elif ref in s.forts:                # a battle names it, a loss takes it; it stays put
+        return Violation("8.4", f"{ref} is a fort; a fort never moves, retreats or joins an army")
     else:
         return Violation("1.2", f"there is no unit {quoted(ref)} in play")
     if m.side != side:
