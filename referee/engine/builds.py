@@ -182,10 +182,10 @@ def _build_violation(s: State, d: GameData, o: Build, side: str) -> Violation | 
     if d.areas[o.area].kind == "sea_only" and nation not in d.sea_nations:
         return Violation("4.6", f"only {'/'.join(n.upper() for n in sorted(d.sea_nations))} "
                                 f"units stand in {d.areas[o.area].name}")
-    if o.area not in supplied_areas(s, d, side) or \
-            s.status(o.area, side, d) not in ("friendly", "disputed"):
-        return Violation("7.2", f"units are built in supplied Friendly or Disputed areas; "
-                                f"{d.areas[o.area].name} is not one")
+    v = _where_violation(s, d, side, o.area, ("friendly", "disputed"), "7.2",
+                         "units are built in supplied Friendly or Disputed areas")
+    if v:
+        return v
     count = s.stack_count(o.area, side, d) + _new_stack(s, d, orders, o.area)
     if o.into is not None:
         planned = [x.unit for x in orders if isinstance(x, Build) and x.into == o.into]
@@ -252,10 +252,23 @@ def _rebuild_violation(s: State, d: GameData, o: Rebuild, side: str) -> Violatio
     if not home and a.country != nation.home_country:
         return Violation("7.3", f"army {o.army} is rebuilt in its home country "
                                 f"({nation.home_country})")
-    if s.status(o.area, side, d) != "friendly" or o.area not in supplied_areas(s, d, side):
-        return Violation("7.3", f"rebuilt armies go to a supplied Friendly area; "
-                                f"{a.name} is not one")
-    return unpaid(s, d, side, o)
+    v = _where_violation(s, d, side, o.area, ("friendly",), "7.3",
+                         "rebuilt armies go to a supplied Friendly area")
+    return v or unpaid(s, d, side, o)
+
+
+def _where_violation(s: State, d: GameData, side: str, area: str, statuses: tuple[str, ...],
+                     rule: str, where: str) -> Violation | None:
+    """Why production may not put a unit in area: which of its two conditions fails, the
+    area's status (rule) or its supply (6.4: areas in supply receive new units; 6.5)."""
+    status, name = s.status(area, side, d), d.areas[area].name
+    if status not in statuses:
+        return Violation(rule, f"{where}; {name} is {a_or_an(status.title())} area")
+    if area not in supplied_areas(s, d, side):
+        return Violation(rule, f"{where}; {name} is {status.title()} but out of supply "
+                               f"(rules {rule}, 6.4, 6.5)")
+    return None
+
 
 
 def _entrench_violation(s: State, d: GameData, o: Entrench, side: str) -> Violation | None:
