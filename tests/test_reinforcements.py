@@ -41,7 +41,7 @@ def test_autumn_1914_arrivals_are_placed_by_their_owners(tmp_path):
     st = g.open_game(j).state
     # 2.0 I: both players place; the German plan stays sealed until the Entente's is in.
     assert st.pending.side == "entente" and st.armies["ge-7"].contents["ge:infantry"] == 2
-    assert _rule(g.submit(j, "entente", ["place uk infantry calais"])) == "2.0 I"  # ENGLAND only
+    assert _rule(g.submit(j, "entente", ["place uk infantry calais"])) == "Game Events chart"
     assert _rule(g.submit(j, "entente", ["done"])) == "2.0 I"       # must place while it can
     assert g.submit(j, "entente", ["place uk infantry england", "place fr-6 paris",
                                    "place fr-9 troyes", "place fr infantry troyes into fr-9",
@@ -51,6 +51,34 @@ def test_autumn_1914_arrivals_are_placed_by_their_owners(tmp_path):
     assert st.armies["fr-6"].status == "map" and st.armies["fr-6"].contents == {}
     assert st.armies["fr-9"].contents == {"fr:infantry": 1}
     assert st.pending.kind == "card_or_pass" and st.pending.side == "german"
+
+
+def test_a_misplaced_arrival_cites_where_its_arrival_area_comes_from(tmp_path):
+    """The UK infantry of AUTUMN 1914 arrives in ENGLAND because the Game Events chart, which is
+    reconstructed (events.yaml `placement: england`), puts it there; 4.6 sends UK armies
+    there (the Second Army, WINTER 1914-15), 2.0 I the others anywhere supplied."""
+    j = _to_turn_2(tmp_path)
+    assert g.submit(j, "german", ["place ge infantry metz", "place ge infantry koblenz",
+                                  "place ge infantry colmar into ge-7"]).rejected is None
+    why = g.submit(j, "entente", ["place uk infantry calais"]).rejected[2]
+    assert why.rule == "Game Events chart" and str(why).endswith(
+        "uk infantry arrives in ENGLAND (reconstructed); Calais is not ENGLAND (rule Game "
+        "Events chart)")
+    why = g.submit(j, "entente", ["place fr infantry metz"]).rejected[2]
+    assert why.rule == "2.0 I" and "(4.6)" not in str(why)
+    assert g.submit(j, "entente", ENTENTE_AUTUMN_1914).rejected is None
+    for side in ("german", "entente"):
+        assert g.submit(j, side, ["pass", "end turn"]).rejected is None
+    st = g.open_game(j).state
+    assert st.turn == 2 and st.pending.kind == "production", st.pending
+    assert g.submit(j, "german", ["done"]).rejected is None
+    assert g.submit(j, "entente", ["done"]).rejected is None
+    st = g.open_game(j).state
+    assert st.turn == 3 and any(i["unit"] == "uk-2" for i in st.arrivals["entente"])
+    assert g.submit(j, "german", ["place ge infantry metz"]).rejected is None
+    why = g.submit(j, "entente", ["place uk-2 calais"]).rejected[2]
+    assert why.rule == "4.6" and str(why).endswith(
+        "uk-2 arrives in ENGLAND (4.6); Calais is not ENGLAND")
 
 
 def test_the_prompt_counts_the_units_of_one_kind_as_the_orders_name_them(tmp_path):

@@ -151,6 +151,25 @@ def _place_orders(s: State, d: GameData, side: str):
                         yield o
 
 
+def _misplaced(d: GameData, o: Place, code: str) -> Violation:
+    """Why an arrival may not go to o.area, citing where its arrival area comes from: 2.0 I
+    for any area, 4.6 for a UK army in ENGLAND, else the Game Events chart, which is
+    reconstructed (games/ttlm/events.yaml `placement`)."""
+    what, name = o.unit.replace(":", " "), d.areas[o.area].name
+    if code == "any":
+        return Violation("2.0 I", f"{what} arrives in a supplied Friendly or Disputed area "
+                                  f"(2.0 I); {name} is not one")
+    if code in d.areas:
+        home = d.areas[code].name
+        if code == d.sea_home and ":" not in o.unit:        # an army: a UK army (4.6)
+            return Violation("4.6", f"{what} arrives in {home} (4.6); {name} is not {home}")
+        return Violation("Game Events chart", f"{what} arrives in {home} (reconstructed); "
+                                              f"{name} is not {home}")
+    return Violation("Game Events chart", f"{what} arrives in a supplied Friendly or Disputed "
+                                          f"area of {code.title()} (reconstructed); {name} is "
+                                          f"not one")
+
+
 def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | None:
     item = next((i for i in s.arrivals.get(side, []) if i["unit"] == o.unit), None)
     if item is None:
@@ -159,13 +178,7 @@ def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | 
     if o.area not in d.areas:
         return Violation("4.2", f"{o.area} is not a playable area")
     if o.area not in place_areas(s, d, side, item, supplied_areas(s, d, side)):
-        code = item["placement"]
-        where = f"in {d.areas[code].name} (4.6)" if code in d.areas else \
-            f"in a supplied Friendly or Disputed area of {code.title()} (its Game Events " \
-            f"entry)" \
-            if code != "any" else "in a supplied Friendly or Disputed area (2.0 I)"
-        return Violation("2.0 I", f"{o.unit.replace(':', ' ')} arrives {where}; "
-                                  f"{d.areas[o.area].name} is not one")
+        return _misplaced(d, o, item["placement"])
     count = s.stack_count(o.area, side, d)
     if o.into is not None:
         if ":" not in o.unit:
