@@ -66,6 +66,26 @@ def test_a_line_that_answers_the_decision_keeps_its_one_fault(game, cli, order, 
     assert r.stderr.count("cannot be read") + r.stderr.count("cannot read") <= 1
 
 
+@pytest.mark.parametrize("order, rule", [
+    ("sea uk-i-01 ostend into uk-1", "4.6"),
+    ("rail ge-1 koblenz taking ge-i-01", "4.4"),
+    ("strategic fr-3 paris into fr-5", "4.5"),
+])
+def test_a_move_that_goes_alone_says_so_when_joined_to_other_movement(game, cli, order, rule):
+    """Sea, rail and strategic moves cannot be combined with any other type of movement
+    (4.4-4.6): 'into ARMY' or 'taking' after one is refused by that rule, not as words out
+    of place, and the line says what the move alone would be."""
+    before = game.read_bytes()
+    r = cli("order", game, "--as", "german", "--dry-run", "pass", order)
+    kind, unit, area = order.split()[:3]
+    assert r.exit_code == 1 and game.read_bytes() == before
+    (line,) = [x for x in r.stderr.splitlines() if x.startswith("referee:")]
+    assert f"cannot read order '{order}'" in line and "unexpected" not in line, line
+    assert (f"a {kind} move cannot be combined with any other type of movement, such as "
+            f"joining an army or taking units in (rule {rule}); '{kind} {unit} {area}' is the "
+            f"move alone") in line, line
+
+
 def test_an_unknown_verb_is_answered_with_the_verbs_open_now(game, cli):
     """'déplacer' is near 'place' and 'declare', neither open now: the verbs open are told."""
     r = cli("order", game, "--as", "german", "déplacer ge-1 liege")

@@ -295,11 +295,18 @@ def _move(r: Reader) -> Ord:
     return Move(unit=unit, path=path, into=into, taking=tuple(taking))
 
 
-def _to_area(factory):
+def _to_area(factory, alone: tuple[str, str] | None = None):
+    """An order naming a unit and the one area it goes to. alone: (the kind of move, its
+    rule) for a move that cannot be combined with any other movement (4.4-4.6), so that
+    'into ARMY' or 'taking' after it is refused by that rule, not as words out of place."""
     def read(r: Reader) -> Ord:
         unit = r.unit()
         r.keyword("to")
         to = r.area()
+        if alone is not None and not r.done() and fold(r.words[r.pos]) in ("into", "taking"):
+            raise r.fail(f"a {alone[0]} cannot be combined with any other type of movement, "
+                         f"such as joining an army or taking units in (rule {alone[1]}); "
+                         f"'{r.words[0]} {unit} {to}' is the move alone")
         r.expect_end()
         return factory(unit=unit, to=to)
     return read
@@ -423,9 +430,9 @@ VERBS = {
     "end": _end,
     "discard": _discard,
     "move": _move,
-    "rail": _to_area(Rail),
-    "strategic": _to_area(Strategic),
-    "sea": _to_area(Sea),
+    "rail": _to_area(Rail, ("rail move", "4.4")),
+    "strategic": _to_area(Strategic, ("strategic move", "4.5")),
+    "sea": _to_area(Sea, ("sea move", "4.6")),
     "reserves": _to_area(Reserves),
     "evacuate": _to_area(Evacuate),
     "suppress": _suppress,
