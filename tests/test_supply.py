@@ -40,6 +40,23 @@ def test_no_supply_through_an_area_holding_an_enemy_fort_of_strength_one(tmp_pat
     assert "sedan" in supplied_areas(clear.state, data, "german")
 
 
+def test_a_one_strength_fort_in_an_area_its_enemy_holds_traces_from_its_own_area(tmp_path,
+                                                                                  data):
+    """8.4 note, 6.2 as docs/rules.md reads it: Longwy 1 stays in German Briey; like a unit in
+    a Disputed area it traces from its own area into adjacent Friendly areas (Verdun), so it
+    is in supply, and out of it once every neighbour of Briey is German."""
+    base = dict(player="german", hands={"german": [], "entente": []},
+                units=["ge-i-05 ge infantry briey", "fr-i-02 fr infantry paris"],
+                forts={"fort-sedan": "out"})
+    _, open_ = _state(tmp_path, "open", control={"briey": "german"}, **base)
+    assert "briey" in supplied_areas(open_.state, data, "entente")
+    cut = {a: "german" for a in ("briey", "ardennes", "st_mihiel", "verdun", "sedan")}
+    _, shut = _state(tmp_path, "shut", control=cut, forts={"fort-sedan": "out",
+                                                           "fort-verdun": "out"},
+                     **{k: v for k, v in base.items() if k != "forts"})
+    assert "briey" not in supplied_areas(shut.state, data, "entente")
+
+
 def test_a_disputed_supply_source_supplies_only_its_own_area(tmp_path, data):
     """6.3: Ostend is Disputed; the French in Ostend are supplied, those in Ypres are not."""
     _, game = _state(tmp_path, player="german", hands={"german": [], "entente": []},
