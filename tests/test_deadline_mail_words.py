@@ -180,6 +180,7 @@ def test_a_player_s_orders_refused_in_a_paused_game_say_why_it_is_paused(tmp_pat
     `deadline --pause`, with the record of each."""
     journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "pause")
     check_deadlines(journal, tmp_path / "out", DUE)
+    clock(DUE)
     r = cli("order", journal, "--as", "german", "pass")
     assert r.exit_code == 1 and f"the game is paused: {MISSED_WHY}; no orders" in \
         r.stderr, r.stderr

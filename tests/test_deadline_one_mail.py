@@ -58,6 +58,7 @@ def _verdun(tmp_path: Path) -> Path:
     secret.write_text(SECRET + "\n")
     secret.chmod(0o600)
     journal = tmp_path / "case.jsonl"
+    os.environ[NOW_VARIABLE] = START.strftime("%Y-%m-%dT%H:%M:%SZ")    # begun at START
     g.create_game(journal, str(spath), "manual", game_id="onemail", secret_file=secret,
                   players=[*(f"{s}={a}" for s, a in ADDRESSES.items()), f"observer={PRESS}"],
                   clock=settings_fact("48h", "", "default", 2, False))
@@ -76,7 +77,9 @@ def _started(tmp_path: Path) -> tuple[Path, Path, set[str]]:
 
 
 def _pass(journal: Path, out: Path, moment, reports: bool = True) -> list[str]:
-    """The deadlines checked at moment as tick checks them, then the reports owed."""
+    """The deadlines checked at moment as tick checks them, then the reports owed: the
+    commands' clock is at moment from then on."""
+    os.environ[NOW_VARIABLE] = moment.strftime("%Y-%m-%dT%H:%M:%SZ")  # the fixture's undo
     log = check_deadlines(journal, out, moment, reporting=reports)
     if reports:
         inbox(journal, [], out, with_map=False)
@@ -194,7 +197,8 @@ def _killed_pass(journal: Path, out: Path, moment, step: str, most: int | None =
             "j, o = Path(sys.argv[1]), Path(sys.argv[2]); "
             "check_deadlines(j, o, datetime.fromisoformat(sys.argv[3]), reporting=True); "
             "inbox(j, [], o, with_map=False)")
-    env = {**os.environ, FAULT_VARIABLE: step}
+    env = {**os.environ, FAULT_VARIABLE: step,
+           NOW_VARIABLE: moment.strftime("%Y-%m-%dT%H:%M:%SZ")}     # the pass's clock
     r = subprocess.run([sys.executable, "-c", code, str(journal), str(out),
                         moment.isoformat()], env=env, capture_output=True, text=True,
                        timeout=300)

@@ -48,6 +48,7 @@ def _varied(tmp_path: Path, cli, clock) -> Path:
     journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "default")
     out = tmp_path / "out"
     check_deadlines(journal, out, DUE - timedelta(minutes=1))          # the 2h reminder
+    clock(DUE - timedelta(minutes=1))
     assert cli("extend", journal, "german", "12h").exit_code == 0
     check_deadlines(journal, out, DUE + timedelta(hours=12))          # missed: answered
     for hours in (70, 80):

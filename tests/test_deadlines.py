@@ -475,6 +475,7 @@ def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock)
     assert status(cli, journal)["waiting_on"] == "german"
     assert verified(journal)
     # His next mail says the time has passed and the game waits, not a due time gone by.
+    clock(DUE + timedelta(hours=2))
     mail_inbox(journal, [write_maildir(tmp_path / "none", [])], tmp_path / "mails",
                with_map=False)
     german = " ".join(next(text_of(m) for m in mails(tmp_path / "mails")
@@ -508,6 +509,7 @@ def test_facts_about_time_told_apart_owe_no_report_of_their_own(tmp_path, cli, c
     check_deadlines(journal, out, DUE + timedelta(hours=1))           # missed: waiting
     told = [r["clock"]["kind"] for r in records(journal) if "clock" in r][1:]
     assert told == ["reminded", "missed"], told
+    clock(DUE + timedelta(hours=2))
     outcomes, _ = mail_inbox(journal, [stranger_mail(tmp_path, 1)], tmp_path / "spam",
                              with_map=False)
     assert [o.status for o in outcomes] == ["rejected"]
@@ -531,6 +533,7 @@ def test_pause_policy_stops_orders_until_the_moderator_resumes(tmp_path, cli, cl
     assert {str(m["To"]) for m in mails(out)} == set(ADDRESSES.values())
     assert status(cli, journal)["deadlines"]["paused"]
     before = journal.read_bytes()
+    clock(DUE)
     r = cli("order", journal, "--as", "german", "pass")
     assert r.exit_code == 1 and "the game is paused" in r.stderr
     assert journal.read_bytes() == before

@@ -30,6 +30,12 @@ from referee.mail import ledger as ledgermod
 from referee.store import home as homemod
 
 NOW = "2026-11-23T12:00:00Z"
+
+
+@pytest.fixture(autouse=True)
+def _clock(monkeypatch):
+    """The game begins at NOW too: the referee dates no record before the journal's last."""
+    monkeypatch.setenv("REFEREE_NOW", NOW)
 ILLEGAL = f"move ge-1 liege\n\nOrder key: {KEYS['entente']}\n"
 
 
@@ -114,8 +120,8 @@ def journal(tmp_path, cli) -> Path:
 def _unfaulted(root: Path, cli, monkeypatch, mailbox) -> tuple:
     """What one inbox run of mailbox(PATH) without a fault leaves, in a home of its own."""
     _use_home(monkeypatch, root / "home")
-    journal = new_game(cli, root / "game")
     monkeypatch.setenv("REFEREE_NOW", NOW)
+    journal = new_game(cli, root / "game")
     r = cli("inbox", journal, mailbox(root / "box.mbox"), "--outbox", root / "out")
     assert r.exit_code == 0, r.output
     return _end_state(journal, root / "out")
@@ -124,6 +130,7 @@ def _unfaulted(root: Path, cli, monkeypatch, mailbox) -> tuple:
 def _killed_then_run(tmp_path: Path, cli, monkeypatch, mailbox, step: str, runs: int):
     """The end state after each of `runs` inbox runs that follow one killed at step."""
     _use_home(monkeypatch, tmp_path / "home")
+    monkeypatch.setenv("REFEREE_NOW", NOW)
     journal = new_game(cli, tmp_path / "game")
     box = mailbox(tmp_path / "box.mbox")
     killed = _run(journal, box, tmp_path / "out", fault=step)

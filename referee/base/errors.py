@@ -105,6 +105,14 @@ class UsageError(RefereeError):
     exit_code = EXIT_USAGE
 
 
+class ClockBehindError(UsageError):
+    """The clock is behind the journal's last record by more than a few seconds' skew
+    (store/timeorder.py): a record written now would be dated before it. Nothing is
+    written."""
+
+    kind = "clock_behind"
+
+
 class ReceiptGameError(UsageError):
     """A receipt given to verify names another game than the journal's."""
 

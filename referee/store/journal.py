@@ -70,6 +70,7 @@ from .forgedfrom import since
 from .landing import cut_to_chain, landed, only_ours
 from .locks import release, take
 from .revealed import refuse_after_reveal
+from .timeorder import in_order, refuse_behind
 
 # The most a journal may hold: about thirty times a full campaign (23 turns, some 3,000
 # records, 2 MB). A file over it is read no further: one planted in a folder of games
@@ -310,12 +311,15 @@ class Journal:
         A body naming a new key (`signing`: a key change) is signed by the key
         before it, and the records after it by the new one. If build raises,
         nothing is written; if the write fails, undo() runs, still under the
-        lock, and the file is cut back to its size before (StorageError).
+        lock, and the file is cut back to its size before (StorageError). A clock behind
+        the last record refuses the append, or dates the records with its time (timeorder.py).
         Returns the file's bytes afterwards and the new records.
         """
         with self._locked(True) as (fd, raw):
             key = self._unsigned(raw, adopt) if adopt is not None else self._signer(raw)
+            refuse_behind(raw, self.name)
             last, prev, bodies = build(raw)
+            bodies = in_order(raw, bodies, self.name)
             if bodies:
                 refuse_after_reveal(raw, self.name)
             new: list[dict] = []
