@@ -209,6 +209,7 @@ def test_a_bounce_of_a_deadline_reminder_tells_the_moderator(cli, tmp_path, cloc
     assert str(reminder["To"]) == "Kaiser@Example.org"
     box = write_mbox(tmp_path / "b", [_returning("kaiser@example.org", _head_of(reminder),
                                                  "<z1@mx>")])
+    clock(DUE - timedelta(hours=24))        # the reminder's pass was then
     r = cli("inbox", journal, box, "--outbox", out, "--no-map")
     assert r.exit_code == 0, r.output
     assert "(German; the moderator is told)" in r.stdout, r.output

@@ -62,6 +62,7 @@ def test_a_late_reply_says_the_referee_answered_at_the_missed_deadline(tmp_path,
     assert any(line.startswith("missed: german") for line in log), log
     default = len(journal.read_text().splitlines()) - 1
     before = journal.read_bytes()
+    clock(DUE)                          # his reply comes after the pass that answered
     outcomes, reply = _late_reply(tmp_path, journal, answered, "pass")
     assert [o.status for o in outcomes] == ["stale"], outcomes
     assert first_line(reply).startswith("Your message was not applied")

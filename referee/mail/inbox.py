@@ -38,6 +38,7 @@ from ..store.players import (
     same_roster,
 )
 from ..store.secrets import load_secret, secret_missing
+from ..store.timeorder import refuse_behind
 from ..table import Table
 from .answered import answered_record
 from .copies import refuse_copy
@@ -182,6 +183,7 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
         boxes = Mailboxes(sources)
         messages = boxes.survey()
         table = Table.writing(journal, games_dir)
+        refuse_behind(table.raw, table.name)    # no mail applied with the clock set back
         if table.kind.mail == "direct":     # its kind takes each mail whole (direct.py)
             return direct_inbox(table, sources, outbox)
         if outbox is not None:

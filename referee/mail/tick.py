@@ -29,7 +29,7 @@ from ..store.locks import BusyError, patience
 from ..store.mailroute import check_target, is_local
 from ..store.players import roster
 from ..table import Table
-from . import busysince, gameindex, mailboxdown, otherfolders, otherkeys, withheld
+from . import busysince, clockbehind, gameindex, mailboxdown, otherfolders, otherkeys, withheld
 from .claims import Claims, Spool, claimed
 from .delivery import (
     Fetched,
@@ -156,14 +156,23 @@ def _games(path: Path, games_dir, index: dict, known: dict
     """Each journal's game: from the index while the journal is as it found it, else read
     (a journal that cannot be read is a problem line, its game as the index last knew it
     withheld (known); one another process holds locked is a busy line, its game withheld
-    the same way until the next pass). A redacted export saved in the folder (as the
-    game-over mail has the moderator make them) is no game's, and no problem: passed over,
-    listed apart (the last list); one named alone is a problem, as a game asked for."""
+    the same way until the next pass; one whose journal is ahead of the clock a problem
+    line, its game withheld until the clock passes it). A redacted export saved in the
+    folder (as the game-over mail has the moderator make them) is no game's, and no
+    problem: passed over, listed apart (the last list); one named alone is a problem, as a
+    game asked for."""
     games, broken, aside, held, exports = [], [], [], [], []
+    moment = clock_now()
     for journal in journals_in(path):
         served = _served(journal, index)
         try:
-            games.append(served or load_game(journal, games_dir))
+            game = served or load_game(journal, games_dir)
+            ahead = clockbehind.set_aside(game, moment, len(broken))
+            if ahead is None:
+                games.append(game)
+            else:               # the clock behind its journal: not played (clockbehind.py)
+                broken.append(ahead[0])
+                aside.append(ahead[1])
         except BusyError as exc:
             held.append(f"{exc}: passed over, its mail waits for the next pass")
             aside.append(withheld.unread(journal, known, len(held) - 1, INDEXED, busy=True))
