@@ -13,6 +13,8 @@ from datetime import timedelta
 
 from commandclock import START
 
+from referee.store import journal as journalmod
+
 ORDERED = START + timedelta(hours=1)        # the German's pass: record 3
 
 
@@ -65,3 +67,23 @@ def test_a_minute_behind_is_skew_and_the_record_keeps_the_last_time(cli, tmp_pat
     clock(ORDERED + timedelta(minutes=5))
     assert cli("extend", journal, "german", "1h").exit_code == 0
     assert _times(journal)[-1] == "2026-11-23T19:05:00Z"        # the clock's, once ahead
+
+
+def test_an_old_journal_that_goes_back_in_time_is_verified_with_a_warning_and_plays_on(
+        cli, tmp_path, clock, monkeypatch):
+    """A record dated before the one it follows, as a referee before this check wrote it
+    with the clock set back: verify passes with a warning, and the game goes on from the
+    last record's time."""
+    journal = _game(cli, tmp_path, clock)
+    with monkeypatch.context() as older:        # the referee that wrote the past
+        older.setattr(journalmod, "refuse_behind", lambda raw, name: None)
+        older.setattr(journalmod, "in_order", lambda raw, bodies, name: bodies)
+        clock(ORDERED - timedelta(minutes=30))
+        assert cli("extend", journal, "german", "2h").exit_code == 0
+    assert _times(journal)[-2:] == ["2026-11-23T19:00:00Z", "2026-11-23T18:30:00Z"]
+    r = cli("verify", journal)
+    assert r.exit_code == 0 and r.stdout.rstrip().endswith("verify: OK"), r.output
+    assert "times: warning: 1 record is dated before a record it follows (the first: " \
+           "record 4 at 2026-11-23T18:30:00Z, after one at 2026-11-23T19:00:00Z)" in r.stdout
+    clock(ORDERED - timedelta(minutes=20))      # after the last record: plays on
+    assert cli("extend", journal, "german", "1h").exit_code == 0

@@ -110,6 +110,11 @@ def verify(
         if rewind is not None:
             raise ForeignGameError(f"{table.name}: {rewind}")
     report.lines.extend(receipts)
+    from ..store.timeorder import went_back  # start-up: only verify needs it
+
+    back = went_back(table.records)     # a warning only: old journals may hold such records
+    if back is not None:
+        report.lines.append(back)
     if format == Fmt.json:
         result = "older_rules" if report.older else "chain_only" if export else "ok"
         typer.echo(commands.dump(VerifyResult.of(

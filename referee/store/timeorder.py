@@ -13,7 +13,7 @@ clock against the last record's time under the journal's lock:
   record is written, dated with the last record's time, so the times never go back.
 
 Journals written before this check may hold records that go back in time; they are read and
-played as they are.
+played as they are, and `verify` warns of them (went_back).
 """
 
 from __future__ import annotations
@@ -116,3 +116,28 @@ def in_order(raw: bytes, bodies: list[dict], name: str) -> list[dict]:
             seq = last[0] + 1 + i
         out.append(body)
     return out
+
+
+def went_back(records: list[dict]) -> str | None:
+    """verify's warning for a journal whose records go back in time (written before the
+    referee refused to: a clock set back), naming how many and the first; None when none
+    does. A warning, never a failure: the game was played so and plays on."""
+    back, last = [], None
+    for rec in records[1:]:
+        text = rec.get("at")
+        moment = parse_stamp(text) if isinstance(text, str) else None
+        if moment is None:
+            continue
+        if last is not None and moment < last[1]:
+            back.append((rec.get("seq"), text, last[0]))
+        if last is None or moment > last[1]:
+            last = (text, moment)
+    if not back:
+        return None
+    seq, text, before = back[0]
+    many = f"{len(back)} records are" if len(back) > 1 else "1 record is"
+    they = "they" if len(back) > 1 else "it"
+    return (f"times: warning: {many} dated before a record {they} follow"
+            f"{'' if len(back) > 1 else 's'} (the first: record "
+            f"{seq} at {text}, after one at {before}): written while the clock was set back, "
+            f"by a referee that did not yet refuse it; the game plays on")
