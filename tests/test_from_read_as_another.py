@@ -33,8 +33,10 @@ def test_a_from_read_as_another_sender_is_taken_for_none(journal, cli, tmp_path,
 
 
 @pytest.mark.parametrize("frm", [f"Wilhelm <{GERMAN}>", f'"{GERMAN}" <{GERMAN}>',
+                                 f"{GERMAN} <{GERMAN}>",
                                  f"=?utf-8?q?Wilhelm_II=2E?= <{GERMAN}>", f"{GERMAN} (home)"],
-                         ids=["name", "own-address-as-name", "encoded-name", "comment"])
+                         ids=["name", "own-address-as-name", "own-address-as-unquoted-name",
+                              "encoded-name", "comment"])
 def test_a_from_naming_him_alone_is_still_his(journal, cli, tmp_path, frm):
     before = len(records(journal))
     out = handled(cli, journal, eml(tmp_path / "in", mail(frm, f"play offensive\n\nOrder key: "

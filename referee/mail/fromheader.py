@@ -4,9 +4,10 @@ The address the referee answers and compares with a side's is the From's address
 email package reads it (message.sender_address), but a mail program may read the same
 header as someone else: it shows a display name that is itself an address ("hans@x" <evil@y>,
 or hans@x with evil@y in a comment, which the package takes for the name) as the sender,
-reads an address written as a name before another (hans@x <evil@y>) as either, answers every
-address of a From that has two, and decodes an encoded word (=?utf-8?q?hans=40x?=) into an
-address the sender never wrote as one. Such a From names no sender: its message is taken for
+reads an address written as a name before another (hans@x <evil@y>) as either (before
+itself, hans@x <hans@x>, as his), answers every address of a From that has two, and
+decodes an encoded word (=?utf-8?q?hans=40x?=) into an address the sender never wrote as
+one. Such a From names no sender: its message is taken for
 nobody's (docs/security.md), as an address with a comment or an encoded word in it is
 (base/addresses.py reads_back).
 """
@@ -36,7 +37,9 @@ def one_sender(raw: str, name: str, address: str) -> bool:
         found = email.utils.getaddresses([raw])     # a comment as sent is its name here
     except Exception:  # noqa: BLE001 - the package raises many kinds on hostile text
         return False
-    if len([a for _, a in found if a]) > 1:
+    # his own address written as a name before itself, unquoted (hans@x <hans@x>: some mail
+    # programs write it so), reads as two addresses that are one
+    if len({address_key(a) for _, a in found if a}) > 1:
         return False
     return all(address_key(other) == address_key(address)
                for said in (name, *(n for n, _ in found)) for other in _ADDRESS_LIKE.findall(said))
