@@ -64,8 +64,8 @@ def new(
     player: Annotated[Optional[list[str]], typer.Option(
         help="A player's address, SIDE=ADDRESS (also moderator=ADDRESS, and "
              "observer=ADDRESS for each observer, who gets the public report and never "
-             "orders); repeat for each. Each side gets an order key (`referee players "
-             "--keys`).")] = None,
+             "orders; a campaign only: a skirmish takes none); repeat for each. Each side "
+             "gets an order key (`referee players --keys`).")] = None,
     sheet: Annotated[Optional[list[str]], typer.Option(
         help="A player's dice sheet, SIDE=TIP (the first line of the file `referee sheet new` "
              "made on his machine); repeat for each. His orders that roll dice then carry "

@@ -93,6 +93,7 @@ def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: st
     from ..table.skirmish.life import create_skirmish, scenario_of  # start-up: skirmish
     from ..table.skirmish.report import report_document, report_text  # start-up: skirmish
 
+    refuse_observers(players)
     data = SKIRMISH.load(game, games_dir)
     sides = scenario_of(data, scenario).sides
     addresses = parse_players(players, sides)
@@ -118,6 +119,22 @@ def new_skirmish(journal: Path, scenario: str, game: str, dice: str, game_id: st
     if commands.route_line(journal, route):
         typer.echo(commands.route_line(journal, route))
     typer.echo(report_text(doc), nl=False)
+
+
+def refuse_observers(players: list[str]) -> None:
+    """A skirmish takes no observer (UsageError, before any file is made): its players are
+    fixed when it is made (no `players --set` or `--drop-observer`, so an observer could
+    never be taken off), and its mail answers the sides alone; the public report is for
+    the moderator to pass on (`skirmish report --as public`)."""
+    from ..base.errors import UsageError, quoted  # start-up: only a new skirmish needs it
+    from ..store.players import OBSERVER  # start-up: only a new skirmish needs it
+
+    for item in players:
+        if item.partition("=")[0].strip().casefold() == OBSERVER:
+            raise UsageError(f"--player {quoted(item)}: a skirmish takes no observers (its "
+                             f"players are fixed when it is made and its mail goes to the "
+                             f"sides alone); pass its public report on yourself: `referee "
+                             f"skirmish report JOURNAL --as public`")
 
 
 def skirmish_keys(
