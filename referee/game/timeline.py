@@ -439,12 +439,16 @@ def set_deadlines(path: Path | str, fact: dict, games_dir: Path | None = None) -
     return journal.append_raw(build)[1][0]
 
 
-def _open_game(state: State) -> None:
-    """UsageError when the game's clock no longer runs: over, or closed by its reveal."""
+def _open_game(state: State, asked: bool = False) -> None:
+    """UsageError when the game's clock no longer runs: over, or closed by its reveal. For
+    an extension (asked) NoOrdersTaken instead, exit 1, as its other refusals are: more time
+    is asked as an order is, by a player's mail too, and refused for what the game is now,
+    not for how the command was written (docs/scripting.md's table of kinds)."""
     if game_over(state):
-        raise UsageError("the game is over; its deadlines no longer run")
+        over = "the game is over; its deadlines no longer run"
+        raise NoOrdersTaken("over", over) if asked else UsageError(over)
     if state.revealed:
-        raise UsageError(CLOSED)
+        raise NoOrdersTaken("closed", CLOSED) if asked else UsageError(CLOSED)
 
 
 def pause_or_resume(path: Path | str, pause: bool, games_dir: Path | None = None) -> dict:
@@ -503,7 +507,7 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
             last = json.loads(raw[raw.rfind(b"\n", 0, len(raw) - 1) + 1:])
             return last["seq"], last["hash"], []
         tl = timeline(journal, raw, games_dir)
-        _open_game(tl.state)
+        _open_game(tl.state, asked=True)
         if side is not None and side not in tl.data.sides:
             raise UsageError(f"extend {side!r}: not a side of this game "
                              f"({', '.join(tl.data.sides)})")
