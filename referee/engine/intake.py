@@ -15,7 +15,11 @@ line is therefore refused, on one line saying what and where, when it
   accented letter is one character: Liège typed with a separate accent is taken);
 - is a JSON order giving a key twice.
 
-Orders already in a journal are read as they were accepted (reading.parse_order).
+A line in the JSON form is kept as its text form (kept_line): the words `status` lists
+and every report shows, never a JSON object in a player's report.
+
+Orders already in a journal are read as they were accepted (reading.parse_order): a record
+of an older referee that kept the JSON form is read, and verified, as it was.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import unicodedata
 
 from ..base.errors import OrderSyntaxError
 from ..data.gamedata import GameData
+from .order_text import format_order
 from .reading import Ord, parse_order
 
 MAX_ORDER = 1000
@@ -39,6 +44,20 @@ def parse_new_order(text: str, data: GameData) -> Ord:
     (OrderSyntaxError quotes the line and says where)."""
     check_new_line(text)
     return parse_order(text, data)
+
+
+def kept_line(text: str, order: Ord, data: GameData) -> str:
+    """The line a new order's record keeps: as written, save a JSON order, kept as its text
+    form (format_order, the phrase `status` lists) when that phrase reads back as the same
+    order; else as written, which reads as it was accepted."""
+    if not text.lstrip().startswith("{"):
+        return text
+    phrase = format_order(order)
+    try:
+        same = parse_order(phrase, data) == order
+    except OrderSyntaxError:
+        same = False
+    return phrase if same else text
 
 
 def check_new_line(text: str) -> None:

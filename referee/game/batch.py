@@ -28,7 +28,7 @@ from ..engine import (
     sealed_for,
 )
 from ..engine.core import DECISIONS
-from ..engine.intake import parse_new_order
+from ..engine.intake import kept_line, parse_new_order
 from ..engine.state import State, state_to_builtins
 from ..store import dice as dicemod
 from ..store import sheets, snapshot
@@ -255,12 +255,14 @@ class Batch:
         """Each text as an order, up to the first that cannot be read: its OrderError, told
         when its turn comes (nothing after it is decided, so none is read)."""
         self.parsed: list = []
+        self.kept: list[str] = []      # each line as its record keeps it (intake.kept_line)
         for text in self.q.texts:
             try:
                 self.parsed.append(parse_new_order(text, self.data))
             except OrderError as exc:
                 self.parsed.append(exc)
                 return
+            self.kept.append(kept_line(text, self.parsed[-1], self.data))
 
     def load_standing(self, raw: bytes) -> None:
         """Both sides' standing orders, with this batch's own change to them applied.
@@ -373,10 +375,10 @@ class Batch:
                 events, new_state = decide_plan(
                     state, data, list(zip(q.texts[i:i + run], self.parsed[i:i + run])),
                     q.side, dice)
-                return events, new_state, "\n".join(q.texts[i:i + run]), plan_label(state)
+                return events, new_state, "\n".join(self.kept[i:i + run]), plan_label(state)
             events, new_state = decide(state, data, self.parsed[i], q.side, dice, q.texts[i],
                                        standing=self.decide_sets)
-            return events, new_state, q.texts[i], is_private(state, self.parsed[i])
+            return events, new_state, self.kept[i], is_private(state, self.parsed[i])
         except SheetError as exc:          # the whole batch, naming the order
             raise order_needs(exc, i, q.texts[i]) from None
         except DiceError:
@@ -397,7 +399,7 @@ class Batch:
             label = plan_label(self.state)
             events, self.state = decide_plan(self.state, self.data,
                                              list(zip(texts_ok, self.parsed[i:at])), q.side, dice)
-            self.seal("\n".join(texts_ok), events, dice, label, self.state)  # its own turn
+            self.seal("\n".join(self.kept[i:at]), events, dice, label, self.state)  # its own
         self.result.rejected = (at, q.texts[at], refusal(exc, self.parsed[at], self.state,
                                                          self.data, q.side))
         if q.atomic and self.bodies and at == i and not self.result.rolled:
