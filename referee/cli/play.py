@@ -284,12 +284,14 @@ def players(
     else:
         listed, watchers = _fixed_players(table, keys), []
     rekeyed = _rekeyed(before, listed)
+    renewed = rekeyed + [p["side"] for p in listed                 # --new-key's, as --set's
+                         if p["side"] in (new_key or []) and p["side"] not in rekeyed]
     if format == Fmt.json:
         typer.echo(commands.dump(PlayersView.of(
             players=listed, observers=watchers,
             sheets=[{"side": r["sheet"]["side"], "tip": r["sheet"]["tip"], "seq": r["seq"]}
                     for r in sheets], **({"unchanged": sorted(same)} if same else {}),
-            **({"new_key": rekeyed} if rekeyed else {}))))
+            **({"new_key": renewed} if renewed else {}))))
         return
     for line in _already(same, listed):
         typer.echo(line)

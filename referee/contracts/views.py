@@ -206,8 +206,8 @@ class PlayersView(Document):
     addresses (sent the public report; they never order), and `sheets`: the dice sheets
     --sheet registered, each with its record, `unchanged`: the sides whose --set address
     was registered for them already (the same mailbox, however its letters are cased), for
-    which nothing was written, and `new_key`: the sides whose --set address is another
-    mailbox, and so whose order key is new (the old one no longer counts)."""
+    which nothing was written, and `new_key`: the sides whose order key is new (the old one
+    no longer counts), given by --new-key or by a --set address that is another mailbox."""
 
     schema_version: int
     players: list[PlayerEntry]
