@@ -43,7 +43,9 @@ FEATURES = {
     "route": "no mail route of its own (`referee inbox` reads its mail)",
     "upgrade": "no rules versions to move on to",
     "rekey": "no change of signing key",
-    "export": "no redacted exports (nothing of it is secret: verify the journal itself)",
+    "export": ("no redacted exports: its records, whole, name every player's address, so "
+               "they are the moderator's alone (`log --format json --as moderator`); a player "
+               "checks each test and its dice with `explain N --format json`"),
     "roster": "no roster to change (its players are fixed when it is made)",
     "autoplay": "no list of legal orders to play at random",
 }
