@@ -382,3 +382,53 @@ def test_scripting_names_every_json_output_and_every_schema():
         assert named and set(named) <= set(SCHEMAS), (command, named)
     for name in SCHEMAS:
         assert f"`{name}`" in text, f"docs/scripting.md does not name the schema {name}"
+
+
+# Rows whose keys are told elsewhere: status and show in the lists below the table, log
+# (the journal's records), map (its own section), the skirmish's row of three shapes.
+_TOLD_ELSEWHERE = {"status", "show", "log", "map", "skirmish order"}
+
+
+def _resolved(doc: dict, node: dict) -> dict:
+    """A schema node with its $ref, or its one object choice of an anyOf, followed."""
+    for choice in node.get("anyOf", [node]):
+        if "$ref" in choice:
+            return doc["$defs"][choice["$ref"].rsplit("/", 1)[1]]
+        if "properties" in choice:
+            return choice
+    return node
+
+
+def test_scripting_s_table_names_every_key_of_the_shapes_it_lists():
+    """Each row of docs/scripting.md's table names every key its shape gives (beside
+    `schema_version`, said once for all), and every key of a part whose keys it lists in
+    parentheses: `new`'s mail route, `repair`'s `mended`, `explain`'s `order.part` and
+    `report`'s `dice`, `game_id` and `reader` were given but not told."""
+    from referee.contracts.schemas import SCHEMAS, schema
+
+    text = (ROOT / "docs" / "scripting.md").read_text(encoding="utf-8")
+    table = text[text.index("| command | shape (schema name) | holds |"):].split("\n\n")[0]
+    missing = []
+    for line in table.splitlines()[2:]:
+        if not line.startswith("| `"):
+            continue
+        row = line.split(" | ")
+        command = row[0].lstrip("| ").split(", ")[0].strip("`")
+        if command in _TOLD_ELSEWHERE:
+            continue
+        holds = " | ".join(row[2:])
+        for name in re.findall(r"`([a-z-]+)`", row[1]):
+            assert name in SCHEMAS, (command, name)
+            doc = schema(name)
+            for key, node in doc.get("properties", {}).items():
+                if key == "schema_version":
+                    continue
+                if f"`{key}`" not in holds:
+                    missing.append(f"{command}: {name}.{key}")
+                    continue
+                part = _resolved(doc, node)
+                if f"`{key}` (`" in holds and "properties" in part:
+                    told = holds[holds.index(f"`{key}` (`"):]
+                    missing += [f"{command}: {name}.{key}.{sub}" for sub in part["properties"]
+                                if f"`{sub}`" not in told]
+    assert missing == [], missing
