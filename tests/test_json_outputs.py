@@ -432,3 +432,30 @@ def test_scripting_s_table_names_every_key_of_the_shapes_it_lists():
                     missing += [f"{command}: {name}.{key}.{sub}" for sub in part["properties"]
                                 if f"`{sub}`" not in told]
     assert missing == [], missing
+
+
+def test_the_keys_scripting_md_says_differ_differ_as_it_says():
+    """docs/scripting.md's paragraph on keys that differ between commands: each shape still
+    gives them as it says (a renamed or retyped one must change the paragraph too)."""
+    from referee.contracts.schemas import schema
+
+    def kind(name: str, *path: str) -> set[str]:
+        doc = schema(name)
+        node = doc
+        for key in path:
+            node = _resolved(doc, node)["properties"][key]
+        return {c.get("type") for c in node.get("anyOf", [node])} - {"null"}
+
+    text = " ".join((ROOT / "docs" / "scripting.md").read_text(encoding="utf-8").split())
+    assert "**Keys that differ between commands**" in text
+    assert kind("status-view", "waiting_on") == kind("report", "waiting_on") == {"string"}
+    assert kind("explanation", "decision", "waiting_on") == {"array"}
+    assert kind("skirmish-status", "waiting_on") == kind("skirmish-report", "waiting") == \
+        {"array"}
+    assert "record" in schema("skirmish-order-result")["properties"]
+    assert "seq" not in schema("skirmish-order-result")["properties"]
+    assert kind("status-view", "dice") == kind("report", "dice") == {"string"}
+    assert kind("explanation", "dice") == {"object"} or "properties" in _resolved(
+        schema("explanation"), schema("explanation")["properties"]["dice"])
+    assert kind("dice-counts", "all", "dice") == {"integer"}
+    assert kind("skirmish-dice", "dice") == kind("journal-record", "dice") == {"array"}
