@@ -64,6 +64,9 @@ SOAKS: dict[str, tuple[str, ...] | str] = {
     "tests/test_trust.py::test_snapshots_truncated_at_every_193rd_byte_are_misses": ("quick",),
     "tests/test_tick_sharing.py::test_a_pass_shared_among_workers_does_what_one_process_does":
         ("quick",),
+    # Positions varied in what their reader may not see: two short games in `make test`.
+    "tests/test_noninterference.py::test_a_reader_is_told_the_same_whatever_he_may_not_"
+    "see": ("s1-ttlm-1914-hidden", "s2-ttlm-1914-open-quiet"),
     # Long games and many drawn cases: a turn or a few dozen in `make test`.
     **{name: ("quick",) for name in (
         "tests/test_soak.py::test_a_random_1914_game_through_six_turns",

@@ -63,11 +63,13 @@ class Branch(msgspec.Struct):
     decisions after it; orders: one answer to each, in turn (first[0] and the closers);
     turn_ended: his player turn ends on the way (2.0 II, III); end: what stops the path,
     'other' (the other side decides), 'both' (both sides at once, sealed), 'dice', 'cards',
-    'choice' (a decision of his own that only a real choice answers) or 'over'; then: that
-    decision, with whose it is; more: how many answers like the first one the decision
-    takes after it before it is closed (a hit paid of several, 5.3); rolls: the path stops
-    where the dice or a shuffle need the side's dice sheet link. What the dice are for is
-    not kept: it may name units another reader may not see (1.4)."""
+    'choice' (a decision of his own that only a real choice answers), 'over', or for a side
+    who waits 'sealed' (the sealed plan asked now, which another side has begun, hides
+    where it leads: next_for); then: that decision, with whose it is; more: how many
+    answers like the first one the decision takes after it before it is closed (a hit
+    paid of several, 5.3); rolls: the path stops where the dice or a shuffle need the
+    side's dice sheet link. What the dice are for is not kept: it may name units another
+    reader may not see (1.4)."""
 
     first: list[str]
     steps: list[Step]
@@ -379,18 +381,31 @@ def next_for(state: State, data: GameData, reader: str) -> Branch | None:
     another side, a die or a card; past a decision of his that no closing answer ends, where
     all his answers lead, when they agree (past_choice). Public facts only: the side asked
     is followed without his standing orders, and no order of his is shown (his hand stays
-    his, 1.3)."""
+    his, 1.3). While a sealed plan another side has begun is open (7.0, 2.0 I, 2.0 V.3),
+    nothing is followed: the path from it rests on orders the reader may not see (a card
+    bought draws one), so the branch ends there, 'sealed', at that decision; that a plan
+    was begun is public, what it holds is not."""
     if state.phase == "over" or state.pending is None or acting(state, reader):
         return None
     side = state.pending.side
     if not _alone(state, side):
         return None
+    if _plan_hidden(state, reader):
+        kind = state.pending.kind
+        return Branch(first=[], steps=[], orders=[], turn_ended=False, end="sealed",
+                      then=Step(kind, DECISIONS[kind].rule))
     branch = Branch(first=[], steps=[], orders=[], turn_ended=False, end="")
     at = _follow(state, data, side, {}, branch)
     if at is not None:
         past_choice(at, data, side, branch)
     branch.orders = []
     return branch
+
+
+def _plan_hidden(state: State, reader: str) -> bool:
+    """Whether a side other than reader has begun the sealed plan asked now: his orders in
+    it are secret until every plan is revealed (7.0, 2.0 I, 2.0 V.3)."""
+    return any(plan_so_far(state, s) for s in sealed_sides(state) if s != reader)
 
 
 # The most answers past_choice tries; a decision with more of them is left unsaid.

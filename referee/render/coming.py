@@ -152,6 +152,9 @@ def awaited_blocks(b: Branch | None, data: GameData, reader: str, waiting: list[
                  f"needs your answer). ")
     elif b is not None and b.end == "both" and b.then is not None:
         text += f"Next: {step_text(b.then)}, both sides at once, once {who} is done. "
+    elif b is not None and b.end == "sealed" and b.then is not None:
+        text += (f"What follows once {who} is done rests on his sealed plan, secret until it "
+                 f"is revealed ({b.then.rule}). ")
     elif b is not None and b.end == "dice":
         text += f"Once {who} has answered, dice are rolled; what you are asked then rests on them. "
     return [Para([Span(text + "A new mail will ask you when a decision is yours.")])]
