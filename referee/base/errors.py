@@ -249,12 +249,15 @@ UNREADABLE = (KeyError, ValueError, TypeError, AttributeError, IndexError)
 
 
 class JournalError(RefereeError):
-    """The journal is damaged: torn line, broken chain, unknown version."""
+    """The journal is damaged: torn line, broken chain, unknown version; or a record holds
+    a secret part as its digest, as a redacted export does (redacted: whose part it is)."""
 
     kind = "journal"
     exit_code = EXIT_INTEGRITY
 
-    def __init__(self, message: str, record: int | None = None, torn: bool = False):
+    def __init__(self, message: str, record: int | None = None, torn: bool = False,
+                 redacted: str | None = None):
         self.record = record
         self.torn = torn
+        self.redacted = redacted
         super().__init__(message)

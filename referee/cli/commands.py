@@ -495,10 +495,12 @@ def tick_pass(path: Path, format: str, with_map: bool, games_dir: Path | None
     from ..base.clock import now  # start-up: datetime, for tick and watch
     from ..mail import tick as ticking  # start-up: the mail transport, for tick and watch
 
+    # A redacted export saved beside the games holds nothing private (the pass passes it
+    # over): its warning would tell the moderator to hide what he gives out. A game's
+    # journal that only looks like one is warned of as every journal.
+    export = ticking.never_a_journal(path)
     for journal in ticking.journals_in(path):
-        # A redacted export saved beside the games holds nothing private (the pass passes
-        # it over): its warning would tell the moderator to hide what he gives out.
-        check_private(journal, unless=ticking.exported_game)
+        check_private(journal, unless=export)
     moment = now()
     if format == "json":            # one document, once the pass is over
         report = ticking.tick(path, games_dir, with_map)

@@ -247,7 +247,7 @@ def _unplayable(rec: JournalRecord, exc: Exception, name: str) -> JournalError:
         return JournalError(f"{name}: record {rec.seq} holds a secret part of {hidden[0]!r} "
                             f"as a digest: this is a redacted export, which cannot be "
                             f"replayed; `referee log`, `dice` and `verify --export READER` "
-                            f"read it", record=rec.seq)
+                            f"read it", record=rec.seq, redacted=str(hidden[0]))
     return JournalError(f"{name}: record {rec.seq} cannot be replayed ({type(exc).__name__}: "
                         f"{exc})", record=rec.seq)
 

@@ -36,6 +36,7 @@ from .delivery import (
     open_source,
     spool_files,
 )
+from .folderexports import never_a_journal, seen_as, unplayable  # noqa: F401
 from .inbox import inbox
 from .ledger import fault, load_ledger
 from .leftover import held_sides, named, owe_news_again, stranded, tell_refused
@@ -51,12 +52,10 @@ from .sharing import Share, each_game, workers
 from .standingproblems import StandingProblems
 from .tickgame import (
     Game,
-    exported_game,
     game_lock,
     game_tag,
     journals_in,
     load_game,
-    unplayable,
 )
 from .toolarge import too_large
 from .unclaimed import (
@@ -158,11 +157,11 @@ def _games(path: Path, games_dir, index: dict, known: dict
     withheld (known); one another process holds locked is a busy line, its game withheld
     the same way until the next pass; one whose journal is ahead of the clock a problem
     line, its game withheld until the clock passes it). A redacted export saved in the
-    folder (as the game-over mail has the moderator make them) is no game's, and no
-    problem: passed over, listed apart (the last list); one named alone is a problem, as a
-    game asked for."""
+    folder (as the game-over mail has the moderator make them), a file this referee never
+    knew as a game's journal (folderexports.py), is no game's, and no problem: passed
+    over, listed apart (the last list); one named alone is a problem, as a game asked for."""
     games, broken, aside, held, exports = [], [], [], [], []
-    moment = clock_now()
+    moment, names = clock_now(), {*index, *known}
     for journal in journals_in(path):
         served = _served(journal, index)
         try:
@@ -176,13 +175,13 @@ def _games(path: Path, games_dir, index: dict, known: dict
         except BusyError as exc:
             held.append(f"{exc}: passed over, its mail waits for the next pass")
             aside.append(withheld.unread(journal, known, len(held) - 1, INDEXED, busy=True))
-        except RefereeError as exc:
-            exported = exported_game(journal) is not None
-            if exported and path.is_dir():
+        except RefereeError as exc:     # an export, or a game's journal like one?
+            game, why = seen_as(journal, names)
+            if game is not None and why is None and path.is_dir():
                 exports.append(journal)
                 continue
-            broken.append(unplayable(journal, exc))
-            if not exported:
+            broken.append(unplayable(journal, exc, game, why))
+            if game is None or why is not None:
                 aside.append(withheld.unread(journal, known, len(broken) - 1, INDEXED))
     return games, broken, aside, held, exports
 

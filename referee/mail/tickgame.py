@@ -105,23 +105,13 @@ def journals_in(path: Path) -> list[Path]:
     return [path]
 
 
-def unplayable(journal: Path, exc: RefereeError) -> str:
-    """The problem line of a file of the folder that no game could be read from: a redacted
-    export (one a player was given, saved beside the games) said to be one, the others with
-    their error, the file named once."""
-    game = exported_game(journal)
-    if game is not None:
-        return (f"{named(journal)}: a redacted export of game {one_line(game)} (`referee log "
-                f"--format json`), not a game's journal: no game is played from it; keep "
-                f"exports out of this folder")
-    return f"{named(journal)}: {str(exc).removeprefix(f'{journal.name}: ')}"
-
-
 def exported_game(journal: Path) -> str | None:
-    """The id of the game a file is a redacted export of (its chain whole, a secret part in
-    it a digest), or None: a game's own journal, or no sound chain at all. Read as bytes
-    alone, whoever signed its last record: an export made before the game's last records
-    is an older copy of its chain, which a read of the game refuses as cut back."""
+    """The id of the game a file's bytes are a redacted export of (its chain whole, a secret
+    part in it a digest), or None: a game's own journal, or no sound chain at all. Read as
+    bytes alone, whoever signed its last record: an export made before the game's last
+    records is an older copy of its chain, which a read of the game refuses as cut back.
+    The bytes cannot tell an export from a game's journal made to look like one: what the
+    referee knows of the file does (folderexports.py)."""
     try:
         with Journal(journal).shared() as raw:
             records = list(scan(raw, journal.name))

@@ -182,6 +182,14 @@ def wrote(raw: bytes) -> dict | None:
     return _read(game_id) if game_id is not None else None
 
 
+def written_at(game_id: str) -> str | None:
+    """The path (absolute, links resolved) this referee wrote the game through last, as its
+    mark notes it (None: no mark, or one written before marks noted paths)."""
+    mark = _read(game_id)
+    at = mark.get("path") if mark else None
+    return at if isinstance(at, str) else None
+
+
 def problem(raw: bytes, last: dict, signer: str | None) -> str | None:
     """Why the referee must not act on these bytes of a journal, or None."""
     header = _header(raw)
