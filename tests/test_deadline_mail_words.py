@@ -162,6 +162,7 @@ def test_an_extension_refused_in_a_paused_game_says_why_and_how_it_resumes(tmp_p
     the moderator, the command that resumes this journal; a player's `extend 24h` by mail
     (the same function, as that side) is told why, and no command."""
     journal, _ = paused_by_a_missed_deadline(tmp_path, cli)
+    clock(DUE)                  # the clock where the pause left the journal
     r = cli("extend", journal, "german", "24h")
     assert r.exit_code == 1, r.output
     assert r.stderr.strip() == (
@@ -197,6 +198,7 @@ def test_the_pass_s_problem_line_of_a_paused_game_says_why_it_is_paused(tmp_path
     """The line that says a paused game waits on the moderator names what paused it: the
     side and the deadline he missed, or the moderator himself, at which record."""
     journal, _ = paused_by_a_missed_deadline(tmp_path, cli)
+    clock(DUE)
     resume = f"`referee deadline {journal.name} --resume` resumes it"
     assert waits_on_the_moderator(Table(journal).whole(), journal.name) == (
         f"the game is paused and waits on the moderator: {MISSED_WHY}; {resume}")

@@ -394,12 +394,16 @@ def _too_large(m: Message, players: dict, ledger: dict, answering: bool) -> Hand
 
 def _owed(table: Table, outbox: Path, players: dict, ledger: dict) -> list[Path]:
     """The answers a pass owes without having read the mail (tick: one too large to read),
-    to the address the side registered (written once, under the name each was owed as)."""
+    to the address the side registered (written once, under the name each was owed as). A
+    pass owes one too large to read to the address alone (toolarge.py: no key was read):
+    its side is the one registered there; the answer says only why, either way."""
     out = []
     for entry in ledger["owed"]:
-        if entry.get("side") in players and isinstance(entry.get("name"), str):
-            out += _write(table, outbox / f"{entry['name']}.eml", players[entry["side"]],
-                          table_subject(table, entry["side"]),
+        side = entry.get("side") or next((s for s, a in players.items() if address_key(a) ==
+                                          address_key(str(entry.get("to", "")))), None)
+        if side in players and isinstance(entry.get("name"), str):
+            out += _write(table, outbox / f"{entry['name']}.eml", players[side],
+                          table_subject(table, side),
                           prose(sentence(f"{NOT_RECORDED}: {entry['reason']}")),
                           entry.get("message_id"), ledger)
     ledger["owed"] = []
