@@ -6,7 +6,7 @@ What is drawn is kept as cells of CELL pixels, a cell taken as soon as anything 
 (each row of cells one integer, a bit a cell), so a label put on free cells meets nothing:
 the check is exact by construction, however the placement is searched. A label is put on
 the free cells nearest its area's circle, in the direction it prefers (a name above its
-area, counters below), within a reach; one that does not touch its circle gets a dotted
+area, counters below), within a reach; one that does not touch its circle gets a
 leader to it, itself clear of every label and other circle. The lines joining neighbours
 are soft: a strict place keeps clear of them, a loose one may lie over them (a counter
 hides a stretch of a line, never another label, circle or leader).
@@ -14,7 +14,10 @@ hides a stretch of a line, never another label, circle or leader).
 A label may also be asked to read as its own area's (`apart`): put only where it is nearer
 its area's circle than any other area's circle, by the distance from its box to each
 circle's edge (by at least `apart` pixels), so that a reader who looks for the nearest
-circle finds the right one without following a leader.
+circle finds the right one without following a leader. A label may instead be asked to be
+tied to its own area (`tie`): one that touches its circle still gets a leader where it is not
+that much nearer its circle than any other's, so that a reader who looks for the nearest
+circle is shown the right one.
 """
 
 from __future__ import annotations
@@ -326,8 +329,8 @@ def _corners(bits: int, x: float, kw: int) -> list[int]:
 
 def place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: float,
           prefer: float, reach: float, strict: bool | None = True, font: float = 12.0,
-          keep: bool = True, apart: float | None = None, lead: float = 1.5
-          ) -> tuple[Box, Segment | None] | None:
+          keep: bool = True, apart: float | None = None, lead: float = 1.5,
+          tie: float | None = None) -> tuple[Box, Segment | None] | None:
     """The best free box w x h beside the circle (x, y, r) within `reach` of it, and its
     leader when it stands off (None: no room). The box and leader are added to the space
     (unless keep is false: the place is only looked for). A place that is not strict may
@@ -335,12 +338,15 @@ def place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: f
     them is within OVER letters nearer. The places within NEAR letters are looked at first,
     and the others only when none of those will do. With apart, only a place at least that
     much nearer the edge of the owner's circle than the edge of any other circle in the
-    space will do (owns). The leader is kept as a line `lead` pixels wide."""
+    space will do (owns). The leader is kept as a line `lead` pixels wide. With tie, a
+    place that touches its circle gets a leader all the same when it is not that much nearer
+    the owner's circle than any other's (and will do only if that leader is clear)."""
     near = min(reach, NEAR * font)
-    got = _place(space, owner, x, y, r, w, h, prefer, near, strict, font, keep, apart, lead)
+    got = _place(space, owner, x, y, r, w, h, prefer, near, strict, font, keep, apart, lead,
+                 tie)
     if got is None and near < reach:
         got = _place(space, owner, x, y, r, w, h, prefer, reach, strict, font, keep, apart,
-                     lead)
+                     lead, tie)
     return got
 
 
@@ -363,13 +369,13 @@ def owns(space: Space, owner: str, box: Box, x: float, y: float, r: float,
 
 def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: float,
            prefer: float, reach: float, strict: bool | None, font: float, keep: bool,
-           apart: float | None = None, lead: float = 1.5
+           apart: float | None = None, lead: float = 1.5, tie: float | None = None
            ) -> tuple[Box, Segment | None] | None:
     """The first place in the order of (score, box) whose leader is clear. A search that
     found none finds none again until something is added to the space (every try of
     stacks.py's for an area asks first for the places near its circle), and is not made
     again."""
-    asked = (owner, x, y, r, w, h, prefer, reach, strict, font, apart)
+    asked = (owner, x, y, r, w, h, prefer, reach, strict, font, apart, lead, tie)
     if asked in space.refused:
         return None
     kw = math.ceil(w / CELL) + 1
@@ -391,7 +397,7 @@ def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: 
     for _, box in tried:
         if apart is not None and not owns(space, owner, box, x, y, r, apart):
             continue
-        leader = _leader(space, owner, box, x, y, r, suspects)
+        leader = _leader(space, owner, box, x, y, r, suspects, tie)
         if leader is False:
             continue
         if keep:
@@ -404,14 +410,16 @@ def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: 
 
 
 def _leader(space: Space, owner: str, box: Box, x: float, y: float, r: float,
-            suspects: list[tuple[tuple, int, int]] | None = None):
-    """The leader from the circle to a box standing off (None: it touches; False: no clear
-    one; suspects as clear_path takes them)."""
+            suspects: list[tuple[tuple, int, int]] | None = None, tie: float | None = None):
+    """The leader from the circle to a box standing off, or touching it but not `tie`
+    nearer it than any other circle (None: no leader; False: no clear one; suspects as
+    clear_path takes them)."""
     ex, ey = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
     d = math.hypot(ex - x, ey - y)
-    if d - r <= LEADER:
+    if d - r <= LEADER and (tie is None or owns(space, owner, box, x, y, r, tie)):
         return None
-    sx, sy = x + (ex - x) * r / d, y + (ey - y) * r / d
+    d = d or 1.0
+    sx, sy = x + (ex - x) * min(r, d) / d, y + (ey - y) * min(r, d) / d
     if not space.clear_path(sx, sy, ex, ey, owner, suspects):
         return False
     return sx, sy, ex, ey

@@ -1,10 +1,12 @@
 """Where each area's counters go on the map picture: together in a small grid beside the
-area's circle (one column, or two or three side by side), a dotted leader to the circle when
-the grid stands off; where no grid of them has room, each counter on its own with its own
-leader. Every place is checked against everything drawn (labels.Space): no counter over
-another, over a name, a mark, a circle or a leader, and over a line joining two neighbours
-only where no place clear of the lines is near. An area whose counters find no place at
-all makes the whole picture grow (svgmap.py): no unit is ever left off.
+area's circle (one column, or two or three side by side), a leader to the circle when the
+grid stands off, or when it stands within a letter as near another area's circle (TIE), so
+that a reader on a phone sees which circle every stack belongs to; where no grid of them has
+room, each counter on its own with its own leader. Every place is checked against
+everything drawn (labels.Space): no counter over another, over a name, a mark, a circle or a
+leader, and over a line joining two neighbours only where no place clear of the lines is
+near. An area whose counters find no place at all makes the whole picture grow (svgmap.py):
+no unit is ever left off.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from .svgparts import Scale
 DOWN = math.pi / 2
 REACH = 8.0            # how far from its circle a stack may stand, in letters of the writing
 FAR = 14.0             # how far when no place is that near
+TIE = 1.0              # a stack not this many letters nearer its circle than any other's: a leader
+LEAD = 3.0             # the width of a stack's leader, in pixels (svgmap.py draws it)
 RETRIES = 3            # the times an area that found no place is tried first again
 ALONE = 2048           # the answers of fits_alone kept with a base, the least used go
 REFUSED = 4 * ALONE    # the failed searches those leave on the base's own space, then dropped
@@ -70,7 +74,7 @@ def _try(space: labels.Space, base: Base, area: str, cs: list[cnt.Counter],
     x, y = base.pos[area]
     f = base.scale.font
     got = labels.place(space, area, x, y, base.ring(area), w, h, DOWN, reach * f, strict, f,
-                       keep)
+                       keep, lead=LEAD, tie=TIE * f)
     if got is None:
         return None
     box, leader = got

@@ -56,8 +56,9 @@ GROUND = "#fbfaf5"
 ROUGH = "#6b4a1f"
 WIDTH = mapbase.WIDTH
 # The dots from an area to its name or supply mark: in the names' ink, thick and spaced
-# enough to be followed on a phone (the picture shown 400 pixels wide), unlike the grey
-# lines joining neighbours and the finer dots in a side's ink to its counters.
+# enough to be followed on a phone (the picture shown 400 pixels wide), unlike the thin grey
+# lines joining neighbours; the line from an area to its counters is as thick and unbroken,
+# in their side's ink (the names' when the stack holds several sides).
 LEAD_INK, LEAD_DASH = "#222222", "3 4"
 LEVELS = 32            # the most times the map is drawn taller to give every unit a place
 TALLEST = 8000         # pixels: taller than eight phone screens is no picture to read
@@ -317,8 +318,10 @@ def draw_stacks(svg: ET.Element, placed: list[stacks.Stack], scene: Scene, pos: 
     for st in placed:
         g = ET.SubElement(layer, "g", {"class": "stack", "data-area": st.area})
         if st.leader:
+            sides = {c.side for c, _, _ in st.cells}
             _line(g, from_circle(st.leader, pos[st.area], scene.scale.radius),
-                  ink(st.cells[0][0].side, scene.data), 1.5, "leader", "2 2")
+                  ink(sides.pop(), scene.data) if len(sides) == 1 else LEAD_INK, stacks.LEAD,
+                  "leader")
         for c, x, y in st.cells:
             cnt.draw(g, c, x, y, scene.scale)
 
