@@ -148,7 +148,7 @@ def area_keys(col: Column, data: GameData, colours: dict, rings: dict) -> None:
     for words in ("number in a circle: its VP (3.1)",
                   "S: supply source in its side's colour; white: only in some cases (6.1)",
                   "a line joins two neighbouring areas (4.1)",
-                  "dots lead from an area to its name or counters",
+                  "dots lead from an area to its name, a thick line to its counters",
                   "positions are schematic, not the printed board's"):
         col.write(words)
 
