@@ -132,3 +132,16 @@ def test_a_done_that_ends_a_plan_adds_no_orders_rather_than_sealing_none():
     told = describe({"type": "ProductionOrdered", "side": "german", "secret": {
         "to": "german", "data": {"orders": ["entrench ge-1"]}}}, data, "german")
     assert told == "German seals a production plan (7.0): entrench ge-1", told
+
+
+def test_cavalry_dice_in_offensive_fire_are_named_raiding_fire(data):
+    """8.3.1: cavalry fires no die in offensive fire, as earlier battles' lines say, but once
+    no enemy infantry-type unit is left it rolls its raiding fire; its die line names that
+    fire, as a Siege Gun's says 'at the fort'. Its defensive fire is its own, unnamed."""
+    cavalry = {"source": "ge-1:cavalry", "kind": "cavalry", "fp": 1, "dice": [3], "hits": 0}
+    ev = {"type": "FireResolved", "area": "namur", "side": "german", "phase": "offensive",
+          "hits": 0, "groups": [cavalry]}
+    line = describe(ev, data, "public")
+    assert "ge-1:cavalry F1 in raiding fire (8.3.1) [3] miss" in line, line
+    defence = describe(dict(ev, phase="defensive"), data, "public")
+    assert "ge-1:cavalry F1 [3] miss" in defence, defence

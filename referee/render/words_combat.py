@@ -58,18 +58,32 @@ def _battle_began(ev: dict, data: GameData, reader: str) -> str:
             f"attacking ===")
 
 
-def _fire_group(g: dict, data: GameData) -> str:
-    """One unit's or card's dice: firepower, the dice (and re-rolls, 8.3.4), the hits."""
+def _fire_group(g: dict, data: GameData, phase: str = "") -> str:
+    """One unit's or card's dice: firepower, the fire it rolls when its type's is a special
+    one (a Siege Gun's at the fort, 8.3.3; cavalry's raiding fire in offensive fire, 8.3.1),
+    the dice (and re-rolls, 8.3.4), the hits."""
     dice = " ".join(str(x) for x in g["dice"])
     if g.get("rerolled"):
         dice += f" (re-rolled from {' '.join(map(str, g['rerolled']))}, 8.3.4)"
     name = data.card_types[g["source"]].title if g["kind"] == "card" else \
         f"{g['source']}" + ("" if g["source"].endswith(g["kind"]) else
                             f" {kind_name(g['kind'])}")
-    extra = " at the fort" if g.get("siege") else ""
+    extra = " at the fort" if g.get("siege") else _raiding(g, data, phase)
     extra += ", forces retreats" if g.get("forces_retreat") else ""
     hits = counted(g["hits"], "hit") if g["hits"] else "miss"
     return f"{name} F{g['fp']}{extra} [{dice}] {hits}"
+
+
+def _raiding(g: dict, data: GameData, phase: str) -> str:
+    """' in raiding fire (8.3.1)' for a die of a type with no offensive fire rolled in
+    offensive fire: cavalry fires so only once no enemy infantry-type unit is left in the
+    battle, which the line must say, as earlier battles told it fires no die there."""
+    ut = data.units.unit_types.get(g["kind"]) if g["kind"] != "card" else None
+    if phase != "offensive" or ut is None:
+        return ""
+    fire = ut.firepower
+    return f" in raiding fire ({ut.rule})" if "raiding" in fire and not fire.get("offense") \
+        else ""
 
 
 def _forcing(ev: dict, data: GameData) -> str:
@@ -82,7 +96,7 @@ def _forcing(ev: dict, data: GameData) -> str:
 
 def _fire_resolved(ev: dict, data: GameData, reader: str) -> str:
     """Every die of a fire phase: unit or card, firepower, the dice, the hits (5.2)."""
-    parts = [_fire_group(g, data) for g in ev["groups"]]
+    parts = [_fire_group(g, data, ev["phase"]) for g in ev["groups"]]
     total = ev["hits"] + ev.get("siege_hits", 0)
     tail = f" = {counted(total, 'hit')}"
     if ev.get("siege_hits"):
