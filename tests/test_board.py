@@ -235,3 +235,27 @@ def test_a_supply_source_says_whom_it_supplies(tmp_path):
     assert "Calais, " in text and "Calais (" not in text
     s, d = opened.state, opened.data
     assert in_supply(s, d, "entente", "dunkirk")        # its own units, 6.3
+
+
+def test_the_side_holding_an_area_is_named_once_on_its_line():
+    """'Briey, German: German ge-5 …' named the holder twice: the line names him after the
+    area, and his units come first, unnamed; any other side in the area (the besieged fort's,
+    8.4) is named. A disputed area names every side, in the game's order."""
+    from referee.render.board import area_line
+
+    army = {"id": "ge-5", "type": "army", "summary": "3I+1C+1A", "side": "german"}
+    fort = {"name": "Longwy", "strength": 1, "printed": 1, "besieged": True, "in_play": True,
+            "side": "entente"}
+    briey = {"name": "Briey", "control": "german", "battle": None, "units": [army],
+             "fort": fort}
+    sides = ["german", "entente"]
+
+    def text(area: dict) -> str:
+        return "".join(s.text for s in area_line(area, sides))
+
+    assert text(briey) == "Briey, German: ge-5 [3I+1C+1A]; Entente fort Longwy 1/1 (besieged)"
+    held = dict(briey, name="Sedan", control="entente", fort=dict(fort, name="Sedan"),
+                units=[army, {"id": "fr-4", "type": "army", "summary": "3I", "side": "entente"}])
+    assert text(held) == "Sedan, Entente: fr-4 [3I], fort 1/1 (besieged); German ge-5 [3I+1C+1A]"
+    assert text(dict(held, control="disputed")) == \
+        "Sedan, disputed: German ge-5 [3I+1C+1A]; Entente fr-4 [3I], fort 1/1 (besieged)"

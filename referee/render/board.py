@@ -52,8 +52,9 @@ def _busy(a: dict[str, Any]) -> bool:
 
 
 def _stands(a: dict[str, Any], sides: list[str]) -> str:
-    """What stands in an area, side by side; a side is named unless it is the one holding
-    the area and the only one there."""
+    """What stands in an area, side by side: the side holding the area first and unnamed
+    (the line has just named it: 'Briey, German: ge-5 [3I]; Entente fort Longwy 1/1'), each
+    other side by its name; in a disputed area every side by its name, in the game's order."""
     by_side: dict[str, list[str]] = {}
     for u in a["units"]:
         by_side.setdefault(u["side"], []).append(unit_word(u))
@@ -61,9 +62,9 @@ def _stands(a: dict[str, Any], sides: list[str]) -> str:
     if fort and fort["in_play"]:
         by_side.setdefault(fort["side"], []).append(fort_word(fort, a["name"]))
     order = _in_order(by_side, sides)
-    if order == [a["control"]]:
-        return ", ".join(by_side[order[0]])
-    return "; ".join(f"{side_name(s)} {', '.join(by_side[s])}" for s in order)
+    holder = [", ".join(by_side[a["control"]])] if a["control"] in by_side else []
+    return "; ".join(holder + [f"{side_name(s)} {', '.join(by_side[s])}" for s in order
+                               if s != a["control"]])
 
 
 def area_line(a: dict[str, Any], sides: list[str]) -> list[Span]:
