@@ -70,7 +70,8 @@ def test_forced_retreats_cite_the_rules_of_the_dice_that_forced_them():
 
 def test_a_plan_opened_names_its_sides_as_the_other_events_do():
     """'German draws 3 cards': a side by its printed name, its verb agreeing with it; so
-    for the plans both sides or one side owe at once (2.0 I, 2.0 V.3)."""
+    for the plans both sides or one side owe at once (2.0 I, 2.0 V.3), told as owed: the
+    record opening them comes before any is sent ('gives sealed discards' read as done)."""
     import gamecalls as g
 
     data = g.game_data("ttlm")
@@ -78,8 +79,8 @@ def test_a_plan_opened_names_its_sides_as_the_other_events_do():
                    data, "public")
     both = describe({"type": "PlansOpened", "kind": "reinforce",
                      "sides": ["german", "entente"]}, data, "public")
-    assert one.startswith("German gives sealed discards over the card limit (2.0 V.3)"), one
-    assert both.startswith("German and Entente give sealed reinforcement placements"), both
+    assert one.startswith("German owes sealed discards over the card limit (2.0 V.3)"), one
+    assert both.startswith("German and Entente owe sealed reinforcement placements"), both
 
 
 def test_a_unit_lost_from_an_army_is_named_once_as_the_board_names_it():

@@ -29,10 +29,13 @@ _PLANS = {"reinforce": "reinforcement placements (2.0 I)",
 # ---------------------------------------------------------------- sealed plans
 
 def _plans_opened(ev: dict, data: GameData, reader: str) -> str:
+    """The plans now owed, told as owed: the record opens them, and each side's plan comes
+    later (its PlanSealed), so 'German gives sealed discards' read as done before he sent
+    them."""
     what = _PLANS.get(ev["kind"], ev["kind"])
     both = len(ev["sides"]) > 1
     return (f"{' and '.join(data.side_name(s) for s in ev['sides'])} "
-            f"{'give' if both else 'gives'} sealed {what}; sealed until "
+            f"{'owe' if both else 'owes'} sealed {what}; sealed until "
             f"{'both are' if both else 'it is'} in")
 
 
