@@ -60,6 +60,11 @@ KEPT = [
     ("German seals a production plan (7.0): buy 2; entrench ge-1; build ge infantry liege",
      ["German seals a production plan (7.0): buy 2; entrench ge-1;",
       "build ge infantry liege"]),
+    # an order of a plan of placements (2.0 I): was "... place fr-9 verdun; place uk" /
+    # "infantry england"
+    ("Entente seals a plan: place fr-6 namur; place fr-9 verdun; place uk infantry england",
+     ["Entente seals a plan: place fr-6 namur; place fr-9 verdun;",
+      "place uk infantry england"]),
     # a choice's note and the place it is for: was "... Luxembourg [into" / "ge-4].", then
     # "... Metz, Luxembourg" / "[into ge-4]."
     ("Place each arriving unit in a supplied area: Metz, Luxembourg [into ge-4].",
@@ -173,6 +178,7 @@ HOSTILE = [
     "!" * 400_000 + " x [into ge-4]",
     "(rule A" + "!" * 400_000 + " x",
     "German seals a production plan (7.0): buy" + " a" * 200_000 + " (",
+    "Entente seals a plan: place" + " a" * 200_000 + " (",
     "A" + "b" * 400_000 + " fort",
     "the " + "A" * 400_000 + " x",
     "Force pool, ge:" + " a" * 200_000 + " 1",

@@ -4,11 +4,12 @@ Fire (D20)), a clock time with its zone (13:00 UTC), a date with its time (Mon 3
 08:00 EST), a turn (SUMMER 1914), a record (records 1–15), a fort's strength (fort 2), a
 reader after "the" (German player), a choice's note with the place it is for (Luxembourg
 [into ge-4]), a die label with its rolls (F2 [5 3]), an entry of the force pool (paris gun
-1) and each order of a production plan (build ge infantry liege). On a phone, "(2.0" at
+1) and each order of a production plan or a plan of placements (build ge infantry liege,
+place uk infantry england). On a phone, "(2.0" at
 the end of one line and "II.1)" at the start of the next, or "(13:00" and "UTC)", or
 "Luxembourg" and "[into ge-4]", or "(rule Sequence" and "of Play)", or "Entente" and
 "player", or "F2" and "[5 3]", or "paris" and "gun 1", or "build ge" and "infantry liege",
-read as two things.
+or "place uk" and "infantry england", read as two things.
 
 A wrapper binds such a group's spaces with NO_BREAK before it wraps (the group is then one
 word to it) and gives the lines back with plain spaces (unbound): mail stays plain text,
@@ -67,11 +68,12 @@ _NOTE = rf"(?:{_PLACE}|(?<![\w.:+-]))\[[^\[\]\s]+(?: [^\[\]\s]+){{1,2}}\]"
 # Sequence of Play), (rule Aimed Fire (D20)), (rule Movement; record 12). Read only in a
 # text that holds "(rule " (a rule cited by number has lost that space to _GROUP).
 _NAMED_RULE = r"(?<=\()[Rr]ule [A-Z][^()\n;]*(?:\([^()\n]*\))?(?=[);])"
-# An order of a production plan (7.0) as the plan's line lists them, after its colon and
-# each after a semicolon, to the next or the line's end: buy 2; build ge infantry verdun
-# into ge-5; rebuild ge-3 metz; entrench ge-1 ge-2; upgrade ge-2:infantry. Read only in a
-# text with a colon before one of these words (_plan).
-_PLAN_ORDER = r"(?<=[:;] )(?:build|rebuild|buy|entrench|upgrade)(?: [\w:-]+)+(?=;|$)"
+# An order of a production plan (7.0) or of a sealed plan of placements (2.0 I) as the
+# plan's line lists them, after its colon and each after a semicolon, to the next or the
+# line's end: buy 2; build ge infantry verdun into ge-5; rebuild ge-3 metz; entrench ge-1
+# ge-2; upgrade ge-2:infantry; place uk infantry england. Read only in a text with a colon
+# before one of these words (_plan).
+_PLAN_ORDER = r"(?<=[:;] )(?:build|rebuild|buy|entrench|upgrade|place)(?: [\w:-]+)+(?=;|$)"
 # A die label with its rolls, as a fire's dice are told: F2 [5 3], F1 [1 3 1 4] (the
 # firepower, then every die it rolled). Read only in a text that holds a bracket, before
 # a note (_NOTE, which would take the rolls alone).
@@ -108,7 +110,7 @@ def bound(text: str, room: int | None = None) -> str:
 def _plan(text: str) -> bool:
     """Whether text may list a production plan's orders (_PLAN_ORDER): a colon, then one."""
     return ": buy " in text or ": build " in text or ": rebuild " in text or \
-        ": entrench " in text or ": upgrade " in text
+        ": entrench " in text or ": upgrade " in text or ": place " in text
 
 
 def _bind(pattern: re.Pattern, text: str, room: int | None, longest: int | None = None
