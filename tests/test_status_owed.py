@@ -56,3 +56,21 @@ def test_nothing_is_owed_while_done_is_open(game, cli):
     """SUMMER 1914's opening: the German plays a card or passes; no 'done' asked, none owed."""
     view = json.loads(cli("status", game, "--as", "german", "--format", "json").stdout)
     assert "owed" not in view
+
+
+def test_a_plan_that_closes_by_itself_owes_without_a_done():
+    """2.0 I: a plan of placements closes by itself with its last arrival placed, and the mail
+    says 'and no done'; what it owes is not 'owed before done' beside that."""
+    from referee.render.documents import owed_blocks
+    from referee.render.formats import render
+    from referee.render.sections import Document, Section
+
+    owed = "reinforcements must be placed while a legal place exists (rule 2.0 I)"
+
+    def told(decision: str) -> str:
+        blocks = owed_blocks({"owed": owed, "decision": decision})
+        return " ".join(render(Document("", [Section("", blocks)]), "text", 72).split())
+
+    for decision in ("reinforce", "discard_excess"):
+        assert told(decision) == f"Owed in your plan: {owed}.", decision
+    assert told("battle_losses") == f"Owed before 'done': {owed}."

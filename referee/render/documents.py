@@ -301,11 +301,21 @@ def extension_note(due: dict[str, Any]) -> str:
         f" (extended by {last}, {whole} in all)"
 
 
+# The sealed plans that close by themselves once their orders are in (2.0 I: the last
+# arrival placed; 2.0 V.3: the last card over the limit discarded): the player is told to
+# send no 'done' for them (render/coming.py), so what they owe is owed in the plan.
+SELF_CLOSING = frozenset({"reinforce", "discard_excess"})
+
+
 def owed_blocks(view: dict[str, Any]) -> list:
     """What the side asked owes before his 'done' is taken, with its rule (a retreat a rule
-    compels), as the engine refuses 'done' now; nothing when 'done' is open."""
-    return [para(Span("Owed before 'done': ", "bold"), f"{view['owed']}.")] \
-        if view.get("owed") else []
+    compels), as the engine refuses 'done' now; in a sealed plan that closes by itself, what
+    the plan owes; nothing when 'done' is open."""
+    if not view.get("owed"):
+        return []
+    head = "Owed in your plan: " if view.get("decision") in SELF_CLOSING else \
+        "Owed before 'done': "
+    return [para(Span(head, "bold"), f"{view['owed']}.")]
 
 
 def status_document(view: dict[str, Any], aids: dict | None = None,
