@@ -226,8 +226,10 @@ def test_a_sealed_plan_is_told_in_words_not_set_as_orders(siege, revealed, cli):
     # 10 BP the public can count, those would price the hidden order (1.4).
     assert "- German production revealed (2 BP spent on the orders shown; the rest is " \
            "hidden, 1.4; 7.0): buy 2; 1 order on army templates (hidden, 1.4)" in public
-    assert "- German production revealed (3 BP spent, 7 lost, 7.0): buy 2; build ge " \
-           "infantry Verdun into ge-5" in report(revealed, "german", 27)
+    # The BP lost are those left unspent (7.0), told so: a card bought over the card limit
+    # is told 'the BP spent on it is lost' (7.1), and a bare '0 lost' read against it.
+    assert "- German production revealed (3 BP spent, 7 left unspent and lost, 7.0): buy 2; " \
+           "build ge infantry Verdun into ge-5" in report(revealed, "german", 27)
     assert not [ln for ln in public if ln.startswith("- `") or "plan (7.0)`" in ln]
 
 

@@ -118,7 +118,9 @@ def _production_revealed(ev: dict, data: GameData, reader: str) -> str:
     if e is None or e.get("lost") is None:          # 1.4: what the hidden orders cost
         cost = f"{ev['spent']} BP spent on the orders shown; the rest is hidden, 1.4; 7.0"
     else:
-        cost = f"{e['spent']} BP spent, {e['lost']} lost, 7.0"
+        # The BP left unspent, lost at the phase's end (7.0): not those spent on a card
+        # over the card limit, which the plan's costs told lost as well (7.1).
+        cost = f"{e['spent']} BP spent, {e['lost']} left unspent and lost, 7.0"
     return f"{side(ev, data)} production revealed ({cost}):{revealed_orders(ev, data, reader)}"
 
 
