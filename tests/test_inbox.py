@@ -395,7 +395,8 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     # One mail answers it: why, and his decision once more (no second 'nothing new' report).
     assert reports == {}                                  # nothing new for the German either
     body = check_not_applied(replies[ILLEGAL_ID], "entente", ILLEGAL_ID, journal)
-    assert f"line {n} of it failed" in body and "retreat be-i-01 paris" in body
+    # Counted among his orders, not in the whole message (its greeting, a quoted mail).
+    assert "line 1 of your orders failed" in body and "retreat be-i-01 paris" in body
     assert "(rule " in body and "Applied: nothing" in body
 
     # ---- every run again, and the whole mailbox at once: nothing changes, nothing is sent

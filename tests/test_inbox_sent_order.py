@@ -109,7 +109,7 @@ def _first_applied_then_second_refused(tmp_path) -> None:
     report, refusal = _to_him(tmp_path)
     assert [report["In-Reply-To"], refusal["In-Reply-To"]] == ["<first@example.org>",
                                                                "<second@example.org>"]
-    assert first_line(refusal) == "Your message was not applied: line 1 of it failed."
+    assert first_line(refusal) == "Your message was not applied: line 1 of your orders failed."
 
 
 def test_a_refused_mail_after_the_applied_one_is_answered_after_it(cli, tmp_path,

@@ -271,7 +271,7 @@ def test_an_illegal_order_gets_one_reply_with_the_line_the_rule_and_the_orders(t
     lines = body.split("\n")
     assert "  " + long_line in lines                               # the line, quoted alone
     text = " ".join(body.split())
-    assert "line 2 of it failed" in text
+    assert "line 2 of your orders failed" in text
     assert "Why: Paris is not adjacent to" in text and "(rule 4.1)" in text   # 4.1: one area
     assert "Applied: nothing, not even the lines before it" in text
     assert "Your decision: play an Offensive-type card or pass" in text  # asked again
@@ -298,7 +298,7 @@ def test_a_line_refused_after_legal_ones_lists_the_orders_open_at_it(tmp_path, c
     (reply,) = [m for m in mails if SIDE_OF[str(m["To"]).casefold()] == "german"]
     body = text_of(reply)
     lines = body.split("\n")
-    at = lines.index("At line 2, after the 1 order before it, the orders open were:")
+    at = lines.index("At that line, after the 1 order before it, the orders open were:")
     refusal, report = lines[:at], lines[at:]
     assert "Applied: nothing, not even the lines before it: the orders of one" in refusal
     listed = report[:report.index("Below: what you are asked now, then your report.")]
@@ -411,6 +411,6 @@ def test_a_plan_that_cannot_be_paid_is_refused_with_nothing_sealed(tmp_path, cli
     state = g.open_game(table.journal).state
     assert state.production["plans"]["german"] == [] and state.production["done"] == []
     text = " ".join(text_of(_mail_to(mails, "german")).split())
-    assert "line 2 of it failed" in text
+    assert "line 2 of your orders failed" in text
     assert "not enough Build Points: 0 left, this costs 1 (rule 7.0)" in text
     assert "You have 10 BP to spend" in text                     # asked again, with the costs

@@ -789,11 +789,12 @@ def test_a_mail_without_its_link_is_refused_at_the_line_that_rolls_as_any_line_i
     out, written = _inbox(cli, path, tmp_path, [raw], "box1")
     assert out[0]["status"] == "rejected" and path.read_bytes() == before
     n = len(OPENING_MAIL) + 2                   # the last line rolls: its number in the mail
+    k = len(OPENING_MAIL)               # and among the orders, which the reply counts
     reply = email.message_from_bytes(
         next(p for p in written if "not applied" in p.read_text()).read_bytes(),
         policy=email.policy.default).get_body(("plain",)).get_content()
     flat = " ".join(reply.split())
-    assert f"Your message was not applied: line {n} of it failed. The line: done Why: the " \
+    assert f"Your message was not applied: line {k} of your orders failed. The line: done Why: the " \
            f"dice of Liège — German artillery fire, ge-1:artillery F1 mix in the next link " \
            f"of the German player's dice sheet, which this mail does not give: link 1 of the " \
            f"German player's dice sheet is due, on a line 'Link: LINK' of the mail " \

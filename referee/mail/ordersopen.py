@@ -40,14 +40,16 @@ def orders_open_text(state: State, data: GameData, side: str, sheet=None) -> str
     return render(Document("", [Section("", blocks)]), "text", 72).strip("\n")
 
 
-def orders_open_at(state: State, data: GameData, side: str, line: int, before: int) -> str:
+def orders_open_at(state: State, data: GameData, side: str, before: int) -> str:
     """The orders open to side at a mail's refused line (state: the position the orders
-    before it reached, none of which rolled a die), headed by a line saying where, grouped
-    and bounded as orders_open_text lists them; '' when none is open to him."""
+    before it reached, none of which rolled a die), headed by a line saying where (by the
+    orders before it: the refusal above quotes the line, and a number counted in the whole
+    mail, quoted text and all, is no help on a phone), grouped and bounded as
+    orders_open_text lists them; '' when none is open to him."""
     legal = [format_order(o) for o in legal_orders(state, data, side)]
     if not legal:
         return ""
-    blocks = [para(f"At line {line}, after the {counted(before, 'order')} before it, the "
-                   f"orders open were:"),
+    blocks = [para(f"At that line, after the {counted(before, 'order')} before "
+                   f"it, the orders open were:"),
               *grouped_blocks(legal, order_aids(state, data, side), whole=False, bounded=True)]
     return render(Document("", [Section("", blocks)]), "text", 72).strip("\n")

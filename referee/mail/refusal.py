@@ -163,14 +163,20 @@ def refusal_document(out, report: bool = True) -> Document:
               "nothing, not even the lines before it: the orders of one message are applied "
               "all or none. " + send_again(out.why))
     blocks = [
-        para(Span("Your message was not applied: ", "bold"),
-             f"line {out.line} of it failed."),
+        para(Span("Your message was not applied: ", "bold"), f"{_failed(out)} failed."),
         *line_refused(out.text, out.why),
         para(Span("Applied: ", "bold"), before),
         *_notes(out),
         *([para(below.strip())] if report else []),
     ]
     return Document("", [Section("", blocks)])
+
+
+def _failed(out) -> str:
+    """Which line failed, counted among the lines read as orders ('line 2 of your orders'):
+    the mail's own numbering counts the quoted mail below a reply too, a number no phone
+    shows."""
+    return f"line {out.before + 1} of your orders"
 
 
 # The first words of why a line after one that rolls dice or draws a card is refused
