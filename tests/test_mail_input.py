@@ -270,8 +270,8 @@ def test_a_reply_names_every_line_that_reads_as_no_order(journal, cli, tmp_path)
     assert journal.read_bytes() == before
     text = " ".join(body_of(email.message_from_bytes(
         refusal_file(tmp_path / "out").read_bytes(), policy=email.policy.default)).split())
-    assert "line 1 of your orders failed. The line: play ofensive Why: it cannot be read at column 6:" \
-        in text, text
+    assert "line 1 of your orders failed. The line: play ofensive Why: it cannot be read at " \
+        "column 6:" in text, text
     assert "Line 3 ('mvoe ge-2 liege') cannot be read either" in text
     assert "Line 4 ('play surprize_attack') cannot be read either" in text
     assert "did you mean move? Line 4" in text, text

@@ -192,15 +192,17 @@ def test_a_refused_line_is_numbered_among_the_orders_not_in_the_whole_mail(
         journal, cli, tmp_path):
     """A reply quoting the mail it answers above its orders: 'line 139 of it failed' counted
     the quoted mail, a number a phone shows nowhere. The reply counts the lines read as his
-    orders; the moderator's reason keeps the mail's own numbering."""
+    orders, for the line refused and a later one that cannot be read alike; the moderator's
+    reason keeps the mail's own numbering."""
     quoted = "\n".join(f"> report line {i}" for i in range(1, 40))
     body = (f"On Sat, the referee wrote:\n{quoted}\n\nplay offensive\nmove ge-1 liege\n"
-            f"edn movement\n\n{KEY_LINE}\n")
+            f"edn movement\nmvoe ge-1 liege\n\n{KEY_LINE}\n")
     out = handled(cli, journal, eml(tmp_path / "in", mail(body=body)), outbox=tmp_path / "out")
     assert out[0]["status"] == "rejected" and "line 44 ('edn movement')" in out[0]["reason"], out
     text = flat(body_of(not_applied_reply(tmp_path / "out", "german")))
     assert "not applied: line 3 of your orders failed. The line: edn movement" in text, \
         text[:400]
+    assert "Line 4 ('mvoe ge-1 liege') cannot be read either" in text, text[:800]
 
 
 def test_orders_ended_as_sentences_by_a_phone_are_applied_and_prose_stays_prose(

@@ -74,7 +74,8 @@ def test_every_mail_to_a_player_in_a_season_has_one_subject_its_first_line_says_
     assert firsts[0].startswith("Your decision: play an Offensive-type card or pass"), firsts
     assert any(report_title(m).startswith("TO THE LAST MAN! — report for the German player")
                for m in german), [report_title(m) for m in german]
-    assert firsts[1].startswith("Your message was not applied: line 1 of your orders failed"), firsts
+    assert firsts[1].startswith("Your message was not applied: line 1 of your orders failed"), \
+        firsts
     assert {str(m["Subject"]) for m in replies_to(out, ADDRESSES["entente"])} == {
         f"[referee {GAME}] Entente player, SUMMER 1914"}
 

@@ -794,10 +794,11 @@ def test_a_mail_without_its_link_is_refused_at_the_line_that_rolls_as_any_line_i
         next(p for p in written if "not applied" in p.read_text()).read_bytes(),
         policy=email.policy.default).get_body(("plain",)).get_content()
     flat = " ".join(reply.split())
-    assert f"Your message was not applied: line {k} of your orders failed. The line: done Why: the " \
-           f"dice of Liège — German artillery fire, ge-1:artillery F1 mix in the next link " \
-           f"of the German player's dice sheet, which this mail does not give: link 1 of the " \
-           f"German player's dice sheet is due, on a line 'Link: LINK' of the mail " \
+    assert f"Your message was not applied: line {k} of your orders failed. The line: done " \
+           f"Why: the dice of Liège — German artillery fire, ge-1:artillery F1 mix in the " \
+           f"next link of the German player's dice sheet, which this mail does not give: " \
+           f"link 1 of the German player's dice sheet is due, on a line 'Link: LINK' of the " \
+           f"mail " \
            f"(player.md, Dice sheets). Applied: nothing, not even the lines before it" in flat
     assert "order " + str(n - 2) not in flat and "8.3.2" not in flat.split("Below:")[0]
     assert out[0]["reason"].startswith(f"line {n} ('done'): the dice of Liège")

@@ -200,7 +200,8 @@ def _unreadable_after(table: Table, side: str, lines: list[tuple[int, str]],
     does, from what side may see."""
     out: list[str] = []
     game = table.game()
-    for n, text in lines[refused + 1:]:
+    # Numbered among his orders, as the line refused is (refusal.py).
+    for n, (_, text) in enumerate(lines[refused + 1:], start=refused + 2):
         try:
             table.kind.parse(table, text)
         except OrderError as exc:

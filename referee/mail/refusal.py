@@ -274,7 +274,8 @@ def why_refused(exc: OrderError, lines: list[tuple[int, str]], texts: list[str])
     follows = getattr(exc, "follows", None)
     if follows is not None:
         by, what = follows
-        return (f"{AFTER_UNKNOWN}{lines[by][0]} ({quoted(texts[by])}), which {what}: "
+        return (f"{AFTER_UNKNOWN}{by + 1} of your orders ({quoted(texts[by])}), which "
+                f"{what}: "
                 f"the orders of one mail end at such an order, whose result is not known "
                 f"when the mail is written; send the orders after it once you have read "
                 f"the result")
