@@ -284,11 +284,11 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     assert (first["status"], first["side"], first["records"]) == ("applied", "german",
                                                                   [3, 4, 5, 6, 7, 8])
     assert second["status"] == "skipped" and second["records"] == []
-    # The resend answers the mail of record 2 (its Subject says so), and the German's decision
-    # has changed since his orders were applied: it is stale, nothing of it is applied.
+    # The resend answers the mail of record 2 (its Subject says so), and its orders are those
+    # his first mail applied: it is stale, nothing of it is applied, and it is told so.
     o = only(by_id, RESEND_ID)
     assert o["status"] == "stale" and o["records"] == []
-    assert "record 2" in o["reason"] and "decision has changed" in o["reason"]
+    assert "record 2" in o["reason"] and "already applied as records 3–8" in o["reason"], o
     o = only(by_id, OTHER_GAME_ID)
     assert o["status"] == "skipped" and "othergame" in o["reason"]
     for mid in (STRANGER_ID, FORGED_ID):
@@ -317,7 +317,7 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     assert [n for n, (mid, _) in enumerate(order) if mid == RESEND_ID] > \
         [n for n, (_, said) in enumerate(order) if "report for the German player" in said]
     body = check_not_applied(replies[RESEND_ID], "german", RESEND_ID, journal, brief=True)
-    assert "record 2" in body and "decision has changed" in body
+    assert "record 2" in body and "already applied as records 3–8" in body
     assert "in your report of record #8, sent to you with this mail" in body
     check_no_game_content(replies[STRANGER_ID], "spy@bureau.example", STRANGER_ID, data)
     check_no_game_content(replies[FORGED_ID], ADDRESSES["german"], FORGED_ID, data)

@@ -13,6 +13,7 @@ from ..store.sheets import in_mail_terms, sheet_why, sheets_in, steps_down
 from ..table import Table
 from . import message as mailtext
 from .answered import stale_reply
+from .appliedas import applied_again
 from .attached import attachment_note
 from .closedby import closed_for
 from .holds import decision_of
@@ -97,7 +98,9 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
         return
     late = stale(table, answered, side)
     if late is not None:
-        out.status, out.reason = "stale", late
+        # The same lines his later mail applied: told so, not that his decision changed.
+        out.status = "stale"
+        out.reason = applied_again(table.records, answered, side, texts) or late
         out.notes[:0] = [said] if (said := closed_for(table, answered, side)) else []
         return
     if manual and texts and _held(table, m, side, texts, out):
