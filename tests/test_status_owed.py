@@ -74,24 +74,3 @@ def test_a_plan_that_closes_by_itself_owes_without_a_done():
     for decision in ("reinforce", "discard_excess"):
         assert told(decision) == f"Owed in your plan: {owed}.", decision
     assert told("battle_losses") == f"Owed before 'done': {owed}."
-
-
-def test_an_order_at_the_other_side_s_battle_step_cites_the_sequence_of_play(tmp_path):
-    """2.0: whose decision it is the sequence of play says. An order of the side not asked,
-    while the other answers a step of a battle (8.1 here), was refused citing that step's
-    rule, the other side's, as if it were why his own order failed; the step's rule is now
-    told with the step, and the refusal cites 2.0."""
-    from referee.contracts.orders import Pass
-    from referee.engine import check
-
-    j = _empty_army_in_battle(tmp_path)
-    played = g.open_game(j)
-    v = check(played.state, played.data, Pass(), "german")
-    assert v.rule == "2.0", v
-    assert v.reason.startswith("it is not the German player's decision: the referee is "
-                               "waiting on the Entente player ("), v
-    assert v.reason.endswith("then 'done' and fire; rule 5.4.1)"), v
-    # The card or pass of a player turn is a step of the sequence of play: cited as before.
-    opening = g.open_game(new_game(tmp_path, position("1914"), name="open"))
-    v = check(opening.state, opening.data, Pass(), "entente")
-    assert v.rule == "2.0 II.1" and "; rule" not in v.reason, v

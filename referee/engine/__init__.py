@@ -37,8 +37,6 @@ from .state import State
 # it, as its GameEnded reason ends with it (a decisive victory or an armistice 3.2, a
 # surrender 3.3, its last turn played 2.0 VI); 3.0 (winning the game) when none is named.
 GAME_OVER = "the game is over; no more orders are taken"
-# The rule of the sequence of play: which side decides at each step of a turn.
-SEQUENCE_OF_PLAY = "2.0"
 _ENDED_BY = re.compile(r"\((\d+\.\d+(?:\.\d+)*(?: [IVX]+(?:\.\d+)?)?)\)\s*$")
 
 
@@ -125,16 +123,11 @@ def unanswered(state: State, data: GameData, kinds: tuple[str, ...], side: str,
     p = state.pending
     spec = DECISIONS[p.kind]
     if not acting(state, side):
-        # Whose decision it is the sequence of play says (2.0): a step of it (2.0 II.1, the
-        # card or pass) is the violation's rule, cited once; any other step's rule is the
-        # other side's, told with his step, and the refusal cites the sequence of play.
+        # The prompt's own rule is the violation's, which the refusal cites once.
         asked = spec.prompt(state, data).removesuffix(f" ({spec.rule})")
-        rule = spec.rule if spec.rule.split()[0] == SEQUENCE_OF_PLAY else SEQUENCE_OF_PLAY
-        if rule != spec.rule:
-            asked += f"; rule {spec.rule}"
-        return Violation(rule, f"it is not the {data.side_name(side)} player's decision: "
-                               f"the referee is waiting on the "
-                               f"{data.side_name(p.side)} player ({asked})")
+        return Violation(spec.rule, f"it is not the {data.side_name(side)} player's decision: "
+                                    f"the referee is waiting on the "
+                                    f"{data.side_name(p.side)} player ({asked})")
     if not set(kinds) & set(spec.accepts):
         # The kinds of answer open now (open_kinds), not every kind the decision takes:
         # 'annihilate' is none while the side's units can pay the hits (5.3.4).
