@@ -112,7 +112,7 @@ def verify(
     report.lines.extend(receipts)
     from ..store.timeorder import went_back  # start-up: only verify needs it
 
-    back = went_back(table.records)     # a warning only: old journals may hold such records
+    back = went_back(table.path)        # a warning only: old journals may hold such records
     if back is not None:
         report.lines.append(back)
     if format == Fmt.json:
