@@ -110,7 +110,7 @@ def verify(
         if rewind is not None:
             raise ForeignGameError(f"{table.name}: {rewind}")
     report.lines.extend(receipts)
-    from ..store.timeorder import went_back  # start-up: only verify needs it
+    from ..store.timesback import went_back  # start-up: only verify needs it
 
     back = went_back(table.path)        # a warning only: old journals may hold such records
     if back is not None:
