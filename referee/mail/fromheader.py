@@ -36,8 +36,11 @@ def one_sender(raw: str, name: str, address: str) -> bool:
                                                                             "replace")
     if any(_ADDRESS_LIKE.search(_decoded(word)) for word in _ENCODED.findall(raw)):
         return False
+    # read with its encoded words decoded, as a mail program shows it: the email package
+    # writes straße@x as =?utf-8?q?stra=C3=9Fe?=@x, his address all the same
+    shown = _ENCODED.sub(lambda word: _decoded(word.group()), raw)
     mine = address_key(address)
-    return bool(mine) and all(address_key(other) == mine for said in (raw, name)
+    return bool(mine) and all(address_key(other) == mine for said in (shown, name)
                               for other in _ADDRESS_LIKE.findall(said))
 
 
