@@ -162,15 +162,10 @@ def _leave(state: State, data: GameData, side: str, text: str, order: Ord,
     before = _decision(state)
     branch = Branch(first=[text], steps=[], orders=[text], turn_ended=False, end="")
     try:
-        events, after = decide(state, data, order, side, _dice(state), standing=standing)
-    except DryStop as stop:
-        branch.end, branch.rolls = stop.args[1], True
-        return branch
+        after = _tried(state, data, order, side, standing, branch)
     except OrderError:
         return None
-    branch.turn_ended = _turn_ended(events, side)
-    if any(e.type == "CardsDrawn" for e in events):     # a discard while passing (2.0 II.1)
-        branch.end = "cards"
+    if after is None:
         return branch
     if _decision(after) == before and acting(after, side) and not branch.turn_ended:
         if _closer(after, data, side) is not None or \
@@ -198,20 +193,33 @@ def _more(state: State, data: GameData, side: str, order: Ord, standing: dict,
         branch.more += 1
         branch.orders.append(format_order(again))
         try:
-            events, state = decide(state, data, again, side, _dice(state), standing=standing)
-        except DryStop as stop:
-            branch.end, branch.rolls = stop.args[1], True
-            return True
+            state = _tried(state, data, again, side, standing, branch)
         except OrderError:
             return False
-        branch.turn_ended |= _turn_ended(events, side)
-        if any(e.type == "CardsDrawn" for e in events):
-            branch.end = "cards"
+        if state is None:
             return True
         if _decision(state) != before or not acting(state, side) or branch.turn_ended:
             _follow(state, data, side, standing, branch)
             return True
     return False
+
+
+def _tried(state: State, data: GameData, order: Ord, side: str, standing: dict,
+           branch: Branch) -> State | None:
+    """The position after order, decided on stand-in dice, its turn's end noted on branch;
+    None when the path stops there: at dice or a shuffle that need the side's link, or at
+    cards drawn (a discard while passing, 2.0 II.1), branch.end saying which. OrderError
+    when the order is not legal."""
+    try:
+        events, after = decide(state, data, order, side, _dice(state), standing=standing)
+    except DryStop as stop:
+        branch.end, branch.rolls = stop.args[1], True
+        return None
+    branch.turn_ended |= _turn_ended(events, side)
+    if any(e.type == "CardsDrawn" for e in events):
+        branch.end = "cards"
+        return None
+    return after
 
 
 def _representatives(texts: list[str], data: GameData) -> list[tuple[str, Ord]]:
