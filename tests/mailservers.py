@@ -204,7 +204,9 @@ class SmtpServer:
             ok = data.login.decode() == USER and data.password.decode() == PASSWORD
             if ok:
                 kept.logins.append(data.login.decode())
-            return AuthResult(success=ok)
+            # handled=False: aiosmtpd itself answers a refused login (535), as a real
+            # server does; handled=True would send nothing, and the client wait its timeout.
+            return AuthResult(success=ok, handled=False)
 
         logging.getLogger("mail.log").setLevel(logging.ERROR)     # its deprecation notes
         self.port = free_port()
