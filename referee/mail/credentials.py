@@ -35,16 +35,33 @@ def password_file() -> Path:
 def password(kind: str, user: str | None, host: str) -> str | None:
     """The password for user at host (kind: imap or smtp), or None when none is given or
     the host is not one of the moderator's mail settings."""
+    found = _found(kind, user, host)
+    return found[0] if found is not None else None
+
+
+def password_place(kind: str, user: str | None, host: str) -> str | None:
+    """Where the password for user at host is read from, as a refused login names it: the
+    variable, or the file (never the password); None when none is given."""
+    try:
+        found = _found(kind, user, host)
+    except UsageError:
+        return None
+    return found[1] if found is not None else None
+
+
+def _found(kind: str, user: str | None, host: str) -> tuple[str, str] | None:
+    """(password, where it was read) for user at host, the first found in the order above."""
     named = mailsettings.named_host(host)
     if named is None:
         return None
-    value = os.environ.get(env_name(kind, named))
+    variable = env_name(kind, named)
+    value = os.environ.get(variable)
     if value:
-        return value
+        return value, variable
     for path in (password_file(), Path(os.path.expanduser("~")) / ".netrc"):
         found = _from_netrc(path, user, named)
         if found is not None:
-            return found
+            return found, str(path)
     return None
 
 

@@ -43,6 +43,7 @@ from ..store.mailsettings import env_name
 from . import breaker, wire
 from .credentials import password, password_file
 from .mailboxes import MAX_MESSAGE
+from .smtpsaid import server_words, session_failure
 
 TIMEOUT = 60.0
 HEADER_LIMIT = 1 << 16            # what is read of a message over the size limit: its header
@@ -340,6 +341,8 @@ def reason_of(exc: BaseException) -> str:
                 f"authority signed it, name that authority's bundle in SSL_CERT_FILE")
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
+    if isinstance(exc, smtplib.SMTPResponseException):      # its code and words, decoded
+        return server_words(exc)
     said = exc.args[0] if len(exc.args) == 1 else exc
     text = " ".join((said.decode("utf-8", "replace") if isinstance(said, bytes)
                      else str(said)).split())
@@ -426,8 +429,7 @@ class SmtpSession:
             if s.user and self.login:
                 self.conn.login(s.user, _login_password("smtp", s))
         except (smtplib.SMTPException, OSError) as exc:
-            error = TransportError(f"smtp {s.host}:{s.port}: {reason_of(exc)}; every mail "
-                                   f"stays owed")
+            error = TransportError(session_failure(s, exc, reason_of(exc)))
             self._closed(error)
             raise error from None
         except BaseException as exc:
