@@ -183,7 +183,7 @@ def _checked_before_new(game_id, clock: ClockOptions, mail_in, mail_out, players
         if value is not None:
             from ..mail.delivery import check_allowed  # start-up: new with a route only
 
-            check_allowed(check(value, option), option)
+            check_allowed(check(value, option), option, value)
     if mail_in is not None and is_local(check_source(mail_in, "--mail-in")):
         from ..mail.mailboxes import check_mailbox  # start-up: new with a route only
 

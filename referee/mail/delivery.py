@@ -31,9 +31,10 @@ import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from ..base.addresses import address_key
-from ..base.errors import StorageError, UsageError
+from ..base.errors import StorageError, UsageError, quoted
 from ..store import mailsettings
 from ..store.mailroute import (
     Server,
@@ -75,9 +76,10 @@ def _tls_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
-def check_allowed(route: str, option: str) -> None:
+def check_allowed(route: str, option: str, given: str | None = None) -> None:
     """Refuse a route the moderator's mail settings do not allow: a route:NAME they do not
-    name, a server on a host they do not name (UsageError naming the option)."""
+    name, a server on a host they do not name (UsageError naming the option). given: the
+    route as the moderator wrote it (a port it left out is said so)."""
     if route.startswith("route:"):
         mailsettings.route_command(route.removeprefix("route:"))
     elif route.startswith(("imap://", "imaps://", "smtp://", "smtps://")):
@@ -89,9 +91,31 @@ def check_allowed(route: str, option: str) -> None:
                              f"to the hosts named there: add [hosts.\"{server.host}\"] "
                              f"(docs/moderator.md, Mail settings)")
         if server.port not in settings.ports:
-            raise UsageError(f"{option}: port {server.port} of {server.host} is not one of "
-                             f"its ports in your mail settings "
-                             f"({mailsettings.settings_path()}): add it to its `ports`")
+            raise UsageError(_port_refused(given or route, server, list(settings.ports),
+                                            option))
+
+
+def _port_refused(route: str, server: Server, ports: list[int], option: str) -> str:
+    """Why a route's port is refused: first the port to check in the route (one it did not
+    name is its scheme's standard port), with the ports allowed for its host; then how to
+    allow it, when it is the right one."""
+    allowed = ", ".join(map(str, ports)) or "none"
+    try:
+        named = urlsplit(route).port is not None
+    except ValueError:
+        named = True
+    if named:
+        said, check = f"port {server.port} is", "check the port in the route"
+    else:
+        said = (f"{quoted(route)} names no port, so the referee takes {server.scheme}'s "
+                f"standard port {server.port}, which is")
+        login = f"{server.user}@" if server.user else ""
+        check = (f"give the port in the route ({server.scheme}://{login}{server.host}:PORT"
+                 f"{'/...' if server.folder else ''})")
+    return (f"{option}: {said} not one your mail settings allow for {server.host} "
+            f"({allowed}): {check}; if {server.port} is right, add it to the `ports` of "
+            f"[hosts.\"{server.host}\"] in {mailsettings.settings_path()} (docs/moderator.md, "
+            f"Mail settings)")
 
 
 def _host_tls(kind: str, server: Server) -> bool:

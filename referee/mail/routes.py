@@ -46,9 +46,10 @@ def set_route(journal: Path, source: str | None, target: str | None,
     new = {"source": check_source(source, options[0]) if source is not None else None,
            "target": check_target(target, options[1]) if target is not None else None,
            "sender": check_sender(sender) if sender is not None else None}
-    for value, option in zip((new["source"], new["target"]), options):
+    for value, given, option in zip((new["source"], new["target"]), (source, target),
+                                    options):
         if value is not None:
-            check_allowed(value, option)
+            check_allowed(value, option, given)
     if new["source"] is not None and is_local(new["source"]):
         check_mailbox(new["source"], options[0])    # a server is never tried: it may be down
     if new["target"] is not None and new["target"].startswith("outbox:"):
