@@ -4,6 +4,8 @@ the last record, whose signature alone a read checks (it is the first that gives
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from forging import records
 
@@ -54,3 +56,27 @@ def test_a_forgery_of_the_last_record_alone_names_no_other(played, cli):
     r = cli("status", played)
     assert r.exit_code == 3 and f"record {last} names key" in r.stderr
     assert "from record" not in r.stderr, r.stderr
+
+
+def test_a_forged_route_is_refused_with_the_step_the_guide_gives(played, cli, tmp_path):
+    """A route record put in by someone who can write the folder (unsigned): every command
+    refuses it on one line that ends with what to do, the step the guide's Repair section
+    gives for a journal someone without the key wrote to."""
+    from mailservers import forge_route
+
+    forge_route(played, None, f"outbox:{tmp_path / 'out'}")
+    step = ("put back the copy from your last backup, or a .bak that `referee repair` left, "
+            "and run `referee verify` on it (docs/moderator.md, Repair)")
+    before = played.read_bytes()
+    for argv in (["mail", "--out", f"outbox:{tmp_path / 'o2'}"], ["tick", "--no-map"],
+                 ["status"], ["order", "--as", "german", "pass"]):
+        r = cli(argv[0], played, *argv[1:])
+        assert r.exit_code == 3, (argv, r.output)
+        line = next((x for x in (r.stderr + r.stdout).splitlines()
+                     if "carries no signature" in x), r.output)
+        assert line.endswith(f": {step}"), line
+    assert played.read_bytes() == before
+    guide = Path("docs/moderator.md").read_text()
+    repair = guide[guide.index("\n## Repair\n"):guide.index("\n## When the game is over")]
+    assert "Put back the copy from your last backup, or a `.bak` that\n`repair` left, and run " \
+           "`referee verify` on it" in repair

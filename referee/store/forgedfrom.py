@@ -33,6 +33,19 @@ def first_forged(raw: bytes, name: str) -> int | None:
     return None
 
 
+# What to do with a journal someone without the key wrote to (docs/moderator.md, Repair):
+# the referee mends none, and cutting the forged records off would keep what they changed.
+WROTE_NOTHING = "nothing was written"
+RESTORE = ("put back the copy from your last backup, or a .bak that `referee repair` left, and "
+           "run `referee verify` on it (docs/moderator.md, Repair)")
+
+
+def forged_end(raw: bytes, name: str, last: object, done: str) -> str:
+    """The end of the refusal of a forged journal: where the forgery begins (since), what
+    the command did not do (done), and what the moderator does now."""
+    return f"{since(raw, name, last)}; {done}: {RESTORE}"
+
+
 def since(raw: bytes, name: str, last: object) -> str:
     """The words that say where the forgery begins, for the refusal of a journal whose last
     record (last: its seq) is not signed as it should be: "" when it begins there."""

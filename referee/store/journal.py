@@ -66,7 +66,7 @@ from .chain import (  # noqa: F401 - the journal's names for the layers above
     upcast,
     upcast_all,
 )
-from .forgedfrom import since
+from .forgedfrom import WROTE_NOTHING, forged_end
 from .landing import cut_to_chain, landed, only_ours
 from .locks import release, take
 from .revealed import refuse_after_reveal
@@ -197,13 +197,13 @@ class Journal:
             raise ForeignGameError(
                 f"{self.name}: record {rec.get('seq')} {signed}, but the game is "
                 f"signed by a key of this referee: written by someone without the key"
-                f"{since(raw, self.name, rec.get('seq'))}; {done}")
+                f"{forged_end(raw, self.name, rec.get('seq'), done)}")
         if key is not None and not signing.checks(rec.get("sig"), rec.get("hash"),
                                                   key.public):
             raise ForeignGameError(
                 f"{self.name}: record {rec.get('seq')} names key {signing.shown(fpr)} of "
                 f"this referee but is not signed by it: forged, or edited and chained again "
-                f"by someone without the key{since(raw, self.name, rec.get('seq'))}; {done}")
+                f"by someone without the key{forged_end(raw, self.name, rec.get('seq'), done)}")
         why = written.problem(raw, rec, fpr)
         if why is not None:
             raise ForeignGameError(f"{self.name}: {why}")
@@ -375,8 +375,8 @@ class Journal:
                 f"to it from then on")
         if fpr is None:
             raise ForeignGameError(f"{self.name}: not a game of this referee: record "
-                                   f"{rec.get('seq')} carries no signature"
-                                   f"{since(raw, self.name, rec.get('seq'))}; nothing was written")
+                                   f"{rec.get('seq')} carries no signature" +
+                                   forged_end(raw, self.name, rec.get('seq'), WROTE_NOTHING))
         older = written.older_copy(raw, rec, fpr) if key is None else None
         if older is not None:
             raise ForeignGameError(f"{self.name}: {older}; nothing was written")
@@ -386,8 +386,8 @@ class Journal:
                                    f"({signing.keys_dir()}); nothing was written")
         raise ForeignGameError(f"{self.name}: not a game of this referee: record "
                                f"{rec.get('seq')} is not signed by key {signing.shown(fpr)}: "
-                               f"forged, or edited after signing"
-                               f"{since(raw, self.name, rec.get('seq'))}; nothing was written")
+                               f"forged, or edited after signing" +
+                               forged_end(raw, self.name, rec.get('seq'), WROTE_NOTHING))
 
     def _unsigned(self, raw: bytes, key: signing.GameKey) -> signing.GameKey:
         """key, for adopting a journal no record of which is signed (UsageError otherwise)."""
