@@ -136,3 +136,24 @@ def test_a_pass_names_a_refused_login_on_one_line(cli, net, tmp_path, monkeypatc
     assert "refused the login of referee (535 5.7.8 Authentication credentials invalid)" \
            in told and f"check the password {SMTP_PASSWORD_ENV} holds" in told, r.output
     assert PASSWORD not in r.output and "b'" not in r.output
+
+
+def test_the_password_file_gives_one_password_a_host_as_the_guide_says(smtp, tmp_path,
+                                                                       monkeypatch):
+    """Two lines for one host (IMAP's login, then SMTP's): only the last is read, so the
+    other password goes in its variable, which is read first (docs/moderator.md)."""
+    from referee.mail.credentials import password
+
+    monkeypatch.delenv(SMTP_PASSWORD_ENV)
+    monkeypatch.setenv("HOME", str(tmp_path))              # no ~/.netrc
+    own = password_file()
+    own.write_text(f"machine {HOST} login imap-user password imap-pw\n"
+                   f"machine {HOST} login {USER} password smtp-pw\n")
+    own.chmod(0o600)
+    assert password("smtp", USER, HOST) == "smtp-pw"
+    assert password("imap", "imap-user", HOST) is None
+    monkeypatch.setenv(SMTP_PASSWORD_ENV.replace("SMTP", "IMAP"), "imap-pw")
+    assert password("imap", "imap-user", HOST) == "imap-pw"
+    guide = " ".join(open("docs/moderator.md").read().split())
+    assert "A file gives one password a host: of two `machine` lines for one host, only " \
+           "the last is read" in guide
