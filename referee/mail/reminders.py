@@ -45,6 +45,7 @@ from .holds import Hold, sides_on_hold
 from .ledger import fault, game_lock, save_ledger
 from .missednotice import missed_facts, waiting_words
 from .refusal import prose
+from .unasked import OWED, keep_unasked, unasked_sides
 
 # A line of a player's mail asking for more time: `extend 24h`.
 EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
@@ -64,6 +65,8 @@ MOST_NAMED = 5
 GRACE = timedelta(minutes=15)
 # A Due's fate in a pass (_fate), when it is no missed deadline's policy.
 HELD, REMIND, RULED, NOT_YET = "held", "remind", "ruled", "not yet"
+# A Due whose side was not yet asked: the mail asking him has not gone out (unasked.py).
+UNASKED = "unasked"
 # What a side whose mailed orders are held for the moderator's dice reads in place of his
 # deadline, in every mail of his while they are (waiting.py, holds.py).
 HELD_LINE = ("Your mailed orders for this decision are held: they need dice, and the "
@@ -171,13 +174,15 @@ def waits_on_the_moderator(table, name: str) -> str | None:
 def check_deadlines(journal: Path, outbox: Path, now: datetime,
                     games_dir: Path | None = None,
                     rule_missed: datetime | None | bool = True,
-                    reporting: bool = False) -> list[str]:
+                    reporting: bool = False, sending: bool = False) -> list[str]:
     """Do what the deadlines ask at `now`: reminders, and the policy at each missed deadline;
     the mails go into outbox. Returns one line per action; run again at the same time, it
     does nothing. rule_missed: True rules every deadline passed by now; a time, only those
     due by then (tick: the pass read the game's mail, and the grace has run); None, none
     (its mail could not be read: an order may wait on the server). reporting: the reports
-    owed follow (tick); no reminder goes with one that first asks (firsttold.py)."""
+    owed follow (tick); no reminder goes with one that first asks (firsttold.py), and no
+    deadline runs out on a side the mail asking him has not reached (unasked.py; sending:
+    the outbox is a spool the pass sends from, its mails owed until sent)."""
     if rule_missed is True:
         rule_missed = now
     log: list[str] = []
@@ -193,12 +198,14 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
         made: dict[int, tuple[dict, Answer]] = {}
         answer = None
         for _ in range(MOST_ANSWERS):
-            answer = _facts(j, outbox, now, games_dir, log, rule_missed, reporting)
+            answer = _facts(j, outbox, now, games_dir, log, rule_missed, reporting,
+                            sending=sending)
             if answer is None or not _answer_for(j, outbox, now, games_dir, log, made,
                                                  *answer, reporting=reporting):
                 break
         if answer is not None:      # the reminders, once the answers are made
-            _facts(j, outbox, now, games_dir, log, rule_missed, reporting, answering=False)
+            _facts(j, outbox, now, games_dir, log, rule_missed, reporting, answering=False,
+                   sending=sending)
         if made:
             fault("answered")       # the answers recorded, none yet told
             _tell_answered(j, j.raw, [rec for rec, _ in made.values()], outbox, now,
@@ -208,7 +215,8 @@ def check_deadlines(journal: Path, outbox: Path, now: datetime,
 
 def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
            rule_missed: datetime | None = None, reporting: bool = False,
-           answering: bool = True) -> tuple[Timeline, Due, Answer] | None:
+           answering: bool = True, sending: bool = False
+           ) -> tuple[Timeline, Due, Answer] | None:
     """Under the journal's lock: the reminders due and the missed deadlines that need no
     order (wait, pause), each a record and its mails. Returns the first missed deadline the
     referee answers for (policy default), to be decided as that side's order; while there
@@ -226,7 +234,14 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
         tl = _timeline(j, raw)
         post = Post(j, raw, outbox, now, tl.state.game_id)
         bodies: list[dict] = []
-        fates = [] if tl.paused else [(d, _fate(tl, d, now, rule_missed, on_hold))
+        sides: list[dict[str, str]] = []
+
+        def unasked() -> dict[str, str]:   # the ledger read only when a due asks something
+            if not sides:
+                sides.append(unasked_sides(post, tl.dues, sending, now - GRACE)
+                             if reporting else {})
+            return sides[0]
+        fates = [] if tl.paused else [(d, _fate(tl, d, now, rule_missed, on_hold, unasked))
                                       for d in tl.dues]
         reminding = not answering or not any(isinstance(f, Answer) for _, f in fates)
         ruled: set[str] = set()
@@ -237,6 +252,8 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
                 bodies += remind(tl, d, now, post, log, reporting) if reminding else []
             elif fate == NOT_YET:
                 _not_yet(d, rule_missed, log)
+            elif fate == UNASKED:
+                _unasked(d, now, post, log)
             elif isinstance(fate, Answer):
                 if answering and not found:
                     found.append((tl, d, fate))
@@ -257,14 +274,21 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
 
 
 def _fate(tl: Timeline, d: Due, now: datetime, rule_missed: datetime | None,
-          on_hold) -> str | Answer:
+          on_hold, unasked=dict) -> str | Answer:
     """What a pass at now does for one Due (the game not paused): nothing (HELD: his
     mailed orders wait for the moderator's dice; RULED: its deadline was ruled missed
-    before), REMIND (its deadline is still to come), NOT_YET (passed, not ruled missed in
-    this pass), else the policy at the missed deadline: the referee's Answer (default),
-    or "wait" (so too a default the rules give no answer for) or "pause"."""
+    before; UNASKED: the mail asking him waits in the spool, or, his deadline passed, is
+    not yet written: unasked.py), REMIND (its deadline is still to come), NOT_YET (passed,
+    not ruled missed in this pass), else the policy at the missed deadline: the referee's
+    Answer (default), or "wait" (so too a default the rules give no answer for) or
+    "pause"."""
     if d.side in on_hold:
         return HELD
+    asks = now >= d.due or any(now >= d.due - r for r in d.reminders(tl.settings))
+    why = unasked().get(d.side) if asks else None
+    if why == OWED or (why is not None and now >= d.due and
+                       (d.side, d.handoff, stamp(d.due)) not in tl.missed):
+        return UNASKED
     if now < d.due:
         return REMIND
     if (d.side, d.handoff, stamp(d.due)) in tl.missed:
@@ -285,6 +309,19 @@ def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
            f"a mail sent in time may still be on its way: {duration_text(GRACE)} of grace")
     line = f"deadline: {players_words([d.side])}'s orders were due by " \
            f"{for_players(d.due, d.zone)}; not ruled missed yet ({why})"
+    if line not in log:
+        log.append(line)
+
+
+def _unasked(d: Due, now: datetime, post: Post, log: list[str]) -> None:
+    """A side held because the mail asking him has not gone out: kept for the pass that
+    sends it (unasked.py), and, his deadline passed, why it is not ruled (once a pass)."""
+    keep_unasked(post, d)
+    if now < d.due:
+        return
+    line = f"deadline: {players_words([d.side])}'s orders were due by " \
+           f"{for_players(d.due, d.zone)}; not ruled missed yet (the mail asking them has " \
+           f"not gone out: the time is given back once it has)"
     if line not in log:
         log.append(line)
 

@@ -58,6 +58,7 @@ from .tickgame import (
     load_game,
 )
 from .toolarge import too_large
+from .unasked import gave_back, sends
 from .unclaimed import (
     gone_games,
     held_before,
@@ -476,6 +477,9 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
                 _deadlines_and_reports(x, games_dir, with_map, moment)
             try:
                 _send_logged(x)
+                if not x.direct and gave_back(x, games_dir, moment, GRACE):
+                    inbox(x.journal, [], x.spool, games_dir, with_map)     # its news
+                    _send_logged(x)
             finally:
                 owe_news_again(x)
     except BusyError as exc:
@@ -494,7 +498,8 @@ def _deadlines_and_reports(x: Game, games_dir, with_map: bool, moment) -> None:
     if load_ledger(x.game_id, x.header_hash)["held"]:  # ended before a deadline is ruled
         end_holds(x.journal, x.spool, moment, games_dir)
     for line in check_deadlines(x.journal, x.spool, moment, games_dir, reporting=bool(x.keys),
-                                rule_missed=moment - GRACE if x.read else None):
+                                rule_missed=moment - GRACE if x.read else None,
+                                sending=sends(x)):
         x.log(line)
     waiting = waits_on_a_person(Table(x.journal, games_dir).whole(), named(x.journal),
                                 x.spool, moment)
