@@ -288,9 +288,11 @@ class ClockFact(Contract):
     deadline `due` pass; the policy `missed` was applied (with `default`, the record also
     holds the answer the referee gave for him, rule `rule`). `pause`, `resume`: no deadline
     runs while the game is paused; a resumed hand-off's deadline counts from the resume.
-    `hold` (an `extend` of the moderator's only): the extension gives back the time a
-    player's mailed orders were held for the moderator's dice (mail/holdtime.py), named by a
-    digest of that hold that tells nothing of it, so that it is given back once."""
+    `hold` (an `extend` of the moderator's only): the extension gives back time a player
+    lost through no fault of his: his mailed orders held for the moderator's dice
+    (mail/holdtime.py), or the mail asking his decision not yet gone out when the deadline
+    came (mail/unasked.py); named by a digest that tells nothing of it, so that it is given
+    back once."""
 
     kind: Literal["settings", "extend", "reminded", "missed", "pause", "resume"]
     deadline: Duration | None = None
