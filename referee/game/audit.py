@@ -50,8 +50,9 @@ from .replay import (
     scenario_of,
     start_state,
 )
+from .reveals import revealed_secret
 from .timeline import answers_missed, clock_words
-from .verification import redecide, revealed_secret
+from .verification import redecide
 
 FACES = (1, 2, 3, 4, 5, 6)
 

@@ -83,6 +83,7 @@ from .replay import (
     scenario_of,
     start_state,
 )
+from .reveals import after_reveal, check_reveal, claims_reveal, revealed_secret
 from .timeline import answers_missed
 
 
@@ -109,39 +110,6 @@ def _parts(obj: Any, out: list[dict]) -> list[dict]:
         for v in obj:
             _parts(v, out)
     return out
-
-
-def revealed_secret(raw: bytes, commitment: str) -> bytes | None:
-    """The secret published by a reveal record, if the journal holds one that fits."""
-    at = raw.find(b'"type":"SecretRevealed"')
-    if at < 0:
-        return None
-    start = raw.rfind(b"\n", 0, at) + 1
-    import json
-
-    try:
-        rec = json.loads(raw[start:raw.find(b"\n", at)])
-        shown = bytes.fromhex(rec["events"][0]["secret"])
-    except (ValueError, KeyError, IndexError, TypeError, RecursionError):
-        return None
-    return shown if dicemod.commitment(shown) == commitment else None
-
-
-def _check_reveal(rec: dict, name: str, commitment: str) -> None:
-    """A reveal record: the moderator's, one SecretRevealed event with the committed secret."""
-    n = rec["seq"]
-    events = rec.get("events")
-    ok = (rec.get("actor") == "moderator" and isinstance(events, list) and len(events) == 1
-          and isinstance(events[0], dict) and events[0].get("type") == "SecretRevealed"
-          and not rec.get("dice") and "private_order" not in rec)
-    if ok:
-        try:
-            ok = dicemod.commitment(bytes.fromhex(events[0]["secret"])) == commitment
-        except (ValueError, TypeError, KeyError):
-            ok = False
-    if not ok:
-        raise JournalError(f"{name}: record {n} claims to reveal the secret but is not a "
-                           f"reveal of the committed secret", record=n)
 
 
 def _check_upgrade(rec: dict, typed, name: str, rules: int, digest: str) -> None:
@@ -308,9 +276,7 @@ class _Proof:
         name, n = self.name, rec["seq"]
         self.count += 1
         if self.revealed_at is not None:
-            raise _fail(name, n, f"follows the reveal of the secret in record "
-                                 f"{self.revealed_at}; no order may come after it (its dice "
-                                 f"were predictable)")
+            raise after_reveal(name, n, self.revealed_at)
         redacted = [p for p in placed_parts(rec) if is_redacted_part(p)]
         if redacted:
             raise _fail(name, n, f"holds a secret part of {redacted[0]['to']!r} as a digest: "
@@ -345,7 +311,7 @@ class _Proof:
         elif rec["order"] == ROUTE or rec.get("mail_route") is not None:
             check_route(rec, name)
         elif rec["order"] == REVEAL or any(e.type == "SecretRevealed" for e in typed.events):
-            _check_reveal(rec, name, self.header["dice"]["commitment"])
+            check_reveal(rec, name, self.header["dice"]["commitment"])
             self.revealed_at = n
         elif rec["order"] == UPGRADE or any(e.type == "RulesUpgraded" for e in typed.events):
             self.upgrade(rec, typed)
@@ -543,9 +509,15 @@ def _verify_export(records, name: str, header: dict, reader: str, secret: bytes 
     reader."""
     manual = header["dice"]["mode"] == "manual"
     count, digests, streams, walk = 1, 0, Streams(header), SheetWalk(header, sides)
+    revealed_at = None
     for rec in records:
         n = rec["seq"]
         count += 1
+        if revealed_at is not None:
+            raise after_reveal(name, n, revealed_at)
+        if claims_reveal(rec):      # public in every export: held to the commitment
+            check_reveal(rec, name, header["dice"]["commitment"])
+            revealed_at = n
         check_stream(rec, streams, name)
         walk.follow(rec, name)
         for part in _parts(rec, []):
