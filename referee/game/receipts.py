@@ -121,29 +121,34 @@ def check_receipts(raw: bytes, name: str,
     if not wanted:
         return [], []
     seqs = {seq for seq, _ in wanted}
-    game_id, found = "", {}
+    game_id, found, last = "", {}, 0
     for rec in scan(raw, name):
         if rec["seq"] == 0:
             game_id = " ".join(rec["game_id"].split())
         if rec["seq"] in seqs:
             found[rec["seq"]] = rec["hash"]
+        last = rec["seq"]
     for game, item in wanted.values():
         if game is not None and game != game_id:
             raise ReceiptGameError(f"--receipt {quoted(item)}: a receipt of game {game!r}, but "
                                    f"{name} is game {game_id!r}: give that game's journal")
     for seq, digest in sorted(wanted):
-        _check_record(name, seq, digest, found.get(seq))
+        _check_record(name, seq, digest, found.get(seq), last)
     pins = [(r.key, r.seq, f"the key of receipt {r.seq}:{r.digest[:12]}…")
             for _, r in given if r.key is not None]
     return [f"receipts: {len(wanted)} checked, each record is in the journal as it was"], pins
 
 
-def _check_record(name: str, seq: int, digest: str, held: str | None) -> None:
-    """Record seq must still be in the journal, its hash starting with digest."""
+def _check_record(name: str, seq: int, digest: str, held: str | None, last: int) -> None:
+    """Record seq must still be in the journal, its hash starting with digest. A journal
+    that ends before it was cut back, and may have been written again from any record
+    before: the receipt alone cannot tell (a receipt of an earlier record can)."""
     if held is None:
-        raise JournalError(f"{name}: receipt {seq}:{digest[:12]}… names record {seq}, "
-                           f"which the journal no longer holds: it was cut back (rewound) "
-                           f"after the receipt was given", record=seq)
+        raise JournalError(f"{name}: receipt {seq}:{digest[:12]}… names record {seq}, but "
+                           f"the journal ends at record {last}: since the receipt was given "
+                           f"it was cut back (rewound), perhaps also written again from an "
+                           f"earlier record (a receipt of an earlier record tells which)",
+                           record=seq)
     if not held.startswith(digest):      # the whole of both starts: they may differ late
         raise JournalError(f"{name}: receipt {seq}:{digest} does not match record {seq} "
                            f"(hash {held[:len(digest)]}…): the journal was rewritten after "
