@@ -250,7 +250,8 @@ UNREADABLE = (KeyError, ValueError, TypeError, AttributeError, IndexError)
 
 class JournalError(RefereeError):
     """The journal is damaged: torn line, broken chain, unknown version; or a record holds
-    a secret part as its digest, as a redacted export does (redacted: whose part it is)."""
+    a secret part as its digest, as a redacted export does (redacted: whose part it is).
+    signed: what verify found of the signatures of the records read before it failed."""
 
     kind = "journal"
     exit_code = EXIT_INTEGRITY
@@ -260,4 +261,5 @@ class JournalError(RefereeError):
         self.record = record
         self.torn = torn
         self.redacted = redacted
+        self.signed: list[str] = []
         super().__init__(message)

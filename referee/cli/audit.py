@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..base.errors import EXIT_OLDER_RULES, ForeignGameError
+from ..base.errors import EXIT_OLDER_RULES, ForeignGameError, RefereeError
 from ..base.readers import check_name
 from ..contracts.outputs import RekeyResult, RepairResult, RevealResult, UpgradeResult, VerifyResult
 from . import commands
@@ -96,25 +96,33 @@ def verify(
 ) -> int | None:
     """Check the hash chain and every signature, decide every record again, and (with the
     secret) every die."""
-    from ..game.receipts import check_receipts, read_key  # start-up: only verify needs it
+    # start-up: only verify needs it
+    from ..game.receipts import ReceiptsFailed, check_receipts, read_key
 
     pins = [(read_key(key), None, "--key")] if key is not None else []
     commands.load_msgspec()
     table = commands.table_of(journal, GAMES["dir"])
-    receipts, receipt_pins = check_receipts(table.raw, table.name, receipt or [])
-    report = table.kind.verify(table, secret, export, pins + receipt_pins)
-    if export is None:      # the journal itself, held to what this referee last wrote to it
-        from ..store.written import rewound  # start-up: only verify needs it
-
-        rewind = rewound(table.raw)
-        if rewind is not None:
-            raise ForeignGameError(f"{table.name}: {rewind}")
+    receipts, receipt_pins, failed = check_receipts(table.raw, table.name, receipt or [])
+    try:
+        report = _verified(table, secret, export, pins + receipt_pins)
+    except RefereeError as exc:
+        if failed:      # who signed what was read, every receipt that fails, what else
+            if format != Fmt.json:
+                for line in getattr(exc, "signed", []):
+                    typer.echo(line)
+            raise ReceiptsFailed(failed, exc.lines()) from None
+        raise
     report.lines.extend(receipts)
     from ..store.timesback import went_back  # start-up: only verify needs it
 
     back = went_back(table.path)        # a warning only: old journals may hold such records
     if back is not None:
         report.lines.append(back)
+    if failed:      # what was checked, then every receipt that fails
+        if format != Fmt.json:
+            for line in report.lines:
+                typer.echo(line)
+        raise ReceiptsFailed(failed)
     if format == Fmt.json:
         result = "older_rules" if report.older else "chain_only" if export else "ok"
         typer.echo(commands.dump(VerifyResult.of(
@@ -131,6 +139,19 @@ def verify(
                    f"rules were replayed, not decided again)")
         return EXIT_OLDER_RULES
     typer.echo("verify: OK" + (" (chain only)" if export else ""))
+
+
+def _verified(table, secret: Path | None, export: str | None, pins: list):
+    """The table's verification with these pins; the journal itself (not an export) is held
+    to what this referee last wrote to it too."""
+    report = table.kind.verify(table, secret, export, pins)
+    if export is None:
+        from ..store.written import rewound  # start-up: only verify needs it
+
+        rewind = rewound(table.raw)
+        if rewind is not None:
+            raise ForeignGameError(f"{table.name}: {rewind}")
+    return report
 
 
 def upgrade(

@@ -108,18 +108,31 @@ def parse_receipt(item: str) -> Receipt:
     return Receipt(game, int(m["seq"]), digest, key)
 
 
-def check_receipts(raw: bytes, name: str,
-                   receipts: list[str]) -> tuple[list[str], list[tuple[str, int, str]]]:
+class ReceiptsFailed(JournalError):
+    """Receipts the journal no longer holds as they were: one line each, then what else
+    verify found wrong, if anything (its own error's lines)."""
+
+    def __init__(self, failures: list[tuple[int, str]], then: list[str] = ()):
+        self.failures, self.then = [line for _, line in failures], list(then)
+        super().__init__("; ".join(self.failures + self.then), record=failures[0][0])
+
+    def lines(self) -> list[str]:
+        return [*self.failures, *self.then]
+
+
+def check_receipts(raw: bytes, name: str, receipts: list[str]
+                   ) -> tuple[list[str], list[tuple[str, int, str]], list[tuple[int, str]]]:
     """Each receipt must name the game of the journal `raw` (the very bytes verify proves, read
     once: a journal swapped between two reads could pass one check each) and a record it
-    still holds as it was (ReceiptGameError for another game; JournalError names the receipt:
-    a rewound or rewritten journal). Returns the lines verify prints and, for each receipt
-    that names the game's key, the pin verify checks: (fingerprint, its record, what pinned
-    it)."""
+    still holds as it was (ReceiptGameError for another game). Returns the lines verify
+    prints; for each receipt that names the game's key, the pin verify checks (fingerprint,
+    its record, what pinned it); and for each receipt the journal no longer holds as it was
+    (rewound or rewritten), its record and the line that says so (ReceiptsFailed shows
+    them once verify has said what else it found)."""
     given = [(item, parse_receipt(item)) for item in receipts]
     wanted = {(r.seq, r.digest): (r.game, item) for item, r in given}
     if not wanted:
-        return [], []
+        return [], [], []
     seqs = {seq for seq, _ in wanted}
     game_id, found, last = "", {}, 0
     for rec in scan(raw, name):
@@ -132,24 +145,37 @@ def check_receipts(raw: bytes, name: str,
         if game is not None and game != game_id:
             raise ReceiptGameError(f"--receipt {quoted(item)}: a receipt of game {game!r}, but "
                                    f"{name} is game {game_id!r}: give that game's journal")
-    for seq, digest in sorted(wanted):
-        _check_record(name, seq, digest, found.get(seq), last)
+    changed = [seq for seq, digest in sorted(wanted)
+               if seq in found and not found[seq].startswith(digest)]
+    failures = [(seq, line) for seq, digest in sorted(wanted)
+                if (line := _check_record(name, seq, digest, found.get(seq), last,
+                                          changed)) is not None]
     pins = [(r.key, r.seq, f"the key of receipt {r.seq}:{r.digest[:12]}…")
             for _, r in given if r.key is not None]
-    return [f"receipts: {len(wanted)} checked, each record is in the journal as it was"], pins
+    if failures:
+        held = len(wanted) - len(failures)
+        return [f"receipts: {len(wanted)} checked, {held} in the journal as they were, "
+                f"{len(failures)} not (below)"], pins, failures
+    return [f"receipts: {len(wanted)} checked, each record is in the journal as it was"], \
+        pins, []
 
 
-def _check_record(name: str, seq: int, digest: str, held: str | None, last: int) -> None:
-    """Record seq must still be in the journal, its hash starting with digest. A journal
-    that ends before it was cut back, and may have been written again from any record
-    before: the receipt alone cannot tell (a receipt of an earlier record can)."""
+def _check_record(name: str, seq: int, digest: str, held: str | None, last: int,
+                  changed: list[int]) -> str | None:
+    """What is wrong with the receipt of record seq (None: the journal holds it as it was).
+    A journal shorter than the receipt's record was cut back; a receipt of an earlier record
+    whose record is there with another hash shows it was written again too, and from where
+    (the receipt alone cannot tell)."""
     if held is None:
-        raise JournalError(f"{name}: receipt {seq}:{digest[:12]}… names record {seq}, but "
-                           f"the journal ends at record {last}: since the receipt was given "
-                           f"it was cut back (rewound), perhaps also written again from an "
-                           f"earlier record (a receipt of an earlier record tells which)",
-                           record=seq)
+        before = [n for n in changed if n < seq]
+        how = (f"cut back and written again from record {before[0]} or earlier (the "
+               f"receipt of record {before[0]} does not match either)" if before else
+               "cut back (rewound), perhaps also written again from an earlier record (a "
+               "receipt of an earlier record tells which)")
+        return (f"{name}: receipt {seq}:{digest[:12]}… names record {seq}, but the journal "
+                f"ends at record {last}: since the receipt was given it was {how}")
     if not held.startswith(digest):      # the whole of both starts: they may differ late
-        raise JournalError(f"{name}: receipt {seq}:{digest} does not match record {seq} "
-                           f"(hash {held[:len(digest)]}…): the journal was rewritten after "
-                           f"the receipt was given", record=seq)
+        return (f"{name}: receipt {seq}:{digest} does not match record {seq} (hash "
+                f"{held[:len(digest)]}…): the journal was rewritten after the receipt was "
+                f"given")
+    return None

@@ -202,8 +202,10 @@ def verify(path: Path | str, secret_file: Path | None = None,
     try:
         found = _proved(records, raw, header, name, secret_file, games_dir, export)
     except JournalError as exc:
-        # A record forged without the key is named as such, before what else is wrong.
+        # A record forged without the key is named as such, before what else is wrong; else
+        # who signed the records read so far is told beside what is wrong.
         authors.settle(exc.record)
+        exc.signed = authors.lines()
         raise
     else:
         authors.settle()
