@@ -138,7 +138,8 @@ def verify(
         typer.echo(f"verify: OK UNDER OLDER RULES ({report.older} records made under older "
                    f"rules were replayed, not decided again)")
         return EXIT_OLDER_RULES
-    typer.echo("verify: OK" + (" (chain only)" if export else ""))
+    typer.echo("verify: OK" + (f" (chain only; not checked: {', '.join(report.unchecked)})"
+                               if export else ""))
 
 
 def _verified(table, secret: Path | None, export: str | None, pins: list):

@@ -96,6 +96,7 @@ class Verification(msgspec.Struct):
     older: int = 0
     keys: list[str] = []                # the fingerprints that signed it, in order
     signed_from: int | None = None      # the first signed record (None: never signed)
+    unchecked: list[str] = []           # what an export's check could not look at
 
 
 def _parts(obj: Any, out: list[dict]) -> list[dict]:
@@ -543,4 +544,13 @@ def _verify_export(records, name: str, header: dict, reader: str, secret: bytes 
                      f"{', '.join(sorted(walk.sheets))}); {walk.links} links revealed, each "
                      f"a later link of its sheet, and every record's dice mix in the links "
                      f"its rules name")
-    return Verification(count, lines)
+    return Verification(count, lines, unchecked=_unchecked(secret, manual))
+
+
+def _unchecked(secret: bytes | None, manual: bool) -> list[str]:
+    """What verify cannot check in an export, even with the secret: the rulings and the
+    deck's shuffles need the secret parts it holds as digests, and nothing in it tells
+    when each order was due or what the mails it came in said."""
+    dice = ["dice"] if secret is None and not manual else []
+    return ["rulings", *dice, "deck shuffles", "times against deadlines",
+            "orders against mails"]
