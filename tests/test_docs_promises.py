@@ -1,7 +1,7 @@
 """What the guides promise a player about his moderator, held to what the referee does: a
 moderator who edits a mail before `inbox` reads it has it applied as the side's mail, and
-without dice sheets its new wording gives other dice (a sheet stops it) (docs/player.md,
-docs/security.md)."""
+without dice sheets its new wording gives other dice (a sheet stops it); a receipt proves a
+rewrite to the player who kept the mail, not to others (docs/player.md, docs/security.md)."""
 
 from __future__ import annotations
 
@@ -65,3 +65,10 @@ def test_a_dice_sheet_makes_the_wording_count_for_nothing(tmp_path, cli):
     edited, _ = _as_worded(tmp_path, cli, ("german",), "Done")
     assert edited["dice"] == sent["dice"] and sent["dice"]
     assert "mail" not in sent["dice_from"]
+
+
+def test_the_guide_says_what_a_receipt_proves_and_to_whom():
+    text = _words(PLAYER)
+    assert "Whoever holds the journal can prove" not in text
+    assert "A failing receipt proves the rewrite to you" in text
+    assert "a mail the referee does not sign" in text
