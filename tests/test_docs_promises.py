@@ -1,7 +1,8 @@
 """What the guides promise a player about his moderator, held to what the referee does: a
 moderator who edits a mail before `inbox` reads it has it applied as the side's mail, and
 without dice sheets its new wording gives other dice (a sheet stops it); a receipt proves a
-rewrite to the player who kept the mail, not to others (docs/player.md, docs/security.md)."""
+rewrite to the player who kept the mail, not to others; a player with no answer to his mail
+is told what to do (docs/player.md, docs/security.md)."""
 
 from __future__ import annotations
 
@@ -72,3 +73,10 @@ def test_the_guide_says_what_a_receipt_proves_and_to_whom():
     assert "Whoever holds the journal can prove" not in text
     assert "A failing receipt proves the rewrite to you" in text
     assert "a mail the referee does not sign" in text
+
+
+def test_the_guide_says_what_to_do_when_no_answer_comes():
+    text = _words(PLAYER)
+    assert "When no answer comes to a mail of yours, keep the copy you sent" in text
+    assert "ask the moderator whether it came" in text
+    assert "`⚑ the referee's default: the deadline passed` when the deadline ran out" in text
