@@ -299,8 +299,9 @@ def test_the_log_says_what_the_dice_of_the_referees_answer_come_from(tmp_path, m
 
 def test_a_mails_dice_are_not_said_to_be_beyond_anyone_s_choice():
     """A report says what a mail's dice come from; it must not claim more than the guide's
-    table: the moderator and a player together can choose them (docs/player.md, Who can
-    foresee a die), so the words say neither could alone."""
+    table (docs/player.md, Who can foresee a die): the moderator, who reads the mail first,
+    can re-word it and so choose among its dice, which the mail's digest shows its sender;
+    a record that mixes in a link of a dice sheet is beyond either alone."""
     from referee.data.dataload import load_game
     from referee.data.paths import default_games_dir
     from referee.render.dice_words import dice_words
@@ -308,8 +309,13 @@ def test_a_mails_dice_are_not_said_to_be_beyond_anyone_s_choice():
     data = load_game(default_games_dir() / "ttlm")
     said = dice_words({"actor": "entente", "seq": 14, "dice": [3],
                        "dice_from": {"mail": "f" * 64, "stream": "entente.2"}}, data)
-    assert "no moderator or player alone could choose them" in said
-    assert "nobody could choose" not in said
+    assert "could choose them only by re-wording the mail, which its digest shows" in said
+    assert "alone could choose" not in said and "nobody could choose" not in said
+    linked = dice_words({"actor": "entente", "seq": 14, "dice": [3],
+                         "dice_from": {"links": [{"side": "entente", "no": 2,
+                                                  "value": "a" * 64}],
+                                       "stream": "entente.2"}}, data)
+    assert "no moderator or player alone could choose them" in linked
 
 
 def test_an_export_s_log_gives_each_die_s_hmac_input(tmp_path, cli):

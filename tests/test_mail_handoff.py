@@ -156,10 +156,10 @@ def test_a_report_tells_what_a_mail_s_digest_in_the_dice_lets_a_player_check(
     assert rec["dice_from"]["mail"] == digest
     report = cli("report", j, "--as", reader, "--since", str(rec["seq"] - 1)).stdout
     said = f"- Dice: the secret and German's mail digest {digest[:8]}, keyed " \
-        f"{rec['dice_from']['stream']}: no moderator or player alone could choose them " \
-        f"(explain {rec['seq']})."
+        f"{rec['dice_from']['stream']}: the moderator could choose them only by " \
+        f"re-wording the mail, which its digest shows its sender (explain {rec['seq']})."
     (at,) = [i for i, line in enumerate(report.splitlines()) if line.startswith("- Dice:")]
-    told = report.splitlines()[at:at + 2]
+    told = report.splitlines()[at:at + 3]
     assert " ".join(x.strip() for x in told) == said, told
     assert digest not in report and "mix in the digest" not in report
     assert not re.search(r"[0-9a-f]{32}", report.rpartition("\n\n")[0])

@@ -6,7 +6,10 @@ and what is true of each (docs/player.md, Who can foresee a die):
 - a link of the side's dice sheet, keyed by the side's count ("german.4"): fixed by his
   tip and unknown before his mail, so neither the moderator nor a player chose the dice
   alone;
-- the digest of the order lines of the side's mail, keyed the same way: the same;
+- the digest of the order lines of the side's mail, keyed the same way: nothing the
+  moderator writes moves them, but he reads the mail first and could re-word it, trying
+  the dice of each wording; the digest, which the sender can compute from what he sent,
+  shows it;
 - a phase of sealed plans given at once, keyed by the phase ("plans-production.5"): with a
   sheet holder's plan link revealed by the record itself, the same; with none, or only
   links shown before it (the other plan's), the moderator could foresee the dice, but not
@@ -40,6 +43,9 @@ if TYPE_CHECKING:
 HEX = 8             # a link's or a digest's first digits: enough to know one's own
 NEITHER = "no moderator or player alone could choose them"
 FORESEE = "the moderator could foresee, not choose them"
+# A mail's digest alone: the moderator, who reads the mail first, could re-word it.
+REWORDED = "the moderator could choose them only by re-wording the mail, which its " \
+    "digest shows its sender"
 
 
 def dice_words(rec: dict, data: GameData, manual: bool = False) -> str | None:
@@ -72,7 +78,8 @@ def dice_words(rec: dict, data: GameData, manual: bool = False) -> str | None:
         # No link of this record's: every one it mixes in was shown before it was written.
         return f"Dice: {_mix(source, rec, data, shown=True)}, keyed {stream}: {FORESEE} " \
                f"{check}."
-    return f"Dice: {_mix(source, rec, data)}, keyed {stream}: {NEITHER} {check}."
+    said = NEITHER if source.get("links") else REWORDED
+    return f"Dice: {_mix(source, rec, data)}, keyed {stream}: {said} {check}."
 
 
 def record_keyed(rec: dict, manual: bool = False) -> str | None:
