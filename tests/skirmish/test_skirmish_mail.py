@@ -628,7 +628,8 @@ def test_a_refused_line_is_quoted_on_a_line_of_its_own(cli, tmp_path, secret_fil
 
 def test_the_rule_a_refusal_cites_by_name_is_kept_on_one_line(cli, tmp_path, secret_file):
     """A skirmish's rules are cited by name: the answer's 'Why:' read "... (it belongs to
-    fire) (rule" / "Sequence of Play)." on a phone; the name stays whole on its line."""
+    fire) (rule" / "Sequence of Play)." on a phone; the name stays whole on its line. The
+    phase it belongs to is named as a phase ("it belongs to fire" read as a test's name)."""
     j = tmp_path / "patrol.jsonl"
     keys = mailed_patrol(cli, j, secret_file)
     box, out = tmp_path / "mail", tmp_path / "out"
@@ -640,8 +641,8 @@ def test_the_rule_a_refusal_cites_by_name_is_kept_on_one_line(cli, tmp_path, sec
     lines = reply.get_content().splitlines()
     at = next(n for n, line in enumerate(lines) if line.startswith("Why: "))
     assert lines[at:lines.index("", at)] == [
-        "Why: fire is no test of the movement phase (it belongs to fire)",
-        "(rule Sequence of Play)."]
+        "Why: fire is no test of the movement phase (it belongs to the fire",
+        "phase) (rule Sequence of Play)."]
 
 
 def test_skirmish_report_as_a_reader_tells_what_his_mail_asks(cli, tmp_path, secret_file):

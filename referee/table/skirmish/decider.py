@@ -8,7 +8,7 @@ is legal: decide refuses what it refuses, and nothing else.
 from __future__ import annotations
 
 from ...base.errors import IllegalOrderError
-from ...base.plurals import counted
+from ...base.plurals import counted, joined
 from ...contracts.skirmish import SkirmishCard
 from ...render.documents import side_name
 from . import dicetests as t
@@ -89,8 +89,8 @@ def _in_phase(card: SkirmishCard, state: SkState, o: SkOrder) -> Refusal | None:
     spec = phase_of(card, state)
     if kind not in spec.tests:
         where = [p.phase for p in card.sequence if kind in p.tests]
-        return FLOW, f"{o.kind} is no test of the {spec.phase} phase (it belongs to " \
-                     f"{', '.join(where)})"
+        return FLOW, f"{o.kind} is no test of the {spec.phase} phase (it belongs to the " \
+                     f"{joined(where)} phase{'s' if len(where) > 1 else ''})"
     return None
 
 
