@@ -67,12 +67,14 @@ def claims_by_side(card, state) -> dict[str, list[str]]:
 
 def owed_lines(owed: dict[str, list[str]], claimed: dict[str, list[str]] | None = None
                ) -> list[str]:
-    """What each side owes, and may claim, as the text of a report or status gives it."""
+    """What each side owes, and may claim, as the text of a report or status gives it: a
+    claim names whose figures must stand between which troops and whose table edge (the
+    card's "enemy between them and their table edge" read as the claimant's own edge)."""
     return [f"{side_name(side)} owes, before done (the card compels them): {'; '.join(due)}"
             for side, due in owed.items()] + \
-        [f"{side_name(side)} may claim, if the enemy is between them and their table edge "
-         f"and within the distance stated (Surrendering): {'; '.join(c)}"
-         for side, c in (claimed or {}).items()]
+        [f"{side_name(side)} may claim, if {side_name(side)} figures are between the routing "
+         f"section and its own table edge and within the distance stated (Surrendering): "
+         f"{'; '.join(c)}" for side, c in (claimed or {}).items()]
 
 
 def report_document(header: dict, card, state, turn: int | None = None,
