@@ -13,6 +13,7 @@ from skirmish_cases import ONE_STEP, Table, done_until, figure
 
 from referee.table.skirmish.contacted import standing
 from referee.table.skirmish.listed import forms
+from referee.table.skirmish.nearest import FORCES
 
 OLD = msgspec.structs.replace(ONE_STEP, melee=msgspec.structs.replace(
     ONE_STEP.melee, contact_holds=False))
@@ -88,10 +89,8 @@ def test_a_move_into_contact_names_one_enemy_figure_standing_on_the_table():
     move = "move R1 mode=assault command=yes contact=yes"
     assert t.refusal("red", move) == (
         HTH, "declare at=: the enemy figure the move contacts (contact=yes at=FIGURE)")
-    assert t.refusal("red", f"{move} at=R2") == ("Forces", "'R2' is no enemy figure on the "
-                                                          "table")
-    assert t.refusal("red", f"{move} at=B9") == ("Forces", "'B9' is no enemy figure on the "
-                                                          "table")
+    assert t.refusal("red", f"{move} at=R2") == (FORCES, "'R2' is no enemy figure on the table")
+    assert t.refusal("red", f"{move} at=B9") == (FORCES, "'B9' is no enemy figure on the table")
     assert t.refusal("red", f"{move} at=B2")[1].startswith("B2 is no enemy figure on the "
                                                            "table: it was killed")
     assert t.refusal("red", f"{move} at=B0,B1") == (

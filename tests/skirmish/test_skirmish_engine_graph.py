@@ -20,7 +20,8 @@ LAYERS = [("__init__", "kind"), ("asking", "brief", "explained", "made", "ruled"
           ("ending", "listed"),
           ("life",), ("decider", "report", "loading"), ("settled", "quotednotes", "contacted"),
           ("checks",),
-          ("dicetests", "order_text", "readable", "turns"), ("state", "window", "dicekeys")]
+          ("dicetests", "order_text", "readable", "turns"),
+          ("state", "window", "dicekeys", "nearest")]
 
 
 def _imports() -> dict[str, list[tuple[str, int, bool]]]:

@@ -180,6 +180,6 @@ def test_a_shot_at_a_figure_killed_earlier_in_the_step_names_the_kill():
                 blue=[figure("B1", "veteran")])
     t.test("red", f"fire R1 at=B1 {FACTS}", [20])              # record 1: B1 killed
     assert t.refusal("red", f"fire R2 at=B1 {FACTS}") == (
-        "Forces", "B1 is no enemy figure on the table: it was killed in record 1")
+        "the scenario's forces", "B1 is no enemy figure on the table: it was killed in record 1")
     assert t.refusal("red", f"fire R2 at=B9 {FACTS}") == (
-        "Forces", "'B9' is no enemy figure on the table")
+        "the scenario's forces", "'B9' is no enemy figure on the table")

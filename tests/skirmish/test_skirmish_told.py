@@ -3,6 +3,9 @@ who must stand where for a claim, and the like."""
 
 from __future__ import annotations
 
+from skirmish_cases import Table, figure
+
+from referee.table.skirmish.nearest import FORCES
 from referee.table.skirmish.report import owed_lines
 
 
@@ -16,3 +19,17 @@ def test_a_claim_names_whose_figures_stand_between_which_troops_and_whose_edge()
                            "section and its own table edge and within the distance stated "
                            "(Surrendering): surrender B"), line
     assert "the enemy" not in line and "them" not in line
+
+
+def test_a_mistyped_figure_is_answered_with_the_nearest_of_his_side():
+    """"move V6 ..." was refused "no figure 'V6' (rule Forces)": no hint that B6 was meant,
+    and Forces is no heading of the card (the figures are the scenario's forces). The
+    refusal names his side's nearest figure and cites the scenario's forces; a name near
+    none of his figures gets no guess."""
+    t = Table(red=[figure("R1"), figure("R6")], blue=[figure("B6")], phase="movement")
+    rule, why = t.refusal("red", "move V6 mode=stealthy command=yes")
+    assert (rule, why) == (FORCES, "no figure 'V6' of the Red side (did you mean R6?)")
+    assert FORCES == "the scenario's forces"
+    assert t.refusal("red", "move r1 mode=stealthy command=yes")[1].endswith(
+        "(did you mean R1?)")
+    assert "did you mean" not in t.refusal("red", "move XYZQ mode=stealthy command=yes")[1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...contracts.skirmish import SkirmishCard
 from ...render.documents import side_name
+from .nearest import FORCES, nearest
 from .order_text import SkOrder
 from .readable import unread
 from .state import FigureState, SkState
@@ -72,11 +73,13 @@ def _others(c: dict, fid: str) -> str:
 def own_figure(state: SkState, name: str | None, side: str) -> FigureState | Refusal:
     f = state.figures.get(name or "")
     if f is None:
-        return "Forces", f"no figure {name!r}"
+        own = [g.id for g in state.figures.values() if g.side == side]
+        return FORCES, f"no figure {name!r} of the {side_name(side)} side" + \
+            nearest(name or "", own)
     if f.side != side:
-        return "Forces", f"{f.id} is not a figure of the {side_name(side)} side"
+        return FORCES, f"{f.id} is not a figure of the {side_name(side)} side"
     if not f.active:
-        return "Forces", f"{f.id} is {'killed' if f.killed else 'surrendered'}"
+        return FORCES, f"{f.id} is {'killed' if f.killed else 'surrendered'}"
     sec = state.sections.get(f.section or "")
     if sec is not None and sec.dispersed:
         return "Morale", f"{f.id}'s section {sec.id} has dispersed"
@@ -88,11 +91,11 @@ def enemy_figures(state: SkState, names: list[str], side: str) -> list[FigureSta
     for n in names:
         f = state.figures.get(n)
         if f is not None and f.side != side and not f.active:
-            return "Forces", f"{f.id} is no enemy figure on the table: it {_gone(state, f)}"
+            return FORCES, f"{f.id} is no enemy figure on the table: it {_gone(state, f)}"
         if f is None or f.side == side:
-            return "Forces", f"{n!r} is no enemy figure on the table"
+            return FORCES, f"{n!r} is no enemy figure on the table"
         out.append(f)
-    return out or ("Forces", "name the enemy figure: at=FIGURE")
+    return out or (FORCES, "name the enemy figure: at=FIGURE")
 
 
 def _gone(state: SkState, f: FigureState) -> str:

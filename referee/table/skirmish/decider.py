@@ -31,6 +31,7 @@ from .checks import (
     too_many,
 )
 from .contacted import held, named, own_defender
+from .nearest import FORCES
 from .order_text import SkOrder, parse_order
 from .readable import kept
 from .settled import left_contact, move_settled
@@ -97,7 +98,7 @@ def _in_phase(card: SkirmishCard, state: SkState, o: SkOrder) -> Refusal | None:
 def _section(state: SkState, name: str | None, side: str):
     s = state.sections.get(name or "")
     if s is None or s.side != side:
-        return "Forces", f"no section {name!r} of the {side_name(side)} side"
+        return FORCES, f"no section {name!r} of the {side_name(side)} side"
     if s.dispersed:
         return "Morale", f"section {s.id} has dispersed"
     return s

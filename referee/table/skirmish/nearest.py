@@ -1,0 +1,19 @@
+"""A figure's name a player mistyped, answered with the nearest figure of his side, and the
+place the figures come from cited as the game's files name it: the scenario's forces (the
+card's headings name no list of figures)."""
+
+from __future__ import annotations
+
+from difflib import get_close_matches
+
+# Where a refusal about a figure's or section's name cites its rule: the figures are the
+# scenario's (its forces: key), not a heading of the card.
+FORCES = "the scenario's forces"
+
+
+def nearest(name: str, names: list[str]) -> str:
+    """' (did you mean B6?)' for the name in names nearest to name, case aside (a typo of one
+    letter: 'V6' for B6, 'b6'); '' when none is near."""
+    folded = {n.casefold(): n for n in names}
+    near = get_close_matches(name.casefold(), list(folded), n=1, cutoff=0.5)
+    return f" (did you mean {folded[near[0]]}?)" if near else ""
