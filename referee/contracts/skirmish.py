@@ -238,6 +238,10 @@ class SkirmishCard(Frozen):
     # in a melee of an earlier turn) is passed over, as a fire step with no figure fit is.
     # False in journals made before: the phase waited on both sides' done.
     melee_passed_over: bool = False
+    # An aimed shot's result gives each target's modified score and the scores the Aimed
+    # Fire table needs ("G5 miss (score 6; 15+ pinned, 18+ killed)"), as unaimed fire gives
+    # its "17+ needed". False in journals made before: the result named the outcome alone.
+    aimed_scores: bool = False
     # Movement (alternate units): a unit's turn ends when the other side moves a unit after
     # it, and a later move of a figure of it is refused (its figures that did not move stay
     # for the phase); every reader is told the same of who moves next. False in journals

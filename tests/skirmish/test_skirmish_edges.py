@@ -141,7 +141,8 @@ def test_a_correction_past_18_inches_asks_for_the_state_and_then_decides(cli, tm
     assert r.exit_code == 0, r.stderr
     doc = json.loads(cli("report", j, "--format", "json").stdout)
     shot = next(t for t in doc["tests"] if t["record"] == n)
-    assert shot["result"] == "G5 killed"        # 20 +2 marksman -1 halted over 18": 21
+    # 20 +2 marksman -1 halted over 18": 21
+    assert shot["result"] == "G5 killed (score 21; 15+ pinned, 18+ killed)"
     # The state the ruling named is shown as ruled; the cover no one stated, as the card's.
     text = report.report_text(doc)
     assert "state=halted (not stated, taken as cover=none) [settled: range 12 → 24, state" \

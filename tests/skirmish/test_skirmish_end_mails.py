@@ -23,7 +23,8 @@ from test_skirmish_over_dispute import DUEL
 SECRET = "05" * 32
 FIRE = "fire G1 at=B1 range=10 state=halted cover=none dice=5 command=yes"
 END = ("The game is over: the German side won. The British side has no figure left fighting "
-       "(1 figure killed). It ended with #6 German: B1 killed (Aimed Fire (D20)). The card "
+       "(1 figure killed). It ended with #6 German: B1 killed (scores 14, 9, 16, 18, 19; 15+ "
+       "pinned, 18+ killed) (Aimed Fire (D20)). The card "
        "names no way to win: a skirmish ends when a side has no figure left fighting (the "
        "referee's reading, rules.md: End of the game and the dice secret).")
 
@@ -168,7 +169,8 @@ def test_a_dispute_open_at_the_end_asks_the_moderator_first_then_he_is_told_the_
     (umpire,) = duel.tick()[UMPIRE]         # the answer to his ruling, with his report
     assert umpire.startswith("Your mail was recorded: #8\n#8 moderator: settle record=6 "
                              "uphold=yes: #6's facts upheld; its result\n    stands: B1 "
-                             "killed\n\n" + END.split(". ")[0]), umpire
+                             "killed (scores 14, 9, 16, 18, 19; 15+ pinned, 18+ killed)\n\n"
+                             + END.split(". ")[0]), umpire
     assert "What now: check the journal (`referee verify`), then publish the dice secret " \
         "(`referee reveal`)" in _flat(umpire), umpire
     assert UMPIRE not in duel.tick()

@@ -64,7 +64,8 @@ def test_a_default_is_disputed_and_settled_like_a_stated_fact(cli, tmp_path):
     r = cli("order", j, "--as", "moderator", "settle record=3 fact=cover value=hard",
             "--format", "json")
     assert r.exit_code == 0, r.stderr
-    assert json.loads(r.stdout)["records"][0]["body"]["settle"]["test"]["result"] == "B1 miss"
+    assert json.loads(r.stdout)["records"][0]["body"]["settle"]["test"]["result"] == \
+        "B1 miss (score 14; 15+ pinned, 18+ killed)"
     doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
     assert next(f for f in doc["figures"] if f["id"] == "B1")["pins"] == 0
     assert cli("verify", j).exit_code == 0

@@ -38,7 +38,8 @@ def test_firing_a_raw_figure_first_cannot_shut_out_the_enemys_veterans():
     both sides for the phase. Now the Raw figure waits, and the Veteran fires."""
     t = stepped(red=[figure("R1", "raw")], blue=[figure("B1", "veteran")])
     assert t.refusal("red", f"fire R1 at=B1 {FACTS}") is not None
-    assert t.test("blue", f"fire B1 at=R1 {FACTS}", [1])["result"] == "R1 miss"
+    assert t.test("blue", f"fire B1 at=R1 {FACTS}", [1])["result"] == \
+        "R1 miss (score 1; 15+ pinned, 18+ killed)"
 
 
 def test_a_side_with_nothing_of_the_step_is_not_waited_on_and_steps_follow_in_order():

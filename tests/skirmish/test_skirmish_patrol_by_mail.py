@@ -126,10 +126,11 @@ def test_a_patrol_by_mail_for_two_full_turns(cli, tmp_path, via):
         ("moderator", ("settle record=9 fact=cover value=hard",)))] == ["applied"] * 7
     doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
     tests = {t["record"]: t for t in doc["tests"]}
-    assert tests[6]["result"] == "B2 killed"
+    assert tests[6]["result"].startswith("B2 killed (score ")
     assert tests[9]["facts"]["cover"] == "hard" and tests[9]["settled"]
     assert [(d["declared"], d["claimed"]) for d in doc["disputes"]] == [("none", "hard")]
-    assert tests[9]["result"] == "B3 miss"           # 15 or 16, less 2 for hard cover: a miss
+    # 15 or 16, less 2 for hard cover: a miss
+    assert tests[9]["result"] in (f"B3 miss (score {n}; 15+ pinned, 18+ killed)" for n in (13, 14))
     b3 = next(f for f in doc["figures"] if f["id"] == "B3")
     assert b3["pins"] == 0 and doc["phase"] == "melee"
     # Melee: equal scores, no result; both stay in contact. Morale: owed for B2.

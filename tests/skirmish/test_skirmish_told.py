@@ -3,7 +3,8 @@ who must stand where for a claim, and the like."""
 
 from __future__ import annotations
 
-from skirmish_cases import Table, figure
+import msgspec
+from skirmish_cases import CARD, ONE_STEP, Table, figure
 
 from referee.table.skirmish.nearest import FORCES
 from referee.table.skirmish.report import owed_lines
@@ -33,3 +34,17 @@ def test_a_mistyped_figure_is_answered_with_the_nearest_of_his_side():
     assert t.refusal("red", "move r1 mode=stealthy command=yes")[1].endswith(
         "(did you mean R1?)")
     assert "did you mean" not in t.refusal("red", "move XYZQ mode=stealthy command=yes")[1]
+
+
+def test_an_aimed_shot_gives_its_score_and_the_scores_needed():
+    """'D20=7; modifiers +2 marksman, ... -> G5 miss' left the reader to add the modifiers
+    and look up the table, where unaimed fire says '(17+ needed)'. With the card's
+    aimed_scores the result gives the modified score and the Aimed Fire table's rows; a
+    journal made before (no aimed_scores) keeps its results as they were."""
+    told = msgspec.structs.replace(ONE_STEP, aimed_scores=True)
+    t = Table(red=[figure("R1", "veteran", role="marksman")], blue=[figure("B1")], card=told)
+    shot = t.test("red", "fire R1 at=B1 range=10 state=halted cover=hard command=yes", [7])
+    assert shot["result"] == "B1 miss (score 7; 15+ pinned, 18+ killed)"  # 7 +2 -2
+    before = Table(red=[figure("R1", "veteran")], blue=[figure("B1")])
+    assert before.test("red", "fire R1 at=B1 range=10 command=yes", [7])["result"] == "B1 miss"
+    assert CARD.aimed_scores

@@ -128,17 +128,30 @@ def aimed(card: SkirmishCard, firer: FigureState, targets: list[FigureState], fa
     rolled = _roll(dice, out, a.die, fire_dice(card, firer, targets, facts),
                    f"{firer.id} aimed fire ({w.name})")
     best: dict[str, str] = {}
+    scores: dict[str, list[int]] = {}
     rank = ["miss", "pinned", "killed"]
     for i, v in enumerate(rolled):
         t = targets[i % len(targets)]
         mods = _mods(a.modifiers, a.rule, _aimed_ids(card, firer, t, facts, w), t.id)
         out.modifiers += mods if t.id not in best else []
-        got = _aimed_result(card, v + sum(m["value"] for m in mods))
+        score = v + sum(m["value"] for m in mods)
+        scores.setdefault(t.id, []).append(score)
+        got = _aimed_result(card, score)
         if rank.index(got) >= rank.index(best.get(t.id, "miss")):
             best[t.id] = got
     out.effects = [_fire_effect(t, r) for t, r in best.items() if r != "miss"]
-    out.result = "; ".join(f"{t} {r}" for t, r in best.items())
+    out.result = "; ".join(f"{t} {r}" + (aimed_scores(card, scores[t]) if card.aimed_scores
+                                         else "") for t, r in best.items())
     return out
+
+
+def aimed_scores(card: SkirmishCard, scores: list[int]) -> str:
+    """An aimed shot's modified scores at one target and the scores its table needs:
+    ' (score 6; 15+ pinned, 18+ killed)' (card aimed_scores)."""
+    rows = sorted((r for r in card.aimed.results if r.result != "miss"), key=lambda r: r.from_)
+    needs = ", ".join(f"{r.from_}+ {r.result}" for r in rows)
+    return f" ({'scores' if len(scores) > 1 else 'score'} {', '.join(map(str, scores))}; " \
+           f"{needs})"
 
 
 def _fire_effect(target: str, result: str) -> dict:
