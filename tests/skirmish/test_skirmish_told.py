@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 from skirmish_cases import CARD, ONE_STEP, Table, figure
 
+from referee.table.skirmish import report
 from referee.table.skirmish.nearest import FORCES
 from referee.table.skirmish.report import owed_lines
 
@@ -48,3 +49,15 @@ def test_an_aimed_shot_gives_its_score_and_the_scores_needed():
     before = Table(red=[figure("R1", "veteran")], blue=[figure("B1")])
     assert before.test("red", "fire R1 at=B1 range=10 command=yes", [7])["result"] == "B1 miss"
     assert CARD.aimed_scores
+
+
+def test_a_quality_a_morale_test_counts_as_is_no_modifier():
+    """Morale listed "modifiers +0 stubborn counts as gallant": no modifier, but the quality
+    the section tests as (Morale: Stubborn by circumstance). It is said apart."""
+    t = {"record": 9, "side": "german", "order": "morale G trigger=killed", "kind": "morale",
+         "subject": "G", "facts": {"trigger": "killed"}, "dice": [{"die": 6, "value": 4}],
+         "modifiers": [{"id": "counts_as", "value": 0, "rule": "Morale",
+                        "why": "stubborn counts as gallant"}],
+         "result": "section G passes (D6 4, 3+ as gallant)", "rule": "Morale"}
+    assert report.test_lines(t)[1] == ("    D6=4; stubborn counts as gallant -> section G passes "
+                                "(D6 4, 3+ as gallant) (Morale)")

@@ -132,12 +132,14 @@ def _mods(t: dict) -> str:
     """A test's modifiers, each with whom it counts for: in a melee the figure whose die it
     changes; in fire the target of the shot it changes ('at B2': a modifier about the
     firer, '-2 firer wearing a gas mask (B2)', read as B2 wearing it)."""
-    if not t["modifiers"]:
-        return ""
+    # A quality a morale test counts as (Morale: Ferocious, Stubborn) moves no score: said
+    # apart, not as a modifier of +0.
+    rated = [m["why"] for m in t["modifiers"] if m.get("id") == "counts_as"]
+    mods = [m for m in t["modifiers"] if m.get("id") != "counts_as"]
     at = "at " if t.get("kind") in ("fire", "unaimed") else ""
-    return "; modifiers " + ", ".join(
+    return ("; modifiers " + ", ".join(
         f"{m['value']:+d} {m['why']}" + (f" ({at}{m['who']})" if m.get("who") else "")
-        for m in t["modifiers"])
+        for m in mods) if mods else "") + "".join(f"; {why}" for why in rated)
 
 
 def _dice(t: dict) -> str:
