@@ -332,6 +332,10 @@ class SkirmishReport(Document):
     owed: dict[str, list[str]]      # the tests the card compels of each side before done
     firing: list[str] = []          # in a fire phase run in steps: the qualities firing now
     contacts: list[dict[str, Any]] = []   # melees still in contact: defender, attackers, turn
+    # The figures contacted this turn, before their melee: defender, attackers, the records
+    # of their moves, and whether the defender may still fire (card melee.contact_holds;
+    # absent in a journal made before, whose moves named no figure contacted)
+    contacted: list[dict[str, Any]] | UnsetType = UNSET
     claims: dict[str, list[str]] = {}     # the surrenders each side may claim now
     # The sides with off-table artillery, as the scenario says (its phase waits on them
     # alone, and is passed over when none has any); absent when the scenario does not say

@@ -18,7 +18,8 @@ from graphs import find_cycle
 PACKAGE = Path(referee.table.skirmish.__file__).parent
 LAYERS = [("__init__", "kind"), ("asking", "brief", "explained", "made", "ruled"),
           ("ending", "listed"),
-          ("life",), ("decider", "report", "loading"), ("settled", "quotednotes", "contacted"),
+          ("life",), ("decider", "report", "loading"), ("contactnews",),
+          ("settled", "quotednotes", "contacted"),
           ("checks",),
           ("dicetests", "order_text", "readable", "turns"),
           ("state", "window", "dicekeys", "nearest")]

@@ -3,6 +3,8 @@ who must stand where for a claim, and the like."""
 
 from __future__ import annotations
 
+import json
+
 import msgspec
 from skirmish_cases import CARD, ONE_STEP, Table, figure
 
@@ -61,3 +63,24 @@ def test_a_quality_a_morale_test_counts_as_is_no_modifier():
          "result": "section G passes (D6 4, 3+ as gallant)", "rule": "Morale"}
     assert report.test_lines(t)[1] == ("    D6=4; stubborn counts as gallant -> section G passes "
                                 "(D6 4, 3+ as gallant) (Morale)")
+
+
+def test_the_contacted_side_is_told_of_the_contact_before_his_move_is_refused(cli, tmp_path):
+    """After '#1 British: move B5 mode=assault contact=yes at=G6' the German read only 'B5
+    may move up to 3"', G6 listed 'active': he learnt of the contact when his move of G6
+    was refused. The report says G6 was contacted by B5 in #1, can't move this turn, and
+    fights B5 in the melee phase; the forces list says it beside G6."""
+    j = tmp_path / "p.jsonl"
+    assert cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--dice",
+               "manual").exit_code == 0
+    assert cli("order", j, "--as", "british", "move B5 mode=assault contact=yes at=G6 "
+               "command=yes", "--dice", "3").exit_code == 0
+    text = cli("skirmish", "report", j).stdout
+    said = " ".join(text.split())
+    assert "contacted this turn: G6 by B5 (#1): G6 can't move this turn; it fights B5 in " \
+        "the melee phase, and may still fire before it (Hand-to-Hand Combat)" in said, text
+    [g6] = [line for line in text.splitlines() if line.strip().startswith("G6 ")]
+    assert g6.endswith(": active, contacted by B5: can't move"), g6
+    doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
+    assert doc["contacted"] == [{"defender": "G6", "attackers": ["B5"], "records": [1],
+                                 "fires": True}]

@@ -20,10 +20,10 @@ def contacted_by(state: SkState, fid: str) -> list[FigureState]:
     the order they moved."""
     return sorted((f for f in state.figures.values()
                    if f.contact and f.contact_at == fid and fighting(state, f.id)),
-                  key=lambda f: _moved_in(state, f.id) or 0)
+                  key=lambda f: moved_in(state, f.id) or 0)
 
 
-def _moved_in(state: SkState, fid: str) -> int | None:
+def moved_in(state: SkState, fid: str) -> int | None:
     """The record of figure fid's move this turn."""
     return next((x["record"] for x in reversed(state.tests) if x["kind"] == "move"
                  and x["subject"] == fid and x["turn"] == state.turn), None)
@@ -31,7 +31,7 @@ def _moved_in(state: SkState, fid: str) -> int | None:
 
 def _record(state: SkState, fid: str) -> str:
     """The record of figure fid's move this turn, as a refusal names it: ' (record 12)'."""
-    n = _moved_in(state, fid)
+    n = moved_in(state, fid)
     return "" if n is None else f" (record {n})"
 
 

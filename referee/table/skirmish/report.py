@@ -12,6 +12,7 @@ from ...contracts.skirmish import SkirmishReport
 from ...render import came
 from ...render.documents import players_words, side_name
 from .checks import claims, firing_now, live_contacts, owed
+from .contactnews import contacted_lines, contacted_now
 from .quotednotes import notes_of
 
 
@@ -44,6 +45,13 @@ def _figures(state) -> list[dict]:
                       if on],
              "state": "killed" if f.killed else "surrendered" if f.surrendered else "active",
              "pins": f.pins, "moved": f.moved} for f in state.figures.values()]
+
+
+def _contacted_by(f: dict, doc: dict) -> str:
+    """', contacted by B5' on the forces list, for a figure contacted this turn."""
+    by = next((c["attackers"] for c in doc.get("contacted", []) if c["defender"] == f["id"]),
+              None)
+    return f", contacted by {', '.join(by)}: can't move" if by else ""
 
 
 def _sections(state) -> list[dict]:
@@ -96,6 +104,7 @@ def report_document(header: dict, card, state, turn: int | None = None,
         tests=tests,
         owed=owed_by_side(card, state), firing=firing_now(card, state),
         contacts=live_contacts(state), claims=claims_by_side(card, state),
+        **({"contacted": contacted_now(card, state)} if card.melee.contact_holds else {}),
         **artillery_of(state), figures=_figures(state), sections=_sections(state),
         disputes=[dict(d) for d in state.disputes],
         revealed=None if state.revealed is None else dict(state.revealed))
@@ -298,14 +307,16 @@ def report_text(doc: dict, heading: str | None = None, brief: list[str] = (),
     out += [f"in contact: {c['defender']} with {', '.join(c['attackers'])} (melee of turn "
             f"{c['turn']}): they can't move but to break off, and fight again"
             for c in doc.get("contacts", [])]
+    out += contacted_lines(doc.get("contacted", []))
     out += ["", "Forces:"]
     for side in dict.fromkeys(x["side"] for x in [*doc["sections"], *doc["figures"]]):
         out.append(f" {side_name(side)}:")
-        out += [f" {_figure_line(f)}" for f in doc["figures"]
+        out += [f" {_figure_line(f)}{_contacted_by(f, doc)}" for f in doc["figures"]
                 if f["section"] is None and f["side"] == side]
         for s in (s for s in doc["sections"] if s["side"] == side):
             gone = " (dispersed)" if s["dispersed"] else ""
             out.append(f"  section {s['id']} ({s['quality']}): {s['killed']} killed, "
                        f"{counted(s['failures'], 'morale failure')}{gone}")
-            out += [f" {_figure_line(f)}" for f in doc["figures"] if f["section"] == s["id"]]
+            out += [f" {_figure_line(f)}{_contacted_by(f, doc)}" for f in doc["figures"]
+                    if f["section"] == s["id"]]
     return "\n".join(out) + "\n"

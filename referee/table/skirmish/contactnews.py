@@ -1,0 +1,39 @@
+"""The figures an enemy moved into contact with this turn (card melee.contact_holds), as a
+report tells them to both sides before the melee is fought: who contacted whom, in which
+record, that the contacted figure can't move this turn, the melee to come, and what it may
+still do meanwhile (Hand-to-Hand Combat). A move's result names its own distance alone, so
+the contacted side learnt of it only when a move of that figure was refused."""
+
+from __future__ import annotations
+
+from .checks import fighting, may_fire
+from .contacted import contacted_by, moved_in
+
+
+def contacted_now(card, state) -> list[dict]:
+    """Each figure contacted this turn and not yet in its melee: the defender, the figures
+    that contacted it and the records of their moves, and whether it may still fire
+    before the melee (as may_fire takes it, whatever the step)."""
+    out = []
+    for g in state.figures.values():
+        by = contacted_by(state, g.id)
+        if not by or not fighting(state, g.id) or g.melee_turn == state.turn or g.attackers:
+            continue
+        out.append({"defender": g.id, "attackers": [f.id for f in by],
+                    "records": [moved_in(state, f.id) for f in by],
+                    "fires": may_fire(card, state, g, any_step=True)})
+    return out
+
+
+def contacted_lines(contacted: list[dict], rule: str = "Hand-to-Hand Combat") -> list[str]:
+    """The report's lines of contacted_now: 'G6 contacted by B5 (#30): G6 can't move this
+    turn; it fights B5 in the melee phase, and may still fire before it (rule ...)'."""
+    out = []
+    for c in contacted:
+        by = ", ".join(f"{a} (#{n})" if n is not None else a
+                       for a, n in zip(c["attackers"], c["records"]))
+        d = c["defender"]
+        fires = ", and may still fire before it" if c.get("fires") else ""
+        out.append(f"contacted this turn: {d} by {by}: {d} can't move this turn; it fights "
+                   f"{', '.join(c['attackers'])} in the melee phase{fires} ({rule})")
+    return out
