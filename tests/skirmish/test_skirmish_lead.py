@@ -83,9 +83,11 @@ def test_while_both_sides_move_each_mail_says_whose_unit_moves_next(cli, tmp_pat
     # begin, so the German may finish his; once one says done, no turn.
     sent = mail(box, 2, GERMAN, keys["german"], "move G2 mode=stealthy command=yes")
     assert cli("inbox", j, sent, "--outbox", tmp_path / "out2").exit_code == 0
-    for side in (GERMAN, BRITISH):
+    # The British is told too that his section's move is over, and whom he may still move.
+    for side, more in ((GERMAN, ")"), (BRITISH, "; your section B's move is over: of your "
+                                                "figures only B0 may still move)")):
         assert "(units move in turn: the German side may finish moving section G, then " \
-            "done)" in " ".join(_bodies(tmp_path / "out2")[side].split())
+            f"done{more}" in " ".join(_bodies(tmp_path / "out2")[side].split())
     sent = mail(box, 3, BRITISH, keys["british"], "done")
     assert cli("inbox", j, sent, "--outbox", tmp_path / "out3").exit_code == 0
     assert "units move in turn" not in _bodies(tmp_path / "out3")[GERMAN]

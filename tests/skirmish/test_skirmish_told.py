@@ -84,3 +84,23 @@ def test_the_contacted_side_is_told_of_the_contact_before_his_move_is_refused(cl
     doc = json.loads(cli("skirmish", "report", j, "--format", "json").stdout)
     assert doc["contacted"] == [{"defender": "G6", "attackers": ["B5"], "records": [1],
                                  "fires": True}]
+
+
+def test_a_side_whose_unit_s_move_is_over_is_told_who_may_still_move(cli, tmp_path):
+    """Once a German unit moved after section B, section B's turn was over, but the British
+    read only of the German ('the German side may finish moving section G, then done') and
+    his move form offered every figure: his B6 move was refused. His decision says section
+    B's move is over and only B0 (the platoon commander) may still move; the form offers B0
+    alone."""
+    j = tmp_path / "p.jsonl"
+    assert cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--dice",
+               "manual").exit_code == 0
+    for side, text in (("british", "move B1 mode=stealthy command=yes"),
+                       ("german", "move G1 mode=stealthy command=yes")):
+        assert cli("order", j, "--as", side, text).exit_code == 0
+    text = cli("skirmish", "report", j, "--as", "british").stdout
+    said = " ".join(text.split())
+    assert "your section B's move is over: of your figures only B0 may still move)" in said
+    assert "  move B0 mode=" in text and "move FIGURE" not in text, text
+    german = cli("skirmish", "report", j, "--as", "german").stdout
+    assert "move is over" not in german and "  move G2|G3|G4|G5|G6 mode=" in german, german

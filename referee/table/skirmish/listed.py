@@ -125,7 +125,10 @@ def _narrowed(card: SkirmishCard, state: SkState, side: str, verb: str
     if not legal:
         return {}
     into = any(x[2] for x in legal)
-    return {"mode": "|".join(m for m in card.movement.modes if any(x[0] == m for x in legal)),
+    movers = movable(card, state, side)
+    own = [f for f in state.figures.values() if f.side == side and fighting(state, f.id)]
+    return {**({"subject": "|".join(movers)} if len(movers) < len(own) else {}),
+            "mode": "|".join(m for m in card.movement.modes if any(x[0] == m for x in legal)),
             "away": _yes_no({x[1] for x in legal}),
             "contact": _yes_no({x[2] for x in legal}),
             # the figure a move into contact names (contacted.py): offered with contact=yes
@@ -193,7 +196,8 @@ def move_turn_words(card: SkirmishCard, state: SkState, side: str | None = None)
     what check takes of him meanwhile: the figures of the units he began (checks.move_turn),
     or a platoon commander, who moves with any unit; or done."""
     if card.unit_turns and sk.phase_of(card, state).phase == "movement":
-        return turn_words(state, {s: _finishing(card, state, s) for s in state.sides})
+        words = turn_words(state, {s: _finishing(card, state, s) for s in state.sides})
+        return words[:-1] + _closed_words(card, state, side) + ")" if words else words
     mover = _mover(card, state)
     if mover is None:
         return ""
@@ -208,6 +212,25 @@ def move_turn_words(card: SkirmishCard, state: SkState, side: str | None = None)
         alone = ", ".join(sorted(movers))
         return f" (units move in turn: move {alone}, or done; then {after})"
     return f" (units move in turn: {after} next)"
+
+
+def _closed_words(card: SkirmishCard, state: SkState, side: str | None) -> str:
+    """To a side whose units' turns have ended (turns.py), which of his figures may still
+    move (as check takes them: a platoon commander, a unit not begun), as his prompt adds it:
+    '; your section B's move is over: of your figures only B0 may still move'."""
+    closed = [s for s in state.closed if side and state.sections[s].side == side]
+    if not closed:
+        return ""
+    units = f"section{'s' if len(closed) > 1 else ''} {joined(closed)}"
+    movers = movable(card, state, side)
+    still = f"of your figures only {joined(movers)} may still move" if movers else \
+        "none of your figures may still move"
+    return f"; your {units}'s move is over: {still}"
+
+
+def movable(card: SkirmishCard, state: SkState, side: str) -> list[str]:
+    """His figures some move of which check takes now."""
+    return sorted({f.id for f, _ in _legal_moves(card, state, side)})
 
 
 def _finishing(card: SkirmishCard, state: SkState, side: str) -> str | None:

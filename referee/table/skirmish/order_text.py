@@ -130,8 +130,9 @@ def order_form(verb: str, card: SkirmishCard,
     assault away=yes|no contact=yes|no command=yes|no'; 'fire' for the card's aimed fire).
     narrowed: a fact's values where fewer can be legal now (listed.py); None: a fact the
     reader may not declare at all, left out."""
-    subject = _SUBJECTS.get(verb, "FIGURE")
     given = narrowed or {}
+    # The figures an order may be about now, where fewer than all of his (listed.py)
+    subject = given.get("subject") or _SUBJECTS.get(verb, "FIGURE")
     return " ".join([verb, *([subject] if subject else []),
                      *(f"{key}={given.get(key) or _values(key, card)}"
                        for key in READS.get(verb, ()) if key not in given or given[key])])
