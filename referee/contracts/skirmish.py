@@ -242,6 +242,10 @@ class SkirmishCard(Frozen):
     # Fire table needs ("G5 miss (score 6; 15+ pinned, 18+ killed)"), as unaimed fire gives
     # its "17+ needed". False in journals made before: the result named the outcome alone.
     aimed_scores: bool = False
+    # A player's fire and melee forms name the figures they are open to: his firing now and
+    # those that may fire unaimed only, the enemy no shot may take, the melees open to him.
+    # False in journals made before: their reports read as then.
+    forms_named: bool = False
     # Movement (alternate units): a unit's turn ends when the other side moves a unit after
     # it, and a later move of a figure of it is refused (its figures that did not move stay
     # for the phase); every reader is told the same of who moves next. False in journals

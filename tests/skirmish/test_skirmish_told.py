@@ -9,6 +9,8 @@ import msgspec
 from skirmish_cases import CARD, ONE_STEP, Table, figure
 
 from referee.table.skirmish import report
+from referee.table.skirmish.formnotes import fire_note
+from referee.table.skirmish.listed import forms
 from referee.table.skirmish.nearest import FORCES
 from referee.table.skirmish.report import owed_lines
 
@@ -104,3 +106,23 @@ def test_a_side_whose_unit_s_move_is_over_is_told_who_may_still_move(cli, tmp_pa
     assert "  move B0 mode=" in text and "move FIGURE" not in text, text
     german = cli("skirmish", "report", j, "--as", "german").stdout
     assert "move is over" not in german and "  move G2|G3|G4|G5|G6 mode=" in german, german
+
+
+def test_the_fire_and_melee_forms_name_the_figures_they_are_open_to():
+    """'fire FIGURE at=FIGURE' named none of his figures firing in the step, nor those that
+    may fire unaimed only, nor the enemy no shot may take ('G6 was in melee last turn');
+    'melee FIGURE attackers=FIGURE,FIGURE' when one figure alone may attack one. Named from
+    the checks that refuse the orders."""
+    t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1"), figure("B2")])
+    t.state.turn = 2
+    t.fig("R2").moved = "manoeuvre"                # Movement: manoeuvre fires unaimed only
+    t.fig("B2").melee_turn = 1
+    assert fire_note(ONE_STEP, t.state, "red") == (
+        "(firing now: R0 and R1 aimed or unaimed, R2 unaimed only; no shot may take B2 (B2 "
+        "was in melee last turn: it can't shoot or be shot at this turn))")
+    assert fire_note(ONE_STEP, t.state, "blue") == "(firing now: B0 and B1 aimed or unaimed)"
+    m = Table(red=[figure("R1")], blue=[figure("B1")], phase="movement")
+    m.into_contact("red", "R1", at="B1")
+    assert forms(ONE_STEP, m.state, "red", ["melee"]) == ["melee B1 attackers=R1"]
+    before = msgspec.structs.replace(ONE_STEP, forms_named=False)   # a journal made before
+    assert forms(before, m.state, "red", ["melee"]) == ["melee FIGURE attackers=FIGURE,FIGURE"]

@@ -10,7 +10,8 @@ from ...base.readers import MODERATOR, PUBLIC
 from ...render.documents import players_words
 from ...render.record_text import wrap_lines
 from .ending import after_the_end, disputable, end_words
-from .listed import fallen_firing, forms, still_open
+from .formnotes import fire_note, melee_note
+from .listed import fallen_firing, forms, open_melees, still_open
 from .state import open_disputes
 
 
@@ -78,11 +79,18 @@ def asked_now(kind, table, doc: dict, reader: str, key_below: bool = True
 def _with_fallen(game, side: str, verbs: list[str]) -> list[str]:
     """The forms of verbs as his order list gives them, and after the fire forms, the
     figures of his killed in this fire step that still fire in it (listed.fallen_firing)."""
-    listed = [f"  {form}" for form in forms(game.card, game.state, side, verbs)]
-    fallen = fallen_firing(game.card, game.state, side)
+    card, state = game.card, game.state
+    listed = [f"  {form}" for form in forms(card, state, side, verbs)]
+    fallen = fallen_firing(card, state, side)
     fires = [n for n, verb in enumerate(verbs) if verb in ("fire", "unaimed")]
+    # Which figures the fire and melee forms are open to (formnotes.py), after each.
+    notes = {n: note for n, verb in enumerate(verbs) if card.forms_named and (note := (
+        melee_note(open_melees(card, state, side)) if verb == "melee" else
+        fire_note(card, state, side) if fires and n == fires[-1] else ""))}
     if fallen and fires:
-        listed.insert(fires[-1] + 1, f"  {fallen}")
+        notes[fires[-1]] = " ".join(x for x in (notes.get(fires[-1]), fallen) if x)
+    for n in sorted(notes, reverse=True):
+        listed.insert(n + 1, f"  {notes[n]}")
     return listed
 
 

@@ -119,6 +119,8 @@ def _narrowed(card: SkirmishCard, state: SkState, side: str, verb: str
         return _fire_form(card, state, side, verb)
     if verb == "spot":
         return {"at": "FIGURE"}             # one test per target
+    if verb == "melee" and card.forms_named:
+        return _melee_form(card, state, side)
     if verb != "move":
         return {}
     legal = _moves(card, state, side)
@@ -238,6 +240,21 @@ def _finishing(card: SkirmishCard, state: SkState, side: str) -> str | None:
     unit = open_unit(state, side)
     return unit if any(f.section == unit for f, _ in _legal_moves(card, state, side)) \
         else None
+
+
+def _melee_form(card: SkirmishCard, state: SkState, side: str) -> dict[str, str | None]:
+    """A melee form naming its defender and attackers when one melee alone is open to him
+    ('melee B1 attackers=G6'), else the form as the card gives it (its note names them)."""
+    legal = open_melees(card, state, side)
+    if len(legal) != 1:
+        return {}
+    o = legal[0]
+    return {"subject": o.subject, "attackers": ",".join(o.facts["attackers"])}
+
+
+def open_melees(card: SkirmishCard, state: SkState, side: str) -> list[sk.SkOrder]:
+    """The melee orders side may give now, as check takes them (_melees)."""
+    return list(_melees(card, state, side))
 
 
 def _melees(card: SkirmishCard, state: SkState, side: str):
