@@ -246,6 +246,9 @@ class SkirmishCard(Frozen):
     # those that may fire unaimed only, the enemy no shot may take, the melees open to him.
     # False in journals made before: their reports read as then.
     forms_named: bool = False
+    # A test that pins figures tells the pins each holds after it (a morale test's second
+    # failure pins every figure, on top of pins held). False in journals made before.
+    pins_told: bool = False
     # Movement (alternate units): a unit's turn ends when the other side moves a unit after
     # it, and a later move of a figure of it is refused (its figures that did not move stay
     # for the phase); every reader is told the same of who moves next. False in journals
@@ -319,6 +322,8 @@ class SkirmishTest(Document):
     ruling: dict[str, Any] | UnsetType = UNSET
     # A side that plays by mail: a test not taken from his mail (the moderator typed it)
     by_hand: bool | UnsetType = UNSET
+    # The pins each figure the test pinned holds after it (card pins_told)
+    pins_after: dict[str, int] | UnsetType = UNSET
 
 
 class SkirmishReport(Document):

@@ -126,3 +126,21 @@ def test_the_fire_and_melee_forms_name_the_figures_they_are_open_to():
     assert forms(ONE_STEP, m.state, "red", ["melee"]) == ["melee B1 attackers=R1"]
     before = msgspec.structs.replace(ONE_STEP, forms_named=False)   # a journal made before
     assert forms(before, m.state, "red", ["melee"]) == ["melee FIGURE attackers=FIGURE,FIGURE"]
+
+
+def test_a_test_that_pins_tells_the_pins_each_figure_holds_after_it():
+    """A 2nd morale failure pins every figure of the section (card: "all figures pinned");
+    B2 and B3, pinned already, then held two, which no line said, and a later 'B2 removes 1
+    pin, 1 left' puzzled. The test's line ends with the pins each figure holds after it."""
+    t = Table(red=[figure("R1")], blue=[figure("B1")], phase="morale")
+    t.state.sections["R"].failures, t.state.sections["R"].killed_this_turn = 1, 1
+    t.fig("R1").pins = 1
+    t.test("red", "morale R trigger=killed", [1])
+    assert t.state.tests[-1]["pins_after"] == {"R0": 1, "R1": 2}
+    line = report.test_lines(report._test(t.state.tests[-1]))[1]
+    assert line.endswith("; pins now: R0 1, R1 2"), line
+    before = Table(red=[figure("R1")], blue=[figure("B1")], phase="morale",
+                   card=msgspec.structs.replace(ONE_STEP, pins_told=False))
+    before.state.sections["R"].failures, before.state.sections["R"].killed_this_turn = 1, 1
+    before.test("red", "morale R trigger=killed", [1])
+    assert "pins_after" not in before.state.tests[-1]

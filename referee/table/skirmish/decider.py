@@ -517,6 +517,9 @@ def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:
     state.tests.append({**test, "record": seq, "side": body["actor"], "order": body["order"],
                         "turn": body["turn"], "phase": body["phase"], "by_mail": "mail" in body})
     apply_effects(state, test["effects"])
+    if card.pins_told:      # the pins each figure it pinned holds after it (report.py)
+        state.tests[-1]["pins_after"] = {e["figure"]: state.figures[e["figure"]].pins
+                                         for e in test["effects"] if e.get("pins")}
     _bookkeep(card, state, body["actor"], state.tests[-1])
 
 

@@ -26,7 +26,9 @@ def _test(t: dict, mailing: set[str] = frozenset()) -> dict:
             "result": shown["result"], "effects": shown["effects"], "rule": shown["rule"],
             "turn": t["turn"], "phase": t["phase"], "settled": "settled" in t,
             **({"ruling": _ruling(t)} if "settled" in t else {}),
-            **({"by_hand": True} if t["side"] in mailing and not t.get("by_mail") else {})}
+            **({"by_hand": True} if t["side"] in mailing and not t.get("by_mail") else {}),
+            **({"pins_after": t["pins_after"]} if t.get("pins_after") and "settled" not in t
+               else {})}
 
 
 def _ruling(t: dict) -> dict:
@@ -190,7 +192,14 @@ def test_lines(t: dict) -> list[str]:
     result with its modifiers."""
     hand = f" {HAND}" if t.get("by_hand") else ""
     return [f"{test_head(t)} {shown_order(t)}{_unstated(t)}{_settled(t)}{hand}",
-            f"    {_dice(t)}{_mods(t)} -> {plain_plurals(t['result'])} ({t['rule']})"]
+            f"    {_dice(t)}{_mods(t)} -> {plain_plurals(t['result'])} ({t['rule']})"
+            + _pins_after(t)]
+
+
+def _pins_after(t: dict) -> str:
+    """'; pins now: B1 1, B2 2' for a test that pinned figures (card pins_told)."""
+    held = t.get("pins_after") or {}
+    return "; pins now: " + ", ".join(f"{k} {v}" for k, v in held.items()) if held else ""
 
 
 # A side that plays by mail, his test entered for him by the moderator (`order --as`), in the
