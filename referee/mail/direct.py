@@ -58,6 +58,7 @@ from .refusal import (
     sentence,
     why_refused,
 )
+from .repeated import repeated_as
 from .robots import AUTOMATIC, Roster, aside, automatic, set_aside
 from .senders import OWN_MAIL, own_mail, typed_journal, unmatched
 from .subjects import table_subject
@@ -167,7 +168,7 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
     if not lines:               # a "thanks" above the report it quotes: nothing to record
         out.status, out.reason = "refused", NO_ORDERS
         return out
-    if (late := _stale(table, m, side)) is not None:
+    if (late := _stale(table, m, side) or _repeated(table, m, side, lines)) is not None:
         out.status, out.reason = "refused", late
         return out
     try:
@@ -205,6 +206,12 @@ def _stale(table: Table, m: Message, side: str) -> str | None:
     return stale_reply(answered, table.records, table.records[-1]["seq"],
                        lambda seq: table.kind.decision(table, seq, side) !=
                        table.kind.decision(table, None, side))
+
+
+def _repeated(table: Table, m: Message, side: str, lines: list[str]) -> str | None:
+    """Why m repeats a mail of side's recorded since the one it answers (repeated.py)."""
+    answered = answered_record(m.msg, m.sender, m.subject, table.records[0]["game_id"])
+    return repeated_as(table.records, answered, side, lines)
 
 
 def _recovered(table: Table, m: Message, ledger: dict, keys: dict, out: Handled
