@@ -345,6 +345,9 @@ class SkirmishReport(Document):
     # of their moves, and whether the defender may still fire (card melee.contact_holds;
     # absent in a journal made before, whose moves named no figure contacted)
     contacted: list[dict[str, Any]] | UnsetType = UNSET
+    # The melee phase of this turn passed over, no figure in contact (card
+    # melee_passed_over): said, as the off-table artillery phase passed over is
+    melee_passed: bool | UnsetType = UNSET
     claims: dict[str, list[str]] = {}     # the surrenders each side may claim now
     # The sides with off-table artillery, as the scenario says (its phase waits on them
     # alone, and is passed over when none has any); absent when the scenario does not say

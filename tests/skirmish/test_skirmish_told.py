@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import msgspec
-from skirmish_cases import CARD, ONE_STEP, Table, figure
+from skirmish_cases import CARD, ONE_STEP, Table, done_until, figure
 
 from referee.table.skirmish import report
 from referee.table.skirmish.formnotes import fire_note
@@ -144,3 +144,19 @@ def test_a_test_that_pins_tells_the_pins_each_figure_holds_after_it():
     before.state.sections["R"].failures, before.state.sections["R"].killed_this_turn = 1, 1
     before.test("red", "morale R trigger=killed", [1])
     assert "pins_after" not in before.state.tests[-1]
+
+
+def test_a_melee_phase_passed_over_is_said_as_the_artillery_phase_is(cli, tmp_path):
+    """With no figure in contact the melee phase is passed over; the report said so of the
+    off-table artillery phase, and nothing of the melee phase, which the reader looked for.
+    It says so too, that turn, and not once a melee was fought or before the phase."""
+    j = tmp_path / "p.jsonl"
+    assert cli("new", j, "--game", "skirmish", "--scenario", "patrol", "--dice",
+               "manual").exit_code == 0
+    said = "No figure in contact this turn: its melee phase was passed over"
+    assert said not in cli("skirmish", "report", j).stdout
+    done_until(cli, j, "morale")
+    text = cli("skirmish", "report", j).stdout
+    assert text.splitlines()[3] == said, text
+    assert json.loads(cli("skirmish", "report", j, "--format", "json").stdout
+                      )["melee_passed"] is True

@@ -37,3 +37,15 @@ def contacted_lines(contacted: list[dict], rule: str = "Hand-to-Hand Combat") ->
         out.append(f"contacted this turn: {d} by {by}: {d} can't move this turn; it fights "
                    f"{', '.join(c['attackers'])} in the melee phase{fires} ({rule})")
     return out
+
+
+def melee_passed(card, state) -> bool:
+    """Whether this turn's melee phase was passed over, no figure in contact (card
+    melee_passed_over, decider._begin): the game is past it in the turn, and no test was
+    taken in it."""
+    phases = [p.phase for p in card.sequence]
+    if not (card.melee_passed_over and card.melee.contact_move and "melee" in phases):
+        return False
+    if state.over() or state.phase <= phases.index("melee"):
+        return False
+    return not any(t["turn"] == state.turn and t["phase"] == "melee" for t in state.tests)

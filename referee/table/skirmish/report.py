@@ -12,7 +12,7 @@ from ...contracts.skirmish import SkirmishReport
 from ...render import came
 from ...render.documents import players_words, side_name
 from .checks import claims, firing_now, live_contacts, owed
-from .contactnews import contacted_lines, contacted_now
+from .contactnews import contacted_lines, contacted_now, melee_passed
 from .quotednotes import notes_of
 
 
@@ -107,6 +107,7 @@ def report_document(header: dict, card, state, turn: int | None = None,
         owed=owed_by_side(card, state), firing=firing_now(card, state),
         contacts=live_contacts(state), claims=claims_by_side(card, state),
         **({"contacted": contacted_now(card, state)} if card.melee.contact_holds else {}),
+        **({"melee_passed": True} if melee_passed(card, state) else {}),
         **artillery_of(state), figures=_figures(state), sections=_sections(state),
         disputes=[dict(d) for d in state.disputes],
         revealed=None if state.revealed is None else dict(state.revealed))
@@ -290,6 +291,8 @@ def _now_lines(doc: dict) -> list[str]:
     waiting = players_words(doc["waiting"]) if doc["waiting"] else "nobody"
     return [f"{head}, {doc['phase']} phase{step}", f"Waiting on {waiting}",
             *artillery_line(doc.get("off_table_artillery")),
+            *(["No figure in contact this turn: its melee phase was passed over"]
+              if doc.get("melee_passed") else []),
             *owed_lines(doc["owed"], doc.get("claims"))]
 
 
