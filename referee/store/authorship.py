@@ -41,14 +41,15 @@ class Authorship:
         self.name = name
         self._child: _Beside | None = None
         self.key: bytes | None = None
+        self.fpr = ""                               # the key in force's fingerprint
         self.keys: list[tuple[int, str]] = []       # (from record, fingerprint)
         self.signed: dict[str, int] = {}            # fingerprint -> first record it signed
         self.adopted_at: int | None = None
         self.last = 0
         if "signing" in header:
-            self.key = self._named(header, 0)
+            self._take(self._named(header, 0))
             self._check_sig(header)
-            self.keys.append((0, signing.fingerprint(self.key)))
+            self.keys.append((0, self.fpr))
         elif "sig" in header:
             raise _fail(name, 0, "it carries a signature but names no signing key")
         if beside is not None:                # the header checked here, the rest beside
@@ -61,16 +62,20 @@ class Authorship:
                                       "must be that of its public key)")
         return public
 
+    def _take(self, key: bytes) -> None:
+        """The key in force from here, with its fingerprint worked out once (not a record)."""
+        self.key, self.fpr = key, signing.fingerprint(key)
+
     def _check_sig(self, rec: dict) -> None:
         n = rec["seq"]
         assert self.key is not None
         if "sig" not in rec:
             raise _fail(self.name, n, "it carries no signature, but the game is signed by key "
-                                      f"{signing.shown(signing.fingerprint(self.key))}: "
+                                      f"{signing.shown(self.fpr)}: "
                                       f"written by someone without the game's key")
         if self._child is None and not signing.checks(rec["sig"], rec["hash"], self.key):
             raise self._forged(n, self.key)
-        self.signed.setdefault(signing.fingerprint(self.key), n)
+        self.signed.setdefault(self.fpr, n)
 
     def _forged(self, n: int, public: bytes) -> JournalError:
         return _fail(self.name, n, f"its signature is not by the game's key "
@@ -100,17 +105,17 @@ class Authorship:
                                               "before it (only an adoption record starts "
                                               "signing a game begun before signing)")
                 return
-            self.key = self._named(rec, n)
+            self._take(self._named(rec, n))
             self._check_sig(rec)
             self.adopted_at = n
-            self.keys.append((n, signing.fingerprint(self.key)))
+            self.keys.append((n, self.fpr))
             return
         self._check_sig(rec)
         if "signing" in rec:
             if rec.get("order") != REKEY:
                 raise _fail(self.name, n, "it names a signing key but is no key change")
-            self.key = self._named(rec, n)
-            self.keys.append((n + 1, signing.fingerprint(self.key)))
+            self._take(self._named(rec, n))
+            self.keys.append((n + 1, self.fpr))
 
     def signed_by(self, fpr: str, upto: int | None = None) -> bool:
         """Whether the key fpr signed a record of the journal (one up to record upto, when
