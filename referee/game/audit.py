@@ -351,7 +351,8 @@ def _decided_again(state, data, rec: dict, seq: int,
             IndexError) as exc:
         return None, (f"deciding it again here fails ({type(exc).__name__}); `referee verify` "
                       f"names the fault")
-    written = body(rec["actor"] if seq > 1 else "moderator", text, events, dice, private)
+    written = body(rec["actor"] if seq > 1 else "moderator", text, events, dice, private,
+                   at="")
     if written["events"] == rec["events"] and list(dice.rolls) == rec.get("dice", []):
         return dice, (f"decided again from the position after record {seq - 1}: exactly "
                             f"the recorded events and dice")

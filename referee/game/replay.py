@@ -44,7 +44,7 @@ SEALED_PLAN = "a sealed production plan (7.0)"
 
 def body(actor: str, text: str, events: list, dice: Dice, private: bool | str = False,
          mail: dict | None = None, standing: dict | None = None,
-         how: str = "hand") -> dict:
+         how: str = "hand", at: str | None = None) -> dict:
     """A record body: who, the order text, its events and every die it rolled.
 
     A private order shows a placeholder (PRIVATE, or the one given: a sealed
@@ -55,9 +55,13 @@ def body(actor: str, text: str, events: list, dice: Dice, private: bool | str = 
     draws mix in besides the secret (sheets.py), when it used any. `by` says how a side's
     order came: its mail (whose digest is in the moderator's `mail` part), by hand at the
     referee (`how` "hand"), the referee's default at a missed deadline (`how`
-    "deadline"), or the referee's when only that order was open (`how` "referee").
+    "deadline"), or the referee's when only that order was open (`how` "referee"). `at`: the
+    record's time, the clock's now when none is given (verify and explain, which compare a
+    record decided again with the journal's but its time, give an empty one: they read no
+    clock).
     """
-    rec = {"at": now(), "actor": actor, "order": text, "events": [dump(e) for e in events]}
+    rec = {"at": now() if at is None else at, "actor": actor, "order": text,
+           "events": [dump(e) for e in events]}
     if actor != "moderator":
         rec["by"] = "mail" if mail is not None else how
     if private:

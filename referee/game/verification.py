@@ -459,7 +459,7 @@ def _rewritten(rec: dict, text: str, events: list, dice: Dice, private) -> dict:
     # for it; a record from before orders said how they came says nothing.
     how = by if _by_referee(rec) else "hand"
     written = body(rec["actor"] if n > 1 else "moderator", text, events, dice, private,
-                   mail.get("data") if isinstance(mail, dict) else None, how=how)
+                   mail.get("data") if isinstance(mail, dict) else None, how=how, at="")
     del written["at"]
     if by is None:
         written.pop("by", None)
