@@ -11,6 +11,7 @@ import gamecalls as g
 from referee.game.autoplay import autoplay
 from referee.game.verification import verify
 from referee.store import signing
+from referee.store.journal import canonical
 
 
 @pytest.fixture
@@ -51,9 +52,12 @@ def test_a_journal_that_keeps_its_contract_is_validated_once(played, monkeypatch
 
 
 def _forged(journal, change) -> None:
-    """The journal with change(records) made, chained and signed again by the key's holder."""
+    """The journal with change(records) made, chained and signed again by the key's holder
+    (who then puts it in place of the game on purpose: the mark of what he wrote goes)."""
+    from forging import forget_mark
     from test_verify import _rechain, _rewrite
 
+    forget_mark(journal)
     records = [json.loads(line) for line in journal.read_bytes().splitlines()]
     change(records)
     _rewrite(journal, _rechain(records))
@@ -104,3 +108,36 @@ def test_an_export_that_breaks_its_contract_fails_verify(played, cli):
     r = cli("verify", exported, "--export", "public")
     assert r.exit_code == 3 and "OK" not in r.stdout
     assert "record 2 breaks the journal's contract at $.surprise" in r.stderr, r.stderr
+
+
+def _dated_back(records: list[dict]) -> None:
+    """The last record dated an hour before the one it follows."""
+    from datetime import datetime, timedelta
+
+    before = datetime.fromisoformat(records[-2]["at"]) - timedelta(hours=1)
+    records[-1]["at"] = before.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_the_warning_of_times_gone_back_is_of_the_bytes_verified(played):
+    """verify sees each record's time as it reads the record for its other checks: the bytes
+    it was given, not the file read again (which here holds no such record)."""
+    from test_verify import _rechain
+
+    records = [json.loads(line) for line in played.read_bytes().splitlines()]
+    _dated_back(records)
+    raw = b"".join(canonical(r) + b"\n" for r in _rechain(records))
+    assert verify(played).times is None
+    found = verify(played, raw=raw)
+    assert found.times.startswith(f"times: warning: 1 record is dated before a record it "
+                                  f"follows (the first: record {len(records) - 1} at ")
+
+
+def test_a_skirmish_dated_back_is_verified_with_the_warning(patrol, cli):
+    for side, text in (("british", "move B2 mode=manoeuvre command=yes"),
+                       ("german", "move G2 mode=stealthy command=yes")):
+        r = cli("skirmish", "order", patrol, "--as", side, text)
+        assert r.exit_code == 0, r.stderr
+    _forged(patrol, _dated_back)
+    r = cli("verify", patrol)
+    assert r.exit_code == 0 and r.stdout.rstrip().endswith("verify: OK"), r.output
+    assert "times: warning: 1 record is dated before a record it follows" in r.stdout

@@ -113,11 +113,8 @@ def verify(
             raise ReceiptsFailed(failed, exc.lines()) from None
         raise
     report.lines.extend(receipts)
-    from ..store.timesback import went_back  # start-up: only verify needs it
-
-    back = went_back(table.path)        # a warning only: old journals may hold such records
-    if back is not None:
-        report.lines.append(back)
+    if report.times is not None:        # a warning only: old journals may hold such records
+        report.lines.append(report.times)
     if failed:      # what was checked, then every receipt that fails
         if format != Fmt.json:
             for line in report.lines:

@@ -49,6 +49,7 @@ from ..store.players import REGISTER
 from ..store.secrets import not_committed
 from ..store.sheets import OWN_LINKS_FROM, SHEET, SheetPos, in_side_count
 from ..store.signing import shown
+from ..store.timesback import TimesBack
 from .clockwalk import fact_problem
 from .dicecheck import (
     SheetWalk,
@@ -97,6 +98,7 @@ class Verification(msgspec.Struct):
     keys: list[str] = []                # the fingerprints that signed it, in order
     signed_from: int | None = None      # the first signed record (None: never signed)
     unchecked: list[str] = []           # what an export's check could not look at
+    times: str | None = None            # the warning of records dated back (timesback.py)
 
 
 def _parts(obj: Any, out: list[dict]) -> list[dict]:
@@ -198,8 +200,8 @@ def verify(path: Path | str, secret_file: Path | None = None,
     header_of(header, name)
     if export is not None:      # a full journal's records are held to it as each is read
         audit_contracts(raw, name)
-    authors = Authorship(name, header, beside=raw)
-    records = _checked_signatures(scan(raw, name), authors)
+    authors, times = Authorship(name, header, beside=raw), TimesBack()
+    records = _read(scan(raw, name), authors, times)
     next(records)
     try:
         found = _proved(records, raw, header, name, secret_file, games_dir, export)
@@ -218,6 +220,7 @@ def verify(path: Path | str, secret_file: Path | None = None,
     found.lines[1:1] = authors.lines()
     found.keys = [shown(f) for _, f in authors.keys]
     found.signed_from = authors.keys[0][0] if authors.keys else None
+    found.times = times.warning()
     return found
 
 
@@ -235,11 +238,13 @@ def _proved(records, raw: bytes, header: dict, name: str, secret_file: Path | No
     return proof.conclude()
 
 
-def _checked_signatures(records, authors: Authorship):
-    """The records, each signature checked before the record is looked at."""
+def _read(records, authors: Authorship, times: TimesBack):
+    """The records, each signature checked and its time seen before the record is looked
+    at."""
     yield next(records)
     for rec in records:
         authors.check(rec)
+        times.see(rec["seq"], rec.get("at"))
         yield rec
 
 

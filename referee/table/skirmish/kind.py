@@ -295,7 +295,10 @@ class SkirmishKind(GameKind):
         if export is not None:
             self.needs("export", "verify --export", table.path)
         lines, authors = life.verify_skirmish(table.path, secret, pins, table.raw)
-        return Verified(lines, len(_records(table)), authors)
+        from ...store.timesback import went_back  # start-up: only verify needs it
+
+        records = _records(table)
+        return Verified(lines, len(records), authors, went_back(records[1:]))
 
     def reveal(self, table, force: bool) -> dict:
         rec = life.reveal_skirmish(table.path, force)
@@ -485,10 +488,11 @@ def _order_lines(line: str, test: dict) -> list[str]:
 
 
 class Verified:
-    """What verify found of a skirmish: its lines and how many records it checked."""
+    """What verify found of a skirmish: its lines, how many records it checked, and the
+    warning of records dated back (store/timesback.py)."""
 
-    def __init__(self, lines: list[str], records: int, authors):
-        self.lines, self.records, self.older = lines, records, 0
+    def __init__(self, lines: list[str], records: int, authors, times: str | None):
+        self.lines, self.records, self.older, self.times = lines, records, 0, times
         self.keys = [shown(f) for _, f in authors.keys]     # in order, as verify names them
         self.signed_from = authors.keys[0][0] if authors.keys else None
 
