@@ -138,6 +138,13 @@ def _corpus() -> list[list[str]]:
                ["tick", D, "--map=1"], ["tick", D, "--no-map="], ["tick"], ["tick", D, D],
                ["tick", D, "-h"], ["tick", "--", D], ["tick", D, "--interval", "5"],
                ["tick", "-"], ["tick", D, "--format"], ["watch", D]]
+    forms_ += [["verify", J], ["verify"], ["verify", J, J], ["verify", J, "--secret", "s.secret"],
+               ["verify", J, "--secret=s.secret", "--format", "json"], ["verify", "--key", "K", J],
+               ["verify", J, "--export", "public"], ["verify", J, "--export=german", "--secret",
+                                                     "-"],
+               ["verify", J, "--receipt", "R"], ["verify", J, "--receipt", "R", "--receipt", "S"],
+               ["verify", J, "--format", "xml"], ["verify", J, "--format"], ["verify", J, "-h"],
+               ["verify", J, "--key", "K", "--key", "L"], ["verify", J, "--secret="]]
     forms_ += [[], ["log", J], ["status-x", J], ["Status", J], ["show"], ["-h"], ["--version"]]
     return forms_
 
@@ -153,7 +160,7 @@ def test_the_table_is_what_the_commands_declare():
 
 def test_the_table_describes_every_parameter_of_the_quick_commands():
     table = forms.table()
-    assert set(table) == {"status", "show", "order", "tick"}
+    assert set(table) == {"status", "show", "order", "tick", "verify"}
     for name, declared in table.items():
         cmd = COMMAND.commands[name]
         assert [p["name"] for p in declared["arguments"] + declared["options"]] == \
@@ -171,6 +178,9 @@ def test_the_table_describes_every_parameter_of_the_quick_commands():
     assert tick["with_map"]["opts"] == ["--map"] and tick["with_map"]["secondary_opts"] == \
         ["--no-map"] and tick["with_map"]["default"] is True
     assert tick["format"]["choices"] == ["text", "json"]
+    verify = {o["name"]: o for o in table["verify"]["options"]}
+    assert verify["receipt"]["multiple"] and verify["secret"]["type"] == "path"
+    assert verify["format"]["choices"] == ["text", "json"]
 
 
 def test_the_quick_path_runs_every_parameter_it_reads():
@@ -198,7 +208,9 @@ def test_the_common_forms_stay_quick():
     for argv in (["status", J], ["show", J, "--as", "german"], ["status", J, "--format=json"],
                  ["order", J, "--as", "german", "pass", "end turn"], ["show", J, "--at", "3"],
                  ["order", J, "--as", "entente", "--expect-seq", "3", "--format", "json", "-"],
-                 ["tick", D], ["tick", D, "--no-map"], ["tick", D, "--format", "json"]):
+                 ["tick", D], ["tick", D, "--no-map"], ["tick", D, "--format", "json"],
+                 ["verify", J], ["verify", J, "--secret", "s.secret", "--format", "json"],
+                 ["verify", J, "--export", "public"], ["verify", J, "--key", "K"]):
         assert quick(argv) is not None, argv
 
 
@@ -216,7 +228,7 @@ def _tokens() -> list[str]:
     return sorted(set(out))
 
 
-@given(st.sampled_from(["status", "show", "order", "tick"]),
+@given(st.sampled_from(["status", "show", "order", "tick", "verify"]),
        st.lists(st.sampled_from(_tokens()), max_size=7))
 @settings(max_examples=400, deadline=None)
 def test_random_forms_parse_as_click_parses_them(command, tokens):
@@ -229,7 +241,9 @@ def test_the_forms_now_quick_print_what_typer_prints(game, cli, secret_file, tmp
     for form in (("status", "--all"), ("status", "--as", "german", "--width", "50", "--all"),
                  ("show", "--as", "moderator", "--width", "100"),
                  ("order", "--as", "german", "--dry-run", "pass", "end turn", "pass"),
-                 ("order", "--as", "german", "--atomic", "pass", "move ge-1 paris")):
+                 ("order", "--as", "german", "--atomic", "pass", "move ge-1 paris"),
+                 ("verify",), ("verify", "--secret", secret_file, "--format", "json"),
+                 ("verify", "--key", "AAAA-AAAA-AAAA-AAAA"), ("verify", "--export", "german")):
         r = cli(form[0], game, *form[1:])
         assert quick_run(form[0], game, *form[1:]) == (r.exit_code, r.stdout, r.stderr), form
         assert r.stdout or r.stderr

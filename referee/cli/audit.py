@@ -12,9 +12,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..base.errors import EXIT_OLDER_RULES, ForeignGameError, RefereeError
 from ..base.readers import check_name
-from ..contracts.outputs import RekeyResult, RepairResult, RevealResult, UpgradeResult, VerifyResult
+from ..contracts.outputs import RekeyResult, RepairResult, RevealResult, UpgradeResult
 from . import commands
 from .params import (
     GAMES,
@@ -96,60 +95,13 @@ def verify(
 ) -> int | None:
     """Check the hash chain and every signature, decide every record again, and (with the
     secret) every die."""
-    # start-up: only verify needs it
-    from ..game.receipts import ReceiptsFailed, check_receipts, read_key
+    from .verifying import verify as verified  # start-up: only verify needs it
 
-    pins = [(read_key(key), None, "--key")] if key is not None else []
-    commands.load_msgspec()
-    table = commands.table_of(journal, GAMES["dir"])
-    receipts, receipt_pins, failed = check_receipts(table.raw, table.name, receipt or [])
-    try:
-        report = _verified(table, secret, export, pins + receipt_pins)
-    except RefereeError as exc:
-        if failed:      # who signed what was read, every receipt that fails, what else
-            if format != Fmt.json:
-                for line in getattr(exc, "signed", []):
-                    typer.echo(line)
-            raise ReceiptsFailed(failed, exc.lines()) from None
-        raise
-    report.lines.extend(receipts)
-    if report.times is not None:        # a warning only: old journals may hold such records
-        report.lines.append(report.times)
-    if failed:      # what was checked, then every receipt that fails
-        if format != Fmt.json:
-            for line in report.lines:
-                typer.echo(line)
-        raise ReceiptsFailed(failed)
-    if format == Fmt.json:
-        result = "older_rules" if report.older else "chain_only" if export else "ok"
-        typer.echo(commands.dump(VerifyResult.of(
-            journal=str(journal), result=result, records=report.records, older=report.older,
-            export=export, receipts=len(receipt or []), keys=report.keys,
-            signed_from=report.signed_from, lines=report.lines)))
-        return EXIT_OLDER_RULES if report.older else None
-    for line in report.lines:
+    lines, code = verified(journal, secret, export, receipt, key, format.value, GAMES["dir"],
+                          typer.echo)
+    for line in lines:
         typer.echo(line)
-    if report.older:
-        # Not damage, and not fully verified either: a status of its own (docs/scripting.md:
-        # exit codes).
-        typer.echo(f"verify: OK UNDER OLDER RULES ({report.older} records made under older "
-                   f"rules were replayed, not decided again)")
-        return EXIT_OLDER_RULES
-    typer.echo("verify: OK" + (f" (chain only; not checked: {', '.join(report.unchecked)})"
-                               if export else ""))
-
-
-def _verified(table, secret: Path | None, export: str | None, pins: list):
-    """The table's verification with these pins; the journal itself (not an export) is held
-    to what this referee last wrote to it too."""
-    report = table.kind.verify(table, secret, export, pins)
-    if export is None:
-        from ..store.written import rewound  # start-up: only verify needs it
-
-        rewind = rewound(table.raw)
-        if rewind is not None:
-            raise ForeignGameError(f"{table.name}: {rewind}")
-    return report
+    return code
 
 
 def upgrade(

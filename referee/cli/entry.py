@@ -1,9 +1,10 @@
-"""The `referee` console script: `status`, `show`, `order` and `tick` without importing
-Typer.
+"""The `referee` console script: `status`, `show`, `order`, `tick` and `verify` without
+importing Typer.
 
 Importing Typer costs about half of the import floor, more than answering
 `status` from a signed view, and most of an idle `tick` pass over a folder from
-cron. So the plain forms of these four commands are
+cron; building its application's commands costs a verify about as much again. So the
+plain forms of these five commands are
 parsed here and run by the same functions the Typer application calls
 (commands.py), with the same error boundary. What each command takes is read
 from forms.json, which `make docs` writes from the Typer application's own
@@ -77,6 +78,8 @@ def _unreadable(declared: dict, text: str) -> bool:
 
 def _default(declared: dict):
     value = declared["default"]
+    if declared.get("multiple") and value is None:
+        return []                   # a repeatable option not given, as Click's parser has it
     return Path(value) if declared["type"] == "path" and value is not None else value
 
 
@@ -182,8 +185,19 @@ def _tick(path: Path, format: str, with_map: bool) -> int:
     return 0
 
 
+def _verify(journal: Path, secret: Path | None, export: str | None, receipt: list[str] | None,
+            key: str | None, format: str) -> int:
+    from .verifying import verify  # start-up: only verify needs it
+
+    lines, code = verify(journal, secret, export, receipt, key, format, None, emit)
+    for line in lines:
+        emit(line)
+    return code or 0
+
+
 # What runs each quick command, given every parameter the command declares.
-RUNNERS = {"status": _status, "show": _show, "order": _order, "tick": _tick}
+RUNNERS = {"status": _status, "show": _show, "order": _order, "tick": _tick,
+           "verify": _verify}
 
 
 def _takes(fn) -> tuple[str, ...]:

@@ -1,7 +1,7 @@
-"""`make docs`: referee/cli/forms.json, the parameters of `status`, `show`, `order` and `tick`
-as the Typer application declares them.
+"""`make docs`: referee/cli/forms.json, the parameters of `status`, `show`, `order`, `tick`
+and `verify` as the Typer application declares them.
 
-The console script answers the plain forms of these four commands without
+The console script answers the plain forms of these five commands without
 importing Typer (entry.py). It reads what each command takes from this file,
 written from the application's own commands, so that every option is declared
 once, in the command's signature. A test fails while the committed file differs.
@@ -22,7 +22,8 @@ import typer
 from .app import app
 
 FORMS_FILE = Path(__file__).with_name("forms.json")
-QUICK = ("status", "show", "order", "tick")  # the commands the console script may answer
+# The commands the console script may answer.
+QUICK = ("status", "show", "order", "tick", "verify")
 
 
 def table() -> dict[str, dict[str, list[dict[str, Any]]]]:

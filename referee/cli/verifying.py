@@ -1,0 +1,78 @@
+"""What `verify` does, without Typer: one implementation for two front doors (the Typer
+command in audit.py, and the console script's quick path in entry.py, which spares a
+verify the Typer application's start-up)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ..base.errors import EXIT_OLDER_RULES, ForeignGameError, RefereeError
+from . import commands
+
+
+def verify(journal: Path, secret: Path | None, export: str | None, receipt: list[str] | None,
+           key: str | None, fmt: str, games_dir: Path | None,
+           echo: Callable[[str], None]) -> tuple[list[str], int | None]:
+    """Check the chain and every signature, decide every record again, and (with the
+    secret) every die: (the lines that say what was checked, the exit code: None for 0).
+    Receipts the journal no longer holds end it with ReceiptsFailed, once what was checked
+    is printed (echo, in text)."""
+    # start-up: only verify needs it
+    from ..game.receipts import ReceiptsFailed, check_receipts, read_key
+
+    pins = [(read_key(key), None, "--key")] if key is not None else []
+    commands.load_msgspec()
+    table = commands.table_of(journal, games_dir)
+    receipts, receipt_pins, failed = check_receipts(table.raw, table.name, receipt or [])
+    try:
+        report = _verified(table, secret, export, pins + receipt_pins)
+    except RefereeError as exc:
+        if failed:      # who signed what was read, every receipt that fails, what else
+            if fmt != "json":
+                for line in getattr(exc, "signed", []):
+                    echo(line)
+            raise ReceiptsFailed(failed, exc.lines()) from None
+        raise
+    report.lines.extend(receipts)
+    if report.times is not None:        # a warning only: old journals may hold such records
+        report.lines.append(report.times)
+    if failed:      # what was checked, then every receipt that fails
+        if fmt != "json":
+            for line in report.lines:
+                echo(line)
+        raise ReceiptsFailed(failed)
+    code = EXIT_OLDER_RULES if report.older else None
+    if fmt == "json":
+        return [_json(report, journal, export, receipt)], code
+    if report.older:
+        # Not damage, and not fully verified either: a status of its own (docs/scripting.md:
+        # exit codes).
+        return [*report.lines, f"verify: OK UNDER OLDER RULES ({report.older} records made "
+                               f"under older rules were replayed, not decided again)"], code
+    return [*report.lines, "verify: OK" + (
+        f" (chain only; not checked: {', '.join(report.unchecked)})" if export else "")], code
+
+
+def _verified(table, secret: Path | None, export: str | None, pins: list):
+    """The table's verification with these pins; the journal itself (not an export) is held
+    to what this referee last wrote to it too."""
+    report = table.kind.verify(table, secret, export, pins)
+    if export is None:
+        from ..store.written import rewound  # start-up: only verify needs it
+
+        rewind = rewound(table.raw)
+        if rewind is not None:
+            raise ForeignGameError(f"{table.name}: {rewind}")
+    return report
+
+
+def _json(report, journal: Path, export: str | None, receipt: list[str] | None) -> str:
+    """verify's JSON answer (VerifyResult)."""
+    from ..contracts.outputs import VerifyResult  # start-up: only verify --format json
+
+    result = "older_rules" if report.older else "chain_only" if export else "ok"
+    return commands.dump(VerifyResult.of(
+        journal=str(journal), result=result, records=report.records, older=report.older,
+        export=export, receipts=len(receipt or []), keys=report.keys,
+        signed_from=report.signed_from, lines=report.lines))
