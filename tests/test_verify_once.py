@@ -141,3 +141,41 @@ def test_a_skirmish_dated_back_is_verified_with_the_warning(patrol, cli):
     r = cli("verify", patrol)
     assert r.exit_code == 0 and r.stdout.rstrip().endswith("verify: OK"), r.output
     assert "times: warning: 1 record is dated before a record it follows" in r.stdout
+
+
+def _lines_of(journal) -> list[bytes]:
+    return journal.read_bytes().splitlines(keepends=True)
+
+
+def test_signatures_checked_beside_are_read_without_the_chain_again(played):
+    """The process checking signatures beside verify reads what a signature needs of each
+    line, not the chain again (verify checks it): a line edited after it was signed, its
+    hash kept, holds it up no more than it holds up that record's signature."""
+    from referee.store.authorship import _check_all
+
+    lines = _lines_of(played)
+    lines[5] = lines[5].replace(b'"actor":"', b'"actor":"x', 1)        # edited, hash kept
+    assert _check_all(b"".join(lines), "j") == {}
+    forged = json.loads(lines[9])
+    forged["sig"] = forged["sig"][:-2] + ("AA" if forged["sig"][-2:] != "AA" else "BA")
+    lines[9] = canonical(forged) + b"\n"
+    assert _check_all(b"".join(lines), "j")["record"] == 9
+
+
+@pytest.mark.parametrize("first", ["edited", "forged"])
+def test_verify_names_the_first_of_a_broken_chain_and_a_forged_signature(played, cli, first):
+    """A line that breaks the chain and a signature that is not the key's: verify names the
+    first of them, as what it is."""
+    lines = _lines_of(played)
+    edited, forged = (5, 9) if first == "edited" else (9, 5)
+    lines[edited] = lines[edited].replace(b'"actor":"', b'"actor":"x', 1)
+    rec = json.loads(lines[forged])
+    rec["sig"] = rec["sig"][:-2] + ("AA" if rec["sig"][-2:] != "AA" else "BA")
+    lines[forged] = canonical(rec) + b"\n"
+    played.write_bytes(b"".join(lines))
+    r = cli("verify", played)
+    assert r.exit_code == 3 and "OK" not in r.stdout
+    if first == "edited":
+        assert "record 5 was edited" in r.stderr, r.stderr
+    else:
+        assert "record 5: its signature is not by the game's key" in r.stderr, r.stderr

@@ -201,14 +201,15 @@ def verify(path: Path | str, secret_file: Path | None = None,
     if export is not None:      # a full journal's records are held to it as each is read
         audit_contracts(raw, name)
     authors, times = Authorship(name, header, beside=raw), TimesBack()
-    records = _read(scan(raw, name), authors, times)
+    records = _read(_chain_faults(scan(raw, name)), authors, times)
     next(records)
     try:
         found = _proved(records, raw, header, name, secret_file, games_dir, export)
     except JournalError as exc:
-        # A record forged without the key is named as such, before what else is wrong; else
+        # A record forged without the key is named as such, before what else is wrong; one
+        # whose line breaks the chain, as broken (its signature is not read beside). Else
         # who signed the records read so far is told beside what is wrong.
-        authors.settle(exc.record)
+        authors.settle(exc.record - 1 if getattr(exc, "chain", False) else exc.record)
         exc.signed = authors.lines()
         raise
     else:
@@ -236,6 +237,16 @@ def _proved(records, raw: bytes, header: dict, name: str, secret_file: Path | No
     for rec in records:
         proof.check(rec)
     return proof.conclude()
+
+
+def _chain_faults(records):
+    """scan's records; the JournalError it raises, at the first record whose line breaks
+    the chain, is marked as the chain's."""
+    try:
+        yield from records
+    except JournalError as exc:
+        exc.chain = True
+        raise
 
 
 def _read(records, authors: Authorship, times: TimesBack):

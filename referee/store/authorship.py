@@ -21,7 +21,6 @@ from __future__ import annotations
 from ..base.errors import JournalError
 from . import signing
 from .beside import Beside
-from .chain import scan
 
 ADOPT = "adopt the game: signed from here on"
 REKEY = "change the signing key"
@@ -191,15 +190,45 @@ def _records(first: int, last: int) -> str:
 
 
 def _check_all(raw: bytes, name: str) -> dict:
-    """Every signature of the journal raw, checked here: what the forked process reports."""
-    records = scan(raw, name)
-    authors = Authorship(name, next(records))
+    """Every signature of the journal raw, checked here: what the forked process reports.
+
+    Its caller checks the chain of the same bytes (scan) and asks for this answer only up
+    to the record before the first whose line breaks the chain (Authorship.settle): so each
+    line is read here for what a signature needs alone, its hash not worked out again."""
+    records = _signed(raw)
+    header = next(records, None)
     try:
-        for rec in records:
+        authors = Authorship(name, header) if header is not None else None
+        for rec in records if authors is not None else ():
             authors.check(rec)
     except JournalError as exc:
         return {"error": str(exc), "record": exc.record}
     return {}
+
+
+def _signed(raw: bytes):
+    """Each complete line of raw as a record of what its signature needs (its number the
+    line's), up to one that is not such a record: the chain check names that line."""
+    import msgspec  # start-up: only the process checking signatures beside verify needs it
+
+    class Signs(msgspec.Struct):
+        """Of a record, what a signature check reads: every other field is skipped unread."""
+
+        hash: object = msgspec.UNSET
+        sig: object = msgspec.UNSET
+        signing: object = msgspec.UNSET
+        order: object = msgspec.UNSET
+
+    decode = msgspec.json.Decoder(Signs).decode
+    start, seq = 0, 0
+    while (end := raw.find(b"\n", start)) >= 0:
+        try:
+            got = decode(raw[start:end])
+        except msgspec.DecodeError:
+            return
+        yield {"seq": seq, **{k: v for k in Signs.__struct_fields__
+                              if (v := getattr(got, k)) is not msgspec.UNSET}}
+        start, seq = end + 1, seq + 1
 
 
 class _Beside:
