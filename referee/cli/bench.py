@@ -419,8 +419,8 @@ def _order_setup(b: Bench, journal: Path, secret: Path, target: int, name: str):
 
 
 def _measure_contracts(b: Bench, journal: Path) -> None:
-    """What validation by the contracts adds: to an order (its new record), to verify (every
-    line), each as the time of a process doing only that less a bare interpreter's."""
+    """What validation by the contracts adds: to an order (its new record), to verify of an
+    export (every line), each as the time of a process doing only that less a bare interpreter's."""
     bare = [sys.executable, "-c", "pass"]
     probe = ("import sys, referee; referee.load_msgspec(); "     # as the commands load it
              "from referee.contracts import check; "
@@ -431,7 +431,7 @@ def _measure_contracts(b: Bench, journal: Path) -> None:
     for which, label in (("last", "validating a record by its contract (what each order "
                                   "adds)"),
                          ("all", "validating every record by its contract (what verify "
-                                 "adds)")):
+                                 "of an export adds)")):
         t = _median([sys.executable, "-c", probe, str(journal), which], b.runs)[0]
         b.rows.append((label, f"{(t - base) * 1000:.0f} ms = {(t - base) / b.floor:.2f} x "
                               f"floor"))
