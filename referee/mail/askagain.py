@@ -109,14 +109,9 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
                    f"{spared[0]}")
         keep_spared(ledger, d, before, spared[1])
         return [] if recorded else [fact]
-    # The time first, and once: a phone's list of mails shows the first line alone.
-    lead = (f"A reminder: your orders are due by {due}, {span_words(d.due - now)}: "
-            f"{pending_prompt(tl.state, tl.data, d.side)}.")
-    body = asking_body(tl, d, post, lead, more_time(tl, d.side),
-                       f"If none come by then, {_policy_words(tl, d.side)}.")
-    post.write(f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{file_stamp(d.due)}.eml",
-               post.address(d.side),
-               post.subject(d.side, season(tl)), body, d.side, seq=tl.seq, ledger=ledger,
+    post.write(reminder_name(d, before), post.address(d.side),
+               post.subject(d.side, season(tl)), reminder_body(tl, d, now, post), d.side,
+               seq=tl.seq, ledger=ledger,
                tail=late_tail(post))       # his receipt, as every mail of his ends
     if recorded:            # its mail, once the mail that gave the deadline was refused
         drop_spared(ledger, d, before)
@@ -125,6 +120,21 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
         return []
     log.append(f"reminder: {d.side}, orders due by {due} ({told} before)")
     return [fact]
+
+
+def reminder_name(d: Due, before: str) -> str:
+    """The file name of the reminder `before` the side's deadline (written once under it)."""
+    return f"deadline-{d.handoff:06d}-{d.side}-remind-{before}-{file_stamp(d.due)}.eml"
+
+
+def reminder_body(tl: Timeline, d: Due, now: datetime, post: Post) -> str:
+    """A reminder's text at now: the time left then, the decision, and what lets him
+    answer from the mail."""
+    # The time first, and once: a phone's list of mails shows the first line alone.
+    lead = (f"A reminder: your orders are due by {for_players(d.due, d.zone)}, "
+            f"{span_words(d.due - now)}: {pending_prompt(tl.state, tl.data, d.side)}.")
+    return asking_body(tl, d, post, lead, more_time(tl, d.side),
+                       f"If none come by then, {_policy_words(tl, d.side)}.")
 
 
 def late_mail(tl: Timeline, d: Due, post: Post, due: str) -> str:

@@ -115,20 +115,26 @@ class Post:
             ledger = self.kept()
         if found_or_kept(ledger, self.outbox, stem, to, game, records) is not None:
             return False
-        if reader in self.keys:
-            body += f"\nOrder key: {self.keys[reader]}\n"
-        body = (body if wrapped else prose(body)) + tail
-        msg = plain_mail(self.sender, to, subject, body, None, thread_of(self.game_id, to),
-                         stem, date=self.now, record=record)
+        data = self.mail_bytes(stem, to, subject, body, reader, wrapped, seq, tail)
         try:
             self.outbox.mkdir(parents=True, exist_ok=True)
-            write_once(self.outbox, stem, mailtext.mail_bytes(msg), to, game, faults=False,
-                       records=records)
+            write_once(self.outbox, stem, data, to, game, faults=False, records=records)
         except OSError as exc:
             raise StorageError(f"--outbox {self.outbox}: a mail could not be written ({exc}); "
                                f"the journal holds what was done") from None
         fault("deadline mail")
         return True
+
+    def mail_bytes(self, stem: str, to: str, subject: str, body: str,
+                   reader: str | None = None, wrapped: bool = False, seq: int | None = None,
+                   tail: str = "") -> bytes:
+        """The mail named stem as write writes it, dated now."""
+        if reader in self.keys:
+            body += f"\nOrder key: {self.keys[reader]}\n"
+        body = (body if wrapped else prose(body)) + tail
+        msg = plain_mail(self.sender, to, subject, body, None, thread_of(self.game_id, to),
+                         stem, date=self.now, record=self._record(seq))
+        return mailtext.mail_bytes(msg)
 
     def subject(self, reader: str, season: str) -> str:
         """The subject of every mail to reader in season (subjects.py)."""
