@@ -2,6 +2,8 @@
 not gone out (the SMTP server down when it was written) has not been asked. His deadline is
 neither reminded nor ruled missed meanwhile, and once the mail goes out he is given the
 game's time for the decision from then (docs/moderator.md, "A deadline and an outage").
+Reminders the spool held across an outage go only while true: not beside a later one of
+the same deadline, nor once the deadline moved or was ruled, and with the time left then.
 
 The referee reaches the SMTP server through a relay on 127.0.0.1 that the test stops and
 starts again. The game starts on Monday 23 November 2026 at 18:00 UTC with `--deadline 48h
@@ -11,6 +13,9 @@ starts again. The game starts on Monday 23 November 2026 at 18:00 UTC with `--de
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from datetime import timedelta
 
 import pytest
@@ -19,6 +24,7 @@ from test_outage import pass_at
 from test_unattended import START, Post, new_game, records, route_through, text_of, words
 
 from referee.base.clock import NOW_VARIABLE
+from referee.mail.ledger import FAULT_VARIABLE
 
 H, MINUTE = timedelta(hours=1), timedelta(minutes=1)
 DUE = START + 48 * H
@@ -80,3 +86,115 @@ def test_no_deadline_runs_out_on_a_side_whose_opening_mail_never_left(cli, post,
     assert len(clock_facts(journal, "extend")) == 1
     pass_at(cli, journal, monkeypatch, back + 48 * H + 20 * MINUTE)
     assert clock_facts(journal, "missed")
+
+
+def reminders(post) -> list[tuple[str, str]]:
+    """The German's reminders the server received: which (its name), and its words."""
+    return [(str(m["Message-ID"]).split("-remind-")[1].split("-")[0], words(text_of(m)))
+            for m in post.mails_to("german") if text_of(m).startswith("A reminder")]
+
+
+def down_across_the_reminders(cli, post, tmp_path, monkeypatch, until
+                              ) -> tuple[object, list[str]]:
+    """The game opened and the German's report sent; then the server lost from Tuesday
+    until `until`, a pass at each reminder's time before it (each reminder written into the
+    spool). The journal, and the lines those passes logged."""
+    monkeypatch.setenv(NOW_VARIABLE, START.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    journal = new_game(cli, tmp_path / "games", post)
+    game = pass_at(cli, journal, monkeypatch, START + 5 * MINUTE)
+    assert game["problems"] == [], game
+    assert len(post.mails_to("german")) == 1
+    post.relay.down()
+    logged: list[str] = []
+    for moment in (DUE - 24 * H + 10 * MINUTE, DUE - 2 * H + 10 * MINUTE):
+        if moment < until:
+            game = pass_at(cli, journal, monkeypatch, moment)
+            assert game["problems"], game
+            logged += game["log"]
+    assert len(post.mails_to("german")) == 1
+    return journal, logged
+
+
+@pytest.mark.parametrize("back, which, left", [
+    (DUE - 3 * H, "24h", "in 3 hours"),
+    (DUE - 50 * MINUTE, "2h", "in 50 minutes")])
+def test_a_reminder_held_by_the_outage_goes_once_with_the_time_left_then(
+        cli, post, tmp_path, monkeypatch, back, which, left):
+    """The server back before the deadline: the latest reminder held goes, saying the time
+    left when it goes; one held beside it never goes."""
+    journal, logged = down_across_the_reminders(cli, post, tmp_path, monkeypatch, back)
+    post.relay.up()
+    game = pass_at(cli, journal, monkeypatch, back)
+    assert game["problems"] == [], game
+    [(name, late)] = reminders(post)
+    assert name == which and f"due by Wed 25 Nov 18:00 UTC, {left}:" in late, late
+    if which == "2h":
+        assert any("the 24h reminder held in the spool since Tue 24 Nov 18:10 UTC: not sent"
+                   in line for line in logged), logged
+    # Neither is sent later, nor written again.
+    pass_at(cli, journal, monkeypatch, back + 10 * MINUTE)
+    assert len(reminders(post)) == 1
+
+
+def test_no_reminder_held_by_the_outage_goes_once_the_deadline_was_ruled(
+        cli, post, tmp_path, monkeypatch):
+    """The server down across both reminders and the deadline, which the referee rules
+    (he reads the game's mail all along): once the server is back, no reminder goes, only
+    what was done at the deadline."""
+    back = DUE + H
+    journal, _ = down_across_the_reminders(cli, post, tmp_path, monkeypatch, back)
+    assert len(clock_facts(journal, "reminded")) == 2
+    pass_at(cli, journal, monkeypatch, DUE + 20 * MINUTE)
+    assert clock_facts(journal, "missed")
+    post.relay.up()
+    game = pass_at(cli, journal, monkeypatch, back)
+    assert game["problems"] == [], game
+    assert reminders(post) == []
+    assert len(post.mails_to("german")) > 1      # what the referee answered for him went
+    pass_at(cli, journal, monkeypatch, back + 10 * MINUTE)
+    assert reminders(post) == []
+
+
+def test_a_pass_killed_between_the_reminder_kept_and_the_others_dropped_loses_none(
+        cli, post, tmp_path, monkeypatch):
+    """`tick` killed (a real process ended) after it wrote the reminder that goes and before
+    it took out the one it replaces, at the pass that writes the 2h reminder, then at the
+    first pass with the server back: the next pass sends the 2h reminder alone, once, with
+    the time left then."""
+    journal, _ = down_across_the_reminders(cli, post, tmp_path, monkeypatch,
+                                           DUE - 2 * H)
+    back = DUE - 50 * MINUTE
+    for moment in (DUE - 2 * H + 10 * MINUTE, back):
+        if moment == back:
+            post.relay.up()
+        monkeypatch.setenv(NOW_VARIABLE, moment.strftime("%Y-%m-%dT%H:%M:%SZ"))
+        killed = subprocess.run([sys.executable, "-m", "referee", "tick", str(journal),
+                                 "--no-map"], capture_output=True, text=True, timeout=120,
+                                env={**os.environ, FAULT_VARIABLE: "reminders refreshed"})
+        assert killed.returncode == 70, killed.stderr
+        assert reminders(post) == []
+    game = pass_at(cli, journal, monkeypatch, back)
+    assert game["problems"] == [], game
+    [(name, late)] = reminders(post)
+    assert name == "2h" and "due by Wed 25 Nov 18:00 UTC, in 50 minutes:" in late, late
+    pass_at(cli, journal, monkeypatch, back + 10 * MINUTE)
+    assert len(reminders(post)) == 1
+
+
+def test_a_reminder_held_by_the_outage_does_not_go_once_its_deadline_was_extended(
+        cli, post, tmp_path, monkeypatch):
+    """The moderator extends the German's deadline by a day while his 24h reminder waits in
+    the spool: that reminder gives a deadline that is no longer his, and never goes; the
+    mail of the extension gives the new one."""
+    back = DUE - 2 * H - 30 * MINUTE
+    journal, _ = down_across_the_reminders(cli, post, tmp_path, monkeypatch, back)
+    monkeypatch.setenv(NOW_VARIABLE, (DUE - 3 * H).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    r = cli("extend", journal, "german", "24h")
+    assert r.exit_code == 0, r.output
+    post.relay.up()
+    game = pass_at(cli, journal, monkeypatch, back)
+    assert game["problems"] == [], game
+    assert reminders(post) == []
+    assert any("the 24h reminder held in the spool" in line and "not sent, his deadline is "
+               "Thu 26 Nov 18:00 UTC now" in line for line in game["log"]), game["log"]
+    assert "Thu 26 Nov 18:00 UTC" in words(text_of(post.mails_to("german")[-1]))

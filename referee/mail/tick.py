@@ -37,6 +37,7 @@ from .delivery import (
     spool_files,
 )
 from .folderexports import never_a_journal, seen_as, unplayable  # noqa: F401
+from .heldreminders import held_reminders
 from .inbox import inbox
 from .ledger import fault, load_ledger
 from .leftover import held_sides, named, owe_news_again, stranded, tell_refused
@@ -476,9 +477,11 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
             else:
                 _deadlines_and_reports(x, games_dir, with_map, moment)
             try:
+                held_reminders(x, games_dir, moment)
                 _send_logged(x)
                 if not x.direct and gave_back(x, games_dir, moment, GRACE):
                     inbox(x.journal, [], x.spool, games_dir, with_map)     # its news
+                    held_reminders(x, games_dir, moment)
                     _send_logged(x)
             finally:
                 owe_news_again(x)
