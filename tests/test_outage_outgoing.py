@@ -198,3 +198,21 @@ def test_a_reminder_held_by_the_outage_does_not_go_once_its_deadline_was_extende
     assert any("the 24h reminder held in the spool" in line and "not sent, his deadline is "
                "Thu 26 Nov 18:00 UTC now" in line for line in game["log"]), game["log"]
     assert "Thu 26 Nov 18:00 UTC" in words(text_of(post.mails_to("german")[-1]))
+
+
+def test_a_reminder_held_by_the_outage_does_not_go_once_he_answered(
+        cli, post, tmp_path, monkeypatch):
+    """The German plays his card by mail while his 24h reminder waits in the spool (the
+    referee reads the game's mail all along): the report answering him asks his next
+    decision and gives its deadline; the reminder of the one he answered never goes."""
+    back = DUE - 3 * H
+    journal, _ = down_across_the_reminders(cli, post, tmp_path, monkeypatch, back)
+    [opening] = post.mails_to("german")
+    post.send("german", ["play offensive"], opening)
+    game = pass_at(cli, journal, monkeypatch, DUE - 20 * H)
+    assert any("the 24h reminder held in the spool since Tue 24 Nov 18:10 UTC: not sent"
+               in line for line in game["log"]), game["log"]
+    post.relay.up()
+    game = pass_at(cli, journal, monkeypatch, back)
+    assert game["problems"] == [], game
+    assert reminders(post) == []
