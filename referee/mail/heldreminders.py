@@ -157,11 +157,13 @@ def _at(h: Held) -> tuple:
 def _needless(tl, timed: bool, on_hold: dict, post: Post, ledger: dict | None, h: Held
               ) -> str | None:
     """Why a side's latest reminder owed need not go (None: it goes)."""
-    d = tl.due_for(h.side) if timed else None
-    if d is None or d.handoff != h.handoff:
-        return "the decision it asks was answered since"
+    if not timed:
+        return "the game keeps no deadlines now"
+    d = tl.due_for(h.side)
     if tl.paused:
         return "the game is paused"
+    if d is None or d.handoff != h.handoff:
+        return "the decision it asks was answered since"
     if h.side in on_hold:
         return "his mailed orders wait for the moderator's dice"
     if file_stamp(d.due) != h.due:
