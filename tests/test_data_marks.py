@@ -64,8 +64,8 @@ UNITS_EDITS = [
     ("stacking_limit: 3", "stacking_limit: three"),
     ("    max_per_army: 1\n", "    max_per_army: 1000\n"),
     ("alone_lost_to: enemy_units         # 8.3.3", "alone_lost_to: everyone          # 8.3.3"),
-    ('german:  {fill: "#a9c59a", ink: "#2f4f1f", forum: "#4D4D4D"}',
-     'german:  {fill: "#a9c59a", forum: "#4D4D4D"}'),
+    ('german:  {fill: "#a9c59a", ink: "#2f4f1f"}',
+     'german:  {fill: "#a9c59a"}'),
 ]
 UNITS_ERRORS = [
     ("colour: blue", "unknown key 'colour'", "nations.fr.colour"),
@@ -73,7 +73,7 @@ UNITS_ERRORS = [
     ("1000", "must be at most 999, got 1000", "unit_types.biplane.max_per_army"),
     ("everyone", "must be one of 'enemy_infantry', 'enemy_units', got 'everyone'",
      "unit_types.siege_gun.alone_lost_to"),
-    ('{fill: "#a9c59a", forum: "#4D4D4D"}', "missing key 'ink'", "side_colours.german.ink"),
+    ('{fill: "#a9c59a"}', "missing key 'ink'", "side_colours.german.ink"),
 ]
 
 

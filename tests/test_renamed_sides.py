@@ -258,62 +258,49 @@ def test_a_side_named_in_capitals_is_told_the_sides_of_the_game(renamed_games, t
     assert journal.read_bytes() == before
 
 
-def test_forum_colours_are_the_data_s(tmp_path, cli):
-    """BBCode writes each side in the colour its data gives (units.yaml side_colours: forum,
-    else the ink of its units), whatever the side is called: in a report's board and in
-    `area`."""
+def test_forum_colours_are_the_map_s(tmp_path, cli):
+    """BBCode writes each side in the ink the map writes it in (units.yaml side_colours),
+    whatever the side is called: in a report's board and in `area`."""
     games = copy_game(tmp_path)
     rename_sides(games / "ttlm")
     units = games / "ttlm" / "units.yaml"
     text = units.read_text(encoding="utf-8")
-    central = 'central:  {fill: "#a9c59a", ink: "#2f4f1f", forum: "#4D4D4D"}'
-    allies = 'allies: {fill: "#9dbbe3", ink: "#1d3f73", forum: "#1F5FAF"}'
-    assert central in text and allies in text
-    text = text.replace(central, central.replace("#4D4D4D", "#0A0B0C"))
-    text = text.replace(allies, allies.replace(', forum: "#1F5FAF"', ""))
-    units.write_text(text, encoding="utf-8")
+    central = 'central:  {fill: "#a9c59a", ink: "#2f4f1f"}'
+    assert central in text
+    units.write_text(text.replace(central, central.replace("#2f4f1f", "#0a0b0c")),
+                     encoding="utf-8")
     journal = tmp_path / "colours.jsonl"
     assert cli("--games", games, "new", journal, "--scenario", "1914").exit_code == 0
     r = cli("--games", games, "report", journal, "--since", "0", "--format", "bbcode")
     assert r.exit_code == 0, r.stderr
-    assert "[color=#0A0B0C]Central[/color]" in r.stdout
+    assert "[color=#0a0b0c]Central[/color]" in r.stdout
     assert "[color=#1d3f73]Allies[/color]" in r.stdout
-    assert "#4D4D4D" not in r.stdout and "#1F5FAF" not in r.stdout
     r = cli("--games", games, "area", journal, "liege", "--format", "bbcode")
     assert r.exit_code == 0, r.stderr
     assert "[b]Control:[/b] [color=#1d3f73]Allies[/color]" in r.stdout
 
 
-def test_games_begun_under_older_data_keep_their_forum_colours(tmp_path, cli):
-    """A version of TTLM's or AT ALL COSTS!' data filed before side_colours gave a forum
-    colour (games/history) is read with the forum colours today's data gives the same sides;
-    so a stored game made on one (tests/fixtures) writes its sides in them."""
-    import gzip
-
+def test_games_begun_under_older_data_write_their_sides_as_their_map_does(tmp_path, cli):
+    """A game made on an older version of the data (tests/fixtures), one that gave a forum
+    colour of its own included, writes each side in a post in the ink its map draws it in:
+    German green, not the dark grey the older data named for posts."""
     from referee.data.dataload import load_game
     from referee.data.paths import default_games_dir
-    from referee.data.upcast import upcast_document
+    from referee.render.svgmap import ink
 
     games = default_games_dir()
-    now = {game: {side: c.forum for side, c in load_game(games / game).units.side_colours.items()}
-           for game in ("ttlm", "aac")}
-    assert all(set(c) == {"german", "entente"} and all(c.values()) for c in now.values())
-    older = sorted((games / "history").glob("*/*.json.gz"))
-    assert len(older) > 10
-    for path in older:
-        document = upcast_document(json.loads(gzip.decompress(path.read_bytes())))
-        colours = document["units"]["side_colours"]
-        assert {side: c["forum"] for side, c in colours.items()} == now[path.parent.name], path
     stored = Path(__file__).parent / "fixtures" / "rules1-1914.jsonl"
     journal = tmp_path / "old.jsonl"
     journal.write_bytes(stored.read_bytes())
     journal.chmod(0o600)
     header = json.loads(journal.read_text(encoding="utf-8").splitlines()[0])
-    assert header["data_digest"] != load_game(games / "ttlm").digest
+    data = load_game(games / "ttlm")
+    assert header["data_digest"] != data.digest
     r = cli("report", journal, "--since", "0", "--format", "bbcode")
     assert r.exit_code == 0, r.stderr
     tags = set(re.findall(r"\[color=(#\w+)\](\w+)", r.stdout)) - {("#B22222", "disputed")}
-    assert tags == {(now["ttlm"]["german"], "German"), (now["ttlm"]["entente"], "Entente")}
+    assert tags == {(ink("german", data), "German"), (ink("entente", data), "Entente")}
+    assert "#4D4D4D" not in r.stdout
 
 
 def test_a_refused_upgrade_names_the_side_as_the_data_does(renamed_games, tmp_path):

@@ -111,8 +111,8 @@ class SideColours(Model):
 
     fill: Colour
     ink: Colour
-    # The colour of its name in a forum post (BBCode), to read on a forum's light background;
-    # the ink when not given.
+    # What older data gave as the colour of its name in a forum post: read by nothing now, a
+    # post writing a side in its ink as the map does (render/documents.side_colours).
     forum: Colour | None = None
 
 

@@ -47,28 +47,25 @@ def upcast_document(document: dict) -> dict:
     return upcast_deck(_upcast_names(_upcast_build_dates(document)))
 
 
-# The colours a forum post wrote each side's name in before side_colours gave them (`forum`).
-_FORUM_V1 = {"german": "#4D4D4D", "entente": "#1F5FAF"}
 # How the map draws sides its data gives no colours (render/svgmap.py: the first free fills in
 # the order of the sides, the default ink): a version without side_colours keeps them.
 _UNCOLOURED = ({"fill": "#e0c07a", "ink": "#333333"}, {"fill": "#c9a3d6", "ink": "#333333"})
+_SIDES_V1 = {"german", "entente"}
 
 
 def _upcast_forum_colours(document: dict) -> dict:
-    """Before units.yaml gave each side's forum colour, BBCode wrote a side named german in a
-    dark grey and one named entente in a blue, and any other side in none."""
+    """Before units.yaml gave the sides' colours, the map drew the two sides german and
+    entente in the first free colours; posts now write a side in its map ink, so those
+    colours are given to such a version."""
     units = document.get("units")
     if not isinstance(units, dict):
         return document
     colours, order = units.get("side_colours"), units.get("side_order")
-    if colours is None and isinstance(order, list) and set(order) == set(_FORUM_V1) and \
+    if colours is None and isinstance(order, list) and set(order) == _SIDES_V1 and \
             len(order) == len(_UNCOLOURED):
-        colours = dict(zip(order, _UNCOLOURED, strict=True))
-    if not isinstance(colours, dict):
-        return document
-    colours = {side: {**c, "forum": _FORUM_V1[side]} if isinstance(c, dict) and "forum" not in c
-               and side in _FORUM_V1 else c for side, c in colours.items()}
-    return {**document, "units": {**units, "side_colours": colours}}
+        return {**document, "units": {**units, "side_colours": dict(
+            zip(order, _UNCOLOURED, strict=True))}}
+    return document
 
 
 # What the special Offensives did before deck.yaml said it (9.1.3-9.1.6): the engine knew

@@ -73,9 +73,10 @@ def control_span(control: str) -> Span:
 
 
 def side_colours(data) -> dict[str, str]:
-    """Each side's colour in a format that has colours (units.yaml side_colours: its forum
-    colour, else its ink); a side the data gives no colours has none."""
-    return {side: c.forum or c.ink for side, c in data.units.side_colours.items()}
+    """Each side's colour in a format that has colours: the ink the map writes that side in
+    (units.yaml side_colours, as svgmap.ink reads it), so that a post and the map beside it
+    colour a side alike; a side the data gives no colours has none."""
+    return {side: c.ink for side, c in data.units.side_colours.items()}
 
 
 def fort_strength(strength: int, printed: int | None = None) -> str:

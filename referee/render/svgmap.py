@@ -37,7 +37,7 @@ from ..engine.state import State
 from ..game.views import box_views, state_view
 from . import counters as cnt
 from . import impassable, mapbase, mapkeys, stacks
-from .documents import side_name
+from .documents import side_colours, side_name
 from .focus import battle_areas, decision_areas
 from .mapkeys import EDGE
 from .memo import drawn_from, remembered
@@ -82,9 +82,9 @@ def control_colour(control: str, data: GameData) -> str:
 
 
 def ink(side: str, data: GameData) -> str:
-    """The colour of a side's writing (units.yaml side_colours)."""
-    colours = data.units.side_colours.get(side)
-    return colours.ink if colours else INK
+    """The colour of a side's writing (units.yaml side_colours), the one a post writes the
+    side's name in (documents.side_colours)."""
+    return side_colours(data).get(side, INK)
 
 
 def rings() -> dict[str, tuple[str, float, str | None, str]]:
