@@ -199,8 +199,9 @@ def test_a_record_of_older_rules(tmp_path, cli):
 
 def test_a_report_says_once_the_dice_of_records_keyed_by_their_number():
     """A forum post of one turn: records typed by hand without a sheet each roll from the
-    secret alone, keyed by their number; the sentence is said once, at the first of them,
-    naming every record it covers; a record whose dice mix in a mail keeps its own."""
+    secret alone, keyed by their number; the sentence is said once, at the foot of what
+    happened, not under the first of them (where it read as that record's), naming every
+    record it covers and what avoids it; a record whose dice mix in a mail keeps its own."""
     from referee.render.dice_once import DiceOnce
     from referee.render.dice_words import dice_words
 
@@ -209,16 +210,20 @@ def test_a_report_says_once_the_dice_of_records_keyed_by_their_number():
     rolled = [{"seq": n, "actor": "german", "dice": [3]} for n in (21, 22, 25)]
     mailed = {"seq": 26, "actor": "german", "dice": [4],
               "dice_from": {"stream": "german.1", "links": [], "mail": "ab" * 32}}
-    told = [once.lines(rec, data) for rec in (*rolled, mailed)]
-    once.close()
+    told: list[list] = [[] for _ in range(4)]
+    for into, rec in zip(told, (*rolled, mailed), strict=True):
+        once.add(into, rec, data)
+    (foot,) = once.close()
     texts = [[line[0].text for line in lines] for lines in told]
-    assert texts[0] == ["Dice of records 21, 22 and 25: the secret alone, each keyed by its "
-                        "record's number: the moderator could foresee and choose among them "
-                        "(explain N for any of them)."], texts
-    assert texts[1] == texts[2] == []
+    assert texts[0] == texts[1] == texts[2] == [], texts
+    assert foot.spans[0].text == (
+        "Dice of records 21, 22 and 25: the secret alone, each keyed by its record's number: "
+        "the moderator could foresee and choose among them (explain N for any of them); a "
+        "dice sheet for each side avoids this (docs/player.md, Dice sheets).")
     assert texts[3] == [dice_words(mailed, data)] and "german.1" in texts[3][0]
-    # One such record alone keeps its own sentence, as before.
+    # One such record alone keeps its own sentence, by its dice, as before.
     alone = DiceOnce(manual=False)
-    (line,) = alone.lines(rolled[0], data)
-    alone.close()
-    assert line[0].text == dice_words(rolled[0], data)
+    lines: list = []
+    alone.add(lines, rolled[0], data)
+    assert alone.close() == []
+    assert [line[0].text for line in lines] == [dice_words(rolled[0], data)]

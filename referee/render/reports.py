@@ -163,7 +163,7 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
                               (zone, _dues_told(whole, records, rec, dues, games_dir),
                                _same_run(told, rec)), news, dice)
         told = rec
-    dice.close()
+    happened += dice.close()            # the dice of several records, once at the foot
     data = era.data
     breakdown = vp_breakdown(state, data)
     total = sum(v for _, v in breakdown)
@@ -238,7 +238,7 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
         if ev["type"] == "BattleEnded":
             outcome = shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
             lines.append([Span(outcome, "bold")])
-    lines += dice.lines(seen, data)
+    dice.add(lines, seen, data)
     if "clock" in seen and clock[2]:   # an answer more of the run: its answer alone
         from ..game.timeline import answered_words  # start-up: a missed deadline's answer
         lines.append([Span(shown(answered_words, rec["seq"], journal, seen, reader,
