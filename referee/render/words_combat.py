@@ -4,6 +4,7 @@ phase and how each hit was paid (2.0 II.3-II.4, 5.x, 8.3, 9.x), one function per
 from __future__ import annotations
 
 from ..base.plurals import counted
+from .firewhy import WHY
 from .phrases import area, card_name, kind_name, opened, phase_name, side, unit_named, unprinted
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -68,7 +69,8 @@ def _fire_group(g: dict, data: GameData, phase: str = "") -> str:
     name = data.card_types[g["source"]].title if g["kind"] == "card" else \
         f"{g['source']}" + ("" if g["source"].endswith(g["kind"]) else
                             f" {kind_name(g['kind'])}")
-    extra = " at the fort" if g.get("siege") else _raiding(g, data, phase)
+    extra = f" ({g[WHY]})" if g.get(WHY) else ""
+    extra += " at the fort" if g.get("siege") else _raiding(g, data, phase)
     extra += ", forces retreats" if g.get("forces_retreat") else ""
     hits = counted(g["hits"], "hit") if g["hits"] else "miss"
     return f"{name} F{g['fp']}{extra} [{dice}] {hits}"
