@@ -1,6 +1,8 @@
 """A report's fire line says why a die group fired at a firepower that is not its unit
-type's own (8.2.1, 8.3.2, 9.3, 9.4), once a line. The event keeps the firepower alone; the
-report gives it its reasons (render/firewhy.py) from the position before the record."""
+type's own (8.2.1, 8.3.2, 9.3, 9.4), once a line, and when Stoßtruppen forced more army
+retreats than the defender has armies in the battle, how many there are to make them
+(8.2.2). The event keeps the firepower alone; the report gives it its reasons
+(render/firewhy.py) from the position before the record."""
 
 from types import SimpleNamespace
 
@@ -57,3 +59,22 @@ def test_a_firepower_not_the_unit_s_own_is_given_its_reason_once_a_line():
                                               forces_retreat=True)])
     assert "ge-18:stosstruppen F2, forces retreats [6] miss" in describe(
         with_reasons(ev, plain, data), data, "public")
+
+
+def test_retreats_forced_beyond_the_defender_s_armies_say_how_many_there_are():
+    data = g.game_data("ttlm")
+    ev = _fire("offensive", "german", [
+        _group("ge-9:stosstruppen", "stosstruppen", 2, [1, 4, 1, 5], forces_retreat=True)],
+        forced_retreats=2)
+    one = _state(18, {}, [_army("fr-3", "fr", "somme"), _army("ge-9", "ge", "somme")])
+    line = describe(with_reasons(ev, one, data), data, "public")
+    assert line.endswith("= 2 hits; 2 army retreats forced (8.2.2), only 1 Entente army in "
+                         "the battle to make them"), line
+    # An army with a retreat marker is out of the battle (5.4.4); two armies make both.
+    marked = _state(18, {}, [_army("fr-3", "fr", "somme"), _army("fr-5", "fr", "somme")],
+                    markers=("fr-5",))
+    assert describe(with_reasons(ev, marked, data), data, "public").endswith(
+        "only 1 Entente army in the battle to make them")
+    two = _state(18, {}, [_army("fr-3", "fr", "somme"), _army("fr-5", "fr", "somme")])
+    assert describe(with_reasons(ev, two, data), data, "public").endswith(
+        "2 army retreats forced (8.2.2)")

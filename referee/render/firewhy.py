@@ -1,10 +1,13 @@
 """What a fire line in a report needs beyond its event: why a die group fired at a firepower
-that is not its unit type's own (5.2, 8.2.1, 8.3.2, 9.3, 9.4).
+that is not its unit type's own, and how many of the defender's armies are in the battle
+to make the retreats its Stoßtruppen or Tanks forced (5.2, 8.2.1, 8.2.2, 8.3.2, 9.3, 9.4).
 
 The event keeps each group's firepower, not why (`explain` replays the record for that);
 the reasons come from the unit type's fire in units.yaml, the game's options and the turn,
 in the order the engine tries them (engine/fire.py `_fire_of`), and are given as the
-engine words a die's purpose.
+engine words a die's purpose. The armies are those of the defender in the battle area
+before the record, less any with a retreat marker (5.4.4): army counters are on every
+reader's map, hidden templates or not, so the number tells nothing a reader cannot see.
 """
 
 from __future__ import annotations
@@ -15,12 +18,13 @@ if TYPE_CHECKING:
     from ..data.gamedata import GameData
 
 WHY = "_why"            # the key of a group's reason in the event copy words_combat reads
+ARMIES = "_armies"      # the key of the number of the defender's armies in the battle
 
 
 def with_reasons(ev: dict, state, data: GameData) -> dict:
     """A FireResolved event as a report tells it: each group whose firepower is not its
     unit type's own given its reason (said once a line: a reason already given to a group
-    before it is not repeated)."""
+    before it is not repeated), and with forced retreats the defender's armies there."""
     if ev.get("type") != "FireResolved" or state is None:
         return ev
     out = {**ev, "groups": []}
@@ -31,7 +35,18 @@ def with_reasons(ev: dict, state, data: GameData) -> dict:
             said.add(why)
             g = {**g, WHY: why}
         out["groups"].append(g)
+    if ev.get("forced_retreats"):
+        out[ARMIES] = armies_there(state, data, ev["area"], ev["side"])
     return out
+
+
+def armies_there(state, data: GameData, area: str, firing: str) -> int:
+    """The armies of the side that did not fire in the battle area, without a retreat
+    marker (5.4.4)."""
+    skip = set(state.combat["markers"]) if state.combat else set()
+    return sum(1 for a in state.armies.values()
+               if a.status == "map" and a.area == area and a.id not in skip
+               and data.nation_side[a.nation] != firing)
 
 
 def _nation(source: str, state) -> str | None:

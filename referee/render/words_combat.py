@@ -4,7 +4,7 @@ phase and how each hit was paid (2.0 II.3-II.4, 5.x, 8.3, 9.x), one function per
 from __future__ import annotations
 
 from ..base.plurals import counted
-from .firewhy import WHY
+from .firewhy import ARMIES, WHY
 from .phrases import area, card_name, kind_name, opened, phase_name, side, unit_named, unprinted
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -105,10 +105,24 @@ def _fire_resolved(ev: dict, data: GameData, reader: str) -> str:
         tail += f" ({ev['siege_hits']} on the fort)"
     if ev.get("forced_retreats"):
         tail += f"; {counted(ev['forced_retreats'], 'army retreat')} forced ({_forcing(ev, data)})"
+        if ARMIES in ev:        # a report's: the armies there to make them (firewhy.py)
+            tail += _armies_there(ev, data)
     if ev.get("silent"):
         tail += "; " + _silent(ev, data)
     return (f"{area(ev['area'], data)} — {side(ev, data)} {phase_name(ev)}: "
             + ("; ".join(parts) or "no die") + tail)
+
+
+def _armies_there(ev: dict, data: GameData) -> str:
+    """When fewer of the defender's armies are in the battle than retreats were forced, how
+    many there are to make them: each retreats once (8.2.2, 5.4.2)."""
+    armies, owed = ev[ARMIES], ev["forced_retreats"]
+    if armies >= owed:
+        return ""
+    foe = data.side_name(next((s for s in data.sides if s != ev["side"]), ""))
+    there = f"only {counted(armies, f'{foe} army', f'{foe} armies')}" if armies else \
+        f"no {foe} army"
+    return f", {there} in the battle to make them"
 
 
 def _silent(ev: dict, data: GameData) -> str:
