@@ -108,3 +108,30 @@ def test_antwerp_evacuation(tmp_path):
     st = g.open_game(on).state
     assert st.armies["be-1"].area == "ostend"
     assert st.area_state("antwerp", g.game_data()) == "disputed"   # the fort stays
+
+
+def test_the_options_in_play_are_named_with_their_rules_where_a_reader_meets_the_game(
+        tmp_path, cli):
+    """A reader who knows the core rules is told which optional rules are in play, each
+    with its rule, where he first meets the game: record 0 in `log`, the head of a report
+    from the start (every format) and `show` (its JSON too); a game playing none says
+    nothing of them."""
+    sc = position("1914", player="german", hands={"german": ["off-01"], "entente": ["off-03"]})
+    j = new_game(tmp_path, sc, {"hidden_templates": True, "defender_scramble": True},
+                 name="optioned")
+    said = "Optional rules in play: defender_scramble (13.7), hidden_templates (1.4)"
+    log = " ".join(cli("log", j).stdout.split())
+    assert "created: scenario case, dice committed (commitment " in log
+    assert said in log.split(" #1 ")[0], log
+    for fmt in ("text", "markdown", "bbcode", "chat"):
+        r = cli("report", j, "--since", "0", "--format", fmt)
+        assert r.exit_code == 0, r.stderr
+        head = " ".join(r.stdout.split("#1 ")[0].split()).replace("\\_", "_")  # chat's
+        assert said in head, (fmt, head)
+    for fmt in ("text", "markdown", "bbcode"):
+        assert said in " ".join(cli("show", j, "--format", fmt).stdout.split()), fmt
+    view = json.loads(cli("show", j, "--format", "json").stdout)
+    assert view["option_rules"] == {"defender_scramble": "13.7", "hidden_templates": "1.4"}
+    plain = new_game(tmp_path, sc, {}, name="plain")
+    for command in (["log", plain], ["report", plain, "--since", "0"], ["show", plain]):
+        assert "Optional rules" not in cli(*command).stdout, command

@@ -121,7 +121,7 @@ def test_a_view_kept_under_the_format_before_is_not_served(game):
     snapshot.save_view(game, raw, "data", "status:public", {"x": 1})
     path = snapshot._path(game, snapshot._view_suffix("status:public"))
     kept = home.read_signed(path)
-    assert kept["format"] == snapshot.FORMAT == 4
+    assert kept["format"] == snapshot.FORMAT == 5
     for before in (1, 2, 3):
         home.write_signed(path, {**kept, "format": before})
         assert snapshot.load_view(game, raw, "data", "status:public") is None

@@ -129,6 +129,8 @@ class StateView(Document):
     # each nation of force_pool by its name in the game's data ('ge': 'German Empire')
     nation_names: dict[str, str]
     options: dict[str, bool]
+    # each optional rule in play (options true) with its rule number ('hidden_templates': '1.4')
+    option_rules: dict[str, str] | UnsetType = UNSET
     game_over: bool
     result: dict[str, Any] | None
     # the game's words, when not TTLM's (AAC: impulse)

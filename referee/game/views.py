@@ -137,6 +137,9 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
         "force_pool": pool,
         "nation_names": {n: data.units.nations[n].name for n in pool},
         "options": dict(state.options),
+        # The optional rules in play, each with its rule, for a reader to be told of them.
+        "option_rules": {k: spec.rule for k, spec in data.info.options.items()
+                         if state.options.get(k)},
         "game_over": state.phase == "over",
         "result": state.result,
     }

@@ -147,6 +147,21 @@ MANUAL_DICE = ("Dice are manual: the players roll them (real dice or a dice serv
                "their orders carry them; the referee checks each is 1 to 6.")
 
 
+def options_words(rules: dict[str, str]) -> str | None:
+    """The optional rules in play, each by the name `new --option` takes and its rule, by
+    name; None when the game plays none."""
+    if not rules:
+        return None
+    return "Optional rules in play: " + ", ".join(f"{k} ({r})" for k, r in sorted(rules.items()))
+
+
+def options_note(view: dict[str, Any]) -> list[Para]:
+    """A line naming the optional rules in play, where a reader first meets the game: what
+    explains a firepower, a hidden army or a scramble the core rules do not."""
+    said = options_words(view.get("option_rules") or {})
+    return [para(said + ".")] if said else []
+
+
 def dice_note(view: dict[str, Any]) -> list[Para]:
     """A line saying the dice are rolled by the players, in a game of manual dice."""
     return [para(MANUAL_DICE)] if view.get("dice") == "manual" else []
@@ -256,7 +271,8 @@ def show_document(view: dict[str, Any]) -> Document:
     t = (f"Turn {view['turn']} of {view.get('last_turn', view['turn'])}: {view['label']}, "
          f"{phase_words(view)}")
     return Document(_title(view, "the war"), [
-        Section("Situation", [para(t), situation(view), *dice_note(view)]),
+        Section("Situation", [para(t), situation(view), *dice_note(view),
+                              *options_note(view)]),
         vp_section(view["vp"], view.get("result")),
         Section("Areas", [area_table(view["areas"])]),
         off_map_section(view),

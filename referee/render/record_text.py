@@ -11,6 +11,7 @@ import textwrap
 
 from ..game.planparts import heading_order, marked
 from .dice_words import sheet_parts
+from .documents import options_words
 from .unbroken import bound, unbound
 from .words_combat import WORDING as _COMBAT
 from .words_moves import WORDING as _MOVES
@@ -60,9 +61,12 @@ def record_lines(rec: dict, data: GameData, reader: str,
     `news`: what a roster record changed, in words any reader may read (rosternews.py);
     `came`: how the order came, as the header line ends with it (came.py)."""
     if rec["seq"] == 0:
+        rules = {k: spec.rule for k, spec in data.info.options.items()
+                 if (rec.get("options") or {}).get(k)}
+        said = options_words(rules)
         return [f"#0 {rec['created_at']} game {rec['game_id']} created: scenario "
                 f"{rec['scenario']}, dice {rec['dice']['mode']} (commitment "
-                f"{rec['dice']['commitment'][:16]}...)"]
+                f"{rec['dice']['commitment'][:16]}...)" + (f"; {said}" if said else "")]
     who = data.side_name(rec["actor"])
     order = rec["order"]
     private = rec.get("private_order")

@@ -48,6 +48,7 @@ from .documents import (
     armistice_para,
     deadline_note,
     dice_note,
+    options_note,
     owed_blocks,
     players_words,
     reader_words,
@@ -173,10 +174,11 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     sview, board, stat = views["show"], views["board"], views["status"]
     mailed, phone = phone, phone and phone_wanted(state, revealed)
     stat = {**stat, "_phone": True} if phone else stat
+    # From the start, the optional rules in play first: they explain what follows.
     sections = [Section(
         f"Since record {since}" if since else "From the start of the game",
-        brief.blocks(reader, shlex.quote(journal.name)) + happened
-        or [para("Nothing has happened since your last report.")])]
+        ([] if since else options_note(sview)) + brief.blocks(reader, shlex.quote(journal.name))
+        + happened or [para("Nothing has happened since your last report.")])]
     # What his production plan cost, once these records revealed it: a part of what
     # happened, not of what he is asked now (7.0).
     done = shown(carried_out_section, last["seq"], journal, state, data, reader, revealed)

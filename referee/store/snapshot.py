@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 # Raised when the same journal bytes and data would now be answered differently by a state or
 # a view kept under the format before (2: a sealed plan runs one deadline for both sides, and
 # views kept with the deadlines of the rule before must not be served; 3: views name each
-# nation of the force pools; 4: a paused game's status view shows no deadline).
-FORMAT = 4
+# nation of the force pools; 4: a paused game's status view shows no deadline; 5: `show`
+# names the optional rules in play with their rules).
+FORMAT = 5
 
 
 def _journal_id(journal: Path) -> str:
