@@ -57,6 +57,7 @@ from .documents import (
     side_name,
     vp_section,
 )
+from .entrenchnote import with_note
 from .firewhy import with_reasons
 from .formats import render
 from .grouped import grouped_blocks
@@ -233,6 +234,7 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     # A fire phase of a Surprise Attack! battle, begun here or before, in the surprise order (9.7).
     for ev in Battles.at(before).marked(marked(seen["events"])):
         ev = shown(with_reasons, rec["seq"], journal, ev, before, data)   # fire's reasons
+        ev = shown(with_note, rec["seq"], journal, ev, state, data, reader)   # entrenching
         line = shown(describe, rec["seq"], journal, ev, data, reader)
         if line:
             # A revealed plan (one order a line) in one sentence: its orders are told, not

@@ -4,6 +4,7 @@ one function per event kind."""
 from __future__ import annotations
 
 from ..base.plurals import counted
+from .entrenchnote import NOTE
 from .phrases import (
     area,
     box_owner,
@@ -140,7 +141,8 @@ def _army_rebuilt(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _unit_entrenched(ev: dict, data: GameData, reader: str) -> str:
-    return f"{side(ev, data)} {ev['unit']} entrenches (7.4)"
+    note = f": {ev[NOTE]}" if ev.get(NOTE) else ""     # a report's (entrenchnote.py)
+    return f"{side(ev, data)} {ev['unit']} entrenches (7.4){note}"
 
 
 def _infantry_upgraded(ev: dict, data: GameData, reader: str) -> str:
