@@ -50,6 +50,7 @@ from .keyed import mail_side
 from .keyelsewhere import key_told, refuse_unmatched
 from .ledger import (
     REGISTERED_PER_DAY,
+    check_kept,
     copy_handled,
     fault,
     game_lock,
@@ -201,7 +202,7 @@ def _inbox_of(table: Table, boxes: Mailboxes, messages: list[Message],
         # Another run may have moved the game while this one waited for the lock.
         table.checked_since_read()
         ledger = load_ledger(game.game_id, game.header["hash"])
-        save_ledger(ledger)      # it can be kept (else StorageError before anything is done)
+        check_kept(ledger)      # it can be kept (else StorageError before anything is done)
         return _inbox_locked(table, boxes, messages, outbox, with_map, ledger,
                              game.header["hash"])
 

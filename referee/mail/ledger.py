@@ -101,17 +101,36 @@ def load_ledger(game_id: str, header_hash: str) -> dict:
     return ledger
 
 
-def save_ledger(ledger: dict) -> None:
+def save_ledger(ledger: dict) -> bool:
     """Keep the ledger on disk, older entries folded (StorageError when it cannot be kept:
-    nothing more is handled, so nothing is applied that the ledger does not know)."""
+    nothing more is handled, so nothing is applied that the ledger does not know). Whether
+    it was written: a ledger the file holds already, as it is, is not written again (the
+    file was synced when it was kept; a save that carries nothing new guards nothing)."""
     fold(ledger)
-    payload = dict(ledger)
+    path = ledger_path(ledger["game_id"], ledger["header"])
     try:
-        home.keep_signed(ledger_path(ledger["game_id"], ledger["header"]), payload)
+        return home.keep_signed(path, dict(ledger))
     except OSError as exc:
-        raise StorageError(f"{ledger_path(ledger['game_id'], ledger['header'])}: the inbox "
-                           f"ledger cannot be saved ({exc.strerror or exc}); the messages not "
-                           f"yet handled are left for the next run") from None
+        raise _unkept(path, exc) from None
+
+
+def check_kept(ledger: dict) -> None:
+    """StorageError unless the ledger can be kept, before anything is handled: saved when
+    the file does not hold it as it is; else a file of its size made beside it (not synced,
+    removed at once) shows that its folder still takes one (a full disk, say, is told
+    before a message is applied, not after)."""
+    if save_ledger(ledger):
+        return
+    path = ledger_path(ledger["game_id"], ledger["header"])
+    try:
+        home.try_keeping(path.parent, path.read_bytes())
+    except OSError as exc:
+        raise _unkept(path, exc) from None
+
+
+def _unkept(path: Path, exc: OSError) -> StorageError:
+    return StorageError(f"{path}: the inbox ledger cannot be saved ({exc.strerror or exc}); "
+                        f"the messages not yet handled are left for the next run")
 
 
 def fold(ledger: dict, keep: int | None = None) -> None:

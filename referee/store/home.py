@@ -344,12 +344,15 @@ def _sealed(body: bytes) -> bytes | None:
     return None if mac is None else _MAGIC + mac.hex().encode() + b"\n" + body
 
 
-def keep_signed(path: Path, payload: dict) -> None:
+def keep_signed(path: Path, payload: dict) -> bool:
     """write_signed, on disk when this returns (file and folder synced), or OSError: for a
-    file whose loss would repeat or drop work (the inbox ledger)."""
+    file whose loss would repeat or drop work (the inbox ledger). Whether it wrote: a file
+    that holds these very bytes already (kept so before, so synced) is left as it is."""
     sealed = _sealed(_payload_bytes(payload))
     if sealed is None:
         raise OSError(errno.EACCES, "no key to sign it with")
+    if _holds(path, sealed):
+        return False
     ensure_dir(path.parent)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.{_tag()}.tmp")
     try:
@@ -359,6 +362,33 @@ def keep_signed(path: Path, payload: dict) -> None:
         tmp.unlink(missing_ok=True)
         raise
     sync_dir(path.parent)
+    return True
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether path is a regular file (never through a link, never a FIFO) of exactly
+    these bytes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    try:
+        info = os.fstat(fd)
+        return stat.S_ISREG(info.st_mode) and info.st_size == len(data) and \
+            read_up_to(fd, len(data)) == data
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def try_keeping(folder: Path, data: bytes) -> None:
+    """OSError unless a file of data can be made in folder now (its disk full, the folder
+    gone or not writable, say): one is written, not synced, and removed at once."""
+    tmp = folder / f".probe.{os.getpid()}.{_tag()}.tmp"
+    write_new(tmp, data, sync=False)
+    tmp.unlink()
 
 
 def read_signed(path: Path, max_bytes: int = 64 << 20) -> dict | None:
