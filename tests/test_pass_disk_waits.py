@@ -60,3 +60,26 @@ def test_a_second_pass_over_the_same_mail_writes_no_ledger(cli, tmp_path, monkey
     seen = _counted(monkeypatch)
     assert not ticking.tick(tmp_path / "games", with_map=False).problems
     assert seen["ledger saves"] == 0, seen
+
+
+def test_the_games_mail_of_a_pass_is_kept_in_one_private_folder(cli, tmp_path, monkeypatch):
+    """One private folder (made, locked and swept once, removed once) holds every game's
+    messages of the pass, each game's in a Maildir of its own; none is left after it."""
+    import tempfile
+
+    from referee.mail import claims
+
+    _settings(1)
+    _folder(cli, tmp_path, monkeypatch, NAMES, NAMES)
+    made = []
+    real = tempfile.mkdtemp
+
+    def counted(*args, **kwargs):
+        made.append(real(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(claims.tempfile, "mkdtemp", counted)
+    report = ticking.tick(tmp_path / "games", with_map=False)
+    assert [m["status"] for x in report.games for m in x.messages] == ["applied"] * 3
+    assert len(made) == 1 and not os.path.exists(made[0])
+    assert not list(home.data_dir("incoming").iterdir())

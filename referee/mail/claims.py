@@ -38,8 +38,8 @@ from .severaltags import keyed, taking
 from .strays import sender_games, stray
 from .tickgame import Game
 
-SWEEP_AFTER = 3600.0        # seconds: a private Maildir a killed pass left behind
-IN_USE = "in-use"           # the lock file of a private Maildir, held while a pass uses it
+SWEEP_AFTER = 3600.0        # seconds: a private folder a killed pass left behind
+IN_USE = "in-use"           # the lock file of a private folder, held while a pass uses it
 
 
 def claimant(raw: bytes, games: list[Game]) -> Game | None:
@@ -128,15 +128,14 @@ def _compacted(game: Game) -> tuple[str, ...]:
 
 @dataclass
 class Spool:
-    """One game's claimed messages: the private Maildir holding them (new/000000.eml and
-    on, in the order found) and each as found, its bytes dropped; problem: they could not
-    all be kept (the game's mail is then unread this pass, read again on the next). The
-    Maildir is locked while the pass uses it: no other pass's sweep removes it."""
+    """One game's claimed messages: the Maildir holding them (new/000000.eml and on, in
+    the order found; in the pass's private folder, Claims.private) and each as found, its
+    bytes dropped; problem: they could not all be kept (the game's mail is then unread this
+    pass, read again on the next)."""
 
     folder: Path | None = None
     messages: list[Fetched] = field(default_factory=list)
     problem: str | None = None
-    lock: IO[str] | None = None
 
     def place(self, i: int) -> Path:
         return self.folder / "new" / message_name(i) if self.folder else Path()
@@ -160,6 +159,11 @@ class Claims:
     # messages one of them would claim: left for their folder's pass, never unclaimed.
     elsewhere: list[Game] = field(default_factory=list)
     theirs: list[Fetched] = field(default_factory=list)
+    # The pass's private folder holding each game's Maildir, and its lock, held while the
+    # pass uses it (no other pass's sweep removes it): one for all the games of the
+    # source, made when the first message is kept, removed whole at the end.
+    private: Path | None = None
+    lock: IO[str] | None = None
 
     def hold(self, f: Fetched) -> bool:
         """Whether a game the pass cannot play would claim f, or is one of several games of
@@ -180,32 +184,41 @@ class Claims:
         if spool.problem is None:
             try:
                 if spool.folder is None:
-                    spool.folder, spool.lock = _private_maildir()
+                    spool.folder = self._maildir(len(self.spools))
                 home.write_new(spool.place(len(spool.messages)), f.raw, sync=False)
             except OSError as exc:
                 spool.problem = f"its mail cannot be kept for it to read " \
                                 f"({exc.strerror or exc}); the next pass reads it again"
         spool.messages.append(_without_bytes(f))
 
+    def _maildir(self, n: int) -> Path:
+        """The n-th game's Maildir (new/ alone) in the pass's private folder."""
+        if self.private is None:
+            self.private, self.lock = _private_folder()
+        folder = self.private / f"{n:06d}"
+        folder.mkdir(mode=0o700)
+        (folder / "new").mkdir(mode=0o700)
+        return folder
+
 
 @contextmanager
 def claimed(found: Iterable[Fetched], games: list[Game], withheld: list = (),
             elsewhere: list[Game] = ()) -> Iterator[Claims]:
-    """The messages found, each claimed as it comes (its bytes dropped then); the games'
-    private Maildirs removed afterwards. withheld: the games of the source that the pass
-    cannot play (withheld.py), whose messages are held, neither taken nor unclaimed;
-    elsewhere: those of the user's other folders, whose messages are left for them."""
+    """The messages found, each claimed as it comes (its bytes dropped then); the pass's
+    private folder, with the games' Maildirs in it, removed afterwards. withheld: the games
+    of the source that the pass cannot play (withheld.py), whose messages are held, neither
+    taken nor unclaimed; elsewhere: those of the user's other folders, whose messages are
+    left for them."""
     claims = Claims(withheld=list(withheld), games=list(games), elsewhere=list(elsewhere))
     try:
         with taking() as taken:
             _claim_each(found, games, claims, taken)
             yield claims
     finally:
-        for spool in claims.spools.values():
-            if spool.lock is not None:
-                spool.lock.close()
-            if spool.folder is not None:
-                shutil.rmtree(spool.folder, ignore_errors=True)
+        if claims.lock is not None:
+            claims.lock.close()
+        if claims.private is not None:
+            shutil.rmtree(claims.private, ignore_errors=True)
 
 
 def _claim_each(found: Iterable[Fetched], games: list[Game], claims: Claims,
@@ -260,8 +273,8 @@ def _without_bytes(f: Fetched) -> Fetched:
     return Fetched(f.where, b"", f.uid, f.oversize)
 
 
-def _private_maildir() -> tuple[Path, IO[str]]:
-    """A new private Maildir under this user's `incoming` folder, and its lock, held: those
+def _private_folder() -> tuple[Path, IO[str]]:
+    """A new private folder under this user's `incoming` folder, and its lock, held: those
     a killed pass left there over an hour ago, whose lock no one holds, are removed (their
     messages are still in the source, unread)."""
     import portalocker
@@ -271,8 +284,6 @@ def _private_maildir() -> tuple[Path, IO[str]]:
     folder = Path(tempfile.mkdtemp(dir=base))
     lock = open(folder / IN_USE, "x")
     portalocker.lock(lock, portalocker.LOCK_EX)
-    (folder / "new").mkdir(mode=0o700)
-    (folder / "cur").mkdir(mode=0o700)
     return folder, lock
 
 
@@ -287,7 +298,7 @@ def _sweep(base: Path, older_than: float = SWEEP_AFTER) -> None:
 
 
 def _in_use(folder: Path) -> bool:
-    """Whether a pass still holds the lock of a private Maildir (one without a lock file
+    """Whether a pass still holds the lock of a private folder (one without a lock file
     is a killed pass's, made before its lock was taken: it is that old). OSError when the
     lock file cannot be opened (a link, say): the folder is then left alone."""
     import portalocker
