@@ -61,6 +61,7 @@ from .ledger import (
     save_ledger,
 )
 from .mailboxes import Mailboxes, Message, too_large_refusal
+from .named import folders_synced_once
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails
 from .outboxmail import mail_since, write_outbox
 from .outcome import Outcome, outcome_of, owed_reply
@@ -276,9 +277,10 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
     save_ledger(ledger)
     written: list[Path] = []
     if outbox is not None:
-        written = write_outbox(table, outbox, people, keys, ledger, with_map)
-        written += observer_mails(table, outbox, watchers, _observer_refusals(ledger), people,
-                                  ledger, writer(ledger), with_map)
+        with folders_synced_once():     # each mail synced, its folder once before the save
+            written = write_outbox(table, outbox, people, keys, ledger, with_map)
+            written += observer_mails(table, outbox, watchers, _observer_refusals(ledger),
+                                      people, ledger, writer(ledger), with_map)
         ledger["owed"], ledger["reply_to"], ledger["notes"] = [], {}, {}
         save_ledger(ledger)
     return outcomes, told + written

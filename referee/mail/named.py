@@ -24,6 +24,9 @@ import os
 import re
 import secrets as _secrets
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from ..base.errors import StorageError
@@ -39,6 +42,25 @@ _MESSAGE_ID = re.compile(rb"^Message-ID:[ \t]*(?:\r?\n[ \t]+)?(<[^<>\s]{1,400}>)
                          re.IGNORECASE | re.MULTILINE)
 # A second name's mark at the end of a file name (msgids.twin_mark: base32, 26 signs).
 _TWIN = re.compile(r"\.[a-z2-7]{26}\Z")
+# The folders whose mails written within folders_synced_once wait for their one sync.
+_UNSYNCED: ContextVar[set[Path] | None] = ContextVar("unsynced", default=None)
+
+
+@contextmanager
+def folders_synced_once() -> Iterator[None]:
+    """Within: the mails written once (write_once) are each synced as they are written, and
+    the folder each was linked into is synced once, when the block ends, however it ends:
+    before what follows says they were written (the ledger's save after a run's mails).
+    A kill within loses nothing the folder's sync guards (the kernel keeps the links), and
+    what follows it is not done."""
+    unsynced: set[Path] = set()
+    token = _UNSYNCED.set(unsynced)
+    try:
+        yield
+    finally:
+        _UNSYNCED.reset(token)
+        for folder in sorted(unsynced):
+            home.sync_dir(folder)
 
 
 def own_name(stem: str) -> str:
@@ -114,7 +136,11 @@ def write_once(folder: Path, name: str, data: bytes, to: str, game: str | None =
         if faults:
             fault("reply")
         path = _linked(tmp, folder, name, to, game, records)
-        home.sync_dir(folder)
+        unsynced = _UNSYNCED.get()
+        if unsynced is None:
+            home.sync_dir(folder)
+        else:                   # once for the folder, when the block ends
+            unsynced.add(folder)
     finally:
         tmp.unlink(missing_ok=True)
     if faults:
