@@ -185,9 +185,8 @@ def _more(state: State, data: GameData, side: str, order: Ord, standing: dict,
     before = _decision(state)
     spec = DECISIONS[state.pending.kind]
     for _ in range(LONGEST):
-        again = order if check(state, data, order, side) is None else next(
-            (o for o in spec.candidates(state, data, side) if o.kind == order.kind and
-             spec.check(state, data, o, side) is None), None)
+        again = order if check(state, data, order, side) is None else _like(
+            state, data, side, order, spec)
         if again is None:
             return False
         branch.more += 1
@@ -202,6 +201,28 @@ def _more(state: State, data: GameData, side: str, order: Ord, standing: dict,
             _follow(state, data, side, standing, branch)
             return True
     return False
+
+
+def _worth(order: Ord, data: GameData) -> int:
+    """The hits one answer pays: a card its own Ersatz value (5.3.2, 9.2), a unit one
+    (5.3.1)."""
+    return data.card_types[order.card].ersatz if order.kind == "ersatz" else 1
+
+
+def _like(state: State, data: GameData, side: str, order: Ord, spec) -> Ord | None:
+    """The answer like order once order itself is no longer legal (its card played): the
+    first legal one of its kind; of hits to pay (5.3), one that pays as many hits as order,
+    of its kind if one does (a unit for a 1-hit card else), so that what the hint counts
+    goes by that card's own Ersatz value."""
+    legal = [o for o in spec.candidates(state, data, side)
+             if spec.check(state, data, o, side) is None]
+    kin = [o for o in legal if o.kind == order.kind]
+    if order.kind not in ("lose", "ersatz"):
+        return next(iter(kin), None)
+    same = [o for o in legal if o.kind in ("lose", "ersatz") and
+            _worth(o, data) == _worth(order, data)]
+    return next((o for o in same if o.kind == order.kind), None) or \
+        next(iter(same), None) or next(iter(kin), None)
 
 
 def _tried(state: State, data: GameData, order: Ord, side: str, standing: dict,
