@@ -36,10 +36,20 @@ def describe(ev: dict, data: GameData, reader: str) -> str | None:
     return wording(ev, data, reader)
 
 
+# The answers that say nothing of the decision they answer, so a heading names it.
+BARE = ("done", "pass", "keep")
+
+
+def bare(text: str | None) -> bool:
+    """Whether an order as the player typed it is a bare answer: 'Done.', 'PASS' as much as
+    'done' (the reading takes any case and a full stop)."""
+    return (text or "").strip().rstrip(".").strip().lower() in BARE
+
+
 def answered(rec: dict, pending: dict[str, str]) -> str:
     """' (declare battles)' for a bare answer such as 'done': the decision it answered."""
     kind = pending.get(rec.get("actor", ""))
-    if kind and rec.get("order") in ("done", "pass", "keep"):
+    if kind and bare(rec.get("order")):
         return f" ({kind.replace('_', ' ')})"
     return ""
 

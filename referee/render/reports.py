@@ -64,7 +64,7 @@ from .grouped import grouped_blocks
 from .linkdue import link_due
 from .phone import reordered, vp_brief
 from .phone import wanted as phone_wanted
-from .record_text import describe
+from .record_text import bare, describe
 from .sections import Document, Items, Para, Section, Span, as_json, para
 from .standingtip import standing_tip
 
@@ -85,7 +85,7 @@ def _record_heading(rec: dict, before, reader: str) -> list[Span]:
     private = seen.get("private_order")
     style = "plain" if isinstance(private, dict) and "data" not in private else "order"
     note = ""
-    if before.pending is not None and text in ("done", "pass", "keep"):
+    if before.pending is not None and bare(text):
         note = f" ({before.pending.kind.replace('_', ' ')})"
     note += came_note(rec, reader, rule_of(before))
     # An order longer than a mail's line is told as words, wrapped as the event lines under
