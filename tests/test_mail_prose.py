@@ -157,8 +157,9 @@ def test_a_mail_with_prose_around_its_orders_is_applied_and_the_reply_names_the_
         "\n\n", 4)
     assert flat(applied) == "Applied from your mail: 'play offensive' (#3), 'move ge-1 liege' " \
         "(#4).", applied
-    assert flat(note) == ("Not read as orders (neither applied nor refused): line 3 'Sorry, "
-                          "my mistake. Here are my orders:', line 8 'Hans'."), note
+    assert flat(note) == ("Not read as orders (neither applied nor refused): above your "
+                          "orders 'Sorry, my mistake. Here are my orders:', line 3 'Hans'."), \
+        note
     assert flat(lead).startswith("Your decision: movement phase"), lead
     assert title.startswith("TO THE LAST MAN! — report for the German player"), title
     assert "Hello" not in flat(rest)[:200]     # a greeting is no news to the player
@@ -205,6 +206,20 @@ def test_a_refused_line_is_numbered_among_the_orders_not_in_the_whole_mail(
     assert "Line 4 ('mvoe ge-1 liege') cannot be read either" in text, text[:800]
 
 
+def test_prose_after_orders_below_a_quoted_mail_is_numbered_as_the_orders_are(
+        journal, cli, tmp_path):
+    """A reply under the mail it quotes: 'line 44 'Hans'' counted the quoted mail, where a
+    refusal counts the lines read as his orders; the prose after them goes on from there."""
+    quoted = "\n".join(f"> report line {i}" for i in range(1, 40))
+    body = (f"On Sat, the referee wrote:\n{quoted}\n\nplay offensive\n\nmove ge-1 liege\n\n"
+            f"Hans\n\n{KEY_LINE}\n")
+    out = handled(cli, journal, eml(tmp_path / "in", mail(body=body)), outbox=tmp_path / "out")
+    assert out[0]["status"] == "applied", out
+    text = flat(body_of(report_to_german(tmp_path / "out")))
+    assert "Not read as orders (neither applied nor refused): line 3 'Hans'." in text, \
+        text[:600]
+
+
 def test_orders_ended_as_sentences_by_a_phone_are_applied_and_prose_stays_prose(
         journal, cli, tmp_path):
     """'Pass.' and 'End turn.' (the full stop a phone adds) are the orders; 'Good luck.'
@@ -215,7 +230,7 @@ def test_orders_ended_as_sentences_by_a_phone_are_applied_and_prose_stays_prose(
     assert [(o["status"], o["side"]) for o in out] == [("applied", "german")], out
     assert [r["order"] for r in records(journal)[before:]] == ["Pass.", "End turn."]
     text = flat(body_of(report_to_german(tmp_path / "out")))
-    assert "Not read as orders (neither applied nor refused): line 4 'Good luck.'." in text
+    assert "Not read as orders (neither applied nor refused): line 3 'Good luck.'." in text
 
 
 def test_a_slip_of_a_verb_in_a_mail_is_answered_with_the_verb_meant(journal, cli, tmp_path):

@@ -1,5 +1,5 @@
 """A remark opening a mail is named in the reply as not read, as every remark is: 'Ok sorry'
-was ("Not read as orders (neither applied nor refused): line 1 'Ok sorry'."), but 'Ivan
+was ("Not read as orders (neither applied nor refused): above your orders 'Ok sorry'."), but 'Ivan
 here. Attack!' went without a word, taken for a greeting because it was a few words ending
 in '!'. Only a greeting proper ('Hello Bob,') is passed over without a word. Neither is read
 as an order; the orders after them are applied. Both games of the campaign engine."""
@@ -47,7 +47,7 @@ def _german_mail(tmp_path, game: str, opening: str) -> tuple[list[str], str]:
 def test_a_remark_opening_a_mail_is_named_as_not_read(tmp_path, game, opening):
     applied, said = _german_mail(tmp_path, game, opening)
     assert applied == ["pass", "end turn"], applied
-    assert f"{NOT_READ} line 1 '{opening}'." in said, said[:400]
+    assert f"{NOT_READ} above your orders '{opening}'." in said, said[:400]
 
 
 @pytest.mark.parametrize("opening", ["Hello Bob,", "Dear Moderator,", "Hi!"])

@@ -125,6 +125,17 @@ def prose_apart(lines: list[tuple[int, str]], verbs: Collection[str],
     return lines[at[0]:at[-1] + 1], lines[:at[0]] + lines[at[-1] + 1:]
 
 
+def _counted(kept: list[tuple[int, str]], read: list[tuple[int, str]],
+             prose: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The prose lines numbered as a refusal numbers the orders ('line 2 of your orders'):
+    among the lines read, from the first order on, never counting the quoted mail or blank
+    lines, which a phone shows no number for; a line above the orders is numbered 0 (told
+    as above them), and with no order read, the lines count from the first one read."""
+    at = {n: i for i, (n, _) in enumerate(kept)}
+    first = at[read[0][0]] if read else 0
+    return [(max(at[n] - first + 1, 0), text) for n, text in prose]
+
+
 def read_orders(body: str, key: str | None, verbs: Collection[str],
                 heads: Collection[re.Pattern] = (), slips: Collection[str] = ()
                 ) -> tuple[list[tuple[int, str]], list[str]]:
@@ -133,8 +144,8 @@ def read_orders(body: str, key: str | None, verbs: Collection[str],
     quote mark when none was read, the orders under a signature."""
     # A remark opening the mail ('Ivan here. Attack!') is prose, named as every other is:
     # only a greeting ('Hello Bob,') is passed over without a word.
-    read, prose = prose_apart(mailtext.order_lines(body, key, verbs, exclaimed=False), verbs,
-                              heads, slips)
+    kept = mailtext.order_lines(body, key, verbs, exclaimed=False)
+    read, prose = prose_apart(kept, verbs, heads, slips)
     quoted = [] if read else quoted_out(mailtext.quoted_orders(body, verbs))
-    return read, not_read(prose) + quoted + under_signature(
+    return read, not_read(_counted(kept, read, prose)) + quoted + under_signature(
         mailtext.after_signature(body, verbs))

@@ -54,10 +54,23 @@ def named(lines: list[tuple[int, str]]) -> str:
 
 
 def not_read(prose: list[tuple[int, str]]) -> list[str]:
-    """The note naming a mail's lines that were not read as orders (message.prose_apart):
-    none when there are none."""
-    return [f"Not read as orders (neither applied nor refused): {named(prose)}."] if prose \
-        else []
+    """The note naming a mail's lines that were not read as orders (message.prose_apart),
+    numbered as the orders are (prose.read_orders; 0: above the orders): none when there
+    are none."""
+    if not prose:
+        return []
+    above = [t for n, t in prose if n == 0]
+    below = [(n, t) for n, t in prose if n]
+    said = [f"above your orders {named_texts(above)}"] * bool(above) + [named(below)] * \
+        bool(below)
+    return [f"Not read as orders (neither applied nor refused): {', '.join(said)}."]
+
+
+def named_texts(texts: list[str]) -> str:
+    """Lines quoted without a number: "'Sorry…', 'Hi'", MOST_NAMED at most."""
+    more = len(texts) - MOST_NAMED
+    return ", ".join(quoted(t, NAMED_LENGTH) for t in texts[:MOST_NAMED]) + (
+        f", and {more} more line{'s' * (more > 1)}" if more > 0 else "")
 
 
 def under_signature(lines: list[tuple[int, str]]) -> list[str]:

@@ -164,8 +164,8 @@ def test_a_skirmish_player_s_prose_is_passed_over_and_named(cli, tmp_path, secre
     replies = [p.read_text() for p in out.glob("*.eml") if ANSWER.search(p.read_text())]
     [reply] = replies
     text = " ".join(reply.replace("=\n", "").split())
-    assert "Not read as orders (neither applied nor refused): line 3 'Sorry, a slow week. " \
-        "My move:', line 5 'Tommy'" in text, text
+    assert "Not read as orders (neither applied nor refused): above your orders 'Sorry, a " \
+        "slow week. My move:', line 2 'Tommy'" in text, text
     assert "Below your signature" in text and "'done'" in text
 
 
