@@ -248,8 +248,11 @@ def test_a_plan_carried_out_is_told_with_what_happened_not_with_what_is_asked(tm
               if under and set(under) == {"-"}]
     assert titles[:2] == [f"Since record {since}", "Your production plan, as carried out (7.0)"]
     assert titles[-1] == "Now" and "Build Points (7.0)" not in titles, titles
-    plan = text.split("as carried out (7.0)")[1].split("Victory points")[0]
-    assert "build ge infantry Metz" in plan and "Spent: 3 of your" in " ".join(plan.split())
+    told, plan = text.split("as carried out (7.0)")
+    plan = plan.split("Victory points")[0]
+    # The orders are told once, in the record that revealed them; here what they spent.
+    assert "build ge infantry Metz" not in plan and "Spent: 3 of your" in " ".join(plan.split())
+    assert told.count("build ge infantry Metz") == 1, told
 
 
 def test_the_eft_loss_prompt_says_your_choice_to_the_german_alone(tmp_path):
@@ -275,7 +278,7 @@ def test_the_eft_loss_prompt_says_your_choice_to_the_german_alone(tmp_path):
 
 def test_a_sealed_plan_names_its_areas_as_the_board_does(tmp_path, cli):
     """The German builds in the Palatinate (id pfalz): his report of the sealed plan, its
-    costs and the plan as carried out name the area as the board and the revealed plan do,
+    costs and the plan revealed name the area as the board does,
     never by an id his mail shows nowhere else (4.1)."""
     j = _to_production(tmp_path)
     orders = ["build ge infantry palatinate", "buy 1", "done"]
@@ -287,4 +290,5 @@ def test_a_sealed_plan_names_its_areas_as_the_board_does(tmp_path, cli):
     assert "build ge infantry Palatinate # 1 BP" in text
     assert g.submit(j, "entente", ["buy 1", "done"]).rejected is None
     text = " ".join(cli("report", j, "--as", "german", "--since", str(since)).stdout.split())
-    assert "pfalz" not in text and "build ge infantry Palatinate # 1 BP" in text
+    assert "pfalz" not in text and "revealed (2 BP spent, 8 left unspent and lost, 7.0): " \
+        "build ge infantry Palatinate; buy 1" in text, text

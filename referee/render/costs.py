@@ -164,14 +164,16 @@ def production_section(state: State, data: GameData, reader: str,
 
 def carried_out_section(state: State, data: GameData, reader: str,
                         revealed: list[dict]) -> Section | None:
-    """What reader's production plan cost, once the report's records revealed it (7.0): a
-    part of what happened, not of what is asked now; None when they did not."""
+    """What reader's production plan spent and left, once the report's records revealed it
+    (7.0): a part of what happened, not of what is asked now; None when they did not."""
     mine = [opened(ev, reader) or ev for ev in revealed if ev.get("side") == reader]
     if reader not in data.sides or not mine:
         return None
     ev = mine[-1]
     plan = plan_costs(state, data, ev["spent"] + ev["lost"], list(ev["orders"]), True)
-    return Section("Your production plan, as carried out (7.0)", _plan_blocks(plan, data))
+    # Its orders are told once, revealed in the record (told_once.py): here what they spent.
+    return Section("Your production plan, as carried out (7.0)",
+                   _left(plan) if plan.orders else _plan_blocks(plan, data))
 
 
 def _plan_blocks(plan: PlanCosts, data: GameData, hand: tuple[int, int] | None = None) -> list:

@@ -67,6 +67,7 @@ from .phone import wanted as phone_wanted
 from .record_text import bare, describe
 from .sections import Document, Items, Para, Section, Span, as_json, para
 from .standingtip import standing_tip
+from .told_once import revealed_sides, told_once
 
 # ---------------------------------------------------------------- the report
 
@@ -81,9 +82,13 @@ def _record_heading(rec: dict, before, reader: str) -> list[Span]:
     # The order as the reader may see it: a sealed or hidden order stays its placeholder,
     # which says what the record holds and is set as words, not as an order to type.
     seen = redact(rec, reader)
-    text = heading_order(order_text(seen), rec)
     private = seen.get("private_order")
-    style = "plain" if isinstance(private, dict) and "data" not in private else "order"
+    # A plan the record reveals is told once, revealed: the heading names it as every
+    # reader sees it (told_once.py).
+    hidden = isinstance(private, dict) and ("data" not in private or rec.get("actor") in
+                                            revealed_sides(seen.get("events", [])))
+    text = heading_order(rec["order"] if hidden else order_text(seen), rec)
+    style = "plain" if hidden else "order"
     note = ""
     if before.pending is not None and bare(text):
         note = f" ({before.pending.kind.replace('_', ' ')})"
@@ -232,7 +237,7 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     once)."""
     lines = []
     # A fire phase of a Surprise Attack! battle, begun here or before, in the surprise order (9.7).
-    for ev in Battles.at(before).marked(marked(seen["events"])):
+    for ev in Battles.at(before).marked(told_once(marked(seen["events"]), reader)):
         ev = shown(with_reasons, rec["seq"], journal, ev, before, data)   # fire's reasons
         ev = shown(with_note, rec["seq"], journal, ev, state, data, reader)   # entrenching
         line = shown(describe, rec["seq"], journal, ev, data, reader)

@@ -43,7 +43,7 @@ def _plans_opened(ev: dict, data: GameData, reader: str) -> str:
 def _plan_sealed(ev: dict, data: GameData, reader: str) -> str:
     e = opened(ev, reader)
     what = "part of a plan" if ev.get("part") else "a plan"
-    if e is None:
+    if e is None or ev.get("revealed_here"):        # its orders told revealed (told_once)
         return f"{side(ev, data)} seals {what}"
     if not e["orders"]:
         return f"{side(ev, data)} adds no orders to the plan"
@@ -98,7 +98,8 @@ def _production_ordered(ev: dict, data: GameData, reader: str) -> str:
     # A part of the plan its side has not ended in the same record (game/planparts.py).
     what = "part of a production plan (7.0)" if ev.get("part") else \
         "a production plan (7.0)"
-    if "data" in sec and reader in ("moderator", sec.get("to")):
+    if "data" in sec and reader in ("moderator", sec.get("to")) and \
+            not ev.get("revealed_here"):            # its orders told revealed (told_once)
         orders = sec["data"].get("orders")
         if orders is None:
             return f"{side(ev, data)} production order (sealed): {sec['data']['order']}"
