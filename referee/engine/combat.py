@@ -278,7 +278,10 @@ def _cards_prompt(s: State, d: GameData) -> str:
         what = "none allowed now" if keys else "none in this deck"
         return f"as {who}, play combat cards ({what}); then 'done' (2.0 II.3b)"
     areas = "their battle areas" if len(names) > 1 else "its battle area"
-    said = [f"combat cards ({', '.join(names)}), naming {areas}"] if names else []
+    # The deck's cards allowed now, never read as the cards in his hand (the other side
+    # reads the prompt too).
+    said = [f"combat cards (cards allowed now: {', '.join(names)}), naming {areas}"] \
+        if names else []
     return f"as {who}, play {', or '.join(said + whole)}; then 'done' (2.0 II.3b)"
 
 
