@@ -578,7 +578,10 @@ def test_the_deadline_is_in_the_mail_of_the_side_owing_orders_only(tmp_path, cli
     by = {str(m["To"]): text_of(m) for m in mails(tmp_path / "out")}
     # The German still moves (2.0 II.2): a new hand-off, due 48h after his mail was applied.
     assert "Orders due by Thu 26 Nov 10:00 UTC." in by[ADDRESSES["german"]]
-    assert "Orders due" not in by[ADDRESSES["entente"]]
+    # The Entente owes nothing: no time of his own, the German's as the side waited on.
+    assert not any(line.startswith("Orders due") for line in
+                   by[ADDRESSES["entente"]].splitlines())
+    assert "German: Orders due by Thu 26 Nov 10:00 UTC." in by[ADDRESSES["entente"]]
     assert "2 extensions left" in " ".join(by[ADDRESSES["german"]].split())
     assert all(len(line) <= 72 for line in by[ADDRESSES["german"]].splitlines())
     assert "left of the 2 this game allows" not in " ".join(by[ADDRESSES["entente"]].split())

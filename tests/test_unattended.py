@@ -240,7 +240,7 @@ def test_a_game_played_by_mail_only_the_moderator_idle_after_new(cli, post, tmp_
     sent = {side: text for side, _, text in t.tick_at(START, command_line=True)}
     assert set(sent) == {"german", "entente"}
     assert "Orders due by Wed 25 Nov 18:00 UTC." in sent["german"]
-    assert "Orders due by" not in sent["entente"]
+    assert "German: Orders due by Wed 25 Nov 18:00 UTC." in sent["entente"]  # the side waited on
     # The 24h reminder (Tuesday 18:00) to the German only, not a minute before.
     assert tick_at(START + 24 * h - minute) == []
     assert [(s, said.split(" | ")[0], said.split(" | ")[1][:50])

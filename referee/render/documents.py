@@ -281,9 +281,10 @@ def show_document(view: dict[str, Any]) -> Document:
          if view.get("standing") else []))
 
 
-def deadline_note(view: dict[str, Any]) -> list:
+def deadline_note(view: dict[str, Any], others_of: str | None = None) -> list:
     """The deadlines of the sides owing orders, in the players' words, or that the game is
-    paused (nothing when the game has no deadlines)."""
+    paused (nothing when the game has no deadlines); others_of: a side's, whose own
+    deadline his mail tells, given those of the others alone (they are public)."""
     clock = view.get("deadlines")
     if not clock:
         return []
@@ -291,7 +292,7 @@ def deadline_note(view: dict[str, Any]) -> list:
         return [para("The game is paused: no orders are taken and no deadline runs until "
                      "the moderator resumes it.")]
     return [para(f"{side_name(d['side'])}: {d['words']}{extension_note(d)}{missed_note(d)}.")
-            for d in clock["due"]]
+            for d in clock["due"] if d["side"] != others_of]
 
 
 # What follows a deadline that has passed, by the policy at a missed deadline.

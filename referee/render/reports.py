@@ -481,8 +481,8 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
     else:
         blocks.append(para(Span("Waiting on ", "bold"), players_words(waiting),
                            f": {stat['prompt']}"))
-        if reader == PUBLIC:    # by when, as `status` tells it (a side: his own mail only)
-            blocks += deadline_note(stat)
+        # By when, as `status` tells it to anyone: the side waiting reads the others' time.
+        blocks += deadline_note(stat, None if reader == PUBLIC else reader)
         blocks += coming or []
         if stat["legal"]:
             blocks.append(para("Orders you may give at any time:"))
