@@ -23,6 +23,7 @@ from .movement import (
     through_full,
     turn_checks,
 )
+from .reading import NO_EFT_BOX
 from .state import State
 
 _WORDS = {1: "one", 2: "two", 3: "three"}
@@ -267,8 +268,7 @@ def eft_violation(s: State, d: GameData, o, side: str) -> Violation | None:
     """Why a move into or out of the EFT box is illegal now (games/ttlm reconstruction)."""
     box = d.eft_box
     if box is None:
-        return Violation("AAC 2.0 V.4", "this game has no Eastern Front Transit box (AT ALL "
-                                        "COSTS! plays the Eastern front itself)")
+        return Violation(*NO_EFT_BOX)
     if side != box.owner:
         return Violation("2.0 V.4", f"only the {d.side_name(box.owner)} moves units into the "
                                     f"EFT box")

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import msgspec
 
-from ..base.errors import AmbiguousOrderError, OrderSyntaxError, echoed, quoted
+from ..base.errors import (
+    AmbiguousOrderError,
+    IllegalOrderError,
+    OrderSyntaxError,
+    echoed,
+    quoted,
+)
 from ..base.nearness import did_you_mean, fold, nearest
 from ..contracts.orders import (
     Annihilate,
@@ -273,6 +279,22 @@ def _areas_until(r: Reader, *stops: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# Why the EFT box cannot be entered in a game without one (AAC: movement_modes.py, the
+# eft order, tells the same).
+NO_EFT_BOX = ("AAC 2.0 V.4", "this game has no Eastern Front Transit box (AT ALL COSTS! "
+                             "plays the Eastern front itself)")
+
+
+def _eft_moved(r: Reader) -> IllegalOrderError:
+    """'move UNIT eft': the box is no area (2.0 V.4), answered as the eft order is where the
+    game has none, else pointing to that order."""
+    box = r.data.eft_box
+    if box is None:
+        return IllegalOrderError(r.text, *NO_EFT_BOX)
+    return IllegalOrderError(r.text, "2.0 V.4", f"the {box.name} is no area: a unit goes "
+                                                f"into it or out of it with 'eft UNIT'")
+
+
 def _move(r: Reader) -> Ord:
     unit = r.unit()
     if r.keyword("stays", "(stays)") and ":" in unit:
@@ -281,6 +303,8 @@ def _move(r: Reader) -> Ord:
         r.expect_end()
         return Move(unit=unit, path=(), into=None, taking=())
     r.keyword("to")
+    if not r.done() and fold(r.words[r.pos]) == "eft":
+        raise _eft_moved(r)
     path = _areas_until(r, "into", "taking")
     into = r.unit() if r.keyword("into") else None
     taking: list[str] = []
