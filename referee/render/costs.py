@@ -97,7 +97,8 @@ def _left(plan: PlanCosts) -> list:
     """Spent and left; BP left in a closed plan are lost (7.0)."""
     blocks = [para(f"Spent: {plan.spent} of your {plan.bp} BP; left: {plan.left}.")]
     if plan.closed and plan.left > 0:
-        blocks.append(para(Span(f"{plan.left} BP go unspent and are lost", "bold"),
+        verbs = "goes unspent and is" if plan.left == 1 else "go unspent and are"
+        blocks.append(para(Span(f"{plan.left} BP {verbs} lost", "bold"),
                            ": Build Points are spent in this production phase or not at "
                            "all (7.0)."))
     elif plan.closed:
@@ -110,13 +111,15 @@ def _left(plan: PlanCosts) -> list:
 
 def _hand_note(state: State, data: GameData, reader: str) -> Para:
     """His hand against the card limit he keeps out of this phase (7.1, 2.0 V.3): the cards
-    he may buy before the excess is discarded, and the BP spent on it lost."""
+    he may buy within it; those over it are discarded, the BP spent on them lost."""
     held, limit = len(state.hands.get(reader, [])), card_limit(state, data, reader)
     room = max(limit - held, 0)
+    within = f"{counted(room, 'more card')} may be bought within it; a card bought " \
+        f"beyond {'them' if room > 1 else 'it'} is over the limit" if room else \
+        "every card you buy is over it"
     return para(f"You hold {counted(held, 'card')}; the card limit is {limit} (7.1): "
-                f"{counted(room, 'more card') if room else 'no card'} may be bought "
-                f"before the excess is discarded, and the BP spent on cards over the limit "
-                f"are lost (7.1).")
+                f"{within}, and must be discarded at the end of this phase (2.0 V.3), the "
+                f"BP spent on it lost (7.1).")
 
 
 def _planning(state: State, data: GameData, reader: str, legal: list[str]) -> list:
