@@ -24,8 +24,8 @@ from referee.engine import legal_orders
 from referee.engine.order_text import format_order
 from referee.engine.reading import VERBS
 
-DECISION = ("'move' does not answer the decision now (play an Offensive-type card or pass "
-            "in this player turn, SUMMER 1914 (2.0 II.1)); expected: play, pass")
+DECISION = ("'move' does not answer the decision now, which is yours (play an Offensive-type "
+            "card or pass in this player turn, SUMMER 1914 (2.0 II.1)); expected: play, pass")
 OPEN_NOW = "the orders open now start with one of: pass, play, propose, surrender"
 
 

@@ -135,10 +135,24 @@ def unanswered(state: State, data: GameData, kinds: tuple[str, ...], side: str,
         answers = ", ".join(a.replace("_", " ") for a in spec.accepts if a in open_now) or \
             ", ".join(a.replace("_", " ") for a in spec.accepts)
         return Violation(spec.rule, f"'{shown}' does not answer the "
-                                    f"decision now ({pending_prompt(state, data, side)}); "
+                                    f"decision now, which is yours "
+                                    f"({pending_prompt(state, data, side)}); "
                                     f"expected: "
-                                    f"{answers}")
+                                    f"{answers}{_card_later(state, data, kinds, side)}")
     return None
+
+
+def _card_later(state: State, data: GameData, kinds: tuple[str, ...], side: str) -> str:
+    """When an order that answers a player turn's card or pass (2.0 II.1) comes to side, told
+    after the answers open now: at his own next turn, after the other side's."""
+    spec = DECISIONS["card_or_pass"]
+    if not set(kinds) & set(spec.accepts) or state.player is None:
+        return ""
+    turn = data.term("player_turn")
+    if state.player == side:
+        return f"; your card or pass ({spec.rule}) opens your next {turn}"
+    return (f"; your card or pass ({spec.rule}) comes at your {turn}, once the "
+            f"{data.side_name(state.player)} player's {turn} is over")
 
 
 def resumed_decision(state: State) -> tuple[str, str] | None:
