@@ -327,6 +327,10 @@ def _remark_hint(exc: OrderError) -> str:
             f"order; begin a remark with another word)")
 
 
+# The sections of a report that only repeat the last one when nothing has happened since.
+UNCHANGED = ("Victory points", "Board")
+
+
 def report_body(table, side: str, since: int, key: str, due: str | None = None,
                 notes: list[str] = (), map_note: str = "", held: bool = False) -> str:
     """A player's report as mail text (table: the game's Table): what of his messages was
@@ -341,6 +345,10 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
         since, notes = 0, [_newcomer_note(table, side, joined, held), *notes]
     doc, meta = table.report(side, since, keep_views=False, held=held, full_most=FULL_MOST,
                              phone=True)
+    if joined is None and since >= table.records[-1]["seq"]:
+        # Nothing happened since his last report (a mail refused): the board and the score
+        # he has; what is asked of him now is all the report tells.
+        doc.sections[:] = [s for s in doc.sections if s.title not in UNCHANGED]
     told = _time_told(due, notes)
     lead = lead_lines(doc, None if told else due)
     if lead and doc.sections[0].title in reports.NOW_TITLES:    # laid out for a phone: the
