@@ -237,9 +237,11 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     once)."""
     lines = []
     # A fire phase of a Surprise Attack! battle, begun here or before, in the surprise order (9.7).
-    for ev in Battles.at(before).marked(told_once(marked(seen["events"]), reader)):
+    # An entrenchment's note first: an event that says more than its plan's order is told.
+    events = [shown(with_note, rec["seq"], journal, ev, state, data, reader)
+              for ev in marked(seen["events"])]
+    for ev in Battles.at(before).marked(told_once(events, reader)):
         ev = shown(with_reasons, rec["seq"], journal, ev, before, data)   # fire's reasons
-        ev = shown(with_note, rec["seq"], journal, ev, state, data, reader)   # entrenching
         line = shown(describe, rec["seq"], journal, ev, data, reader)
         if line:
             # A revealed plan (one order a line) in one sentence: its orders are told, not

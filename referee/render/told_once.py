@@ -2,13 +2,14 @@
 the record's heading names the plan as every reader sees it, its sealing names no orders,
 its revealing lists them with the areas as the board names them, and what was carried out
 is told only where it says more than the order did (a new unit's id, a card drawn, a
-template hidden from the reader, 1.4).
+template hidden from the reader, 1.4, a note on what an entrenchment gives).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from .entrenchnote import NOTE
 from .phrases import opened
 
 # The events that reveal a plan, and those that seal one.
@@ -20,7 +21,7 @@ def _order_of(ev: dict, reader: str) -> str | None:
     """The plan order (as a plan keeps it: areas by id) that an event carried out and says
     no more than, or None: a new id to tell, a hidden detail, an event of no plan."""
     e = opened(ev, reader)
-    if e is None or e.get("new_id"):
+    if e is None or e.get("new_id") or ev.get(NOTE):
         return None
     unit = str(e.get("unit", "")).replace(":", " ")
     into = f" into {e['into']}" if e.get("into") else ""
