@@ -41,11 +41,12 @@ from .askagain import (
 )
 from .deadlinepost import Post, address_of, everyone
 from .firsttold import reported_this_pass
+from .fornow import tell_hold_over
 from .holds import Hold, sides_on_hold
 from .ledger import fault, game_lock, save_ledger
 from .missednotice import missed_facts, waiting_words
 from .refusal import prose
-from .unasked import OWED, keep_unasked, unasked_sides
+from .unasked import OVER, OWED, forget_unasked, keep_unasked, unasked_sides
 
 # A line of a player's mail asking for more time: `extend 24h`.
 EXTEND_LINE = re.compile(r"(?i)^extend\s+(\S+)\s*$")
@@ -238,8 +239,8 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
 
         def unasked() -> dict[str, str]:   # the ledger read only when a due asks something
             if not sides:
-                sides.append(unasked_sides(post, tl.dues, sending, now - GRACE)
-                             if reporting else {})
+                sides.append(unasked_sides(post, tl.dues, sending, now - GRACE,
+                                           tl.settings) if reporting else {})
             return sides[0]
         fates = [] if tl.paused else [(d, _fate(tl, d, now, rule_missed, on_hold, unasked))
                                       for d in tl.dues]
@@ -248,6 +249,9 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
         for d, fate in fates:
             if any(b["clock"].get("missed") == "pause" for b in bodies):
                 break
+            if sides and sides[0].get(d.side) == OVER and fate not in (NOT_YET, RULED):
+                tell_hold_over(tl, d, post, log)    # ruled now: the moderator told once
+                forget_unasked(post, d.side)
             if fate == REMIND:
                 bodies += remind(tl, d, now, post, log, reporting) if reminding else []
             elif fate == NOT_YET:
@@ -286,6 +290,8 @@ def _fate(tl: Timeline, d: Due, now: datetime, rule_missed: datetime | None,
         return HELD
     asks = now >= d.due or any(now >= d.due - r for r in d.reminders(tl.settings))
     why = unasked().get(d.side) if asks else None
+    if why == OVER:                 # held no longer (fornow.py): ruled as any other
+        why = None
     if why == OWED or (why is not None and now >= d.due and
                        (d.side, d.handoff, stamp(d.due)) not in tl.missed):
         return UNASKED

@@ -54,7 +54,9 @@ def send_owed(spool: Path, target: str) -> list[str]:
     every recipient) is moved to spool/refused/ and the others go on; the error then names
     it. One whose every recipient the server refuses for now (4xx at RCPT) stays owed, as
     do the later ones to those recipients, and the others go on; the error then names it
-    too."""
+    too. An error of a session that went to its end (the server answered each mail) has
+    `held_for_now`: the addresses the server refused for now (fornow.py); one of a
+    session that failed as a whole, or of no session, has none."""
     target = check_target(target)
     if target.startswith("outbox:"):
         return []
@@ -124,7 +126,9 @@ def _by_smtp(server: Server, owed: list[Path], sent_dir: Path, lines: list[str])
         raise _stopped(str(exc), lines, set_aside + held.said()) from None
     said = set_aside + held.said()
     if said:
-        raise _stopped(f"smtp {server.host}:{server.port}: {'; '.join(said)}", lines, [])
+        error = _stopped(f"smtp {server.host}:{server.port}: {'; '.join(said)}", lines, [])
+        error.held_for_now = sorted(held.refused)   # the session reached the server
+        raise error
 
 
 def _stopped(message: str, lines: list[str], said: list[str]) -> TransportError:
@@ -142,11 +146,13 @@ class _Held:
 
     def __init__(self):
         self.recipients: set[str] = set()
+        self.refused: set[str] = set()      # the recipients the server itself refused
         self.first: list[str] = []
         self.later: list[str] = []
 
     def add(self, exc: HeldForNow) -> None:
         self.recipients.update(address_key(r) for r in exc.recipients)
+        self.refused.update(address_key(r) for r in exc.recipients)
         self.first.append(str(exc))
 
     def waits(self, path: Path, raw: bytes) -> bool:

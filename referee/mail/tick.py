@@ -37,6 +37,7 @@ from .delivery import (
     spool_files,
 )
 from .folderexports import never_a_journal, seen_as, unplayable  # noqa: F401
+from .fornow import noted as note_refused_now
 from .heldreminders import held_reminders
 from .inbox import inbox
 from .ledger import fault, load_ledger
@@ -459,7 +460,9 @@ def _send_logged(x: Game) -> None:
     except StorageError as exc:         # a TransportError too
         for line in getattr(exc, "sent_lines", ()):
             x.log(line)
+        note_refused_now(x, exc, clock_now())     # the addresses refused for now, if any
         raise
+    note_refused_now(x, None, clock_now())
     for line in lines:
         x.log(line)
 

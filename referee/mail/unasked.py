@@ -5,7 +5,8 @@ that reached the server in time count (tick.py). The other way holds too: a side
 mail asking the decision is still owed, written into the spool by a pass whose server
 was down (or refused it for now) and not handed to the server since, has not been asked.
 His deadline is neither reminded nor ruled missed meanwhile, whatever the time (a
-reminder would reach him with the report it follows, or before it). So too for a side
+reminder would reach him with the report it follows, or before it), unless the server
+refuses his address alone for now for longer than a hold may last (fornow.py). So too for a side
 whose deadline passed before the report asking him was written at all (`tick` first run
 after it): the pass writes it after the check.
 
@@ -34,6 +35,7 @@ from ..table import Table
 from .deadlinepost import Post
 from .delivery import spool_files
 from .firsttold import last_mail
+from .fornow import hold_over
 from .ledger import fault, game_lock, load_ledger, save_ledger
 from .leftover import held_by
 from .observers import still_held
@@ -41,8 +43,10 @@ from .tickgame import Game
 
 # The ledger's part: each side held so, [hand-off, its record's hash].
 UNASKED = "unasked"
-# Why a side is not yet asked: the mail asking him waits in the spool; none is written yet.
-OWED, UNWRITTEN = "owed", "unwritten"
+# Why a side is not yet asked: the mail asking him waits in the spool; none is written yet;
+# it waits there still, refused for now to his address for as long as a hold lasts
+# (fornow.py: he is held no longer).
+OWED, UNWRITTEN, OVER = "owed", "unwritten", "over"
 
 
 def owed_stems(spool: Path) -> set[str]:
@@ -50,15 +54,16 @@ def owed_stems(spool: Path) -> set[str]:
     return {p.stem for p in spool_files(spool)}
 
 
-def unasked_sides(post: Post, dues: list[Due], sending: bool, before: datetime
-                  ) -> dict[str, str]:
+def unasked_sides(post: Post, dues: list[Due], sending: bool, before: datetime,
+                  settings=None) -> dict[str, str]:
     """The sides owing orders not yet asked (OWED or UNWRITTEN), by side: a side with an
     address whose last mail ended before his hand-off (the report asking him is still to
     be written), or whose mail since, written by `before` (a pass that wrote it later may
     send it yet: the grace of a mail slowed on its way), waits in the spool (sending: the
     spool's mails are the referee's to send; an outbox's are out once written). A side a
     mail to whom a server refused for good waits on the moderator (leftover.py): not
-    counted here."""
+    counted here. With the game's settings, one held so whose address the server refuses
+    for now, held as long as the hold may last, is OVER instead (fornow.py)."""
     ledger = post.kept()
     if ledger is None:
         return {}
@@ -75,7 +80,9 @@ def unasked_sides(post: Post, dues: list[Due], sending: bool, before: datetime
         when = parse_stamp(written) if isinstance(written, str) else None
         if name is not None and name.removesuffix(".eml") in owed and \
                 when is not None and when <= before:
-            found[d.side] = OWED
+            over = settings is not None and hold_over(
+                ledger, post.address(d.side), d, settings.duration(d.decision), before)
+            found[d.side] = OVER if over else OWED
     return found
 
 
@@ -89,6 +96,15 @@ def keep_unasked(post: Post, d: Due) -> None:
     mark = [d.handoff, post.records[d.handoff].get("hash")]
     if kept.get(d.side) != mark:
         ledger[UNASKED] = {**kept, d.side: mark}
+        save_ledger(ledger)
+
+
+def forget_unasked(post: Post, side: str) -> None:
+    """The side no longer kept as held for a mail not yet gone out (his hold ended:
+    fornow.py): none of the time is given back when it goes."""
+    ledger = post.kept()
+    if ledger is not None and side in _kept(ledger):
+        ledger[UNASKED] = {s: m for s, m in _kept(ledger).items() if s != side}
         save_ledger(ledger)
 
 
@@ -131,9 +147,12 @@ def give_back(journal: Path, spool: Path, now: datetime, games_dir, sending: boo
         tl = g_timeline.timeline(table.journal, table.raw, games_dir,
                                  table.records_of(table.raw))
         post = Post(table, table.raw, spool, now, head["game_id"])
-        still = unasked_sides(post, tl.dues, sending, now) if has_deadlines(table.raw) \
-            else {}
+        still = unasked_sides(post, tl.dues, sending, now, tl.settings) \
+            if has_deadlines(table.raw) else {}
         for side, (handoff, made) in sorted(kept.items()):
+            if still.get(side) == OVER:     # held no longer: nothing is given back
+                del ledger[UNASKED][side]
+                continue
             if side in still:
                 continue                    # not gone yet: the next pass looks again
             line = _extend(table, tl, side, handoff, made, now, grace)
