@@ -358,3 +358,11 @@ def test_a_tick_logged_to_one_file_has_its_lines_before_its_error_by_either_door
                              "referee: 1 problem in 1 game (see above)"], lines
         gone = [_gone_reader(argv, door) for door in (True, False)]
         assert [(g.returncode, g.stderr) for g in gone] == [(0, b"")] * 2, form
+
+
+def test_an_export_that_names_no_reader_names_the_option_given_by_either_door(game, cli):
+    for form in (("--export=",), ("--export", "Ger man"), ("--export=", "--format", "json")):
+        r = cli("verify", game, *form)
+        assert quick_run("verify", game, *form) == (r.exit_code, r.stdout, r.stderr), form
+        said = r.stdout + r.stderr
+        assert r.exit_code == 2 and "--export " in said and "--as" not in said, said

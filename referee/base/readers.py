@@ -23,10 +23,11 @@ def readers_of(sides) -> tuple[str, ...]:
     return (*sides, PUBLIC, MODERATOR)
 
 
-def check_name(reader: str) -> str:
-    """A --as value that can name a reader at all (before the game data is read)."""
+def check_name(reader: str, option: str = "--as") -> str:
+    """A value of option (--as, --export) that can name a reader at all (before the game
+    data is read); UsageError names the option given."""
     if not isinstance(reader, str) or not _NAME.fullmatch(reader):
-        raise UsageError(f"--as {reader!r}: name a side, public or moderator")
+        raise UsageError(f"{option} {reader!r}: name a side, public or moderator")
     return reader
 
 

@@ -192,7 +192,7 @@ def verify(path: Path | str, secret_file: Path | None = None,
     them (what else it checks on them, receipts, is then checked on the same bytes).
     """
     if export is not None:
-        check_name(export)
+        check_name(export, "--export")
     journal = Journal(path)
     raw = journal.raw() if raw is None else raw
     name = journal.name
