@@ -287,3 +287,17 @@ def test_a_wrong_secret_is_named_alike_by_order_and_verify(tmp_path, cli):
     assert (ordered.exit_code, ordered.stderr) == (3, said)
     assert (verified.exit_code, verified.stderr) == (3, said)
     assert journal.read_bytes() == before
+
+
+@pytest.mark.parametrize("when", ["yesterday", "2026-11-23 18:00:00", "2026-11-23T18:00:00",
+                                  "2026-11-23T18:00:00+00:00", ""])
+def test_a_record_whose_time_the_referee_never_writes_fails_naming_that_record(
+        game, cli, when):
+    records = [json.loads(line) for line in _lines(game)]
+    seq = records[-1]["seq"]
+    records[-1]["at"] = when
+    _rewrite(game, _rechain(records))
+    forget_mark(game)
+    r = cli("verify", game)
+    assert r.exit_code == 3, r.stdout
+    assert f"record {seq}" in r.stderr and "$.at" in r.stderr and "OK" not in r.stdout

@@ -330,7 +330,7 @@ class JournalRecord(Contract):
     seq: int
     prev: str
     hash: str
-    at: str
+    at: Stamp                           # as the referee writes it: ISO 8601, UTC, seconds, Z
     # A side of the game or the moderator: apply_record checks it against the game's sides
     # (a length bound here, not a pattern, costs nothing per record).
     actor: Annotated[str, Meta(min_length=1, max_length=32)]
