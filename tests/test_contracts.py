@@ -206,7 +206,7 @@ def test_a_record_that_breaks_its_contract_is_not_written(game):
 
     before = game.read_bytes()
     last = json.loads(before.splitlines()[-1])
-    bad = {"at": "now", "actor": "german", "order": "pass",
+    bad = {"at": last["at"], "actor": "german", "order": "pass",
            "events": [{"type": "Passed", "side": "german", "surprise": 1}]}
     with pytest.raises(ContractError, match=r"record \d+ as built breaks its contract at "
                                             r"\$\.events\[0\]\.Passed\.surprise"):
