@@ -71,8 +71,8 @@ def test_a_dice_sheet_makes_the_wording_count_for_nothing(tmp_path, cli):
 def test_the_guide_says_what_a_receipt_proves_and_to_whom():
     text = _words(PLAYER)
     assert "Whoever holds the journal can prove" not in text
-    assert "A failing receipt proves the rewrite to you" in text
-    assert "a mail the referee does not sign" in text
+    assert "proof, to anyone with your mail and the journal" in text
+    assert "proves the rewrite only to you, who kept the mail" in text
 
 
 def test_the_guide_says_what_to_do_when_no_answer_comes():

@@ -9,6 +9,7 @@ the project's own code, so only the signatures can tell it.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -100,8 +101,9 @@ def test_the_first_mail_and_every_report_show_the_fingerprint_above_the_receipt(
     r = cli("inbox", journal, write_maildir(tmp_path / "box", []), "--outbox", tmp_path / "o")
     assert r.exit_code == 0, r.output
     mails = list((tmp_path / "o").glob("*.eml"))
-    assert mails and all(f"Fingerprint: {fpr} (the game's signing key)\nReceipt: "
-                         in m.read_text() for m in mails)
+    assert mails and all(re.search(rf"Fingerprint: {fpr} \(the game's signing key\)\n"
+                                   rf"Signed:\n(  [A-Za-z0-9_-]{{64}}\n){{2}}Receipt: ",
+                                   m.read_text()) for m in mails)
     report = cli("report", journal, "--as", "public").stdout.splitlines()
     assert report[-2] == f"Fingerprint: {fpr} (the game's signing key)"
 

@@ -264,6 +264,10 @@ class Receipt(Document):
     hash: str
     # of the key that signed the record (signed games)
     fingerprint: str | None | UnsetType = UNSET
+    # that key's Ed25519 signature of the receipt (base64url), when the referee that made
+    # the report holds it; signed: what a mail's Signed lines hold (the whole hash, then it)
+    signature: str | None | UnsetType = UNSET
+    signed: str | None | UnsetType = UNSET
 
 
 class ReportVp(Document):

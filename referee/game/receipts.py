@@ -32,6 +32,7 @@ from typing import NamedTuple
 from ..base.errors import JournalError, ReceiptGameError, UsageError, quoted
 from ..store.journal import scan
 from ..store.signing import read_fingerprint, shown, signer_of
+from . import signedreceipt
 
 RECEIPT_DIGITS = 32         # hex digits of the hash a receipt shows (128 bits), and the fewest
 LABEL = "Receipt:"
@@ -51,6 +52,7 @@ class Receipt(NamedTuple):
     seq: int
     digest: str
     key: str | None = None          # the fingerprint of the key that signed the game
+    signed: tuple[str, bytes] | None = None     # the whole hash and the game key's signature
 
 
 def receipt_line(game_id: str, seq: int, hash_: str) -> str:
@@ -88,7 +90,8 @@ def read_key(item: str, option: str = "--key") -> str:
 
 def parse_receipt(item: str) -> Receipt:
     """A receipt as pasted from a mail or a report (UsageError naming the form wanted)."""
-    text, key = item.strip(), None
+    text, sig = signedreceipt.take(item, item.strip())
+    key = None
     signed = _KEY.search(text)
     if signed is not None:                  # the key line above the receipt, pasted with it
         key = read_fingerprint(signed["key"], "--receipt")
@@ -105,7 +108,7 @@ def parse_receipt(item: str) -> Receipt:
         raise UsageError(f"--receipt {quoted(item)}: the hash has {len(digest)} hex digits; "
                          f"give {RECEIPT_DIGITS} as a mail prints them, or all 64")
     game = " ".join(m["game"].split()) if m["game"] else None
-    return Receipt(game, int(m["seq"]), digest, key)
+    return Receipt(game, int(m["seq"]), digest, key, sig)
 
 
 class ReceiptsFailed(JournalError):
@@ -130,34 +133,60 @@ def check_receipts(raw: bytes, name: str, receipts: list[str]
     (rewound or rewritten), its record and the line that says so (ReceiptsFailed shows
     them once verify has said what else it found)."""
     given = [(item, parse_receipt(item)) for item in receipts]
-    wanted = {(r.seq, r.digest): (r.game, item) for item, r in given}
-    if not wanted:
+    wanted = {(r.seq, r.digest): (r.game, item) for item, r in given if r.signed is None}
+    if not given:
         return [], [], []
-    seqs = {seq for seq, _ in wanted}
+    seqs = {r.seq for _, r in given}
     game_id, found, last = "", {}, 0
     for rec in scan(raw, name):
         if rec["seq"] == 0:
-            game_id = " ".join(rec["game_id"].split())
+            game_id = rec["game_id"]
         if rec["seq"] in seqs:
             found[rec["seq"]] = rec["hash"]
         last = rec["seq"]
-    for game, item in wanted.values():
-        if game is not None and game != game_id:
-            raise ReceiptGameError(f"--receipt {quoted(item)}: a receipt of game {game!r}, but "
-                                   f"{name} is game {game_id!r}: give that game's journal")
+    for item, r in given:
+        if r.game is not None and r.game != " ".join(game_id.split()):
+            raise ReceiptGameError(f"--receipt {quoted(item)}: a receipt of game {r.game!r}, "
+                                   f"but {name} is game {' '.join(game_id.split())!r}: give "
+                                   f"that game's journal")
     changed = [seq for seq, digest in sorted(wanted)
                if seq in found and not found[seq].startswith(digest)]
     failures = [(seq, line) for seq, digest in sorted(wanted)
                 if (line := _check_record(name, seq, digest, found.get(seq), last,
                                           changed)) is not None]
+    failures += _check_signed(raw, name, game_id, [r for _, r in given if r.signed], found,
+                              last)
+    failures.sort(key=lambda failure: failure[0])
+    count = len(wanted) + len({(r.seq, r.signed) for _, r in given if r.signed})
     pins = [(r.key, r.seq, f"the key of receipt {r.seq}:{r.digest[:12]}…")
             for _, r in given if r.key is not None]
+    signed = sum(1 for _, r in given if r.signed)
+    said = f" ({signed} with a signature)" if signed else ""
     if failures:
-        held = len(wanted) - len(failures)
-        return [f"receipts: {len(wanted)} checked, {held} in the journal as they were, "
+        held = count - len(failures)
+        return [f"receipts: {count} checked{said}, {held} in the journal as they were, "
                 f"{len(failures)} not (below)"], pins, failures
-    return [f"receipts: {len(wanted)} checked, each record is in the journal as it was"], \
+    return [f"receipts: {count} checked{said}, each record is in the journal as it was"], \
         pins, []
+
+
+def _check_signed(raw: bytes, name: str, game_id: str, given: list[Receipt],
+                  found: dict[int, str], last: int) -> list[tuple[int, str]]:
+    """What fails of the signed receipts: a signature by no key the journal names (or, with
+    the key line pasted, by another than it), or of a hash the journal no longer holds."""
+    if not given:
+        return []
+    keys, out, seen = signedreceipt.keys_named(raw), [], set()
+    for r in given:
+        if (r.seq, r.signed) in seen:
+            continue
+        seen.add((r.seq, r.signed))
+        by = {r.key: keys[r.key]} if r.key in keys else {} if r.key else keys
+        line, fails = signedreceipt.check(name, game_id, r.seq, r.digest, r.signed, by,
+                                          found.get(r.seq), last)
+        if fails:
+            out.append((r.seq, line))
+    return out
 
 
 def _check_record(name: str, seq: int, digest: str, held: str | None, last: int,

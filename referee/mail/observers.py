@@ -89,7 +89,7 @@ def _public_text(table, since: int, what: str, where: str = "") -> str:
     if what == NEWS:
         return news_body(table, PUBLIC, since)
     doc, meta = table.report(PUBLIC, since, keep_views=False, full_most=FULL_MOST)
-    text = reports.render_report(doc, meta, "text").rstrip("\n")
+    text = reports.render_report(doc, meta, "text", mail=True).rstrip("\n")
     if where:
         report, receipt = split_receipt(text)
         text = f"{report}\n\n{prose(where)}\n\n{receipt}"

@@ -354,7 +354,7 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     if lead and doc.sections[0].title in reports.NOW_TITLES:    # laid out for a phone: the
         del doc.sections[0].blocks[0]       # lead says what is asked, just above the title
         due = due if told or not due else _after_first_sentence(due)
-    text = reports.render_report(doc, meta, "text")
+    text = reports.render_report(doc, meta, "text", mail=True)
     report, receipt = split_receipt(text)
     head = render(Document("", [Section("", [para(n) for n in notes])]), "text", 72).strip(
         "\n") + "\n\n" if notes else ""

@@ -29,6 +29,7 @@ from ..contracts.views import ReportView
 from ..engine.combat import allowed_in_hand, barred_in_hand
 from ..engine.core import and_list
 from ..engine.victory import level_of, vp_breakdown
+from ..game import signedreceipt
 from ..game.ahead import Ahead, ahead, next_for
 from ..game.battlethread import Battles
 from ..game.clockwalk import zone_of
@@ -501,8 +502,9 @@ def orders_open_blocks(legal, aids, bounded: bool = False) -> list:
 
 
 def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,
-                  dialect: str = "common") -> str:
-    """The report in one format (text, markdown, bbcode in a dialect, chat or json)."""
+                  dialect: str = "common", mail: bool = False) -> str:
+    """The report in one format (text, markdown, bbcode in a dialect, chat or json); a
+    mail's (text) with the game key's signature of its receipt, when the report has it."""
     if fmt == "json":
         plain = ReportView.plain(**meta, document=as_json(doc))
         return json.dumps(plain, indent=2, ensure_ascii=False)
@@ -521,7 +523,8 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,
     if fmt in ("markdown", "bbcode"):
         tail = render(Document("", [receipt]), fmt, width, dialect).strip()
     else:
-        tail = _text_tail(doc.receipt, signed, width)
+        tail = _text_tail(doc.receipt, signed, width,
+                          meta.get("receipt", {}).get("signed") if mail else None)
     return f"{text}\n\n{tail}"
 
 
@@ -544,14 +547,16 @@ def report_lead(doc: Document, width: int = 72) -> str:
 
 def receipt_text(header: dict, last: dict, width: int = 72) -> str:
     """The last lines of a text report or mail whose journal ends at record `last`: the key
-    that signed it, then the receipt."""
+    that signed it, its signature of the receipt (when this referee holds that key), then
+    the receipt."""
     return _text_tail(receipt_line(header["game_id"], last["seq"], last["hash"]),
-                      key_line(receipt_key(header, last)), width)
+                      key_line(receipt_key(header, last)), width,
+                      signedreceipt.signed(header, last))
 
 
-def _text_tail(receipt: str, signed: str | None, width: int) -> str:
-    """The receipt as text, its key line above it; a long game id puts SEQ:HASH on a line of
-    its own, indented."""
+def _text_tail(receipt: str, signed: str | None, width: int, blob: str | None = None) -> str:
+    """The receipt as text, its key line and its signature's lines above it; a long game id
+    puts SEQ:HASH on a line of its own, indented."""
     game, _, seq_hash = receipt.removeprefix("Receipt: ").rpartition(" ")
     tail = f"Receipt: {game}\n  {seq_hash}" if len(receipt) > width else receipt
-    return f"{signed}\n{tail}" if signed else tail
+    return "\n".join([*([signed] if signed else []), *signedreceipt.lines(blob), tail])

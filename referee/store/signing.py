@@ -8,6 +8,10 @@ Ed25519 signature of the record's hash (base64url, unpadded). The hash covers
 everything in the record but `hash` and `sig`, so the signature of a record
 vouches for it and, through the chain, for every record before it.
 
+The same key signs the receipts the referee's mails end with (sign_receipt): a statement of
+another kind, whose bytes start otherwise than a record's, built from the journal the
+referee holds (game/signedreceipt.py). It signs nothing else.
+
 A fingerprint is the first 80 bits of the SHA-256 of the public key in
 Crockford's base32: 16 signs, printed in groups of four (`7QX2-M4KD-9P3A-JH8W`).
 
@@ -30,6 +34,10 @@ from . import home
 ALG = "ed25519"
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _DOMAIN = b"referee journal record\x00"
+# What a receipt's signature covers starts otherwise (receipt_statement): no signature of a
+# record can pass for one of a receipt, nor the reverse.
+_RECEIPT_DOMAIN = b"referee receipt of a record\x00"
+_HASH = re.compile("^[0-9a-f]{64}$")
 _FPR = re.compile("^[0-9A-HJKMNP-TV-Z]{16}$")
 SIG = re.compile(r"^([0-9A-HJKMNP-TV-Z]{16})\.([A-Za-z0-9_-]{86})$")
 _LOADED: dict[str, object] = {}
@@ -96,6 +104,37 @@ class GameKey:
     def sig(self, record_hash: str) -> str:
         """The `sig` member of a record whose hash is record_hash."""
         return f"{self.fpr}.{_b64(self._private.sign(_DOMAIN + record_hash.encode()))}"
+
+    def sign_receipt(self, game_id: str, seq: int, record_hash: str) -> bytes:
+        """The raw signature of a receipt of record seq of game game_id, whose hash is
+        record_hash (receipt_statement: the key signs nothing else but record hashes)."""
+        return self._private.sign(receipt_statement(game_id, seq, record_hash))
+
+
+def receipt_statement(game_id: str, seq: int, record_hash: str) -> bytes:
+    """What a receipt's signature covers: a prefix naming it, then the game, the record's
+    number and its whole hash, as JSON (one spelling for each, whatever the game id holds).
+    The referee builds it from the journal it holds, never from what a player sends."""
+    import json
+
+    if not (isinstance(seq, int) and seq >= 0 and _HASH.match(record_hash)):
+        raise ValueError(f"no receipt of record {seq!r} with hash {record_hash!r}")
+    return _RECEIPT_DOMAIN + json.dumps([game_id, seq, record_hash], ensure_ascii=True,
+                                        separators=(",", ":")).encode("ascii")
+
+
+def checks_receipt(signature: bytes, game_id: str, seq: int, record_hash: str,
+                   public: bytes) -> bool:
+    """Whether signature is public's key's signature of the receipt of record seq of game
+    game_id with that hash."""
+    from cryptography.exceptions import InvalidSignature
+
+    try:
+        _verifier(public)[1].verify(signature,                   # type: ignore[attr-defined]
+                                    receipt_statement(game_id, seq, record_hash))
+    except (InvalidSignature, ValueError):
+        return False
+    return True
 
 
 def keys_dir() -> Path:

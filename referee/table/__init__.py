@@ -248,6 +248,7 @@ class Table:
         records told in full, the earlier ones in brief (a mail's bound). phone: a mail's
         report, laid out for a phone while sealed plans are asked or revealed. UsageError for
         a record the journal does not hold."""
+        from ..game import signedreceipt  # start-up: only a report needs it
         from ..game.audit import check_since  # start-up: only a report needs it
         from ..render.reports import build  # start-up: only a report needs it
         from . import showing  # start-up: only a report needs it
@@ -264,6 +265,12 @@ class Table:
                           showing.standing_of(self, reader), self.games_dir, full_most, phone)
         if not self.vouched():      # the key a journal names is vouched for by no one here
             meta["receipt"]["fingerprint"] = None
+        # The game key's signature of the receipt, when this referee holds the key and wrote
+        # the journal (game/signedreceipt.py): what makes the receipt proof to others.
+        blob = signedreceipt.signed(self.records[0], self.records[-1]) if self.vouched() \
+            else None
+        meta["receipt"].update(signed=blob,
+                               signature=signedreceipt.signature_of(blob) if blob else None)
         if remember and since is None:
             self.remember_reported(reader)
         return doc, meta

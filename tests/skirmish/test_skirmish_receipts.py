@@ -24,8 +24,10 @@ def test_every_skirmish_report_mail_ends_with_the_key_and_the_receipt(cli, tmp_p
     for text in reports:
         tail = RECEIPT.search(text)
         assert tail is not None, text
-        key_line, receipt = text[tail.start():].splitlines()
+        key_line, *signed, receipt = text[tail.start():].splitlines()
         assert key_line == f"Fingerprint: {fingerprint} (the game's signing key)", text
         assert receipt == f"Receipt: duel {last['seq']}:{last['hash'][:32]}", text
+        r = cli("verify", duel.j, "--receipt", text[tail.start():])
+        assert r.exit_code == 0 and "(1 with a signature)" in r.stdout, r.output
         r = cli("verify", duel.j, "--receipt", f"{key_line}\n{receipt}")
         assert r.exit_code == 0, r.output

@@ -1,0 +1,125 @@
+"""A receipt signed by the game's key: what makes a receipt proof to someone else than the
+player who kept the mail.
+
+A receipt alone (receipts.py) sits in a mail the referee does not sign: to the other
+player or a club it is the player's copy against the moderator's word. So a mail's receipt
+comes with the game key's signature of it (signing.receipt_statement: a prefix naming it,
+the game, the record's number and its whole hash), laid out for a phone between the key
+line and the receipt:
+
+    Fingerprint: TR8S-RR3X-DE5X-BE3C (the game's signing key)
+    Signed:
+      <64 signs>
+      <64 signs>
+    Receipt: ttlm-1914-a471c2b4 2:7113882f72a4d5f257d14db3c2a78be4
+
+The two lines are base64url of the record's whole hash (32 bytes) then the signature
+(64): the receipt shows only the first 32 hex digits of the hash, and a journal rewritten
+no longer holds the rest. The signature holding, a journal that holds that record with
+another hash, or ends before it, was rewritten after the mail: the key signed that hash.
+
+The referee signs only a receipt of a record its key signed, built from the journal it
+holds (a player chooses nothing of what it signs); a referee that does not hold the key
+that signed the record gives the receipt unsigned, as before.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+
+from ..base.errors import UsageError, quoted
+from ..store import keychain, signing
+
+LABEL = "Signed:"
+SIGNS = 128                 # base64url signs of the hash and the signature: 96 bytes
+_BLOB = re.compile(rf"\b{LABEL}(?P<blob>\s*(?:[A-Za-z0-9_-]\s*){{{SIGNS - 1}}}"
+                   rf"[A-Za-z0-9_-])(?![A-Za-z0-9_-])", re.I)
+_LABEL = re.compile(rf"\b{LABEL}", re.I)
+
+
+def signed(header: dict, last: dict) -> str | None:
+    """The text of the signature of the receipt of record `last` (SIGNS signs), by the key
+    that signed the record, when this user's referee holds it and it did sign the record
+    as the journal holds it; else None (the receipt goes unsigned)."""
+    fpr = signing.signer_of(last.get("sig"))
+    try:
+        key = signing.held(fpr) if fpr else None
+    except UsageError:          # a key file it cannot use: the receipt goes unsigned
+        return None
+    if key is None or not keychain.signed_here(last):
+        return None
+    raw = bytes.fromhex(last["hash"]) + key.sign_receipt(header["game_id"], last["seq"],
+                                                         last["hash"])
+    return base64.urlsafe_b64encode(raw).decode("ascii")
+
+
+def signature_of(text: str) -> str:
+    """The Ed25519 signature alone in the text, base64url unpadded (as a record's sig)."""
+    raw = base64.urlsafe_b64decode(text)[32:]
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def lines(text: str | None) -> list[str]:
+    """The signature as a mail shows it: its label, then two lines of 64, indented."""
+    if not text:
+        return []
+    half = len(text) // 2
+    return [LABEL, f"  {text[:half]}", f"  {text[half:]}"]
+
+
+def take(item: str, text: str) -> tuple[str, tuple[str, bytes] | None]:
+    """The pasted receipt without its Signed lines, and what they hold (the record's hash
+    in hex, the signature), or None without them (UsageError when they are not whole)."""
+    found = _BLOB.search(text)
+    if found is None:
+        if _LABEL.search(text):
+            raise UsageError(f"--receipt {quoted(item)}: the Signed lines are not whole: paste "
+                             f"both, {SIGNS} letters, digits, - and _ in all, as the mail "
+                             f"prints them")
+        return text, None
+    blob = "".join(found["blob"].split())
+    try:
+        raw = base64.urlsafe_b64decode(blob)
+    except ValueError:
+        raise UsageError(f"--receipt {quoted(item)}: the Signed lines are not base64 as the "
+                         f"mail prints them") from None
+    rest = (text[:found.start()] + " " + text[found.end():]).strip()
+    return rest, (raw[:32].hex(), raw[32:])
+
+
+def keys_named(raw: bytes) -> dict[str, bytes]:
+    """fingerprint -> public key of each key the journal raw names (its header, an
+    adoption, each key change): the game's keys as the journal names them."""
+    out = {}
+    for rec in keychain.naming(raw):
+        public = signing.public_of(rec.get("signing"))
+        if public is not None:
+            out[signing.fingerprint(public)] = public
+    return out
+
+
+def check(name: str, game_id: str, seq: int, digest: str, sig: tuple[str, bytes],
+          keys: dict[str, bytes], held: str | None, last: int) -> tuple[str | None, bool]:
+    """(What to say of a signed receipt of record seq, whether it fails): a signature by no
+    key the journal names, or not of this record, fails as forged; one that holds, of a hash
+    the journal no longer holds, proves the journal rewritten; (None, False) when the
+    journal holds that record as it was signed."""
+    whole, signature = sig
+    label = f"receipt {seq}:{digest[:12]}…"
+    by = [f for f, public in keys.items()
+          if whole.startswith(digest) and signing.checks_receipt(signature, game_id, seq,
+                                                                 whole, public)]
+    if not by:
+        return (f"{name}: {label}: its signature is by no key this journal names, of game "
+                f"{game_id!r} and record {seq}: a forged receipt (or of another game or "
+                f"record), unless the journal was rewritten whole under another key "
+                f"(--key with the fingerprint your mails show tells)"), True
+    if held == whole:
+        return None, False
+    kept = (f"holds record {seq} with hash {held[:12]}…" if held is not None else
+            f"ends at record {last}")
+    return (f"{name}: {label}: the game's key {signing.shown(by[0])} signed hash {whole} for "
+            f"record {seq}, and the journal does not hold it (it {kept}): proof, to anyone "
+            f"with the mail and the journal, that the journal was rewritten after that "
+            f"mail"), True

@@ -1,0 +1,147 @@
+"""A receipt signed by the game's key (player.md: Receipts): proof to a third party.
+
+A mail's receipt comes with the game key's signature of it (game/signedreceipt.py), so a
+journal rewritten after the mail is shown rewritten to anyone with the mail and the
+journal, not only to the player who kept it. A signature altered, made by another game's
+key, or moved to another record fails as a forged receipt."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+from forging import resign
+from test_receipts import WIDTH, body_lines, last_record, mailed_report
+
+from referee.store import signing
+from referee.store.journal import canonical
+
+
+def _records(path):
+    return [json.loads(line) for line in path.read_bytes().split(b"\n")[:-1]]
+
+
+def _rewrite(path, records):
+    """Records chained, sealed and signed again by the key that signed them (what the
+    holder of the game's key can do)."""
+    out, prev = [], None
+    for rec in records:
+        rec = resign({**{k: v for k, v in rec.items() if k != "hash"}, "prev": prev})
+        prev = rec["hash"]
+        out.append(rec)
+    path.write_bytes(b"".join(canonical(r) + b"\n" for r in out))
+
+
+def _signed_tail(cli, tmp_path, game_id="signed-game"):
+    """A journal and the last lines of the report mail `inbox` writes: key line, Signed
+    lines, receipt."""
+    journal, raw = mailed_report(cli, tmp_path, game_id)
+    lines = body_lines(raw)
+    assert lines[-4] == "Signed:", lines[-6:]
+    return journal, lines[-5:]
+
+
+def test_a_mails_signed_receipt_verifies_and_fits_a_phone(cli, tmp_path):
+    journal, tail = _signed_tail(cli, tmp_path)
+    assert all(len(line) <= WIDTH for line in tail), tail
+    last = last_record(journal)
+    blob = base64.urlsafe_b64decode("".join(tail[2:4]).replace(" ", ""))
+    assert blob[:32].hex() == last["hash"]          # the whole hash, signed
+    r = cli("verify", journal, "--receipt", "\n".join(tail))
+    assert r.exit_code == 0, r.output
+    assert "receipts: 1 checked (1 with a signature), each record is in the journal as it " \
+           "was" in r.stdout
+    assert cli("verify", journal, "--receipt", "\n".join(tail[1:])).exit_code == 0
+    json_receipt = json.loads(cli("report", journal, "--as", "german", "--format",
+                                  "json").stdout)["receipt"]
+    assert json_receipt["hash"] == last["hash"] and len(json_receipt["signature"]) == 86
+
+
+def test_a_journal_rewritten_after_the_mail_is_proved_rewritten(cli, tmp_path):
+    journal, tail = _signed_tail(cli, tmp_path)
+    records = _records(journal)
+    seq = records[-1]["seq"]
+    records[1] = {**records[1], "at": "2001-01-01T00:00:00Z"}       # replaced from record 1
+    _rewrite(journal, records)
+    r = cli("verify", journal, "--receipt", "\n".join(tail))
+    assert r.exit_code == 3, r.output
+    line = r.stderr.strip().splitlines()[0]     # then what else verify found wrong
+    assert (f"the game's key {signing.shown(signing.signer_of(records[-1]['sig']))} signed "
+            f"hash {last_hash(tail)} for record {seq}, and the journal does not hold it"
+            ) in line and "rewritten after that mail" in line, line
+    _rewrite(journal, records[:seq])                    # and cut back before it
+    r = cli("verify", journal, "--receipt", "\n".join(tail))
+    assert r.exit_code == 3 and f"ends at record {seq - 1}): proof" in r.stderr, r.output
+
+
+def last_hash(tail: list[str]) -> str:
+    return base64.urlsafe_b64decode("".join(tail[2:4]).replace(" ", ""))[:32].hex()
+
+
+def _forged(cli, journal, pasted: str) -> None:
+    r = cli("verify", journal, "--receipt", pasted)
+    assert r.exit_code == 3, r.output
+    [line] = r.stderr.strip().splitlines()
+    assert "a forged receipt" in line, line
+
+
+def test_a_signature_altered_by_one_sign_fails_as_forged(cli, tmp_path):
+    journal, tail = _signed_tail(cli, tmp_path)
+    for at in (4, 40, 63):                              # in the hash's rest, in the signature
+        line = tail[3] if at != 4 else tail[2]
+        sign = line[at]
+        other = "A" if sign != "A" else "B"
+        altered = [*tail]
+        altered[tail.index(line)] = line[:at] + other + line[at + 1:]
+        _forged(cli, journal, "\n".join(altered))
+
+
+def test_a_signature_by_another_games_key_fails_as_forged(cli, tmp_path):
+    journal, tail = _signed_tail(cli, tmp_path / "a")
+    other, other_tail = _signed_tail(cli, tmp_path / "b")
+    assert other_tail[2:4] != tail[2:4]
+    _forged(cli, journal, "\n".join([tail[0], *other_tail[1:4], tail[4]]))
+    _forged(cli, journal, "\n".join([*other_tail[1:4], tail[4]]))   # without the key line
+
+
+def test_a_signature_moved_to_another_record_fails_as_forged(cli, tmp_path):
+    journal, tail = _signed_tail(cli, tmp_path)
+    records = _records(journal)
+    seq = records[-1]["seq"]
+    earlier = records[seq - 1]
+    moved = tail[4].replace(f" {seq}:", f" {seq - 1}:").replace(
+        tail[4].rsplit(":", 1)[1], earlier["hash"][:32])
+    raw = bytes.fromhex(earlier["hash"]) + base64.urlsafe_b64decode("".join(tail[2:4])
+                                                                    .replace(" ", ""))[32:]
+    text = base64.urlsafe_b64encode(raw).decode()
+    _forged(cli, journal, "\n".join(["Signed:", text[:64], text[64:], moved]))
+    # A record's own signature passed off as a receipt's fails too.
+    sig = base64.urlsafe_b64decode(earlier["sig"].split(".")[1] + "==")
+    text = base64.urlsafe_b64encode(bytes.fromhex(earlier["hash"]) + sig).decode()
+    _forged(cli, journal, "\n".join(["Signed:", text[:64], text[64:], moved]))
+
+
+def test_a_receipt_statement_is_never_what_a_record_signature_covers(tmp_path):
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    key = signing.GameKey(Ed25519PrivateKey.generate())
+    digest = "ab" * 32
+    statement = signing.receipt_statement("g", 3, digest)
+    assert statement != signing._DOMAIN + digest.encode()
+    assert not statement.startswith(signing._DOMAIN)
+    assert not (signing._DOMAIN + digest.encode()).startswith(signing._RECEIPT_DOMAIN)
+    record_sig = key.sig(digest)                        # a record's signature of that hash
+    assert not signing.checks_receipt(signing._unb64(record_sig.split(".")[1]), "g", 3,
+                                      digest, key.public)
+    receipt_sig = key.sign_receipt("g", 3, digest)
+    assert not signing.checks(f"{key.fpr}.{signing._b64(receipt_sig)}", digest, key.public)
+    assert signing.checks_receipt(receipt_sig, "g", 3, digest, key.public)
+
+
+def test_a_receipt_without_its_signature_is_checked_as_before(cli, tmp_path):
+    journal, tail = _signed_tail(cli, tmp_path)
+    r = cli("verify", journal, "--receipt", "\n".join([tail[0], tail[4]]))
+    assert r.exit_code == 0, r.output
+    assert "receipts: 1 checked, each record is in the journal as it was" in r.stdout
+    r = cli("verify", journal, "--receipt", "\n".join(tail[:3] + tail[4:]))   # one line lost
+    assert r.exit_code == 2 and "the Signed lines are not whole" in r.stderr, r.output
