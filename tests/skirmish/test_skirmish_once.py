@@ -141,6 +141,13 @@ def test_done_cannot_skip_the_morale_tests_the_card_compels(cli, tmp_path):
     status = json.loads(cli("status", j, "--format", "json").stdout)
     assert status["owed"] == {"british": ["morale B trigger=killed"]}
     assert "British owes, before done" in cli("skirmish", "report", j).stdout
+    # His own report says it once, where it asks him, the JSON whole as before.
+    mine = cli("skirmish", "report", j, "--as", "british").stdout
+    assert "British owes" not in mine and mine.count("morale B trigger=killed") == 1
+    assert "the card compels: morale B trigger=killed." in " ".join(mine.split())
+    assert json.loads(cli("skirmish", "report", j, "--as", "british", "--format", "json"
+                          ).stdout)["owed"] == {"british": ["morale B trigger=killed"]}
+    assert "British owes, before done" in cli("skirmish", "report", j, "--as", "german").stdout
     assert order("british", "morale B trigger=killed", "6").exit_code == 0
     assert json.loads(cli("status", j, "--format", "json").stdout)["owed"] == {}
     assert order("british", "done").exit_code == 0               # turn 2 begins

@@ -143,6 +143,7 @@ def test_a_patrol_by_mail_for_two_full_turns(cli, tmp_path, via):
     assert "Your decision: turn 1, morale phase: the tests of the phase with the facts each " \
         "side declares, then done (Sequence of Play). Before your done, the card compels: " \
         "morale B trigger=killed." in post.reply_to(post.n)
+    assert "British owes" not in post.reply_to(post.n)      # said there once
     assert post.send(("british", ("morale B trigger=killed", "done")),
                      ("german", ("done",))) == [
         ("british", "applied", [18, 19]), ("german", "applied", [20])]

@@ -12,6 +12,7 @@ from ...render.record_text import wrap_lines
 from .ending import after_the_end, disputable, end_words
 from .formnotes import fire_note, melee_note
 from .listed import fallen_firing, forms, open_melees, still_open
+from .report import report_text
 from .state import open_disputes
 
 
@@ -23,6 +24,13 @@ def asked_text(asked: list[str], key: str | None = None) -> str:
              for line in wrap_lines([item], 72, hang=2 if item.startswith("  ") else 0)]
     return "\n" + "".join(line + "\n" for line in lines) + \
         (f"\nOrder key: {key}\n" if key else "")
+
+
+def reader_report_text(doc: dict) -> str:
+    """A reader's report (kind.reader_report) as text: the report, then what is asked, as
+    the reader's mail ends; what the card compels of him said there once (told_once)."""
+    return report_text(told_once(doc, doc["reader"], doc["asked"])) + \
+        asked_text(doc["asked"], doc.get("order_key"))
 
 
 # How a reply keeps its order key: the key printed below (a mail), or the one in the
@@ -114,6 +122,17 @@ def compelled(due: list[str]) -> str:
             for t, n in Counter(due).items()]
     many = f" {len(due)} tests" if len(due) > 1 else ""
     return f" Before your done, the card compels{many}: {'; '.join(each)}."
+
+
+def told_once(doc: dict, reader: str, asked: list[str]) -> dict:
+    """doc as the text of a report under (or above) what is asked of reader gives it: his
+    own "owes" line left out when the first paragraph of what is asked names the tests the
+    card compels of him (compelled), so that they are said once, where he looks for what is
+    asked of him; the other side's kept. Its JSON keeps owed whole."""
+    due = doc.get("owed", {}).get(reader)
+    if not due or not asked or compelled(due) not in asked[0]:
+        return doc
+    return {**doc, "owed": {side: d for side, d in doc["owed"].items() if side != reader}}
 
 
 def _open(doc: dict) -> list[str]:

@@ -32,7 +32,7 @@ from ...store.signing import shown
 from ..kinds import GameKind
 from . import decider as sk
 from . import life
-from .asking import asked_now, asked_text
+from .asking import asked_now, asked_text, reader_report_text, told_once
 from .brief import bounded
 from .ending import disputable, end_line, end_words, ending_record, moderator_end_mail, undone_words
 from .explained import dice_counts, explained, explained_document
@@ -417,7 +417,8 @@ class SkirmishKind(GameKind):
         text = "\n".join([*(x for u in undone for x in [*wrap_lines([u], 72, hang=0), ""]),
                           *wrap_lines(asked[:1], 72, hang=0), "", *under_asked(doc, reader, notes),
                           f"Report for {reader_words(reader)}", *_mail_lines(report_text(
-                              doc, heading, brief, None if reader == MODERATOR else notes
+                              told_once(doc, reader, asked), heading, brief,
+                              None if reader == MODERATOR else notes
                           ).splitlines(), doc["tests"])])
         return text + ("\n" + asked_text(asked[1:]) if asked[1:] else "")
 
@@ -568,11 +569,6 @@ def reader_report(kind: SkirmishKind, table, reader: str, turn: int | None = Non
                            reader=reader,
                            asked=asked_now(kind, table, doc, reader, key_below=bool(key)),
                            **({"order_key": key} if key else {}))
-
-
-def reader_report_text(doc: dict) -> str:
-    """reader_report as text: the report, then what is asked, as the reader's mail ends."""
-    return report_text(doc) + asked_text(doc["asked"], doc.get("order_key"))
 
 
 def _report_sections(doc: dict) -> Document:
