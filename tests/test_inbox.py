@@ -357,6 +357,10 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     o = only(by_id, STALE_ID)
     assert o["status"] == "stale" and o["records"] == [], o
     assert "record 8" in o["reason"] and "decision has changed" in o["reason"]
+    # He knows his mails by turn and step, as their subject and first line name them: the
+    # record in brackets, for the moderator.
+    assert o["reason"].startswith("it answers your mail of SUMMER 1914, "), o["reason"]
+    assert "(record 8), and your decision has changed" in o["reason"], o["reason"]
     # In the player's words: the game's record, not the referee's file.
     assert "the game is at record 10" in o["reason"] and "journal" not in o["reason"], o
     recs = records(journal)

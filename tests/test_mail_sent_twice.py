@@ -41,6 +41,9 @@ def test_the_same_orders_sent_again_are_told_applied_already(tmp_path, cli):
     assert (first, last) == (answered + 1, answered + 2), outcomes[0]
     why = outcomes[1].reason
     assert f"these same orders were already applied as records {first}–{last}" in why, why
+    # The mail it answers named by its turn and step, as he knows it, its record after.
+    assert why.startswith(f"it answers your mail of SUMMER 1914, German player turn "
+                          f"(record {answered}), "), why
     assert "your decision has changed" not in " ".join(said), said
 
 
@@ -52,3 +55,5 @@ def test_other_orders_replying_to_the_same_mail_are_stale_as_before(tmp_path, cl
     outcomes, _ = mail_inbox(journal, [box], tmp_path / "out", with_map=False)
     assert [o.status for o in outcomes] == ["applied", "stale"], outcomes
     assert "your decision has changed" in outcomes[1].reason, outcomes[1].reason
+    assert outcomes[1].reason.startswith("it answers your mail of SUMMER 1914, German "
+                                         f"player turn (record {answered}), "), outcomes[1]

@@ -21,7 +21,7 @@ from test_hostile_mail import (
     rewound_on_purpose,
     write_mbox,
 )
-from test_mail_threads import SUBJECT, _report
+from test_mail_threads import ANSWERED_2, SUBJECT, _report
 
 from referee.mail.msgids import Answered, message_id, record_of
 
@@ -103,7 +103,7 @@ def test_a_message_id_of_an_earlier_version_is_judged_by_its_number(cli, tmp_pat
     assert record_of(_old_form(3), GERMAN, GAME) == Answered(3, None)
     before = journal.read_bytes()
     out, _ = _reply(cli, journal, tmp_path, 1, _old_form(2))
-    assert out["status"] == "stale" and "the mail of record 2" in out["reason"], out
+    assert out["status"] == "stale" and ANSWERED_2 in out["reason"], out
     assert journal.read_bytes() == before
     out, _ = _reply(cli, journal, tmp_path, 2, _old_form(3))
     assert (out["status"], out["records"]) == ("applied", [4]), out

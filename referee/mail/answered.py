@@ -101,13 +101,14 @@ def _word(word: str) -> str | None:
 
 
 def stale_reply(answered: Answered | None, records: list[dict], last: int,
-                changed: Callable[[int], bool]) -> str | None:
+                changed: Callable[[int], bool], step_at: Callable[[int], str]) -> str | None:
     """Why a reply to an older mail (the one that ended at record answered; None: not
     known) is stale, or None: once changed(seq) says the writer's decision has changed since
     record seq, or the record it names is another since the moderator set the journal back
     and play went on (its decision may be the same kind by chance: the board he answered is
     gone), whatever the ledger says: a lost ledger must not revive an old message. last:
-    the game's last record."""
+    the game's last record. step_at(seq): the turn and step the mail of record seq named
+    (kind.step_at), by which its writer knows it; the record, for the moderator, after."""
     if answered is None:
         return None
     seq = answered.seq
@@ -122,6 +123,12 @@ def stale_reply(answered: Answered | None, records: list[dict], last: int,
         return (f"it answers a mail of record {seq} written before the moderator set the "
                 f"game back, and record {seq} is another one now; reply to the latest mail")
     if seq < last and changed(seq):
-        return (f"it answers the mail of record {seq}, and your decision has changed "
-                f"since (the game is at record {last}); reply to the latest mail")
+        return (f"it answers {mail_of(step_at, seq)}, and your decision has changed since "
+                f"(the game is at record {last}); reply to the latest mail")
     return None
+
+
+def mail_of(step_at: Callable[[int], str], seq: int) -> str:
+    """The referee's mail of record seq as a stale reply's answer names it: by the turn and
+    step it named, as its writer knows his mails, its record in brackets for the moderator."""
+    return f"your mail of {step_at(seq)} (record {seq})"

@@ -6,14 +6,18 @@ already, and as which record, rather than that his decision changed since."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from .answered import mail_of
 from .msgids import Answered
 
 
 def applied_again(records: list[dict], answered: Answered | None, side: str,
-                  texts: list[str]) -> str | None:
+                  texts: list[str], step_at: Callable[[int], str]) -> str | None:
     """Why a stale reply of side answering the mail of record answered is not applied when
     one later mail of his applied exactly its order lines (texts), or None: its words, read
-    after 'Your message was not applied: ' as a stale reply's are."""
+    after 'Your message was not applied: ' as a stale reply's are (that mail named by the
+    turn and step it named: step_at, answered.mail_of)."""
     if answered is None or not texts or not 0 <= answered.seq < len(records) - 1 or \
             not answered.is_of(records[answered.seq]):
         return None
@@ -22,7 +26,7 @@ def applied_again(records: list[dict], answered: Answered | None, side: str,
         return None
     first, last = seqs
     which = f"record {first}" if first == last else f"records {first}–{last}"
-    return (f"it answers the mail of record {answered.seq}, and these same orders were "
+    return (f"it answers {mail_of(step_at, answered.seq)}, and these same orders were "
             f"already applied as {which}: nothing more was done; reply to the latest mail")
 
 

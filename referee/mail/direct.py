@@ -205,7 +205,8 @@ def _stale(table: Table, m: Message, side: str) -> str | None:
     answered = answered_record(m.msg, m.sender, m.subject, table.records[0]["game_id"])
     return stale_reply(answered, table.records, table.records[-1]["seq"],
                        lambda seq: table.kind.decision(table, seq, side) !=
-                       table.kind.decision(table, None, side))
+                       table.kind.decision(table, None, side),
+                       lambda seq: table.kind.step_at(table, seq))
 
 
 def _repeated(table: Table, m: Message, side: str, lines: list[str]) -> str | None:

@@ -100,7 +100,8 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
     if late is not None:
         # The same lines his later mail applied: told so, not that his decision changed.
         out.status = "stale"
-        out.reason = applied_again(table.records, answered, side, texts) or late
+        out.reason = applied_again(table.records, answered, side, texts,
+                                   lambda seq: table.kind.step_at(table, seq)) or late
         out.notes[:0] = [said] if (said := closed_for(table, answered, side)) else []
         return
     if manual and texts and _held(table, m, side, texts, out):
@@ -282,4 +283,5 @@ def stale(table: Table, answered: Answered | None, side: str) -> str | None:
     back and play went on."""
     return stale_reply(answered, table.records, table.game().state.seq,
                        lambda seq: decision_of(table, seq, side) !=
-                       decision_of(table, None, side))
+                       decision_of(table, None, side),
+                       lambda seq: table.kind.step_at(table, seq))

@@ -141,6 +141,15 @@ class CampaignKind(GameKind):
         game = table.game()
         return game.data.label(game.state.turn)     # the turn track's (2.0 VI)
 
+    def step_at(self, table, seq: int) -> str:
+        from ..render.documents import phase_words  # start-up: only a stale reply asks
+
+        game = table.game(upto=seq)
+        state, data = game.state, game.data
+        view = {"phase": state.phase, "player": state.player,
+                "terms": {"player_turn": data.info.terms.player_turn}}
+        return f"{data.label(state.turn)}, {phase_words(view)}"
+
     def players(self, table) -> dict[str, str]:
         from ..store.players import roster  # start-up: only the players' commands ask
 

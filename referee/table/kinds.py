@@ -135,6 +135,12 @@ class GameKind:
         it ('SUMMER 1914', 'turn 3'): one conversation a reader and a season."""
         raise NotImplementedError
 
+    def step_at(self, table, seq: int) -> str:
+        """The turn and step of play the game was at after record seq, as the mails of that
+        record named them (their subject's season, their first line): how a stale reply's
+        writer is told which of his mails it answered."""
+        raise NotImplementedError
+
     def default_order(self, table, side: str) -> tuple[str, str] | None:
         """The referee's answer for a side at a missed deadline, and its rule (None: there
         is none to give, and the moderator decides)."""

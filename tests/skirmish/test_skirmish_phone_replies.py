@@ -175,14 +175,18 @@ def test_a_reply_to_an_older_mail_is_stale_once_the_phase_moved_on(cli, tmp_path
     p.reply(GERMAN, "done", to=veterans, quote=True)
     found = p.tick()
     assert _statuses(found) == [("german", "refused")]
+    # He knows the mail he answered by its turn and step, as its first line named them;
+    # its record is in brackets, for the moderator.
     assert found[0]["reason"] == (
-        f"it answers the mail of record {_record(veterans)}, and your decision has changed "
-        f"since (the game is at record {last}); reply to the latest mail")
+        f"it answers your mail of turn 1, fire phase (gallant and veteran figures fire now) "
+        f"(record {_record(veterans)}), and your decision has changed since (the game is at "
+        f"record {last}); reply to the latest mail")
     assert p.j.read_bytes() == before
     assert "german" in p.status()["waiting_on"]
     answer = p.answer()
-    assert answer.startswith("Nothing of your mail was recorded: it answers the mail of "
-                             "record ")
+    assert answer.startswith("Nothing of your mail was recorded: it answers your mail of "
+                             "turn 1, fire phase (gallant and veteran figures fire now) "
+                             "(record ")
     # Its opening is a sentence, with its full stop, as every other answer's is.
     assert f"(the game is at record {last}); reply to the latest mail. Your decision: " \
         in answer, answer
@@ -230,6 +234,6 @@ def test_a_stale_reply_whose_in_reply_to_is_encoded_is_still_stale(cli, tmp_path
     found = p.tick()
     assert _statuses(found) == [("german", "refused")], found
     assert found[0]["reason"].startswith(
-        f"it answers the mail of record {_record(first)}, and your decision has changed "), \
-        found
+        f"it answers your mail of turn 1, movement phase (record {_record(first)}), and your "
+        f"decision has changed "), found
     assert p.j.read_bytes() == before

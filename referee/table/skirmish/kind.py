@@ -36,7 +36,7 @@ from .asking import asked_now, asked_text, reader_report_text, told_once
 from .brief import bounded
 from .ending import disputable, end_line, end_words, ending_record, moderator_end_mail, undone_words
 from .explained import dice_counts, explained, explained_document
-from .listed import move_turn_words, usable, waits_turn
+from .listed import move_turn_words, step_words, usable, waits_turn
 from .loading import load_skirmish
 from .made import made_line, record_lines
 from .order_text import KINDS, rejection
@@ -142,15 +142,15 @@ class SkirmishKind(GameKind):
     def prompt(self, table, side: str | None = None) -> str:
         """What the game asks now; side: the reader asked it (listed.move_turn_words)."""
         game = table.game()
-        firing = sk.firing_now(game.card, game.state)
-        step = (f" ({' and '.join(firing)} figures fire now)" if firing else "") + \
-            move_turn_words(game.card, game.state, side)
-        return (f"turn {game.state.turn}, {sk.phase_of(game.card, game.state).phase} phase"
-                f"{step}: the tests of the phase with the facts each side declares, then done "
-                f"({FLOW})")
+        return (f"{step_words(game)}"
+                f"{move_turn_words(game.card, game.state, side)}: the tests of the phase with "
+                f"the facts each side declares, then done ({FLOW})")
 
     def season(self, table) -> str:
         return f"turn {table.game().state.turn}"
+
+    def step_at(self, table, seq: int) -> str:
+        return step_words(table.game(upto=seq))
 
     def default_order(self, table, side: str) -> tuple[str, str] | None:
         return "done", FLOW

@@ -192,6 +192,14 @@ def _legal_moves(card: SkirmishCard, state: SkState, side: str):
                         yield f, (mode, away, contact)
 
 
+def step_words(game) -> str:
+    """The turn and step of play a game is at, as its mails' first line names them (their
+    subject, the turn): 'turn 1, fire phase (gallant and veteran figures fire now)'."""
+    firing = sk.firing_now(game.card, game.state)
+    step = f" ({' and '.join(firing)} figures fire now)" if firing else ""
+    return f"turn {game.state.turn}, {sk.phase_of(game.card, game.state).phase} phase{step}"
+
+
 def move_turn_words(card: SkirmishCard, state: SkState, side: str | None = None) -> str:
     """Whose unit moves next, in the movement phase while both sides move (units move in
     turn, rules.md Sequence of play); to a side still asked while the other's unit is next,
