@@ -45,7 +45,8 @@ def _revealed_export(game, cli, tmp_path):
     return export
 
 
-def test_an_export_revealing_another_secret_fails_as_the_journal_does(game, cli, tmp_path):
+def test_an_export_revealing_another_secret_fails_as_the_journal_does(game, cli, tmp_path,
+                                                                    monkeypatch):
     export = _revealed_export(game, cli, tmp_path)
     r = cli("verify", export, "--export", "entente")
     assert r.exit_code == 0, r.stderr
@@ -62,6 +63,17 @@ def test_an_export_revealing_another_secret_fails_as_the_journal_does(game, cli,
     assert r.exit_code == 3 and "OK" not in r.stdout
     assert r.stderr.strip().endswith(f"record {reveal['seq']} claims to reveal the secret but "
                                      f"is not a reveal of the committed secret")
+    # The log, which checks no secret, promises nothing of it: it names what checks it. Read
+    # where the export goes, another referee home (this one wrote the game on: cut back).
+    home = tmp_path / "reader-home"
+    home.mkdir(mode=0o700)
+    monkeypatch.setenv("REFEREE_HOME", str(home))
+    r = cli("log", export, "--since", str(reveal["seq"]))
+    assert r.exit_code == 0, r.stderr
+    said = " ".join(r.stdout.split())
+    assert f"Dice secret revealed: {'3f' * 32} (`referee verify` checks it against the " \
+        "commitment of record 0, then every die with it)" in said, said
+    assert "anyone can now check" not in said
 
 
 def test_a_forged_die_under_a_forged_reveal_is_not_waved_through(game, cli, tmp_path):

@@ -87,7 +87,10 @@ def _level_of(vp, data: GameData):
 
 
 def _secret_revealed(ev: dict, data: GameData, reader: str) -> str:
-    return f"Dice secret revealed: {ev['secret']} (anyone can now check every die)"
+    """The secret as the record gives it, which the log does not check (a forged export may
+    hold another): what checks it, and the dice by it, is named instead."""
+    return (f"Dice secret revealed: {ev['secret']} (`referee verify` checks it against the "
+            f"commitment of record 0, then every die with it)")
 
 
 def _rules_upgraded(ev: dict, data: GameData, reader: str) -> str:
