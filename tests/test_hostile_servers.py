@@ -162,6 +162,21 @@ def test_a_number_the_client_cannot_take_is_the_servers_fault(route, cli, greeti
     failed(r, "no mail was read")
 
 
+def test_another_service_on_the_imap_port_is_named_with_the_port_to_check(route, cli):
+    """The route's IMAP port answered by an SMTP server ('220 ...'): its greeting quoted as
+    it came, decoded (Python's repr of its bytes before), and the pass says to check the
+    route's port, as the SMTP side does, not to see that the server takes the login."""
+    journal, _, imap, smtp = route
+    imap.greeting = lambda c: c.send(b"220 localhost Python SMTP 1.4.6\r\n")
+    r, _ = tick(cli, journal)
+    failed(r, f"what answers on port {imap.port} is not an IMAP server (it said '220 "
+              f"localhost Python SMTP 1.4.6'); no mail was read; game ",
+           f"check the port of the game's mail route, {imap.port} (your mail settings allow "
+           f"{smtp.port} for {HOST})", "IMAP listens on 143 (STARTTLS, imap://) or 993")
+    told = problem_text(r)
+    assert "b'" not in told and "takes the login" not in told, told
+
+
 @pytest.mark.parametrize("answer", [b"* SEARCH {3}\r\n1 2\r\n", b"* SEARCH \xff\xfe 1\r\n",
                                     b"* SEARCH -1 0 1:* 99999999999999999999 1\r\n"],
                          ids=["a-literal", "not-text", "no-uids"])

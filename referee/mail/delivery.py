@@ -43,6 +43,8 @@ from ..store.mailroute import (
 from ..store.mailsettings import env_name
 from . import breaker, wire
 from .credentials import password, password_file
+from .imapsaid import imap_words
+from .imapsaid import session_failure as imap_failure
 from .mailboxes import MAX_MESSAGE
 from .smtpsaid import server_words, session_failure
 
@@ -195,7 +197,7 @@ class ImapFolder:
             validity = self.conn.response("UIDVALIDITY")[1]
             self.uidvalidity = _said(validity) if validity and validity[0] else ""
         except SERVER_FAULTS as exc:
-            error = TransportError(f"{where}: {reason_of(exc)}; no mail was read")
+            error = TransportError(imap_failure(s, reason_of(exc), self.conn is not None))
             self._closed(error)
             raise error from None
         except BaseException as exc:
@@ -370,6 +372,8 @@ def reason_of(exc: BaseException) -> str:
     said = exc.args[0] if len(exc.args) == 1 else exc
     text = " ".join((said.decode("utf-8", "replace") if isinstance(said, bytes)
                      else str(said)).split())
+    if isinstance(exc, imaplib.IMAP4.error):    # an answer that is no IMAP, decoded
+        text = imap_words(text)
     return (text[:200] or type(exc).__name__)
 
 

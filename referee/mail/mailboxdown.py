@@ -18,6 +18,7 @@ from pathlib import Path
 from ..base.errors import RefereeError, UsageError, one_line, quoted
 from ..store.mailroute import is_local, server_of
 from .delivery import SESSION
+from .imapsaid import check_of
 from .tickgame import Game
 
 
@@ -39,11 +40,11 @@ class MailboxDown:
 def unread(source: str, group: list[Game], exc: RefereeError) -> MailboxDown:
     """The mailbox of source could not be read (exc): each of its games' mail unread this
     pass, the one problem line saying so in the games' problems."""
-    why = _why(source, str(exc))
+    why, check = check_of(_why(source, str(exc)))
     ids = [one_line(x.game_id) for x in group]
     waiting = f"game {ids[0]} waits" if len(ids) == 1 else f"games {', '.join(ids)} wait"
-    todo = ("see that the mailbox is there and this user may read it" if is_local(source)
-            else "see that the server is up and takes the login")
+    todo = check or ("see that the mailbox is there and this user may read it"
+                     if is_local(source) else "see that the server is up and takes the login")
     problem = (f"mailbox {_shown(source)}: {why}; {waiting} on it (no deadline ruled missed "
                f"meanwhile): {todo}; the first pass that reads it takes their mail")
     for x in group:

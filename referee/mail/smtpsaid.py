@@ -75,7 +75,14 @@ def _what_and_check(server: Server, exc: BaseException, reason: str) -> tuple[st
 
 
 def _check_port(server: Server) -> str:
-    """What to check of the route's port: the ports the mail settings allow for its host."""
+    """What to check of an SMTP route's port (port_check)."""
+    return port_check(server, "--out smtp://USER@HOST:PORT",
+                      "SMTP listens on 587 (STARTTLS, smtp://) or 465 (TLS, smtps://)")
+
+
+def port_check(server: Server, mend: str, listens: str) -> str:
+    """What to check of the route's port: the ports the mail settings allow for its host;
+    mend: the `referee mail` option that mends it, listens: where its service listens."""
     try:
         allowed = mailsettings.host_settings(server.host)
     except UsageError:
@@ -84,8 +91,7 @@ def _check_port(server: Server) -> str:
     listed = f" (your mail settings allow {', '.join(map(str, others))} for {server.host})" \
         if others else ""
     return (f"check the port of the game's mail route, {server.port}{listed}: `referee mail "
-            f"JOURNAL` shows the route, `referee mail JOURNAL --out smtp://USER@HOST:PORT` "
-            f"mends it; SMTP listens on 587 (STARTTLS, smtp://) or 465 (TLS, smtps://)")
+            f"JOURNAL` shows the route, `referee mail JOURNAL {mend}` mends it; {listens}")
 
 
 def _check_password(server: Server) -> str:
