@@ -259,6 +259,14 @@ def _drawn_base(g: ET.Element, width: int):
     return drawn
 
 
+def _whole(seg: tuple) -> list[tuple[int, int]]:
+    """A line's ends in whole pixels, rounded down. Pillow cuts a line's ends to whole
+    pixels towards nought: the same as down where they are not negative (the whole
+    picture), but not for an end above a band (its rows start at nought), where the line
+    then drew a pixel aside of the whole picture's along its length."""
+    return [(math.floor(seg[0]), math.floor(seg[1])), (math.floor(seg[2]), math.floor(seg[3]))]
+
+
 def _tag(el: ET.Element) -> str:
     return el.tag.removeprefix(NS)
 
@@ -353,7 +361,7 @@ class Painter:
         if dash:
             self._dashed(seg, stroke, width, dash)
         else:
-            self.draw.line([seg[:2], seg[2:]], stroke, width)
+            self.draw.line(_whole(seg), stroke, width)
 
     def _dashed(self, seg: tuple, colour: tuple, width: int, dash: str) -> None:
         x0, y0, x1, y1 = seg
@@ -364,9 +372,10 @@ class Painter:
             step = max(steps[n % len(steps)], 0.5)
             if n % 2 == 0:
                 end = min(at + step, length)
-                self.draw.line([(x0 + (x1 - x0) * at / length, y0 + (y1 - y0) * at / length),
-                                (x0 + (x1 - x0) * end / length, y0 + (y1 - y0) * end / length)],
-                               colour, width)
+                self.draw.line(_whole((x0 + (x1 - x0) * at / length,
+                                       y0 + (y1 - y0) * at / length,
+                                       x0 + (x1 - x0) * end / length,
+                                       y0 + (y1 - y0) * end / length)), colour, width)
             at, n = at + step, n + 1
 
     def circle(self, el: ET.Element, style: dict) -> None:
