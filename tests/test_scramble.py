@@ -55,7 +55,8 @@ def test_the_log_tells_the_scramble_to_each_reader(tmp_path, cli):
     for reader in ("german", "entente", "public"):
         r = cli("log", j, "--as", reader, "--width", "400")
         assert r.exit_code == 0, r.stderr
-        told[reader] = [line.strip() for line in r.stdout.splitlines() if "(13.7)" in line]
+        told[reader] = [line.strip() for line in r.stdout.splitlines()
+                        if "scrambles" in line and "(13.7)" in line]
     assert told["german"] == told["public"] == [
         "Entente scrambles a unit from one of his armies (13.7): Amiens - Artois (hidden, 1.4)"]
     assert len(told["entente"]) == 1 and "biplane from uk-4" in told["entente"][0] \
