@@ -8,7 +8,7 @@ is reported with its record number instead of crashing the referee.
 
 import msgspec
 
-from ..base.errors import ContractError, JournalError, UsageError
+from ..base.errors import ContractError, JournalError, UsageError, quoted
 from ..base.plurals import counted
 from ..contracts.records import (
     SECRET_DATA,
@@ -97,10 +97,20 @@ def record_of(rec: dict, name: str) -> JournalRecord:
     try:
         typed = msgspec.convert(rec, JournalRecord)
     except msgspec.ValidationError as exc:
-        raise JournalError(f"{name}: record {rec.get('seq')} is malformed: {exc}",
-                           record=rec.get("seq")) from None
+        raise JournalError(_malformed(rec, name, exc), record=rec.get("seq")) from None
     parts_checked(rec, name)
     return typed
+
+
+def _malformed(rec: dict, name: str, exc: msgspec.ValidationError) -> str:
+    """Why a record breaks its contract, in words: a time the referee never writes is named
+    as such (the contract's pattern is no reading for a moderator)."""
+    seq = rec.get("seq")
+    if str(exc).endswith("`$.at`") and type(rec.get("at")) is str:
+        return (f"{name}: record {seq} has no time the referee writes "
+                f"({quoted(rec['at'])}; it writes UTC to the second, as "
+                f"2026-11-30T18:00:00Z) - at `$.at`")
+    return f"{name}: record {seq} is malformed: {exc}"
 
 
 # The parts a record may carry beside its events' secrets, each with the shape of its data
