@@ -6,14 +6,16 @@ store below, which they load anyway.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
+import time
 from pathlib import Path
 
 from ..base.errors import UsageError
 from ..contracts.names import GAME_NAME_PATTERN
-from ..store.home import read_named
+from ..store.home import print_of, read_named
 
 # A game's directory name under the games directory, as a journal header names it.
 GAME_NAME = re.compile(GAME_NAME_PATTERN)
@@ -24,11 +26,17 @@ def default_games_dir() -> Path:
     env = os.environ.get("REFEREE_GAMES")
     if env:
         return Path(env)
-    here = Path(__file__).resolve().parent.parent       # the referee package
+    here = _package()
     for candidate in (here.parent / "games", here / "_games"):
         if (candidate / "ttlm" / "game.yaml").is_file():
             return candidate
     return here.parent / "games"
+
+
+@functools.cache
+def _package() -> Path:
+    """The referee package's folder, resolved once: a process's own code does not move."""
+    return Path(__file__).resolve().parent.parent
 
 
 MAX_SOURCE_FILES = 200
@@ -44,20 +52,47 @@ def source_digest(game_dir: Path) -> str | None:
     whole and at once (a special file, a huge one, too many): then nothing is
     kept for it and every read loads the data afresh, which reports what is
     wrong with it.
+
+    A process that reads the same folder again (a pass over many games, `watch`) takes the
+    digest it worked out before while every file's print (home.print_of: size, times,
+    inode; a change time no one can set back) is the one it had then; a file changed within
+    SETTLED_NS of the reading is read again, as a write within the clock's step could keep
+    its print.
     """
-    h = hashlib.sha256()
-    names: list[str] = []
+    names: list[tuple[str, bytes]] = []
     try:
         for folder, dirs, files in os.walk(game_dir):
             dirs.sort()
-            names += [os.path.join(folder, f) for f in sorted(files)]
+            rel = os.path.relpath(folder, game_dir)
+            for f in sorted(files):
+                name = f if rel == os.curdir else os.path.join(rel, f)
+                names.append((os.path.join(folder, f), os.fsencode(name)))
             if len(names) > MAX_SOURCE_FILES:
                 return None
-        for path in names:
+        prints = tuple(print_of(os.stat(path)) for path, _ in names)
+    except (OSError, ValueError):
+        return None
+    key = (os.fspath(game_dir), tuple(name for _, name in names))
+    kept = _DIGESTS.get(key)
+    if kept is not None and kept[0] == prints:
+        return kept[1]
+    h = hashlib.sha256()
+    try:
+        for path, name in names:
             body = read_named(path, "a game data file", MAX_SOURCE_BYTES)
-            name = os.fsencode(os.path.relpath(path, game_dir))
             h.update(b"%d:%s%d:" % (len(name), name, len(body)))
             h.update(body)
     except (OSError, ValueError, UsageError):    # a special file, a huge one, unreadable
         return None
-    return h.hexdigest()
+    digest = h.hexdigest()
+    settled = time.time_ns() - SETTLED_NS
+    if all(max(p[1], p[2]) < settled for p in prints):
+        _DIGESTS[key] = (prints, digest)
+    return digest
+
+
+# A file whose modification or change time is this close to the moment it was read may be
+# written again with the same print (a file system's clock moves in steps): its folder's
+# digest is not kept.
+SETTLED_NS = 2_000_000_000
+_DIGESTS: dict[tuple, tuple[tuple, str]] = {}
