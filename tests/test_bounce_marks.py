@@ -366,11 +366,14 @@ def test_a_report_of_hundreds_of_global_status_parts_is_read_no_further_than_its
 
 # ---------------------------------------------------------------- a report of many blocks
 
+BLOCK = "Action: failed\nStatus: 5.1.1\n\n"
+
+
 def _report_of_blocks(report: bytes, blocks: int) -> bytes:
     """A delivery report whose status part holds the German's block, then `blocks` more
     (each Action and Status alone: as many as a megabyte holds), then the mail returned."""
     head = _dsn(report, {}, "<many@mx.example.org>")
-    status = "Action: failed\nStatus: 5.1.1\n\n" * blocks
+    status = BLOCK * blocks
     marker = "\n--BOUND\nContent-Type: message/rfc822\n"
     assert head.decode().count(marker) == 1
     return head.decode().replace(marker, f"\n{status}{marker.lstrip(chr(10))}").encode()
@@ -426,8 +429,12 @@ def test_a_status_part_cut_leaves_every_other_part_as_it_was():
     it (the mail returned, its Message-ID) are the package's own reading of the whole."""
     report = (f"From: {ADDRESSES['german']}\nSubject: x\nMessage-ID: <m1.abc@referee.invalid>"
               f"\n\nhello\n").encode()
-    raw = _report_of_blocks(report, 30_000).replace(b"--BOUND--", b"--BOUND\nContent-Type: "
-                                                     b"text/plain\n\nafter\n--BOUND--")
+    # A quarter more blocks than KEPT holds: the part is cut, and the email package's own
+    # reading of the whole (a message per block) costs a fraction of a megabyte's.
+    blocks = statusparts.KEPT * 5 // 4 // len(BLOCK)
+    raw = _report_of_blocks(report, blocks).replace(b"--BOUND--", b"--BOUND\nContent-Type: "
+                                                    b"text/plain\n\nafter\n--BOUND--")
+    assert raw.count(BLOCK.encode()) == blocks and blocks * len(BLOCK) > statusparts.KEPT
     whole = email.message_from_bytes(raw, policy=email.policy.default)
     read = parse_message(raw)
     types = [p.get_content_type() for p in whole.get_payload()]
