@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from forging import as_user, game_key, old_game, records, resign, shown, write_signed
+from forking import count_forks
 from mailboxes import write_maildir
 from mailservers import forge_route
 
@@ -382,8 +383,13 @@ def test_verify_names_the_first_unsigned_record_whether_checked_beside_or_here(
     what deciding a later record again would say."""
     import os
 
-    if not fork:
+    from referee.store import checking
+
+    if fork:                        # as for a long journal, on two processors
+        monkeypatch.setattr(checking, "worth_beside", lambda raw: True)
+    else:
         monkeypatch.delattr(os, "fork")
+    forks = count_forks(monkeypatch) if fork else []
     assert cli("order", game, "--as", "german", "pass").exit_code == 0
     # A signature of the right form, copied from the record before: not this record's.
     forged = append_forged(game, {"actor": "german", "order": "pass", "events": [],
@@ -393,6 +399,24 @@ def test_verify_names_the_first_unsigned_record_whether_checked_beside_or_here(
     assert r.exit_code == 3, r.output
     assert f"record {forged['seq']}: its signature is not by the game's key" in r.stderr, \
         r.stderr
+    assert bool(forks) == fork
+
+
+def test_verify_of_a_short_journal_checks_its_signatures_without_a_process(cli, game,
+                                                                          monkeypatch):
+    """A process forked for the signatures of a few records costs more than checking them
+    (checking.worth_beside, as for a cold read): verify checks them itself, and still names
+    the first forged record before what deciding a later one again would say."""
+    forks = count_forks(monkeypatch)
+    assert cli("verify", game).exit_code == 0
+    assert cli("order", game, "--as", "german", "pass").exit_code == 0
+    forged = append_forged(game, {"actor": "german", "order": "pass", "events": [],
+                                  "sig": records(game)[-1]["sig"]})
+    append_forged(game, {"actor": "entente", "order": "nonsense", "events": []}, holder=True)
+    r = cli("verify", game)
+    assert r.exit_code == 3, r.output
+    assert f"record {forged['seq']}: its signature is not by the game's key" in r.stderr
+    assert forks == []
 
 
 def test_a_skirmish_of_another_referee_is_not_read_for_mail(cli, tmp_path, monkeypatch,

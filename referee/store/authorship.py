@@ -232,11 +232,18 @@ def _signed(raw: bytes):
 
 
 class _Beside:
-    """_check_all run beside the caller (beside.py): settle() names its first fault."""
+    """_check_all run beside the caller (beside.py): settle() names its first fault. A
+    journal too short for a process to pay (checking.worth_beside: a few hundred records,
+    or one processor, or other threads running) is checked here when settle() asks, with
+    the same answer."""
 
     def __init__(self, name: str, raw: bytes):
-        signing.ready()             # the library imported before the fork, not in the child
-        self.work = Beside(lambda: _check_all(raw, name))
+        from .checking import worth_beside  # start-up: with the checker, for verify only
+
+        fork = worth_beside(raw)
+        if fork:
+            signing.ready()         # the library imported before the fork, not in the child
+        self.work = Beside(lambda: _check_all(raw, name), fork=fork)
 
     def close(self) -> None:
         self.work.close()

@@ -21,13 +21,14 @@ CPU_MAX = Path("/sys/fs/cgroup/cpu.max")    # a container's share of the cores (
 
 
 class Beside:
-    """work() run in a forked process (or here, when asked, where that cannot be)."""
+    """work() run in a forked process (or here, when asked, where that cannot be or where
+    fork is False: work too small to pay for a process)."""
 
-    def __init__(self, work: Callable[[], dict]):
+    def __init__(self, work: Callable[[], dict], fork: bool = True):
         self.work, self.answer = work, None
         self.pid: int | None = None
         self.fd: int | None = None
-        if hasattr(os, "fork"):
+        if fork and hasattr(os, "fork"):
             try:
                 self._fork()
             except BaseException:   # an interrupt delivered as the fork ends: no orphan
