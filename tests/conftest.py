@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import gc
 import os
 from pathlib import Path
@@ -15,6 +16,7 @@ from unprivileged import unprivileged  # noqa: F401 - a fixture for every test m
 
 from gamecalls import game_data
 from referee.cli.app import app
+from referee.data import dataload, yamltext
 
 FIXED_SECRET = "5e" * 32
 # The real mail servers of the transport tests (their `servers` fixture); the soaks' mark.
@@ -36,6 +38,30 @@ def _built_once(typer_app):
 
 
 typer.main.get_command = typer.testing._get_command = _built_once
+
+_LOAD_TEXT, _YAML = dataload.load_text, yamltext.yaml
+_PARSED: dict[str, object] = {}
+PARSED_KEPT = 64                # texts of game data a test process keeps the value of
+
+
+def _parsed_once(text: str):
+    """A test process reads the YAML of each text of game data once: the tests check and
+    load hundreds of copies of the built-in folders, each with one file changed, and a
+    user's process reads a folder once. Every text is screened and parsed the first time
+    (a text refused is refused every time, by the parser itself); a test that puts a
+    library of its own in the parser's place (yamltext.yaml) has every text parsed by it.
+    Each caller gets its own copy of the value."""
+    if yamltext.yaml is not _YAML:
+        return _LOAD_TEXT(text)
+    if text in _PARSED:
+        return copy.deepcopy(_PARSED[text])
+    value = _LOAD_TEXT(text)
+    if len(_PARSED) < PARSED_KEPT:
+        _PARSED[text] = copy.deepcopy(value)
+    return value
+
+
+dataload.load_text = _parsed_once
 
 # The referee forces every record, snapshot and mail to the disk (os.fsync) before it goes
 # on: a power cut is what that guards against, and no test makes one. In the tests'
