@@ -29,7 +29,9 @@ def test_a_key_fingerprint_is_worked_out_once_not_for_each_record(played, monkey
     monkeypatch.setattr(signing, "fingerprint", lambda public: calls.append(1) or real(public))
     found = verify(played)
     assert found.records >= 50 and found.keys
-    assert 0 < len(calls) <= 3
+    # Once a key by each reader of the signatures (a short journal's checker runs in this
+    # process), never once a record.
+    assert 0 < len(calls) <= 4 < found.records // 10
 
 
 def test_deciding_each_record_again_reads_no_clock(played, monkeypatch):
