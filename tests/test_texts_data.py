@@ -81,8 +81,8 @@ def test_the_defender_is_asked_for_the_combat_cards_the_deck_titles(tmp_path, re
     assert game.state.pending.kind == "defender_cards"
     text = pending_prompt(game.state, game.data)
     # Bad Weather names no battle area (9.5): the prompt says so of it apart from the others.
-    assert "(cards allowed now: Chlorine Cloud!), naming its battle area, or Fog of War, which names no " \
-           "battle area" in text, text
+    assert "(cards allowed now: Chlorine Cloud!), naming its battle area, or Fog of War, " \
+           "which names no battle area" in text, text
     v = check(game.state, game.data, PlayCard(card="ersatz_2"), "entente")
     assert v.rule == "2.0 II.3" and v.reason.endswith(
         "the combat cards are Chlorine Cloud!, Advanced Artillery Barrage!, Surprise Attack! "
