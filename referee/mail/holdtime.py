@@ -45,18 +45,26 @@ def give_back_time(table: Table, side: str, entry, now: datetime) -> None:
     span = None if due is None else tl.settings.duration(due.decision)
     if tl.paused or due is None or span is None or due.handoff > seq:
         return
-    short = now + span - due.due
+    extended(table, side, now + span - due.due, mark, now)
+
+
+def extended(table: Table, side: str, short: timedelta, mark: str, now: datetime
+             ) -> str | None:
+    """The moderator's extension of side's deadline by short (to the minute above), named by
+    mark so that it is given once: its length as the record says it, or None when nothing is
+    short or the game takes no extension now."""
     minutes = -(-short // timedelta(minutes=1))
     if minutes <= 0:
-        return
+        return None
+    text = duration_text(timedelta(minutes=minutes))
     try:
         with held(now):
-            g_timeline.extend(table.path, MODERATOR, side,
-                              duration_text(timedelta(minutes=minutes)), table.games_dir,
-                              None, table.append, hold=mark)
+            g_timeline.extend(table.path, MODERATOR, side, text, table.games_dir, None,
+                              table.append, hold=mark)
     except (OrderError, UsageError):  # NoOrdersTaken too: the game takes none now
-        return
+        return None
     fault("given back")
+    return text
 
 
 def hold_mark(side: str, entry) -> str:

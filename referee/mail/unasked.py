@@ -26,9 +26,7 @@ import hashlib
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from ..base.clock import duration_text, held, parse_stamp
-from ..base.errors import OrderError, UsageError
-from ..base.readers import MODERATOR
+from ..base.clock import parse_stamp
 from ..game import timeline as g_timeline
 from ..game.clockwalk import Due, has_deadlines
 from ..table import Table
@@ -36,7 +34,8 @@ from .deadlinepost import Post
 from .delivery import spool_files
 from .firsttold import last_mail
 from .fornow import hold_over
-from .ledger import fault, game_lock, load_ledger, save_ledger
+from .holdtime import extended
+from .ledger import game_lock, load_ledger, save_ledger
 from .leftover import held_by
 from .observers import still_held
 from .tickgame import Game
@@ -173,21 +172,14 @@ def _extend(table: Table, tl, side: str, handoff, made, now: datetime,
     if tl.paused or due is None or span is None or due.handoff != handoff:
         return None
     short = now + span - due.due
-    minutes = -(-short // timedelta(minutes=1))
     mark = unasked_mark(side, handoff, made)
     if short <= grace or g_timeline.gave_back(table.raw, mark):
         return None
-    try:
-        with held(now):
-            g_timeline.extend(table.path, MODERATOR, side,
-                              duration_text(timedelta(minutes=minutes)), table.games_dir,
-                              None, table.append, hold=mark)
-    except (OrderError, UsageError):      # NoOrdersTaken too: the game takes none now
+    text = extended(table, side, short, mark, now)
+    if text is None:
         return None
-    fault("given back")
     return (f"deadline: {side}'s mail asking his orders went out only now; his deadline is "
-            f"extended by {duration_text(timedelta(minutes=minutes))}, the game's time for "
-            f"the decision from now")
+            f"extended by {text}, the game's time for the decision from now")
 
 
 def unasked_mark(side: str, handoff, made) -> str:
