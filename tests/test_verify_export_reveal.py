@@ -4,37 +4,18 @@ follow it, and a true one has every die of the export recomputed."""
 
 from __future__ import annotations
 
-import json
-
-from forging import resign
+from forging import records, write_resigned
 
 import gamecalls as g
 from referee.cli.demo import DEMO_OPENING, _demo_choice
 from referee.engine import legal_orders
 from referee.engine.order_text import format_order
-from referee.store.journal import canonical
-
-
-def _records(path):
-    return [json.loads(line) for line in path.read_bytes().split(b"\n")[:-1]]
-
-
-def _rewrite(path, records):
-    """Every hash, link and signature made again after an edit (what the key's holder can)."""
-    out, prev = [], None
-    for rec in records:
-        rec = {k: v for k, v in rec.items() if k != "hash"}
-        rec["prev"] = prev
-        rec = resign(rec)
-        prev = rec["hash"]
-        out.append(rec)
-    path.write_bytes(b"".join(canonical(r) + b"\n" for r in out))
 
 
 def _revealed_export(game, cli, tmp_path):
     """The game played until a record rolled, its secret revealed, and the Entente's export."""
     g.submit(game, "german", DEMO_OPENING)
-    while not any(r.get("dice") for r in _records(game)[1:]):
+    while not any(r.get("dice") for r in records(game)[1:]):
         st = g.open_game(game)
         side = st.state.pending.side
         g.submit(game, side, [_demo_choice([format_order(o) for o in legal_orders(
@@ -55,10 +36,10 @@ def test_an_export_revealing_another_secret_fails_as_the_journal_does(game, cli,
     assert r.stdout.splitlines()[-1] == ("verify: OK (chain only; not checked: rulings, deck "
                                          "shuffles, times against deadlines, orders against "
                                          "mails)")
-    records = _records(export)
-    reveal = records[-1]
+    recs = records(export)
+    reveal = recs[-1]
     reveal["events"][0]["secret"] = "3f" * 32               # a secret never committed to
-    _rewrite(export, records)
+    write_resigned(export, recs)
     r = cli("verify", export, "--export", "entente")
     assert r.exit_code == 3 and "OK" not in r.stdout
     assert r.stderr.strip().endswith(f"record {reveal['seq']} claims to reveal the secret but "
@@ -78,20 +59,20 @@ def test_an_export_revealing_another_secret_fails_as_the_journal_does(game, cli,
 
 def test_a_forged_die_under_a_forged_reveal_is_not_waved_through(game, cli, tmp_path):
     export = _revealed_export(game, cli, tmp_path)
-    records = _records(export)
-    rolled = next(r for r in records[1:] if r.get("dice"))
+    recs = records(export)
+    rolled = next(r for r in recs[1:] if r.get("dice"))
     rolled["dice"][0] = rolled["dice"][0] % 6 + 1
-    records[-1]["events"][0]["secret"] = "3f" * 32
-    _rewrite(export, records)
+    recs[-1]["events"][0]["secret"] = "3f" * 32
+    write_resigned(export, recs)
     r = cli("verify", export, "--export", "entente")
     assert r.exit_code == 3 and "claims to reveal the secret" in r.stderr
 
 
 def test_nothing_may_follow_the_reveal_in_an_export(game, cli, tmp_path):
     export = _revealed_export(game, cli, tmp_path)
-    records = _records(export)
-    extra = dict(records[-2])
-    extra["seq"] = records[-1]["seq"] + 1
-    _rewrite(export, records + [extra])
+    recs = records(export)
+    extra = dict(recs[-2])
+    extra["seq"] = recs[-1]["seq"] + 1
+    write_resigned(export, recs + [extra])
     r = cli("verify", export, "--export", "entente")
     assert r.exit_code == 3 and "follows the reveal" in r.stderr
