@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 
-from test_receipts_rewritten import _records, _write
+from forging import records, write_resigned
 
 
 def _played(game, cli):
     assert cli("order", game, "--as", "german", "pass", "end turn").exit_code == 0
-    records = _records(game)
-    assert len(records) >= 4
-    return records
+    recs = records(game)
+    assert len(recs) >= 4
+    return recs
 
 
 def _receipt(rec):
@@ -23,20 +23,20 @@ def test_every_failing_receipt_is_named_beside_the_chain_and_signatures(game, cl
     _played(game, cli)
     export = tmp_path / "entente.jsonl"
     export.write_text(cli("log", game, "--as", "entente", "--format", "json").stdout)
-    records = _records(export)
-    receipts = [_receipt(r) for r in records[1:]]
-    records[2] = {**records[2], "at": "2001-01-01T00:00:00Z"}       # written again from 2
-    _write(export, records)
+    recs = records(export)
+    receipts = [_receipt(r) for r in recs[1:]]
+    recs[2] = {**recs[2], "at": "2001-01-01T00:00:00Z"}       # written again from 2
+    write_resigned(export, recs)
     r = cli("verify", export, "--export", "entente", *[a for x in receipts
                                                          for a in ("--receipt", x)])
     assert r.exit_code == 3, r.output
     failing = r.stderr.splitlines()
-    assert len(failing) == len(records) - 2, r.stderr       # each record from 2 on
-    for rec, line in zip(records[2:], failing):
+    assert len(failing) == len(recs) - 2, r.stderr       # each record from 2 on
+    for rec, line in zip(recs[2:], failing):
         assert line.startswith(f"referee: entente.jsonl: receipt {rec['seq']}:"), line
         assert "rewritten after the receipt" in line
     out = r.stdout.splitlines()
-    assert out[0].startswith(f"chain: {len(records)} records")
+    assert out[0].startswith(f"chain: {len(recs)} records")
     assert out[1].startswith("signatures: records 0-") and "game's key" in out[1]
     assert f"receipts: {len(receipts)} checked, 1 in the journal as they were" in r.stdout
     assert "verify: OK" not in r.stdout
@@ -48,11 +48,11 @@ def test_every_failing_receipt_is_named_beside_the_chain_and_signatures(game, cl
 
 
 def test_a_ruling_that_fails_too_is_said_after_the_receipts(game, cli):
-    records = _played(game, cli)
-    receipts = [_receipt(records[1]), _receipt(records[-1])]
-    last = records[-1]
+    recs = _played(game, cli)
+    receipts = [_receipt(recs[1]), _receipt(recs[-1])]
+    last = recs[-1]
     last["events"] = last["events"][:-1]                    # a ruling edited and signed again
-    _write(game, records)
+    write_resigned(game, recs)
     r = cli("verify", game, "--receipt", receipts[0], "--receipt", receipts[1])
     assert r.exit_code == 3, r.output
     lines = r.stderr.splitlines()

@@ -8,7 +8,7 @@ from forging import records, write_resigned
 
 
 def _export(game, cli, tmp_path):
-    """An export of a game of a few recs, and the receipt of its last record."""
+    """An export of a game of a few records, and the receipt of its last record."""
     assert cli("order", game, "--as", "german", "pass", "end turn").exit_code == 0
     export = tmp_path / "entente.jsonl"
     export.write_text(cli("log", game, "--as", "entente", "--format", "json").stdout)
