@@ -368,17 +368,23 @@ def keep_signed(path: Path, payload: dict) -> bool:
 def _holds(path: Path, data: bytes) -> bool:
     """Whether path is a regular file (never through a link, never a FIFO) of exactly
     these bytes."""
+    return _regular_bytes(path, len(data)) == data
+
+
+def _regular_bytes(path: Path, limit: int) -> bytes | None:
+    """The bytes of path, at most limit + 1 of them (read_up_to), when it is a regular file
+    opened without following a link (a FIFO never hangs); None otherwise."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
                      | getattr(os, "O_NONBLOCK", 0))
     except OSError:
-        return False
+        return None
     try:
-        info = os.fstat(fd)
-        return stat.S_ISREG(info.st_mode) and info.st_size == len(data) and \
-            read_up_to(fd, len(data)) == data
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return read_up_to(fd, limit)
     except OSError:
-        return False
+        return None
     finally:
         os.close(fd)
 
@@ -408,20 +414,8 @@ def read_signed(path: Path, max_bytes: int = 64 << 20) -> dict | None:
 
 def read_signed_bytes(path: Path, max_bytes: int = 64 << 20) -> bytes | None:
     """The body of a file this user's referee signed (write_signed_bytes), or None."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-                     | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        blob = read_up_to(fd, max_bytes)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    if len(blob) > max_bytes or not blob.startswith(_MAGIC):
+    blob = _regular_bytes(path, max_bytes)
+    if blob is None or len(blob) > max_bytes or not blob.startswith(_MAGIC):
         return None
     head = len(_MAGIC)
     try:
