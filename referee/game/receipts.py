@@ -144,20 +144,20 @@ def check_receipts(raw: bytes, name: str, receipts: list[str]
         if rec["seq"] in seqs:
             found[rec["seq"]] = rec["hash"]
         last = rec["seq"]
+    named = " ".join(game_id.split())
     for item, r in given:
-        if r.game is not None and r.game != " ".join(game_id.split()):
+        if r.game is not None and r.game != named:
             raise ReceiptGameError(f"--receipt {quoted(item)}: a receipt of game {r.game!r}, "
-                                   f"but {name} is game {' '.join(game_id.split())!r}: give "
-                                   f"that game's journal")
+                                   f"but {name} is game {named!r}: give that game's journal")
     changed = [seq for seq, digest in sorted(wanted)
                if seq in found and not found[seq].startswith(digest)]
     failures = [(seq, line) for seq, digest in sorted(wanted)
                 if (line := _check_record(name, seq, digest, found.get(seq), last,
                                           changed)) is not None]
-    failures += _check_signed(raw, name, game_id, [r for _, r in given if r.signed], found,
-                              last)
+    signed_once = list({(r.seq, r.signed): r for _, r in given if r.signed}.values())
+    failures += _check_signed(raw, name, game_id, signed_once, found, last)
     failures.sort(key=lambda failure: failure[0])
-    count = len(wanted) + len({(r.seq, r.signed) for _, r in given if r.signed})
+    count = len(wanted) + len(signed_once)
     pins = [(r.key, r.seq, f"the key of receipt {r.seq}:{r.digest[:12]}…")
             for _, r in given if r.key is not None]
     signed = sum(1 for _, r in given if r.signed)
@@ -172,15 +172,13 @@ def check_receipts(raw: bytes, name: str, receipts: list[str]
 
 def _check_signed(raw: bytes, name: str, game_id: str, given: list[Receipt],
                   found: dict[int, str], last: int) -> list[tuple[int, str]]:
-    """What fails of the signed receipts: a signature by no key the journal names (or, with
-    the key line pasted, by another than it), or of a hash the journal no longer holds."""
+    """What fails of the signed receipts (each given once): a signature by no key the journal
+    names (or, with the key line pasted, by another than it), or of a hash the journal no
+    longer holds."""
     if not given:
         return []
-    keys, out, seen = signedreceipt.keys_named(raw), [], set()
+    keys, out = signedreceipt.keys_named(raw), []
     for r in given:
-        if (r.seq, r.signed) in seen:
-            continue
-        seen.add((r.seq, r.signed))
         by = {r.key: keys[r.key]} if r.key in keys else {} if r.key else keys
         line, fails = signedreceipt.check(name, game_id, r.seq, r.digest, r.signed, by,
                                           found.get(r.seq), last)

@@ -47,7 +47,7 @@ def signed(header: dict, last: dict) -> str | None:
         key = signing.held(fpr) if fpr else None
     except UsageError:          # a key file it cannot use: the receipt goes unsigned
         return None
-    if key is None or not keychain.signed_here(last):
+    if key is None or not signing.checks(last.get("sig"), last.get("hash"), key.public):
         return None
     raw = bytes.fromhex(last["hash"]) + key.sign_receipt(header["game_id"], last["seq"],
                                                          last["hash"])

@@ -330,7 +330,7 @@ class _Proof:
             self.mail_entropy |= isinstance(roster, dict) and roster.get("mail_entropy") is True
         elif rec["order"] == ROUTE or rec.get("mail_route") is not None:
             check_route(rec, name)
-        elif rec["order"] == REVEAL or any(e.type == "SecretRevealed" for e in typed.events):
+        elif claims_reveal(rec):
             check_reveal(rec, name, self.header["dice"]["commitment"])
             self.revealed_at = n
         elif rec["order"] == UPGRADE or any(e.type == "RulesUpgraded" for e in typed.events):
