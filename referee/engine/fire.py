@@ -88,21 +88,21 @@ def _artillery_fire(s: State, d: GameData, area: str, side: str, nation: str, de
     gas = "poison_gas" in fp and _cards(s, side, area, "poison_gas") and not (
         s.combat["weather"] and "bad_weather" in d.card_types["poison_gas"].cancelled_by)  # 9.5
     if "advanced_artillery_barrage" in fp and _cards(s, side, area, "advanced_artillery_barrage"):
-        return fp["advanced_artillery_barrage"], _card_why(d, "advanced_artillery_barrage")
+        return fp["advanced_artillery_barrage"], card_why(d, "advanced_artillery_barrage")
     ms = ut.materiel_superiority
     if defensive and ms is not None and nation in ms.nations and s.options.get(ms.option) and \
             s.turn >= ms.from_turn:
         key = "poison_gas" if gas and "poison_gas" in ms.fire else "defense"
         why = f"matériel superiority, {ut.rule}"
         if key == "poison_gas":
-            why += f"; {_card_why(d, 'poison_gas')}"
+            why += f"; {card_why(d, 'poison_gas')}"
         return (int(ms.fire[key][1:]) if ms.fire.get(key) else 0), why
     if gas:
-        return fp["poison_gas"], _card_why(d, "poison_gas")
+        return fp["poison_gas"], card_why(d, "poison_gas")
     return fp.get("defense" if defensive else "offense", 0), ut.rule
 
 
-def _card_why(d: GameData, key: str) -> str:
+def card_why(d: GameData, key: str) -> str:
     """A Combat card that sets a firepower, as a die's purpose names it: title and rule."""
     card = d.card_types[key]
     return f"{card.title}, {card.rule}"
@@ -162,7 +162,7 @@ def groups(s: State, d: GameData, phase: str) -> list[dict]:
         if phase == "artillery" and bonus and "artillery" in bonus.phases and \
                 not (rough and no_fire_in_rough(d, bonus.fires_as)):         # 9.1.3, 9.1.4
             add(key, "card", bonus.firepower, dice=bonus.dice, retreat=bonus.hits_force_retreat,
-                why=_card_why(d, key))
+                why=card_why(d, key))
         return _ordered(out, d)
     for u in units_in(s, d, area, side):
         k = u.kind
@@ -184,7 +184,7 @@ def groups(s: State, d: GameData, phase: str) -> list[dict]:
         if bonus and "offensive" in bonus.phases and \
                 not (rough and no_fire_in_rough(d, bonus.fires_as)):         # 9.1.3-9.1.6
             add(key, "card", bonus.firepower, dice=bonus.dice, retreat=bonus.hits_force_retreat,
-                why=_card_why(d, key))
+                why=card_why(d, key))
     return _ordered(out, d)
 
 

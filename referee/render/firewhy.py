@@ -12,6 +12,8 @@ reader's map, hidden templates or not, so the number tells nothing a reader cann
 
 from __future__ import annotations
 
+from ..engine.fire import card_why
+
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -81,14 +83,8 @@ def _why(g: dict, ev: dict, state, data: GameData) -> str | None:
         if fire.get("defense") == g["fp"]:
             return f"matériel superiority, {ut.rule}"
         if fire.get("poison_gas") == g["fp"]:
-            return f"matériel superiority, {ut.rule}; {_card(data, 'poison_gas')}"
+            return f"matériel superiority, {ut.rule}; {card_why(data, 'poison_gas')}"
     for card in ("advanced_artillery_barrage", "poison_gas"):
         if fp.get(card) == g["fp"] and card in data.card_types:
-            return _card(data, card)
+            return card_why(data, card)
     return None
-
-
-def _card(data: GameData, key: str) -> str:
-    """A Combat card that sets a firepower, as a die's purpose names it: title and rule."""
-    card = data.card_types[key]
-    return f"{card.title}, {card.rule}"
