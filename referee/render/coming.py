@@ -6,7 +6,7 @@ play), how to answer several in one mail, and an example made of his own legal o
 from __future__ import annotations
 
 from ..base.plurals import counted
-from .documents import side_name
+from .documents import CLOSED_BY, side_name
 from .grouped import grouped_blocks
 from .phrases import kind_name
 from .sections import Items, Orders, Para, Span, para
@@ -59,11 +59,6 @@ def _branch_item(b: Branch, data: GameData, reader: str) -> list[Span]:
     return spans
 
 
-# What closes a sealed plan by itself, by its decision: its last arrival placed (2.0 I),
-# its last card over the limit discarded (2.0 V.3).
-_CLOSED_BY = {"reinforce": "arrival placed", "discard_excess": "card discarded"}
-
-
 def _plan_words(ah: Ahead) -> list:
     """How one sealed plan is given: closed by 'done', or by its last order when the example
     shows that it closes by itself (2.0 I, 2.0 V.3: nothing left to place or discard); a
@@ -77,7 +72,7 @@ def _plan_words(ah: Ahead) -> list:
                 f"one mail or more, one order per line, ")
     if not ah.example or ah.example[-1] == "done":
         return [head + "and end it with ", Span("done", "order"), "; "]
-    last = _CLOSED_BY.get(ah.now.kind, "order")
+    last = CLOSED_BY.get(ah.now.kind, "order")
     return [head + "and no ", Span("done", "order"), f": it closes by itself with its last "
             f"{last}; "]
 

@@ -319,10 +319,11 @@ def extension_note(due: dict[str, Any]) -> str:
         f" (extended by {last}, {whole} in all)"
 
 
-# The sealed plans that close by themselves once their orders are in (2.0 I: the last
-# arrival placed; 2.0 V.3: the last card over the limit discarded): the player is told to
-# send no 'done' for them (render/coming.py), so what they owe is owed in the plan.
-SELF_CLOSING = frozenset({"reinforce", "discard_excess"})
+# The sealed plans that close by themselves once their orders are in, by their decision,
+# and what closes each (2.0 I: the last arrival placed; 2.0 V.3: the last card over the
+# limit discarded): the player is told to send no 'done' for them (render/coming.py), so
+# what they owe is owed in the plan.
+CLOSED_BY = {"reinforce": "arrival placed", "discard_excess": "card discarded"}
 
 
 def owed_blocks(view: dict[str, Any]) -> list:
@@ -331,7 +332,7 @@ def owed_blocks(view: dict[str, Any]) -> list:
     the plan owes; nothing when 'done' is open."""
     if not view.get("owed"):
         return []
-    head = "Owed in your plan: " if view.get("decision") in SELF_CLOSING else \
+    head = "Owed in your plan: " if view.get("decision") in CLOSED_BY else \
         "Owed before 'done': "
     return [para(Span(head, "bold"), f"{view['owed']}.")]
 
