@@ -62,7 +62,5 @@ def melee_note(orders: list[SkOrder]) -> str:
         ids = ",".join(o.facts.get("attackers", []))
         if ids not in seen[o.subject or ""]:
             seen[o.subject or ""].append(ids)
-    if not seen:
-        return ""
     return "(melee open: " + "; ".join(f"{d} attacked by {' or '.join(a)}"
                                        for d, a in seen.items()) + ")"

@@ -123,11 +123,12 @@ def _narrowed(card: SkirmishCard, state: SkState, side: str, verb: str
         return _melee_form(card, state, side)
     if verb != "move":
         return {}
-    legal = _moves(card, state, side)
+    pairs = list(_legal_moves(card, state, side))       # each rule check made once
+    legal = {how for _, how in pairs}
     if not legal:
         return {}
     into = any(x[2] for x in legal)
-    movers = movable(card, state, side)
+    movers = sorted({f.id for f, _ in pairs})
     own = [f for f in state.figures.values() if f.side == side and fighting(state, f.id)]
     return {**({"subject": "|".join(movers)} if len(movers) < len(own) else {}),
             "mode": "|".join(m for m in card.movement.modes if any(x[0] == m for x in legal)),
