@@ -494,11 +494,12 @@ def tick_pass(path: Path, format: str, with_map: bool, games_dir: Path | None
     load_msgspec()                      # before the rules, as every command loads it
     from ..base.clock import now  # start-up: datetime, for tick and watch
     from ..mail import tick as ticking  # start-up: the mail transport, for tick and watch
+    from ..mail.folderexports import never_a_journal  # start-up: as tick's
 
     # A redacted export saved beside the games holds nothing private (the pass passes it
     # over): its warning would tell the moderator to hide what he gives out. A game's
     # journal that only looks like one is warned of as every journal.
-    export = ticking.never_a_journal(path)
+    export = never_a_journal(path)
     for journal in ticking.journals_in(path):
         check_private(journal, unless=export)
     moment = now()

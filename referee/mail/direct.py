@@ -168,7 +168,9 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
     if not lines:               # a "thanks" above the report it quotes: nothing to record
         out.status, out.reason = "refused", NO_ORDERS
         return out
-    if (late := _stale(table, m, side) or _repeated(table, m, side, lines)) is not None:
+    answered = answered_record(m.msg, m.sender, m.subject, table.records[0]["game_id"])
+    if (late := _stale(table, answered, side)
+            or repeated_as(table.records, answered, side, lines)) is not None:
         out.status, out.reason = "refused", late
         return out
     try:
@@ -196,23 +198,16 @@ def _stopped(out: Handled, read: list[tuple[int, str]], at: int, exc: OrderError
     out.left, out.reason = read[at + 1:], f"line {read[at][0]} refused: {exc}"
 
 
-def _stale(table: Table, m: Message, side: str) -> str | None:
-    """Why m, a reply to an older mail of the referee's to side, is stale (None: it is not,
-    or it names none): the record that mail was written at is read from its Message-ID,
-    which the reply names in In-Reply-To or References (answered.py: believed only when
-    made for the sender's address), and the rule and its words are a campaign's
+def _stale(table: Table, answered, side: str) -> str | None:
+    """Why a reply to an older mail of the referee's to side is stale (None: it is not, or
+    it names none): answered, the record that mail was written at, is read from its
+    Message-ID, which the reply names in In-Reply-To or References (answered.py: believed
+    only when made for the sender's address), and the rule and its words are a campaign's
     (answered.stale_reply), with what side is asked as the kind says (its decision)."""
-    answered = answered_record(m.msg, m.sender, m.subject, table.records[0]["game_id"])
     return stale_reply(answered, table.records, table.records[-1]["seq"],
                        lambda seq: table.kind.decision(table, seq, side) !=
                        table.kind.decision(table, None, side),
                        lambda seq: table.kind.step_at(table, seq))
-
-
-def _repeated(table: Table, m: Message, side: str, lines: list[str]) -> str | None:
-    """Why m repeats a mail of side's recorded since the one it answers (repeated.py)."""
-    answered = answered_record(m.msg, m.sender, m.subject, table.records[0]["game_id"])
-    return repeated_as(table.records, answered, side, lines)
 
 
 def _recovered(table: Table, m: Message, ledger: dict, keys: dict, out: Handled

@@ -36,7 +36,7 @@ from .delivery import (
     open_source,
     spool_files,
 )
-from .folderexports import never_a_journal, seen_as, unplayable  # noqa: F401
+from .folderexports import seen_as, unplayable
 from .fornow import noted as note_refused_now
 from .heldreminders import held_reminders
 from .inbox import inbox

@@ -11,7 +11,6 @@ import textwrap
 
 from ..game.planparts import heading_order, marked
 from .dice_words import sheet_parts
-from .documents import options_words
 from .unbroken import bound, unbound
 from .words_combat import WORDING as _COMBAT
 from .words_moves import WORDING as _MOVES
@@ -73,6 +72,8 @@ def record_lines(rec: dict, data: GameData, reader: str,
     if rec["seq"] == 0:
         rules = {k: spec.rule for k, spec in data.info.options.items()
                  if (rec.get("options") or {}).get(k)}
+        from .documents import options_words  # start-up: record 0's line alone needs it
+
         said = options_words(rules)
         return [f"#0 {rec['created_at']} game {rec['game_id']} created: scenario "
                 f"{rec['scenario']}, dice {rec['dice']['mode']} (commitment "
