@@ -18,8 +18,7 @@ def applied_again(records: list[dict], answered: Answered | None, side: str,
     one later mail of his applied exactly its order lines (texts), or None: its words, read
     after 'Your message was not applied: ' as a stale reply's are (that mail named by the
     turn and step it named: step_at, answered.mail_of)."""
-    if answered is None or not texts or not 0 <= answered.seq < len(records) - 1 or \
-            not answered.is_of(records[answered.seq]):
+    if not texts or not answers_earlier(records, answered):
         return None
     seqs = applied_as(records, answered.seq, side, texts)
     if seqs is None:
@@ -30,21 +29,37 @@ def applied_again(records: list[dict], answered: Answered | None, side: str,
             f"already applied as {which}: nothing more was done; reply to the latest mail")
 
 
-def applied_as(records: list[dict], after: int, side: str, texts: list[str]
-               ) -> tuple[int, int] | None:
+def answers_earlier(records: list[dict], answered: Answered | None) -> bool:
+    """Whether a reply answers the mail of a record before the journal's last, as that
+    record is (answered.is_of)."""
+    return answered is not None and 0 <= answered.seq < len(records) - 1 and \
+        answered.is_of(records[answered.seq])
+
+
+def _campaign_mail(record: dict) -> str | None:
+    """The Message-ID of the mail a campaign's record was made from (by mail), or None."""
+    mail = record.get("mail")
+    data = (mail or {}).get("data") if isinstance(mail, dict) else None
+    ident = data.get("message_id") if isinstance(data, dict) else None
+    return ident if record.get("by") == "mail" else None
+
+
+def applied_as(records: list[dict], after: int, side: str, texts: list[str],
+               mail_of_record: Callable[[dict], str | None] = _campaign_mail,
+               orders: Callable[[dict], list[str]] | None = None) -> tuple[int, int] | None:
     """The first and last record that one mail of side applied after record `after`, when
     that mail's order lines are texts, the same lines (their spaces and case aside); None
-    when no such mail is in the journal."""
+    when no such mail is in the journal. mail_of_record names the mail a record came from
+    and orders its lines (a campaign's, by default: _orders)."""
     want = [_plain(t) for t in texts]
     made: dict[str, list[int]] = {}
     lines: dict[str, list[str]] = {}
     for r in records[after + 1:]:
-        mail = (r.get("mail") or {}).get("data") if isinstance(r.get("mail"), dict) else None
-        ident = mail.get("message_id") if isinstance(mail, dict) else None
-        if r.get("actor") != side or r.get("by") != "mail" or not isinstance(ident, str):
+        ident = mail_of_record(r) if r.get("actor") == side else None
+        if not isinstance(ident, str):
             continue
         made.setdefault(ident, []).append(r["seq"])
-        lines.setdefault(ident, []).extend(_plain(t) for t in _orders(r))
+        lines.setdefault(ident, []).extend(_plain(t) for t in (orders or _orders)(r))
     for ident, seqs in made.items():
         if lines[ident] == want:
             return seqs[0], seqs[-1]

@@ -7,6 +7,7 @@ the mail recorded as those records, as a campaign's stale reply is (appliedas.py
 from __future__ import annotations
 
 from .answered import Answered
+from .appliedas import answers_earlier, applied_as
 
 
 def repeated_as(records: list[dict], answered: Answered | None, side: str,
@@ -15,24 +16,17 @@ def repeated_as(records: list[dict], answered: Answered | None, side: str,
     record answered, is not taken when one mail of his recorded after that record made
     records of exactly those lines, or None: its words, read after 'Nothing of your mail was
     recorded: '."""
-    if answered is None or not lines or not 0 <= answered.seq < len(records) - 1 or \
-            not answered.is_of(records[answered.seq]):
+    if not lines or not answers_earlier(records, answered):
         return None
-    want = [_plain(t) for t in lines]
-    made: dict[str, list[dict]] = {}
-    for r in records[answered.seq + 1:]:
-        if r.get("actor") == side and isinstance(r.get("mail"), str) and \
-                isinstance(r.get("order"), str):
-            made.setdefault(r["mail"], []).append(r)
-    for recs in made.values():
-        if [_plain(r["order"]) for r in recs] == want:
-            seqs = [r["seq"] for r in recs]
-            which = f"#{seqs[0]}" if len(seqs) == 1 else f"#{seqs[0]}–#{seqs[-1]}"
-            return (f"this mail repeats your mail already recorded as {which} (the same "
-                    f"orders, answering the same mail): nothing more was done")
-    return None
+    seqs = applied_as(records, answered.seq, side, lines, _mail_of, lambda r: [r["order"]])
+    if seqs is None:
+        return None
+    which = f"#{seqs[0]}" if seqs[0] == seqs[1] else f"#{seqs[0]}–#{seqs[1]}"
+    return (f"this mail repeats your mail already recorded as {which} (the same "
+            f"orders, answering the same mail): nothing more was done")
 
 
-def _plain(line: str) -> str:
-    """A line as compared: its words, case aside."""
-    return " ".join(line.split()).casefold()
+def _mail_of(record: dict) -> str | None:
+    """The digest of the mail a skirmish record was made from (an order of one), or None."""
+    mail = record.get("mail")
+    return mail if isinstance(mail, str) and isinstance(record.get("order"), str) else None
