@@ -168,9 +168,7 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
     if not lines:               # a "thanks" above the report it quotes: nothing to record
         out.status, out.reason = "refused", NO_ORDERS
         return out
-    answered = answered_record(m.msg, m.sender, m.subject, table.records[0]["game_id"])
-    if (late := _stale(table, answered, side)
-            or repeated_as(table.records, answered, side, lines)) is not None:
+    if (late := _late(table, m, side, lines)) is not None:
         out.status, out.reason = "refused", late
         return out
     try:
@@ -196,6 +194,13 @@ def _stopped(out: Handled, read: list[tuple[int, str]], at: int, exc: OrderError
     lines = [text for _, text in read]
     out.text, out.why = clipped(lines[at]), why_refused(exc, read, lines)
     out.left, out.reason = read[at + 1:], f"line {read[at][0]} refused: {exc}"
+
+
+def _late(table: Table, m: Message, side: str, lines: list[str]) -> str | None:
+    """Why m is not taken: a stale reply, or one repeating a mail of side's recorded since
+    the mail both answer (repeated.py); the record it answers read once for both."""
+    answered = answered_record(m.msg, m.sender, m.subject, table.records[0]["game_id"])
+    return _stale(table, answered, side) or repeated_as(table.records, answered, side, lines)
 
 
 def _stale(table: Table, answered, side: str) -> str | None:
