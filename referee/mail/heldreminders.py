@@ -54,7 +54,6 @@ from .ledger import fault
 from .named import MOST_HEAD, ours, own_name
 from .observers import still_held
 from .tickgame import Game
-from .unasked import sends
 
 # A reminder's file name (askagain.reminder_name): hand-off, side, reminder, deadline.
 NAME = re.compile(r"deadline-(\d{6})-(.+)-remind-([0-9dhm]+)-(\d{8}T\d{6}Z)\Z")
@@ -80,7 +79,7 @@ class Held:
 def held_reminders(x: Game, games_dir, now: datetime) -> None:
     """Before a pass of `tick` sends a game's spool: its reminders made true (refresh),
     each change logged."""
-    if x.direct or not sends(x):
+    if x.direct or not x.sends:
         return
     for line in refresh(x.journal, x.spool, now, games_dir):
         x.log(line)

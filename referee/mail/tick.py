@@ -60,7 +60,7 @@ from .tickgame import (
     load_game,
 )
 from .toolarge import too_large
-from .unasked import gave_back, sends
+from .unasked import gave_back
 from .unclaimed import (
     gone_games,
     held_before,
@@ -214,7 +214,7 @@ def _idle(x: Game, index: dict, moment) -> bool:
 def _to_send(x: Game) -> bool:
     """Whether mails wait in the game's spool to be sent (an outbox:DIR route's mails stay
     in their folder for the moderator: none is the referee's to send)."""
-    return not (x.target or "").startswith("outbox:") and bool(spool_files(x.spool))
+    return x.sends and bool(spool_files(x.spool))
 
 
 def _indexed(games: list[Game], index: dict, idle: set[str], games_dir, moment) -> dict:
@@ -505,7 +505,7 @@ def _deadlines_and_reports(x: Game, games_dir, with_map: bool, moment) -> None:
         end_holds(x.journal, x.spool, moment, games_dir)
     for line in check_deadlines(x.journal, x.spool, moment, games_dir, reporting=bool(x.keys),
                                 rule_missed=moment - GRACE if x.read else None,
-                                sending=sends(x)):
+                                sending=x.sends):
         x.log(line)
     waiting = waits_on_a_person(Table(x.journal, games_dir).whole(), named(x.journal),
                                 x.spool, moment)

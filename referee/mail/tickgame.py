@@ -59,10 +59,16 @@ class Game:
     moderator: str | None = None
 
     @property
+    def sends(self) -> bool:
+        """Whether the referee sends its spool: an `outbox:DIR`'s mails are out once written
+        there, for the moderator's mail program."""
+        return not (self.target or "").startswith("outbox:")
+
+    @property
     def spool(self) -> Path:
         """Where its owed mails wait: the outbox folder of `outbox:DIR`, else a folder of
         this user's own."""
-        if self.target and self.target.startswith("outbox:"):
+        if self.target and not self.sends:
             return Path(self.target.removeprefix("outbox:"))
         return home.data_dir("spool", game_tag(self.game_id, self.header_hash))
 

@@ -113,17 +113,11 @@ def _kept(ledger: dict) -> dict:
         if isinstance(found, dict) else {}
 
 
-def sends(x: Game) -> bool:
-    """Whether the referee sends a game's spool (an outbox:DIR's mails are out once written
-    there)."""
-    return not (x.target or "").startswith("outbox:")
-
-
 def gave_back(x: Game, games_dir, now: datetime, grace: timedelta) -> bool:
     """After a pass of `tick` sent the game's mails: the time given back to each side held
     for a mail that went now (give_back), each logged; whether any was (its news is owed,
     to be mailed in the same pass)."""
-    lines = give_back(x.journal, x.spool, now, games_dir, sends(x), grace)
+    lines = give_back(x.journal, x.spool, now, games_dir, x.sends, grace)
     for line in lines:
         x.log(line)
     return bool(lines) and bool(x.keys)
