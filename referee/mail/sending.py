@@ -71,6 +71,24 @@ def send_owed(spool: Path, target: str) -> list[str]:
         raise
 
 
+def takes_mail(spool: Path, target: str) -> bool:
+    """Whether a sending now would reach the route's server: an SMTP session opened and
+    closed at once (a sendmail route's command is taken to be there; an outbox sends
+    nothing). What the pass does before its mails go that only holds once they go."""
+    target = check_target(target)
+    if target.startswith("outbox:"):
+        return False
+    if target.startswith("route:"):
+        return True
+    owed = spool_files(spool)
+    try:
+        domain = _ehlo_domain(_envelope(owed[0].read_bytes(), owed[0])[0]) if owed else None
+        with SmtpSession(server_of(target), domain):
+            return True
+    except (TransportError, OSError):
+        return False
+
+
 def _sent_all(spool: Path, target: str, owed: list[Path], lines: list[str]) -> list[str]:
     """send_owed's sending, each mail's line added to lines as it goes."""
     try:

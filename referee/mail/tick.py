@@ -61,6 +61,7 @@ from .tickgame import (
 )
 from .toolarge import too_large
 from .unasked import gave_back
+from .unaskedfold import give_back_first
 from .unclaimed import (
     gone_games,
     held_before,
@@ -478,6 +479,7 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
             if x.direct:            # no clock; each player's report when the game moved
                 inbox(x.journal, [], x.spool, games_dir, with_map)
             else:
+                give_back_first(x, games_dir, moment, GRACE)
                 _deadlines_and_reports(x, games_dir, with_map, moment)
             try:
                 held_reminders(x, games_dir, moment)

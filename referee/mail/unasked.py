@@ -10,10 +10,13 @@ refuses his address alone for now for longer than a hold may last (fornow.py). S
 whose deadline passed before the report asking him was written at all (`tick` first run
 after it): the pass writes it after the check.
 
-Once that mail has gone out, the pass gives him the time the game gives for his decision,
+Once that mail goes out, the pass gives him the time the game gives for his decision,
 from then (holdtime.py does the same for a hold): his deadline is extended, as the
 moderator extends one (no extension of the player's own is spent), when less is left of
-it; the extension's news follows in the same pass. It is given once: the ledger keeps the
+it. It is given just before the pass sends, once the server takes a session, and the mail
+written again with it (unaskedfold.py): he gets one mail, with the deadline that holds. A
+pass that could not look first (the extension not given then) gives it after the mail
+went, its news following in the same pass. It is given once: the ledger keeps the
 sides held so (`unasked`: the hand-off and its record's hash), and the extension names
 them by a digest (ClockFact `hold`), none written again for a mark an extension of the
 journal names. A mail that went out within the grace a late mail has (reminders.GRACE)
@@ -91,7 +94,7 @@ def keep_unasked(post: Post, d: Due) -> None:
     ledger = post.kept()
     if ledger is None:
         return
-    kept = _kept(ledger)
+    kept = kept_unasked(ledger)
     mark = [d.handoff, post.records[d.handoff].get("hash")]
     if kept.get(d.side) != mark:
         ledger[UNASKED] = {**kept, d.side: mark}
@@ -102,12 +105,13 @@ def forget_unasked(post: Post, side: str) -> None:
     """The side no longer kept as held for a mail not yet gone out (his hold ended:
     fornow.py): none of the time is given back when it goes."""
     ledger = post.kept()
-    if ledger is not None and side in _kept(ledger):
-        ledger[UNASKED] = {s: m for s, m in _kept(ledger).items() if s != side}
+    if ledger is not None and side in kept_unasked(ledger):
+        ledger[UNASKED] = {s: m for s, m in kept_unasked(ledger).items() if s != side}
         save_ledger(ledger)
 
 
-def _kept(ledger: dict) -> dict:
+def kept_unasked(ledger: dict) -> dict:
+    """The sides held for a mail not yet gone out, each [hand-off, its record's hash]."""
     found = ledger.get(UNASKED)
     return {s: m for s, m in found.items() if isinstance(m, list) and len(m) == 2} \
         if isinstance(found, dict) else {}
@@ -134,7 +138,7 @@ def give_back(journal: Path, spool: Path, now: datetime, games_dir, sending: boo
     lines: list[str] = []
     with game_lock(head["game_id"], head["hash"]):
         ledger = load_ledger(head["game_id"], head["hash"])
-        kept = _kept(ledger)
+        kept = kept_unasked(ledger)
         if not kept:
             return lines
         tl = g_timeline.timeline(table.journal, table.raw, games_dir,
@@ -148,7 +152,7 @@ def give_back(journal: Path, spool: Path, now: datetime, games_dir, sending: boo
                 continue
             if side in still:
                 continue                    # not gone yet: the next pass looks again
-            line = _extend(table, tl, side, handoff, made, now, grace)
+            line = extend_now(table, tl, side, handoff, made, now, grace)
             if line is not None:
                 lines.append(line)
             del ledger[UNASKED][side]
@@ -156,7 +160,7 @@ def give_back(journal: Path, spool: Path, now: datetime, games_dir, sending: boo
     return lines
 
 
-def _extend(table: Table, tl, side: str, handoff, made, now: datetime,
+def extend_now(table: Table, tl, side: str, handoff, made, now: datetime,
             grace: timedelta) -> str | None:
     """The side's deadline extended to the game's time for his decision from now, if it
     still runs from the hand-off he was held at and more than grace of that time is
