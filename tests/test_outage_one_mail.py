@@ -52,6 +52,13 @@ def test_the_mail_that_waited_out_the_outage_goes_once_with_the_deadline_given_b
     assert "Orders due by Sat 28 Nov 18:05 UTC" in mail, mail
     assert "Wed 25 Nov 18:00" not in mail.split("Since")[0], mail
     assert len(clock_facts(journal, "extend")) == 1
+    # The record names the referee as the one who gave the time, and why; so does the log.
+    assert "Referee: extend 72h5m (the mail asking the German player's orders left late)" \
+        in mail, mail
+    assert "Moderator: extend" not in mail, mail
+    assert any("the referee extends german's deadline by 72h5m" in line and
+               "the mail asking his orders went out only now" in line
+               for line in game["log"]), game["log"]
     # The next passes send him nothing more about it.
     pass_at(cli, journal, monkeypatch, BACK + H)
     assert len(post.mails_to("german")) == 1

@@ -292,7 +292,8 @@ class ClockFact(Contract):
     lost through no fault of his: his mailed orders held for the moderator's dice
     (mail/holdtime.py), or the mail asking his decision not yet gone out when the deadline
     came (mail/unasked.py); named by a digest that tells nothing of it, so that it is given
-    back once."""
+    back once. `given` (with `hold`): why the referee gave it, `held` or `unasked`, as its
+    heading says (an older record has none: the time given back)."""
 
     kind: Literal["settings", "extend", "reminded", "missed", "pause", "resume"]
     deadline: Duration | None = None
@@ -309,6 +310,7 @@ class ClockFact(Contract):
     due: Stamp | None = None
     rule: Annotated[str, Meta(max_length=40)] | None = None
     hold: Annotated[str, Meta(pattern=r"^[0-9a-f]{16}\Z")] | None = None
+    given: Literal["held", "unasked"] | None = None
 
 
 SECRET_DATA: dict[str, type[Contract]] = {

@@ -488,13 +488,14 @@ def refuse_spent_extension(dues: list[Due], by, span: str, actor: str) -> None:
 
 def extend(path: Path | str, actor: str, side: str | None, by: str,
            games_dir: Path | None = None, mail: dict | None = None,
-           append=None, hold: str | None = None) -> list[dict]:
+           append=None, hold: str | None = None, given: str | None = None) -> list[dict]:
     """Append the records extending the deadlines of `side` (the moderator: every side owing
     orders when side is None) by `by`. A side asking for itself may do so the number of
     times the game allows (OrderError with the reason otherwise). `mail`: the message a
     side asked in (kept for the moderator, as with orders); none is written when the journal
     holds that message already. `hold`: the hold whose time the moderator's extension gives
-    back (ClockFact), none written either when an extension of the journal names it.
+    back (ClockFact), none written either when an extension of the journal names it;
+    `given`: why (ClockFact).
     `append(build)` appends (the caller's Table), by default the journal's own locked
     append."""
     journal = Journal(path, keep_contract)
@@ -527,7 +528,8 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
         refuse_spent_extension(dues, length, span, actor)
         bodies = [fact_body(actor, f"{EXTEND} {span}", {
             "kind": "extend", "side": d.side, "handoff": d.handoff, "by": span,
-            **({"hold": hold} if hold is not None else {})}) for d in dues]
+            **({"hold": hold} if hold is not None else {}),
+            **({"given": given} if hold is not None and given else {})}) for d in dues]
         if mail is not None:
             bodies[0]["mail"] = {"to": "moderator", "salt": os.urandom(16).hex(),
                                  "data": dict(mail)}

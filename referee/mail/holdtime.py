@@ -31,6 +31,9 @@ from ..table import Table
 from .holds import held_at
 from .ledger import fault
 
+# Why the referee gave an extension (ClockFact `given`): a hold's time, or a late mail's.
+HELD, UNASKED = "held", "unasked"
+
 
 def give_back_time(table: Table, side: str, entry, now: datetime) -> None:
     """Extend side's deadline to the game's time for his decision from now, when it ran
@@ -45,14 +48,14 @@ def give_back_time(table: Table, side: str, entry, now: datetime) -> None:
     span = None if due is None else tl.settings.duration(due.decision)
     if tl.paused or due is None or span is None or due.handoff > seq:
         return
-    extended(table, side, now + span - due.due, mark, now)
+    extended(table, side, now + span - due.due, mark, now, HELD)
 
 
-def extended(table: Table, side: str, short: timedelta, mark: str, now: datetime
-             ) -> str | None:
+def extended(table: Table, side: str, short: timedelta, mark: str, now: datetime,
+             given: str) -> str | None:
     """The moderator's extension of side's deadline by short (to the minute above), named by
     mark so that it is given once: its length as the record says it, or None when nothing is
-    short or the game takes no extension now."""
+    short or the game takes no extension now. given: why (ClockFact `given`)."""
     minutes = -(-short // timedelta(minutes=1))
     if minutes <= 0:
         return None
@@ -60,7 +63,7 @@ def extended(table: Table, side: str, short: timedelta, mark: str, now: datetime
     try:
         with held(now):
             g_timeline.extend(table.path, MODERATOR, side, text, table.games_dir, None,
-                              table.append, hold=mark)
+                              table.append, hold=mark, given=given)
     except (OrderError, UsageError):  # NoOrdersTaken too: the game takes none now
         return None
     fault("given back")

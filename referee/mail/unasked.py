@@ -37,6 +37,7 @@ from .deadlinepost import Post
 from .delivery import spool_files
 from .firsttold import last_mail
 from .fornow import hold_over
+from .holdtime import UNASKED as LATE_MAIL
 from .holdtime import extended
 from .ledger import game_lock, load_ledger, save_ledger
 from .leftover import held_by
@@ -173,11 +174,11 @@ def extend_now(table: Table, tl, side: str, handoff, made, now: datetime,
     mark = unasked_mark(side, handoff, made)
     if short <= grace or g_timeline.gave_back(table.raw, mark):
         return None
-    text = extended(table, side, short, mark, now)
+    text = extended(table, side, short, mark, now, LATE_MAIL)
     if text is None:
         return None
-    return (f"deadline: {side}'s mail asking his orders went out only now; his deadline is "
-            f"extended by {text}, the game's time for the decision from now")
+    return (f"deadline: the referee extends {side}'s deadline by {text}, the game's time for "
+            f"the decision from now: the mail asking his orders went out only now")
 
 
 def unasked_mark(side: str, handoff, made) -> str:

@@ -61,6 +61,7 @@ from .documents import (
 from .entrenchnote import with_note
 from .firewhy import with_reasons
 from .formats import render
+from .givenback import given_note
 from .grouped import grouped_blocks
 from .linkdue import link_due
 from .phone import reordered, vp_brief
@@ -79,7 +80,8 @@ ORDER_MOST = 72
 def _record_heading(rec: dict, before, reader: str) -> list[Span]:
     """'#12 German: move ge-1 liege' — with the decision a bare answer answered. The orders of
     a batch are each one span, so that a line wraps between them, never inside one."""
-    who = side_name(rec["actor"])
+    given = given_note(rec)
+    who = "Referee" if given is not None else side_name(rec["actor"])
     # The order as the reader may see it: a sealed or hidden order stays its placeholder,
     # which says what the record holds and is set as words, not as an order to type.
     seen = redact(rec, reader)
@@ -93,7 +95,7 @@ def _record_heading(rec: dict, before, reader: str) -> list[Span]:
     note = ""
     if before.pending is not None and bare(text):
         note = f" ({before.pending.kind.replace('_', ' ')})"
-    note += came_note(rec, reader, rule_of(before))
+    note += came_note(rec, reader, rule_of(before)) + (given or "")
     # An order longer than a mail's line is told as words, wrapped as the event lines under
     # it are: a past order is read, not copied, and never runs past the line.
     orders = [Span(line, style if len(line) <= ORDER_MOST else "plain")
