@@ -6,7 +6,8 @@ for his decision from the moment it goes out. Given after the pass sent that mai
 extension's news followed it in the same pass: two mails, the first giving a deadline
 already superseded. So, before a pass that will send the game's mails (its server takes a
 session now: sending.takes_mail) hands them over, each such side's time is given back
-first (unasked.extend_now), and every mail to him still owed from before it (his report,
+first (unasked.extend_now; not for one whose address the server refused for now at the
+last session: fornow.py), and every mail to him still owed from before it (his report,
 or a reply to his mail) is taken back: the ledger's record of what he was told goes back to
 where the first of them started (ledger `starts`), his pictures with it, and the pass
 writes his report again, from there to the journal's end, with the deadline that holds
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from ..base.addresses import address_key
 from ..base.readers import MODERATOR
 from ..game import timeline as g_timeline
 from ..game.clockwalk import has_deadlines
@@ -29,6 +31,7 @@ from ..store import home
 from ..table import Table
 from .deadlinepost import Post
 from .delivery import spool_files
+from .fornow import refused_now
 from .ledger import fault, load_ledger, save_ledger
 from .named import own_name
 from .observers import still_held
@@ -54,8 +57,12 @@ def give_back_first(x: Game, games_dir, now: datetime, grace: timedelta) -> None
     post = Post(table, table.raw, x.spool, now, head["game_id"])
     owed = {s for s, why in unasked_sides(post, tl.dues, True, now, tl.settings).items()
             if why == OWED and s in kept}
+    # A side whose address the last session refused for now waits on that: his time is
+    # given once his mail went (unasked.give_back), as before.
+    refused = refused_now(ledger)
     due = [s for s in sorted(owed) if not g_timeline.gave_back(
-        table.raw, unasked_mark(s, *kept[s]))]
+        table.raw, unasked_mark(s, *kept[s])) and
+        address_key(post.address(s) or "") not in refused]
     if due and takes_mail(x.spool, x.target):
         for side in due:
             line = extend_now(table, tl, side, *kept[side], now, grace)
