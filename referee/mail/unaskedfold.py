@@ -46,11 +46,13 @@ def give_back_first(x: Game, games_dir, now: datetime, grace: timedelta) -> None
     and his mails owed taken back to be written again (take_back); each logged."""
     if x.direct or not x.sends:
         return
+    ledger = load_ledger(x.game_id, x.header_hash)
+    kept = kept_unasked(ledger)
+    if not kept:                    # the common case: no journal opened for it
+        return
     table = Table.writing(x.journal, games_dir)
     head = table.records[0]
-    ledger = load_ledger(head["game_id"], head["hash"])
-    kept = kept_unasked(ledger)
-    if not kept or not has_deadlines(table.raw):
+    if not has_deadlines(table.raw):
         return
     tl = g_timeline.timeline(table.journal, table.raw, games_dir,
                              table.records_of(table.raw))
