@@ -133,7 +133,7 @@ def check_receipts(raw: bytes, name: str, receipts: list[str]
     (rewound or rewritten), its record and the line that says so (ReceiptsFailed shows
     them once verify has said what else it found)."""
     given = [(item, parse_receipt(item)) for item in receipts]
-    wanted = {(r.seq, r.digest): (r.game, item) for item, r in given if r.signed is None}
+    wanted = sorted((r.seq, r.digest) for _, r in given if r.signed is None)
     if not given:
         return [], [], []
     seqs = {r.seq for _, r in given}
@@ -149,15 +149,18 @@ def check_receipts(raw: bytes, name: str, receipts: list[str]
         if r.game is not None and r.game != named:
             raise ReceiptGameError(f"--receipt {quoted(item)}: a receipt of game {r.game!r}, "
                                    f"but {name} is game {named!r}: give that game's journal")
-    changed = [seq for seq, digest in sorted(wanted)
+    changed = [seq for seq, digest in wanted
                if seq in found and not found[seq].startswith(digest)]
-    failures = [(seq, line) for seq, digest in sorted(wanted)
+    failures = [(seq, line) for seq, digest in wanted
                 if (line := _check_record(name, seq, digest, found.get(seq), last,
                                           changed)) is not None]
-    signed_once = list({(r.seq, r.signed): r for _, r in given if r.signed}.values())
-    failures += _check_signed(raw, name, game_id, signed_once, found, last)
+    # Every receipt given is checked, each as it was pasted: two that carry the same Signed
+    # lines may differ in the receipt line under them, and one that fails is not hidden by
+    # another, whatever their order.
+    failures += _check_signed(raw, name, game_id, [r for _, r in given if r.signed], found,
+                              last)
     failures.sort(key=lambda failure: failure[0])
-    count = len(wanted) + len(signed_once)
+    count = len(given)
     pins = [(r.key, r.seq, f"the key of receipt {r.seq}:{r.digest[:12]}…")
             for _, r in given if r.key is not None]
     signed = sum(1 for _, r in given if r.signed)
@@ -172,7 +175,7 @@ def check_receipts(raw: bytes, name: str, receipts: list[str]
 
 def _check_signed(raw: bytes, name: str, game_id: str, given: list[Receipt],
                   found: dict[int, str], last: int) -> list[tuple[int, str]]:
-    """What fails of the signed receipts (each given once): a signature by no key the journal
+    """What fails of the signed receipts: a signature by no key the journal
     names (or, with the key line pasted, by another than it), or of a hash the journal no
     longer holds."""
     if not given:
