@@ -85,7 +85,23 @@ def take(item: str, text: str) -> tuple[str, tuple[str, bytes] | None]:
         raise UsageError(f"--receipt {quoted(item)}: the Signed lines are not base64 as the "
                          f"mail prints them") from None
     rest = (text[:found.start()] + " " + text[found.end():]).strip()
+    _once(item, blob, rest)
     return rest, (raw[:32].hex(), raw[32:])
+
+
+def _once(item: str, blob: str, rest: str) -> None:
+    """Refuse a receipt whose Signed lines come twice (UsageError naming them): what is left
+    would otherwise be read as part of the game id."""
+    again = _BLOB.search(rest)
+    if again is None and _LABEL.search(rest) is None:
+        return
+    first = f"{LABEL} {blob[:4]}…{blob[-3:]}"
+    other = "".join(again["blob"].split()) if again else None
+    what = (f"{first} is pasted twice" if other == blob else
+            f"{first} and {LABEL} {other[:4]}…{other[-3:]} are two receipts' Signed lines"
+            if other else f"{first} is followed by another {LABEL} line")
+    raise UsageError(f"--receipt {quoted(item)}: {what}; paste one receipt's Signed lines "
+                     f"once, with the receipt under them (--receipt again for another)")
 
 
 def keys_named(raw: bytes) -> dict[str, bytes]:
