@@ -90,7 +90,8 @@ def verify(
              "too.")] = None,
     key: Annotated[Optional[str], typer.Option(
         help="The game's key fingerprint as `new`, a mail or a receipt shows it: fail unless "
-             "that key signed the journal.")] = None,
+             "that key signed the journal, and that it (or, for a record from before it "
+             "took over, the key that record had) signed each receipt's Signed lines.")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> int | None:
     """Check the hash chain and every signature, decide every record again, and (with the

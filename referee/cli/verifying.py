@@ -21,10 +21,12 @@ def verify(journal: Path, secret: Path | None, export: str | None, receipt: list
     # start-up: only verify needs it
     from ..game.receipts import ReceiptsFailed, check_receipts, read_key
 
-    pins = [(read_key(key), None, "--key")] if key is not None else []
+    pinned = read_key(key) if key is not None else None
+    pins = [(pinned, None, "--key")] if pinned is not None else []
     commands.load_msgspec()
     table = commands.table_of(journal, games_dir)
-    receipts, receipt_pins, failed = check_receipts(table.raw, table.name, receipt or [])
+    receipts, receipt_pins, failed = check_receipts(table.raw, table.name, receipt or [],
+                                                    pinned)
     try:
         report = _verified(table, secret, export, pins + receipt_pins)
     except RefereeError as exc:

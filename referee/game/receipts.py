@@ -123,7 +123,7 @@ class ReceiptsFailed(JournalError):
         return [*self.failures, *self.then]
 
 
-def check_receipts(raw: bytes, name: str, receipts: list[str]
+def check_receipts(raw: bytes, name: str, receipts: list[str], key: str | None = None
                    ) -> tuple[list[str], list[tuple[str, int, str]], list[tuple[int, str]]]:
     """Each receipt must name the game of the journal `raw` (the very bytes verify proves, read
     once: a journal swapped between two reads could pass one check each) and a record it
@@ -131,7 +131,9 @@ def check_receipts(raw: bytes, name: str, receipts: list[str]
     prints; for each receipt that names the game's key, the pin verify checks (fingerprint,
     its record, what pinned it); and for each receipt the journal no longer holds as it was
     (rewound or rewritten), its record and the line that says so (ReceiptsFailed shows
-    them once verify has said what else it found)."""
+    them once verify has said what else it found). key: the fingerprint `--key` pins, which
+    a signed receipt's signature must be by too (or by the key its record had, when the
+    pinned one took over after it)."""
     given = [(item, parse_receipt(item)) for item in receipts]
     wanted = sorted((r.seq, r.digest) for _, r in given if r.signed is None)
     if not given:
@@ -158,7 +160,7 @@ def check_receipts(raw: bytes, name: str, receipts: list[str]
     # lines may differ in the receipt line under them, and one that fails is not hidden by
     # another, whatever their order.
     failures += _check_signed(raw, name, game_id, [r for _, r in given if r.signed], found,
-                              last)
+                              last, key)
     failures.sort(key=lambda failure: failure[0])
     count = len(given)
     pins = [(r.key, r.seq, f"the key of receipt {r.seq}:{r.digest[:12]}…")
@@ -174,17 +176,18 @@ def check_receipts(raw: bytes, name: str, receipts: list[str]
 
 
 def _check_signed(raw: bytes, name: str, game_id: str, given: list[Receipt],
-                  found: dict[int, str], last: int) -> list[tuple[int, str]]:
-    """What fails of the signed receipts: a signature by no key the journal
-    names (or, with the key line pasted, by another than it), or of a hash the journal no
-    longer holds."""
+                  found: dict[int, str], last: int, key: str | None) -> list[tuple[int, str]]:
+    """What fails of the signed receipts: a signature by no key the journal names, by
+    another than the key the receipt's record had, or than a pinned one (the key line
+    pasted with it, and `--key`), or of a hash the journal no longer holds."""
     if not given:
         return []
-    keys, out = signedreceipt.keys_named(raw), []
+    keys, out = signedreceipt.KeysInForce(raw), []
     for r in given:
-        by = {r.key: keys[r.key]} if r.key in keys else {} if r.key else keys
-        line, fails = signedreceipt.check(name, game_id, r.seq, r.digest, r.signed, by,
-                                          found.get(r.seq), last)
+        pins = [(fpr, what) for fpr, what in ((r.key, "the fingerprint line pasted with it"),
+                                              (key, "--key")) if fpr is not None]
+        line, fails = signedreceipt.check(name, game_id, r.seq, r.digest, r.signed, keys,
+                                          found.get(r.seq), last, pins)
         if fails:
             out.append((r.seq, line))
     return out

@@ -30,6 +30,7 @@ import re
 
 from ..base.errors import UsageError, quoted
 from ..store import keychain, signing
+from ..store.authorship import REKEY
 
 LABEL = "Signed:"
 SIGNS = 128                 # base64url signs of the hash and the signature: 96 bytes
@@ -104,38 +105,76 @@ def _once(item: str, blob: str, rest: str) -> None:
                      f"once, with the receipt under them (--receipt again for another)")
 
 
-def keys_named(raw: bytes) -> dict[str, bytes]:
-    """fingerprint -> public key of each key the journal raw names (its header, an
-    adoption, each key change): the game's keys as the journal names them."""
-    out = {}
-    for rec in keychain.naming(raw):
-        public = signing.public_of(rec.get("signing"))
-        if public is not None:
-            out[signing.fingerprint(public)] = public
-    return out
+class KeysInForce:
+    """The game's keys as the journal names them (its header, an adoption, each key change),
+    each with the first record it signs: the header's from record 0, an adoption's from
+    itself, a key change's from the record after it (the key before signs the change)."""
+
+    def __init__(self, raw: bytes):
+        self.spans: list[tuple[int, str, bytes]] = []       # (from record, fpr, public key)
+        for rec in keychain.naming(raw):
+            public = signing.public_of(rec.get("signing"))
+            if public is not None:
+                start = rec["seq"] + 1 if rec.get("order") == REKEY else rec["seq"]
+                self.spans.append((start, signing.fingerprint(public), public))
+
+    def at(self, seq: int) -> str | None:
+        """The key that was the game's at record seq (None: the game was not signed yet)."""
+        had = [fpr for start, fpr, _ in self.spans if start <= seq]
+        return had[-1] if had else None
+
+    def after(self, fpr: str, seq: int) -> bool:
+        """Whether key fpr became the game's after record seq: its signatures of later
+        records cover, through the chain, the key changes that say which key seq had."""
+        return any(f == fpr and start > seq for start, f, _ in self.spans)
+
+    def signer(self, seq: int, whole: str, signature: bytes, game_id: str) -> str | None:
+        """The key named in the journal whose signature of the receipt of record seq (game
+        game_id, hash whole) this is, or None."""
+        return next((fpr for _, fpr, public in self.spans
+                     if signing.checks_receipt(signature, game_id, seq, whole, public)), None)
+
+    def shown_at(self, seq: int) -> str:
+        """Which key record seq had, as a refusal says it."""
+        had = self.at(seq)
+        if had is not None:
+            return f"key {signing.shown(had)}"
+        return (f"no key (the game is signed from record {self.spans[0][0]})" if self.spans
+                else "no key (the game is not signed)")
 
 
 def check(name: str, game_id: str, seq: int, digest: str, sig: tuple[str, bytes],
-          keys: dict[str, bytes], held: str | None, last: int) -> tuple[str | None, bool]:
+          keys: KeysInForce, held: str | None, last: int,
+          pins: list[tuple[str, str]] = ()) -> tuple[str | None, bool]:
     """(What to say of a signed receipt of record seq, whether it fails): a signature by no
-    key the journal names, or not of this record, fails as forged; one that holds, of a hash
+    key the journal names, or not of this record, fails as forged; one by another key than
+    the one record seq had (a key retired by a key change, or not yet the game's), or than
+    a pinned one (pins: fingerprint, what pinned it), is refused; one that holds, of a hash
     the journal no longer holds, proves the journal rewritten; (None, False) when the
     journal holds that record as it was signed."""
     whole, signature = sig
     label = f"receipt {seq}:{digest[:12]}…"
-    by = [f for f, public in keys.items()
-          if whole.startswith(digest) and signing.checks_receipt(signature, game_id, seq,
-                                                                 whole, public)]
-    if not by:
+    by = keys.signer(seq, whole, signature, game_id) if whole.startswith(digest) else None
+    if by is None:
         return (f"{name}: {label}: its signature is by no key this journal names, of game "
                 f"{game_id!r} and record {seq}: a forged receipt (or of another game or "
                 f"record), unless the journal was rewritten whole under another key "
                 f"(--key with the fingerprint your mails show tells)"), True
+    if by != keys.at(seq):
+        return (f"{name}: {label}: signed by key {signing.shown(by)}, but record {seq} had "
+                f"{keys.shown_at(seq)} (the journal's key changes say which): only the key a "
+                f"record had vouches for it, and a key retired by `rekey` may have leaked; "
+                f"no proof of a rewrite"), True
+    for pin, what in pins:
+        if pin != by and not keys.after(pin, seq):
+            return (f"{name}: {label}: signed by key {signing.shown(by)}, the one record "
+                    f"{seq} had, not by key {signing.shown(pin)} that {what} pins (nor did "
+                    f"that key take over after record {seq}): no proof of a rewrite"), True
     if held == whole:
         return None, False
     kept = (f"holds record {seq} with hash {held[:12]}…" if held is not None else
             f"ends at record {last}")
-    return (f"{name}: {label}: the game's key {signing.shown(by[0])} signed hash {whole} for "
+    return (f"{name}: {label}: the game's key {signing.shown(by)} signed hash {whole} for "
             f"record {seq}, and the journal does not hold it (it {kept}): proof, to anyone "
             f"with the mail and the journal, that the journal was rewritten after that "
             f"mail"), True
