@@ -253,7 +253,7 @@ def test_observers_get_the_public_report_after_each_hand_off_and_only_then(tmp_p
         assert first_line(mail).startswith("Waiting on the "), first_line(mail)
         assert " ".join(lead.split()) in " ".join(report.split()), lead
         # The mail's receipt signed by the game's key, as `report` does not sign it.
-        unsigned = re.sub(r"\nSigned:\n  \S{64}\n  \S{64}\n", "\n", report)
+        unsigned = re.sub(r"\nSigned:\n  \S{64}\n  \S{64}\n  \S{44}\n", "\n", report)
         assert unsigned.rstrip("\n") == public_report(cli, journal, since)
         raw = mail.as_string()
         assert "Order key" not in raw and "Your hand" not in body
@@ -301,7 +301,7 @@ def test_an_observer_added_later_is_sent_the_game_from_its_start_and_a_dropped_o
     _, mails = inbox(cli, journal, empty, tmp_path / "out1")
     assert not to(mails, "press@example.org")
     [mail] = to(mails, "late@example.org")
-    body = re.sub(r"\nSigned:\n  \S{64}\n  \S{64}\n", "\n", mail.get_content())
+    body = re.sub(r"\nSigned:\n  \S{64}\n  \S{64}\n  \S{44}\n", "\n", mail.get_content())
     assert body.rstrip("\n").partition("\n\n")[2] == public_report(cli, journal, 0)
 
 

@@ -19,7 +19,7 @@ PLAYER = ROOT / "docs" / "player.md"
 GAME_ID = "ttlm-1914-a471c2b4"
 OMITTED = re.compile(r"\[… .+ …\]")             # a line standing for the lines left out
 RECEIPT = re.compile(r"(Receipt: \S+ \d+:)([0-9a-f]{32})")
-SIGNED = re.compile(r"  [A-Za-z0-9_-]{64}")        # a line of the receipt's signature
+SIGNED = re.compile(r"  (?:[A-Za-z0-9_-]{64}|[A-Za-z0-9_-]{44})")    # a line of the Signed ones
 
 
 def shown(path: Path) -> list[str]:

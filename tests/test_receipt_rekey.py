@@ -32,8 +32,9 @@ def forged(game, fpr: str, seq: int, made_up: str = "made up") -> str:
     header = records(game)[0]
     digest = hashlib.sha256(made_up.encode()).hexdigest()
     key = signing.held(fpr)
-    blob = base64.urlsafe_b64encode(bytes.fromhex(digest) + key.sign_receipt(
-        header["game_id"], seq, digest)).decode()
+    blob = base64.urlsafe_b64encode(
+        bytes([signedreceipt.FORM]) + bytes.fromhex(digest) + bytes.fromhex(header["hash"])
+        + key.sign_receipt(header["game_id"], header["hash"], seq, digest)).decode()
     return "\n".join([*signedreceipt.lines(blob), receipt_line(header["game_id"], seq, digest)])
 
 

@@ -13,6 +13,7 @@ import json
 from forging import resign
 from test_receipts import WIDTH, body_lines, last_record, mailed_report
 
+from referee.game import signedreceipt
 from referee.store import signing
 from referee.store.journal import canonical
 
@@ -34,19 +35,26 @@ def _rewrite(path, records):
 
 def _signed_tail(cli, tmp_path, game_id="signed-game"):
     """A journal and the last lines of the report mail `inbox` writes: key line, Signed
-    lines, receipt."""
+    lines (three), receipt."""
     journal, raw = mailed_report(cli, tmp_path, game_id)
     lines = body_lines(raw)
-    assert lines[-4] == "Signed:", lines[-6:]
-    return journal, lines[-5:]
+    assert lines[-5] == "Signed:", lines[-7:]
+    return journal, lines[-6:]
+
+
+def _blob(tail: list[str]) -> bytes:
+    """What the Signed lines hold: the form, the record's hash, record 0's, the signature."""
+    return base64.urlsafe_b64decode("".join(tail[2:5]).replace(" ", ""))
 
 
 def test_a_mails_signed_receipt_verifies_and_fits_a_phone(cli, tmp_path):
     journal, tail = _signed_tail(cli, tmp_path)
     assert all(len(line) <= WIDTH for line in tail), tail
     last = last_record(journal)
-    blob = base64.urlsafe_b64decode("".join(tail[2:4]).replace(" ", ""))
-    assert blob[:32].hex() == last["hash"]          # the whole hash, signed
+    blob = _blob(tail)
+    assert blob[0] == 2 and len(blob) == 129
+    assert blob[1:33].hex() == last["hash"]         # the whole hash, signed
+    assert blob[33:65].hex() == _records(journal)[0]["hash"]        # and record 0's
     r = cli("verify", journal, "--receipt", "\n".join(tail))
     assert r.exit_code == 0, r.output
     assert "receipts: 1 checked (1 with a signature), each record is in the journal as it " \
@@ -75,7 +83,7 @@ def test_a_journal_rewritten_after_the_mail_is_proved_rewritten(cli, tmp_path):
 
 
 def last_hash(tail: list[str]) -> str:
-    return base64.urlsafe_b64decode("".join(tail[2:4]).replace(" ", ""))[:32].hex()
+    return _blob(tail)[1:33].hex()
 
 
 def _forged(cli, journal, pasted: str) -> None:
@@ -87,21 +95,22 @@ def _forged(cli, journal, pasted: str) -> None:
 
 def test_a_signature_altered_by_one_sign_fails_as_forged(cli, tmp_path):
     journal, tail = _signed_tail(cli, tmp_path)
-    for at in (4, 40, 63):                              # in the hash's rest, in the signature
-        line = tail[3] if at != 4 else tail[2]
+    # in the hash's rest, in record 0's, in the signature
+    for row, at in ((2, 8), (3, 2), (3, 40), (3, 65), (4, 45)):
+        line = tail[row]
         sign = line[at]
         other = "A" if sign != "A" else "B"
         altered = [*tail]
-        altered[tail.index(line)] = line[:at] + other + line[at + 1:]
+        altered[row] = line[:at] + other + line[at + 1:]
         _forged(cli, journal, "\n".join(altered))
 
 
 def test_a_signature_by_another_games_key_fails_as_forged(cli, tmp_path):
     journal, tail = _signed_tail(cli, tmp_path / "a")
     other, other_tail = _signed_tail(cli, tmp_path / "b")
-    assert other_tail[2:4] != tail[2:4]
-    _forged(cli, journal, "\n".join([tail[0], *other_tail[1:4], tail[4]]))
-    _forged(cli, journal, "\n".join([*other_tail[1:4], tail[4]]))   # without the key line
+    assert other_tail[2:5] != tail[2:5]
+    _forged(cli, journal, "\n".join([tail[0], *other_tail[1:5], tail[5]]))
+    _forged(cli, journal, "\n".join([*other_tail[1:5], tail[5]]))   # without the key line
 
 
 def test_a_signature_moved_to_another_record_fails_as_forged(cli, tmp_path):
@@ -109,39 +118,50 @@ def test_a_signature_moved_to_another_record_fails_as_forged(cli, tmp_path):
     records = _records(journal)
     seq = records[-1]["seq"]
     earlier = records[seq - 1]
-    moved = tail[4].replace(f" {seq}:", f" {seq - 1}:").replace(
-        tail[4].rsplit(":", 1)[1], earlier["hash"][:32])
-    raw = bytes.fromhex(earlier["hash"]) + base64.urlsafe_b64decode("".join(tail[2:4])
-                                                                    .replace(" ", ""))[32:]
+    moved = tail[5].replace(f" {seq}:", f" {seq - 1}:").replace(
+        tail[5].rsplit(":", 1)[1], earlier["hash"][:32])
+    blob = _blob(tail)
+    raw = blob[:1] + bytes.fromhex(earlier["hash"]) + blob[33:]
     text = base64.urlsafe_b64encode(raw).decode()
-    _forged(cli, journal, "\n".join(["Signed:", text[:64], text[64:], moved]))
-    # A record's own signature passed off as a receipt's fails too.
+    _forged(cli, journal, "\n".join([*signedreceipt.lines(text), moved]))
+    # A record's own signature passed off as a receipt's fails too, in either form.
     sig = base64.urlsafe_b64decode(earlier["sig"].split(".")[1] + "==")
-    text = base64.urlsafe_b64encode(bytes.fromhex(earlier["hash"]) + sig).decode()
-    _forged(cli, journal, "\n".join(["Signed:", text[:64], text[64:], moved]))
+    for raw in (blob[:1] + bytes.fromhex(earlier["hash"]) + blob[33:65] + sig,
+                bytes.fromhex(earlier["hash"]) + sig):
+        text = base64.urlsafe_b64encode(raw).decode()
+        _forged(cli, journal, "\n".join([*signedreceipt.lines(text), moved]))
 
 
 def test_a_receipt_statement_is_never_what_a_record_signature_covers(tmp_path):
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     key = signing.GameKey(Ed25519PrivateKey.generate())
-    digest = "ab" * 32
-    statement = signing.receipt_statement("g", 3, digest)
-    assert statement != signing._DOMAIN + digest.encode()
-    assert not statement.startswith(signing._DOMAIN)
-    assert not (signing._DOMAIN + digest.encode()).startswith(signing._RECEIPT_DOMAIN)
+    digest, first = "ab" * 32, "cd" * 32
+    for statement in (signing.receipt_statement("g", 3, digest, first),
+                      signing.receipt_statement("g", 3, digest)):     # the older form
+        assert statement != signing._DOMAIN + digest.encode()
+        assert not statement.startswith(signing._DOMAIN)
+    for domain in (signing._RECEIPT_DOMAIN, signing._RECEIPT_BEGUN_DOMAIN):
+        assert not (signing._DOMAIN + digest.encode()).startswith(domain)
+    # neither receipt form's prefix starts the other's
+    assert not signing._RECEIPT_BEGUN_DOMAIN.startswith(signing._RECEIPT_DOMAIN)
+    assert not signing._RECEIPT_DOMAIN.startswith(signing._RECEIPT_BEGUN_DOMAIN)
     record_sig = key.sig(digest)                        # a record's signature of that hash
-    assert not signing.checks_receipt(signing._unb64(record_sig.split(".")[1]), "g", 3,
-                                      digest, key.public)
-    receipt_sig = key.sign_receipt("g", 3, digest)
+    for named in (first, None):
+        assert not signing.checks_receipt(signing._unb64(record_sig.split(".")[1]), "g", 3,
+                                          digest, key.public, named)
+    receipt_sig = key.sign_receipt("g", first, 3, digest)
     assert not signing.checks(f"{key.fpr}.{signing._b64(receipt_sig)}", digest, key.public)
-    assert signing.checks_receipt(receipt_sig, "g", 3, digest, key.public)
+    assert signing.checks_receipt(receipt_sig, "g", 3, digest, key.public, first)
+    assert not signing.checks_receipt(receipt_sig, "g", 3, digest, key.public)
+    assert not signing.checks_receipt(receipt_sig, "g", 3, digest, key.public, digest)
 
 
 def test_a_receipt_without_its_signature_is_checked_as_before(cli, tmp_path):
     journal, tail = _signed_tail(cli, tmp_path)
-    r = cli("verify", journal, "--receipt", "\n".join([tail[0], tail[4]]))
+    r = cli("verify", journal, "--receipt", "\n".join([tail[0], tail[5]]))
     assert r.exit_code == 0, r.output
     assert "receipts: 1 checked, each record is in the journal as it was" in r.stdout
-    r = cli("verify", journal, "--receipt", "\n".join(tail[:3] + tail[4:]))   # one line lost
-    assert r.exit_code == 2 and "the Signed lines are not whole" in r.stderr, r.output
+    for lost in (3, 4):                                 # one line lost, the last one too
+        r = cli("verify", journal, "--receipt", "\n".join(tail[:lost] + tail[lost + 1:]))
+        assert r.exit_code == 2 and "the Signed lines are not whole" in r.stderr, r.output

@@ -145,10 +145,10 @@ def test_a_long_game_id_puts_seq_and_hash_on_a_line_of_their_own(cli, tmp_path):
     last = last_record(journal)
     lines = body_lines(raw)
     assert lines[-2:] == [f"Receipt: {LONG}", f"  {last['seq']}:{last['hash'][:32]}"]
-    assert all(len(line) <= WIDTH for line in lines[-7:])
-    assert lines[-5] == "Signed:" and all(len(line) == 66 for line in lines[-4:-2])
-    assert re.fullmatch(r"Fingerprint: [0-9A-Z-]{19} \(the game's signing key\)", lines[-6])
-    assert re.fullmatch(r"Order key: \S+", lines[-7])
+    assert all(len(line) <= WIDTH for line in lines[-8:])
+    assert lines[-6] == "Signed:" and [len(line) for line in lines[-5:-2]] == [66, 66, 46]
+    assert re.fullmatch(r"Fingerprint: [0-9A-Z-]{19} \(the game's signing key\)", lines[-7])
+    assert re.fullmatch(r"Order key: \S+", lines[-8])
     both = "\n".join(lines[-2:]) + "\n"
     for pasted in (both, lines[-1]):
         r = cli("verify", journal, "--receipt", pasted)

@@ -158,7 +158,7 @@ def test_the_late_side_is_asked_again_in_a_mail_he_can_answer(tmp_path, cli, clo
     *before, missed = records(journal)
     assert missed["clock"]["kind"] == "missed"
     last = before[-1]
-    assert re.sub(r"Signed: \S{64} \S{64} ", "", german.split(
+    assert re.sub(r"Signed: \S{64} \S{64} \S{44} ", "", german.split(
         f"Order key: {KEYS['german']} Fingerprint: ")[1]).endswith(
         f"(the game's signing key) Receipt: {before[0]['game_id']} "
         f"{last['seq']}:{last['hash'][:32]}"), german

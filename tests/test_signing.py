@@ -103,7 +103,8 @@ def test_the_first_mail_and_every_report_show_the_fingerprint_above_the_receipt(
     assert r.exit_code == 0, r.output
     mails = list((tmp_path / "o").glob("*.eml"))
     assert mails and all(re.search(rf"Fingerprint: {fpr} \(the game's signing key\)\n"
-                                   rf"Signed:\n(  [A-Za-z0-9_-]{{64}}\n){{2}}Receipt: ",
+                                   rf"Signed:\n(  [A-Za-z0-9_-]{{64}}\n){{2}}"
+                                   rf"  [A-Za-z0-9_-]{{44}}\nReceipt: ",
                                    m.read_text()) for m in mails)
     report = cli("report", journal, "--as", "public").stdout.splitlines()
     assert report[-2] == f"Fingerprint: {fpr} (the game's signing key)"

@@ -265,7 +265,8 @@ class Receipt(Document):
     # of the key that signed the record (signed games)
     fingerprint: str | None | UnsetType = UNSET
     # that key's Ed25519 signature of the receipt (base64url), when the referee that made
-    # the report holds it; signed: what a mail's Signed lines hold (the whole hash, then it)
+    # the report holds it; signed: what a mail's Signed lines hold (a byte naming their
+    # form, the whole hash, record 0's, then it: game/signedreceipt.py)
     signature: str | None | UnsetType = UNSET
     signed: str | None | UnsetType = UNSET
 

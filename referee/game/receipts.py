@@ -52,7 +52,7 @@ class Receipt(NamedTuple):
     seq: int
     digest: str
     key: str | None = None          # the fingerprint of the key that signed the game
-    signed: tuple[str, bytes] | None = None     # the whole hash and the game key's signature
+    signed: signedreceipt.Signature | None = None   # what its Signed lines hold
 
 
 def receipt_line(game_id: str, seq: int, hash_: str) -> str:
@@ -107,6 +107,7 @@ def parse_receipt(item: str) -> Receipt:
     if not RECEIPT_DIGITS <= len(digest) <= 64:
         raise UsageError(f"--receipt {quoted(item)}: the hash has {len(digest)} hex digits; "
                          f"give {RECEIPT_DIGITS} as a mail prints them, or all 64")
+    signedreceipt.cut_short(item, sig, digest)
     game = " ".join(m["game"].split()) if m["game"] else None
     return Receipt(game, int(m["seq"]), digest, key, sig)
 
@@ -139,10 +140,10 @@ def check_receipts(raw: bytes, name: str, receipts: list[str], key: str | None =
     if not given:
         return [], [], []
     seqs = {r.seq for _, r in given}
-    game_id, found, last = "", {}, 0
+    game_id, first, found, last = "", "", {}, 0
     for rec in scan(raw, name):
         if rec["seq"] == 0:
-            game_id = rec["game_id"]
+            game_id, first = rec["game_id"], rec["hash"]
         if rec["seq"] in seqs:
             found[rec["seq"]] = rec["hash"]
         last = rec["seq"]
@@ -159,8 +160,8 @@ def check_receipts(raw: bytes, name: str, receipts: list[str], key: str | None =
     # Every receipt given is checked, each as it was pasted: two that carry the same Signed
     # lines may differ in the receipt line under them, and one that fails is not hidden by
     # another, whatever their order.
-    failures += _check_signed(raw, name, game_id, [r for _, r in given if r.signed], found,
-                              last, key)
+    failures += _check_signed(raw, name, (game_id, first),
+                              [r for _, r in given if r.signed], found, last, key)
     failures.sort(key=lambda failure: failure[0])
     count = len(given)
     pins = [(r.key, r.seq, f"the key of receipt {r.seq}:{r.digest[:12]}…")
@@ -175,18 +176,19 @@ def check_receipts(raw: bytes, name: str, receipts: list[str], key: str | None =
         pins, []
 
 
-def _check_signed(raw: bytes, name: str, game_id: str, given: list[Receipt],
+def _check_signed(raw: bytes, name: str, game: tuple[str, str], given: list[Receipt],
                   found: dict[int, str], last: int, key: str | None) -> list[tuple[int, str]]:
-    """What fails of the signed receipts: a signature by no key the journal names, by
-    another than the key the receipt's record had, or than a pinned one (the key line
-    pasted with it, and `--key`), or of a hash the journal no longer holds."""
+    """What fails of the signed receipts, of the game (its id, record 0's hash): a signature
+    by no key the journal names, by another than the key the receipt's record had, or than
+    a pinned one (the key line pasted with it, and `--key`), of another record 0, or of a
+    hash the journal no longer holds."""
     if not given:
         return []
     keys, out = signedreceipt.KeysInForce(raw), []
     for r in given:
         pins = [(fpr, what) for fpr, what in ((r.key, "the fingerprint line pasted with it"),
                                               (key, "--key")) if fpr is not None]
-        line, fails = signedreceipt.check(name, game_id, r.seq, r.digest, r.signed, keys,
+        line, fails = signedreceipt.check(name, *game, r.seq, r.digest, r.signed, keys,
                                           found.get(r.seq), last, pins)
         if fails:
             out.append((r.seq, line))

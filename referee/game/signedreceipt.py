@@ -4,19 +4,29 @@ player who kept the mail.
 A receipt alone (receipts.py) sits in a mail the referee does not sign: to the other
 player or a club it is the player's copy against the moderator's word. So a mail's receipt
 comes with the game key's signature of it (signing.receipt_statement: a prefix naming it,
-the game, the record's number and its whole hash), laid out for a phone between the key
-line and the receipt:
+the game, record 0's whole hash, the record's number and its whole hash), laid out for a
+phone between the key line and the receipt:
 
     Fingerprint: TR8S-RR3X-DE5X-BE3C (the game's signing key)
     Signed:
       <64 signs>
       <64 signs>
+      <44 signs>
     Receipt: ttlm-1914-a471c2b4 2:7113882f72a4d5f257d14db3c2a78be4
 
-The two lines are base64url of the record's whole hash (32 bytes) then the signature
-(64): the receipt shows only the first 32 hex digits of the hash, and a journal rewritten
-no longer holds the rest. The signature holding, a journal that holds that record with
-another hash, or ends before it, was rewritten after the mail: the key signed that hash.
+The lines are base64url of a byte naming the form, the record's whole hash (32 bytes),
+record 0's (32), then the signature (64): the receipt shows only the first 32 hex digits
+of the hash, and a journal rewritten no longer holds the rest. The signature holding, a
+journal whose record 0 is the one signed and that holds that record with another hash, or
+ends before it, was rewritten after the mail: the key signed that hash. One whose record 0
+is another was signed for another record 0 of the same game id by the same key: the journal
+was rewritten from its start, or two games were made under one id and key; the key's holder
+did either, but the receipt alone does not say which.
+
+Mails sent before carry the older form, two lines of 64: the record's hash, then the
+signature of a statement without record 0. They check as before; where the journal does not
+hold the hash they signed, they cannot tell a rewrite from another game of the same id and
+key, and verify says so.
 
 The referee signs only a receipt of a record its key signed, built from the journal it
 holds (a player chooses nothing of what it signs); a referee that does not hold the key
@@ -27,16 +37,36 @@ from __future__ import annotations
 
 import base64
 import re
+from typing import NamedTuple
 
 from ..base.errors import UsageError, quoted
 from ..store import keychain, signing
 from ..store.authorship import REKEY
 
 LABEL = "Signed:"
-SIGNS = 128                 # base64url signs of the hash and the signature: 96 bytes
-_BLOB = re.compile(rf"\b{LABEL}(?P<blob>\s*(?:[A-Za-z0-9_-]\s*){{{SIGNS - 1}}}"
-                   rf"[A-Za-z0-9_-])(?![A-Za-z0-9_-])", re.I)
+FORM = 2                    # the first byte of the Signed lines: the statement names record 0
+SIGNS = 172                 # base64url signs of the form, both hashes, the signature: 129 bytes
+OLDER_SIGNS = 128           # the older form's: the hash and the signature, 96 bytes
+WIDE = 64                   # signs a line (indented by two: 66 columns)
+_SIGN = "[A-Za-z0-9_-]"
 _LABEL = re.compile(rf"\b{LABEL}", re.I)
+
+
+def _blob(signs: int) -> re.Pattern:
+    return re.compile(rf"\b{LABEL}(?P<blob>\s*(?:{_SIGN}\s*){{{signs - 1}}}{_SIGN})"
+                      rf"(?!{_SIGN})", re.I)
+
+
+_BLOBS = (_blob(SIGNS), _blob(OLDER_SIGNS))
+
+
+class Signature(NamedTuple):
+    """What a receipt's Signed lines hold: the record's whole hash, record 0's (None: the
+    older form, which does not name it), the signature."""
+
+    whole: str
+    first: str | None
+    signature: bytes
 
 
 def signed(header: dict, last: dict) -> str | None:
@@ -50,50 +80,65 @@ def signed(header: dict, last: dict) -> str | None:
         return None
     if key is None or not signing.checks(last.get("sig"), last.get("hash"), key.public):
         return None
-    raw = bytes.fromhex(last["hash"]) + key.sign_receipt(header["game_id"], last["seq"],
-                                                         last["hash"])
+    raw = bytes([FORM]) + bytes.fromhex(last["hash"]) + bytes.fromhex(header["hash"]) + \
+        key.sign_receipt(header["game_id"], header["hash"], last["seq"], last["hash"])
     return base64.urlsafe_b64encode(raw).decode("ascii")
 
 
 def signature_of(text: str) -> str:
     """The Ed25519 signature alone in the text, base64url unpadded (as a record's sig)."""
-    raw = base64.urlsafe_b64decode(text)[32:]
+    raw = base64.urlsafe_b64decode(text)[-64:]
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
 
 
 def lines(text: str | None) -> list[str]:
-    """The signature as a mail shows it: its label, then two lines of 64, indented."""
+    """The signature as a mail shows it: its label, then lines of WIDE signs (the last
+    shorter), indented."""
     if not text:
         return []
-    half = len(text) // 2
-    return [LABEL, f"  {text[:half]}", f"  {text[half:]}"]
+    return [LABEL, *(f"  {text[at:at + WIDE]}" for at in range(0, len(text), WIDE))]
 
 
-def take(item: str, text: str) -> tuple[str, tuple[str, bytes] | None]:
-    """The pasted receipt without its Signed lines, and what they hold (the record's hash
-    in hex, the signature), or None without them (UsageError when they are not whole)."""
-    found = _BLOB.search(text)
-    if found is None:
-        if _LABEL.search(text):
-            raise UsageError(f"--receipt {quoted(item)}: the Signed lines are not whole: paste "
-                             f"both, {SIGNS} letters, digits, - and _ in all, as the mail "
-                             f"prints them")
-        return text, None
-    blob = "".join(found["blob"].split())
-    try:
-        raw = base64.urlsafe_b64decode(blob)
-    except ValueError:
-        raise UsageError(f"--receipt {quoted(item)}: the Signed lines are not base64 as the "
-                         f"mail prints them") from None
-    rest = (text[:found.start()] + " " + text[found.end():]).strip()
-    _once(item, blob, rest)
-    return rest, (raw[:32].hex(), raw[32:])
+def take(item: str, text: str) -> tuple[str, Signature | None]:
+    """The pasted receipt without its Signed lines, and what they hold, or None without them
+    (UsageError when they are not whole)."""
+    for pattern in _BLOBS:
+        found = pattern.search(text)
+        if found is None:
+            continue
+        blob = "".join(found["blob"].split())
+        try:
+            raw = base64.urlsafe_b64decode(blob)
+        except ValueError:
+            raise UsageError(f"--receipt {quoted(item)}: the Signed lines are not base64 as "
+                             f"the mail prints them") from None
+        if len(blob) == SIGNS and raw[0] != FORM:
+            continue                    # not this form: the older one, with more after it
+        rest = (text[:found.start()] + " " + text[found.end():]).strip()
+        _once(item, blob, rest)
+        if len(blob) == SIGNS:
+            return rest, Signature(raw[1:33].hex(), raw[33:65].hex(), raw[65:])
+        return rest, Signature(raw[:32].hex(), None, raw[32:])
+    if _LABEL.search(text):
+        raise UsageError(f"--receipt {quoted(item)}: the Signed lines are not whole: paste "
+                         f"them all, {SIGNS} letters, digits, - and _ in all ({OLDER_SIGNS} "
+                         f"in mails of an older form), as the mail prints them")
+    return text, None
+
+
+def cut_short(item: str, sig: Signature | None, digest: str) -> None:
+    """Refuse Signed lines read as the older form that are this form's without their last
+    line (UsageError): its first byte the form's, the receipt's hash just after it."""
+    if sig is not None and sig.first is None and sig.whole[:2] == f"{FORM:02x}" and \
+            sig.whole[2:].startswith(digest[:len(sig.whole) - 2]):
+        raise UsageError(f"--receipt {quoted(item)}: the Signed lines are not whole: the "
+                         f"mail prints three under {LABEL}; paste them all")
 
 
 def _once(item: str, blob: str, rest: str) -> None:
     """Refuse a receipt whose Signed lines come twice (UsageError naming them): what is left
     would otherwise be read as part of the game id."""
-    again = _BLOB.search(rest)
+    again = next((m for pattern in _BLOBS if (m := pattern.search(rest))), None)
     if again is None and _LABEL.search(rest) is None:
         return
     first = f"{LABEL} {blob[:4]}…{blob[-3:]}"
@@ -128,11 +173,12 @@ class KeysInForce:
         records cover, through the chain, the key changes that say which key seq had."""
         return any(f == fpr and start > seq for start, f, _ in self.spans)
 
-    def signer(self, seq: int, whole: str, signature: bytes, game_id: str) -> str | None:
-        """The key named in the journal whose signature of the receipt of record seq (game
-        game_id, hash whole) this is, or None."""
+    def signer(self, seq: int, sig: Signature, game_id: str) -> str | None:
+        """The key named in the journal whose signature of the receipt of record seq of game
+        game_id (the hashes the Signed lines hold) this is, or None."""
         return next((fpr for _, fpr, public in self.spans
-                     if signing.checks_receipt(signature, game_id, seq, whole, public)), None)
+                     if signing.checks_receipt(sig.signature, game_id, seq, sig.whole, public,
+                                               sig.first)), None)
 
     def shown_at(self, seq: int) -> str:
         """Which key record seq had, as a refusal says it."""
@@ -143,18 +189,19 @@ class KeysInForce:
                 else "no key (the game is not signed)")
 
 
-def check(name: str, game_id: str, seq: int, digest: str, sig: tuple[str, bytes],
+def check(name: str, game_id: str, first: str, seq: int, digest: str, sig: Signature,
           keys: KeysInForce, held: str | None, last: int,
           pins: list[tuple[str, str]] = ()) -> tuple[str | None, bool]:
-    """(What to say of a signed receipt of record seq, whether it fails): a signature by no
-    key the journal names, or not of this record, fails as forged; one by another key than
-    the one record seq had (a key retired by a key change, or not yet the game's), or than
-    a pinned one (pins: fingerprint, what pinned it), is refused; one that holds, of a hash
-    the journal no longer holds, proves the journal rewritten; (None, False) when the
-    journal holds that record as it was signed."""
-    whole, signature = sig
+    """(What to say of a signed receipt of record seq, whether it fails), for a journal of
+    game game_id whose record 0 has hash first: a signature by no key the journal names, or
+    not of this record, fails as forged; one by another key than the one record seq had (a
+    key retired by a key change, or not yet the game's), or than a pinned one (pins:
+    fingerprint, what pinned it), is refused; one of another record 0 says so; one that
+    holds, of a hash the journal no longer holds, proves the journal rewritten (the older
+    form, which names no record 0, only that the key's holder did it or made another game);
+    (None, False) when the journal holds that record as it was signed."""
     label = f"receipt {seq}:{digest[:12]}…"
-    by = keys.signer(seq, whole, signature, game_id) if whole.startswith(digest) else None
+    by = keys.signer(seq, sig, game_id) if sig.whole.startswith(digest) else None
     if by is None:
         return (f"{name}: {label}: its signature is by no key this journal names, of game "
                 f"{game_id!r} and record {seq}: a forged receipt (or of another game or "
@@ -170,11 +217,23 @@ def check(name: str, game_id: str, seq: int, digest: str, sig: tuple[str, bytes]
             return (f"{name}: {label}: signed by key {signing.shown(by)}, the one record "
                     f"{seq} had, not by key {signing.shown(pin)} that {what} pins (nor did "
                     f"that key take over after record {seq}): no proof of a rewrite"), True
-    if held == whole:
+    signed_by = f"the game's key {signing.shown(by)} signed hash {sig.whole}"
+    if sig.first is not None and sig.first != first:
+        return (f"{name}: {label}: {signed_by} for record {seq} of game {game_id!r} with "
+                f"record 0 {sig.first[:12]}…, but this journal's record 0 is {first[:12]}…: "
+                f"that key signed another record 0 for this game id (this journal rewritten "
+                f"from its start, or two games made under one id and key: either way its "
+                f"holder did it); no proof of a rewrite of this journal"), True
+    if sig.whole == held:
         return None, False
     kept = (f"holds record {seq} with hash {held[:12]}…" if held is not None else
             f"ends at record {last}")
-    return (f"{name}: {label}: the game's key {signing.shown(by)} signed hash {whole} for "
-            f"record {seq}, and the journal does not hold it (it {kept}): proof, to anyone "
-            f"with the mail and the journal, that the journal was rewritten after that "
-            f"mail"), True
+    if sig.first is None:
+        return (f"{name}: {label}: {signed_by} for record {seq}, and the journal does not "
+                f"hold it (it {kept}): the journal was rewritten after that mail, or the "
+                f"mail is of another game made under the same id and key (its Signed lines, "
+                f"of an older form, do not name record 0); either way the key's holder did "
+                f"it"), True
+    return (f"{name}: {label}: {signed_by} for record {seq}, and the journal does not hold "
+            f"it (it {kept}): proof, to anyone with the mail and the journal, that the "
+            f"journal was rewritten after that mail"), True

@@ -37,6 +37,10 @@ _DOMAIN = b"referee journal record\x00"
 # What a receipt's signature covers starts otherwise (receipt_statement): no signature of a
 # record can pass for one of a receipt, nor the reverse.
 _RECEIPT_DOMAIN = b"referee receipt of a record\x00"
+# The statement of the receipts mails carry now names record 0's hash too (a game id is the
+# moderator's choice, record 0 is not): its prefix differs from the older form's from the
+# byte where that one ends, so neither passes for the other.
+_RECEIPT_BEGUN_DOMAIN = b"referee receipt of a record and of record 0\x00"
 _HASH = re.compile("^[0-9a-f]{64}$")
 _FPR = re.compile("^[0-9A-HJKMNP-TV-Z]{16}$")
 SIG = re.compile(r"^([0-9A-HJKMNP-TV-Z]{16})\.([A-Za-z0-9_-]{86})$")
@@ -105,33 +109,42 @@ class GameKey:
         """The `sig` member of a record whose hash is record_hash."""
         return f"{self.fpr}.{_b64(self._private.sign(_DOMAIN + record_hash.encode()))}"
 
-    def sign_receipt(self, game_id: str, seq: int, record_hash: str) -> bytes:
-        """The raw signature of a receipt of record seq of game game_id, whose hash is
-        record_hash (receipt_statement: the key signs nothing else but record hashes)."""
-        return self._private.sign(receipt_statement(game_id, seq, record_hash))
+    def sign_receipt(self, game_id: str, first: str, seq: int, record_hash: str) -> bytes:
+        """The raw signature of a receipt of record seq of game game_id whose record 0 has
+        hash first, record seq hash record_hash (receipt_statement: the key signs nothing
+        else but record hashes)."""
+        return self._private.sign(receipt_statement(game_id, seq, record_hash, first))
 
 
-def receipt_statement(game_id: str, seq: int, record_hash: str) -> bytes:
-    """What a receipt's signature covers: a prefix naming it, then the game, the record's
-    number and its whole hash, as JSON (one spelling for each, whatever the game id holds).
-    The referee builds it from the journal it holds, never from what a player sends."""
+def receipt_statement(game_id: str, seq: int, record_hash: str,
+                      first: str | None = None) -> bytes:
+    """What a receipt's signature covers: a prefix naming it, then the game, record 0's hash
+    (first), the record's number and its whole hash, as JSON (one spelling for each,
+    whatever the game id holds). Without first, the older form, which mails sent before
+    it carry: its own prefix, and no record 0. The referee builds it from the journal it
+    holds, never from what a player sends."""
     import json
 
-    if not (isinstance(seq, int) and seq >= 0 and _HASH.match(record_hash)):
+    if not (isinstance(seq, int) and seq >= 0 and _HASH.match(record_hash)
+            and (first is None or _HASH.match(first))):
         raise ValueError(f"no receipt of record {seq!r} with hash {record_hash!r}")
-    return _RECEIPT_DOMAIN + json.dumps([game_id, seq, record_hash], ensure_ascii=True,
-                                        separators=(",", ":")).encode("ascii")
+    if first is None:
+        return _RECEIPT_DOMAIN + json.dumps([game_id, seq, record_hash], ensure_ascii=True,
+                                            separators=(",", ":")).encode("ascii")
+    return _RECEIPT_BEGUN_DOMAIN + json.dumps([game_id, first, seq, record_hash],
+                                              ensure_ascii=True,
+                                              separators=(",", ":")).encode("ascii")
 
 
 def checks_receipt(signature: bytes, game_id: str, seq: int, record_hash: str,
-                   public: bytes) -> bool:
+                   public: bytes, first: str | None = None) -> bool:
     """Whether signature is public's key's signature of the receipt of record seq of game
-    game_id with that hash."""
+    game_id with that hash (and, but for the older form, whose record 0 has hash first)."""
     from cryptography.exceptions import InvalidSignature
 
     try:
         _verifier(public)[1].verify(signature,                   # type: ignore[attr-defined]
-                                    receipt_statement(game_id, seq, record_hash))
+                                    receipt_statement(game_id, seq, record_hash, first))
     except (InvalidSignature, ValueError):
         return False
     return True

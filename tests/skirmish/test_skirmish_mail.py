@@ -26,7 +26,7 @@ BRITISH, GERMAN, UMPIRE = "tommy@example.org", "fritz@example.org", "umpire@exam
 ANSWER = re.compile(r"\n\n(?:Your mail was recorded: #\d|Nothing of your mail was recorded)")
 # What ends a report mail, as a campaign's: the game's signing key, then the receipt.
 RECEIPT = re.compile(r"Fingerprint: [0-9A-Z]{4}(?:-[0-9A-Z]{4}){3} \(the game's signing key\)\n"
-                     r"Signed:\n  [A-Za-z0-9_-]{64}\n  [A-Za-z0-9_-]{64}\n"
+                     r"Signed:\n  [A-Za-z0-9_-]{64}\n  [A-Za-z0-9_-]{64}\n  [A-Za-z0-9_-]{44}\n"
                      r"Receipt: \S+ [0-9]+:[0-9a-f]{32}\n\Z")
 
 
