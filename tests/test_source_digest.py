@@ -102,3 +102,24 @@ def test_a_file_that_cannot_be_read_whole_still_makes_no_digest(settled):
     (settled / "pipe.yaml").unlink()
     (settled / "big.yaml").write_bytes(b"#" * (paths.MAX_SOURCE_BYTES + 1))
     assert source_digest(settled) is None
+
+
+def test_a_digest_is_believed_a_minute_at_most_while_the_prints_hold(settled, monkeypatch):
+    """A write through a shared writable mapping can change a file and not its print (the
+    kernel moves its times at the first write to a page only): a long-lived process (`watch`)
+    takes the digest again once the one it keeps is a minute old. The print kept here
+    stands for one such a write leaves as it was."""
+    now = [0]
+    monkeypatch.setattr(paths, "clock", lambda: now[0], raising=False)
+    monkeypatch.setattr(paths, "print_of", lambda st: [st.st_ino, 0, 0, st.st_ino, 0])
+    first = source_digest(settled)
+    path = settled / "map.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("name: Ypres", "name: YpreZ", 1),
+                    encoding="utf-8")
+    now[0] = 30 * 10**9
+    assert source_digest(settled) == first          # within the minute: the print is believed
+    now[0] = 61 * 10**9
+    second = source_digest(settled)
+    assert second != first                          # then the folder is read again
+    now[0] = 90 * 10**9
+    assert source_digest(settled) == second         # and kept from then on, a minute again

@@ -55,9 +55,15 @@ def source_digest(game_dir: Path) -> str | None:
 
     A process that reads the same folder again (a pass over many games, `watch`) takes the
     digest it worked out before while every file's print (home.print_of: size, times,
-    inode; a change time no one can set back) is the one it had then; a file changed within
-    SETTLED_NS of the reading is read again, as a write within the clock's step could keep
-    its print.
+    inode; a change time no one can set back) is the one it had then, and for KEPT_NS at
+    most. The print catches every write made through the file system's calls (write,
+    truncate, rename, a copy over it, times set back by hand: the change time moves), but
+    not every write made through a shared writable mapping of the file (mmap): the kernel
+    moves the times at the first write to a page, not at the ones after it until the page
+    is written back, so such a file's content can change under the same print. So a digest
+    is believed no longer than KEPT_NS (the folders are small: reading one again costs
+    little), and a file changed within SETTLED_NS of the reading has its folder read again
+    each time, as a write within the clock's step could keep its print too.
     """
     names: list[tuple[str, bytes]] = []
     try:
@@ -74,7 +80,8 @@ def source_digest(game_dir: Path) -> str | None:
         return None
     key = (os.fspath(game_dir), tuple(name for _, name in names))
     kept = _DIGESTS.get(key)
-    if kept is not None and kept[0] == prints:
+    now = clock()
+    if kept is not None and kept[0] == prints and now - kept[2] < KEPT_NS:
         return kept[1]
     h = hashlib.sha256()
     try:
@@ -87,7 +94,7 @@ def source_digest(game_dir: Path) -> str | None:
     digest = h.hexdigest()
     settled = time.time_ns() - SETTLED_NS
     if all(max(p[1], p[2]) < settled for p in prints):
-        _DIGESTS[key] = (prints, digest)
+        _DIGESTS[key] = (prints, digest, now)
     return digest
 
 
@@ -95,4 +102,8 @@ def source_digest(game_dir: Path) -> str | None:
 # written again with the same print (a file system's clock moves in steps): its folder's
 # digest is not kept.
 SETTLED_NS = 2_000_000_000
-_DIGESTS: dict[tuple, tuple[tuple, str]] = {}
+# How long a folder's digest is believed while its files keep their print: a write through
+# a shared mapping can change a file without changing its print (source_digest).
+KEPT_NS = 60_000_000_000
+clock = time.monotonic_ns           # what KEPT_NS is counted on (a test sets its own)
+_DIGESTS: dict[tuple, tuple[tuple, str, int]] = {}

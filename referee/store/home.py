@@ -160,7 +160,11 @@ def read_named(path: Path, what: str, limit: int) -> bytes:
 
 def print_of(st: os.stat_result) -> list:
     """A file's size, modification and change times (no one can set a change time back),
-    inode and device: any change to what it holds changes them."""
+    inode and device: a change made through the file system's calls (write, truncate, a
+    file put in its place, times set by hand) changes them; one made through a shared
+    writable mapping of it (mmap) may not, since the kernel moves the times at the first
+    write to a page and not again until it is written back (data/paths.py bounds how long
+    it believes a print for that)."""
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
 
 
