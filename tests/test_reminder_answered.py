@@ -82,7 +82,8 @@ def test_the_pass_answering_his_orders_sends_no_reminder_then_or_later(tmp_path,
     [report] = _new_mails(out, seen)[GERMAN]
     assert report.startswith(MOVED), report
     assert "Orders due by Wed 25 Nov 19:00 UTC." in report, report
-    assert "not sent, his mail of Wed 25 Nov 18:00 UTC gave the deadline" in log, log
+    assert ("not sent, the referee's mail to him of Wed 25 Nov 18:00 UTC gave the deadline"
+            in log), log
     handoff = _reminded(journal)[0][0]
     assert _reminded(journal) == [(handoff, "2h")]
     for moment in (MOVE_DUE - 0.5 * H, MOVE_DUE - 0.1 * H):

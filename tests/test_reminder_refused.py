@@ -69,7 +69,8 @@ def test_a_reminder_answered_by_a_report_refused_for_good_is_sent_next_pass(
     _send(tmp_path, "move", ["move ge-i-02 palatinate"], MOVE_DUE - H)
     smtp.gone.add(GERMAN)
     log = _tick(cli, clock, journal, MOVE_DUE - H, code=3)
-    assert "not sent, his mail of Wed 25 Nov 18:00 UTC gave the deadline" in log, log
+    assert ("not sent, the referee's mail to him of Wed 25 Nov 18:00 UTC gave the deadline"
+            in log), log
     assert _taken(smtp, seen) == []
     smtp.gone.clear()
     log = _tick(cli, clock, journal, MOVE_DUE - 0.8 * H, code=3)

@@ -149,7 +149,8 @@ def spared_by(post: Post, ledger: dict, d: Due, now: datetime, first: timedelta
         return "the report this pass mails him gives the deadline", None
     told = told_by_mail(post, ledger, d, now)
     if told is not None and d.due - first <= told:
-        return (f"his mail of {for_players(told, d.zone)} gave the deadline",
+        return (f"the referee's mail to him of {for_players(told, d.zone)} gave the "
+                f"deadline",
                 last_mail(ledger, d.side)[1])
     return None
 
