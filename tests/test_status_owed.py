@@ -39,6 +39,9 @@ def test_status_says_what_is_owed_before_done_in_every_format(tmp_path, cli):
         assert "Owed before 'done':" in out and EMPTY in out, (fmt, out)
     moderator = json.loads(cli("status", j, "--as", "moderator", "--format", "json").stdout)
     assert moderator["owed"] == EMPTY
+    # The moderator owes nothing himself: the side that owes it is named.
+    out = " ".join(cli("status", j, "--as", "moderator").stdout.split())
+    assert f"Owed by the Entente player before 'done': {EMPTY}." in out, out
     # The side not asked, and the public, owe nothing now.
     for reader in ("german", "public"):
         assert "owed" not in json.loads(
@@ -74,3 +77,21 @@ def test_a_plan_that_closes_by_itself_owes_without_a_done():
     for decision in ("reinforce", "discard_excess"):
         assert told(decision) == f"Owed in your plan: {owed}.", decision
     assert told("battle_losses") == f"Owed before 'done': {owed}."
+
+
+def test_the_moderator_is_told_whose_plan_owes_it():
+    """The moderator has no plan of his own: his status names the side whose plan owes it
+    (the side's own status and report say 'your plan')."""
+    from referee.render.documents import owed_blocks
+    from referee.render.formats import render
+    from referee.render.sections import Document, Section
+
+    owed = "reinforcements must be placed while a legal place exists (rule 2.0 I)"
+
+    def told(reader: str) -> str:
+        blocks = owed_blocks({"owed": owed, "decision": "reinforce", "reader": reader,
+                              "legal_for": "german"})
+        return " ".join(render(Document("", [Section("", blocks)]), "text", 72).split())
+
+    assert told("moderator") == f"Owed in the German player's plan: {owed}."
+    assert told("german") == f"Owed in your plan: {owed}."

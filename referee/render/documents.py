@@ -329,11 +329,18 @@ CLOSED_BY = {"reinforce": "arrival placed", "discard_excess": "card discarded"}
 def owed_blocks(view: dict[str, Any]) -> list:
     """What the side asked owes before his 'done' is taken, with its rule (a retreat a rule
     compels), as the engine refuses 'done' now; in a sealed plan that closes by itself, what
-    the plan owes; nothing when 'done' is open."""
+    the plan owes; nothing when 'done' is open. Another reader than the side (the
+    moderator, who has no plan) reads the side named."""
     if not view.get("owed"):
         return []
-    head = "Owed in your plan: " if view.get("decision") in CLOSED_BY else \
-        "Owed before 'done': "
+    side = view.get("legal_for")
+    if view.get("reader") in (None, side):      # the side's own status or report
+        head = "Owed in your plan: " if view.get("decision") in CLOSED_BY else \
+            "Owed before 'done': "
+    else:                       # another reader (the moderator) has no plan: the side named
+        who = players_words([side])
+        head = f"Owed in {who}'s plan: " if view.get("decision") in CLOSED_BY else \
+            f"Owed by {who} before 'done': "
     return [para(Span(head, "bold"), f"{view['owed']}.")]
 
 
