@@ -241,13 +241,20 @@ def test_a_journal_readable_by_others_is_warned_about_once(game, cli):
 def test_a_folder_named_as_the_journal_is_one_line_and_no_chmod(tmp_path, cli, cmd):
     """A folder given for the journal read "warning: ... `chmod 600 <folder>` makes it private"
     (a folder so changed cannot be entered) before "not a regular file": the one fact that
-    matters is said alone."""
+    matters is said alone, that it is a folder, with the journals in it and the commands
+    that take a folder of games (the moderator keeps his games in one, for `tick`)."""
     folder = tmp_path / "games"
     folder.mkdir(mode=0o755)
     folder.chmod(0o755)
+    for name in ("a14", "t14", "t16", "t18"):
+        (folder / f"{name}.jsonl").write_text("")
     r = cli(cmd, folder, *(["--as", "german", "done"] if cmd == "order" else []))
     assert r.exit_code == 2, r.output
-    assert r.stderr.splitlines() == [f"referee: {folder}: not a regular file"], r.stderr
+    assert r.stderr.splitlines() == [
+        f"referee: {folder}: a folder, not a game's journal: name one of its journals "
+        f"(a14.jsonl, t14.jsonl, t16.jsonl, 1 more); `referee tick {folder}` (one pass over "
+        f"its games, their mail read and sent) and `referee watch {folder}` are the commands "
+        f"that take a folder of games"], r.stderr
 
 
 def test_the_secret_can_live_outside_the_game_folder(tmp_path, cli):

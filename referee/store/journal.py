@@ -67,6 +67,7 @@ from .chain import (  # noqa: F401 - the journal's names for the layers above
     upcast_all,
 )
 from .forgedfrom import WROTE_NOTHING, forged_end
+from .journalfolder import folder_given
 from .landing import cut_to_chain, landed, only_ours
 from .locks import release, take
 from .revealed import refuse_after_reveal
@@ -126,14 +127,16 @@ class Journal:
         except FileNotFoundError:
             raise UsageError(f"{self.path}: no such journal") from None
         except IsADirectoryError:
-            raise UsageError(f"{self.path}: is a directory, not a journal") from None
+            raise folder_given(self.path) from None
         except PermissionError:
             raise UsageError(f"{self.path}: permission denied") from None
         except OSError as exc:
             raise UsageError(f"{self.path}: cannot be opened ({exc.strerror})") from None
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
             os.close(fd)
-            raise UsageError(f"{self.path}: not a regular file")
+            raise folder_given(self.path) if stat.S_ISDIR(mode) else \
+                UsageError(f"{self.path}: not a regular file")
         return fd
 
     @contextmanager
