@@ -26,8 +26,8 @@ def test_a_missed_deadline_asks_its_default_answer_once_a_reading(tmp_path, cli,
 
     monkeypatch.setattr(reminders, "default_answer", counted)
     log = check_deadlines(journal, tmp_path / "out", DUE)
-    assert log == ["missed: german, orders were due by Wed 25 Nov 18:00 UTC; the referee "
-                   "answered 'pass' for him (rule 2.0 II.1, record 4)"]
+    assert log == ["missed: the German player's orders were due by Wed 25 Nov 18:00 UTC; "
+                   "the referee answered 'pass' for him (rule 2.0 II.1, record 4)"]
     twice = [side for n, (state, side) in enumerate(asked)
              if any(s is state and w == side for s, w in asked[:n])]
     assert asked and twice == [], asked

@@ -21,7 +21,7 @@ from referee.mail.reminders import check_deadlines
 
 GERMAN = ADDRESSES["german"]
 NAME = "deadline-000004-german-remind-24h-20261125T180000Z"
-LOG = ["reminder: german, orders due by Wed 25 Nov 18:00 UTC (24h before)"]
+LOG = ["reminder: the German player, orders due by Wed 25 Nov 18:00 UTC (24h before)"]
 
 
 def _named(path: Path):

@@ -249,15 +249,15 @@ def test_reminders_and_a_missed_deadline_are_told_in_the_zone(tmp_path, cli, clo
     # Wednesday 25 Nov 18:00 UTC is Thursday 26 Nov 07:00 NZDT.
     told = "Thu 26 Nov 07:00 NZDT (Wed 25 Nov 18:00 UTC)"
     log = check_deadlines(journal, out, DUE - timedelta(hours=24))
-    assert log == [f"reminder: german, orders due by {told} (24h before)"]
+    assert log == [f"reminder: the German player, orders due by {told} (24h before)"]
     [reminder] = mails(out)
     assert str(reminder["Subject"]) == "[referee mailtest] German player, SUMMER 1914"
     assert first_line(reminder).startswith("A reminder: your orders are due by Thu 26 Nov")
     assert " ".join(text_of(reminder).split()).count(told) == 1, text_of(reminder)
     assert all(len(line) <= 72 for line in text_of(reminder).splitlines())
     log = check_deadlines(journal, out, DUE + timedelta(hours=1))
-    assert log == [f"missed: german, orders were due by {told}; waiting (the moderator is "
-                   f"told)"]
+    assert log == [f"missed: the German player's orders were due by {told}; waiting (the "
+                   f"moderator is told)"]
     logged = " ".join(cli("log", journal).stdout.split())
     assert f"The German player was reminded 24h before the deadline, {told}" in logged, \
         logged

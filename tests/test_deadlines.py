@@ -182,7 +182,7 @@ def test_reminders_go_only_to_the_side_owing_orders_and_once(tmp_path, cli, cloc
     assert len(mails(out)) == 1 and log == []
     assert check_deadlines(journal, out, DUE - timedelta(hours=3)) == []
     log = check_deadlines(journal, out, DUE - timedelta(hours=2))
-    assert log == ["reminder: german, orders due by Wed 25 Nov 18:00 UTC (2h before)"]
+    assert log == ["reminder: the German player, orders due by Wed 25 Nov 18:00 UTC (2h before)"]
     assert check_deadlines(journal, out, DUE - timedelta(hours=1)) == []
     sent = mails(out)
     assert [str(m["To"]) for m in sent] == [ADDRESSES["german"]] * 2
@@ -235,7 +235,7 @@ def test_the_guides_trial_of_deadlines_is_a_game_apart(tmp_path, cli, clock, mon
     assert cli("tick", "try.jsonl").exit_code == 0   # the first reports, at the hand-off
     clock(START + timedelta(hours=24))               # 24h before the 48h deadline
     r = cli("tick", "try.jsonl")
-    assert r.exit_code == 0 and "reminder: german" in r.stdout, r.output
+    assert r.exit_code == 0 and "reminder: the German player" in r.stdout, r.output
     assert [p.name for p in (tmp_path / "tryout").glob("deadline-*-remind-24h-*.eml")]
     # A copy of it, run later, mails the same players by the same route...
     (tmp_path / "copy").mkdir()
@@ -243,7 +243,7 @@ def test_the_guides_trial_of_deadlines_is_a_game_apart(tmp_path, cli, clock, mon
         shutil.copy(tmp_path / name, tmp_path / "copy" / name)
     clock(START + timedelta(hours=46))
     r = cli("tick", "copy/try.jsonl")
-    assert r.exit_code == 0 and "reminder: german" in r.stdout, r.output
+    assert r.exit_code == 0 and "reminder: the German player" in r.stdout, r.output
     assert [p.name for p in (tmp_path / "tryout").glob("deadline-*-remind-2h-*.eml")]
     # ... and the game itself is then refused as an older copy, nothing written.
     before = (tmp_path / "try.jsonl").read_bytes()
@@ -350,10 +350,10 @@ def test_default_policy_answers_with_a_pass_and_verify_agrees(tmp_path, cli, clo
     out = tmp_path / "out"
     # A minute before: the 2h reminder (record 4), late, nothing missed yet.
     assert check_deadlines(journal, out, DUE - timedelta(minutes=1)) == [
-        "reminder: german, orders due by Wed 25 Nov 18:00 UTC (1m before)"]
+        "reminder: the German player, orders due by Wed 25 Nov 18:00 UTC (1m before)"]
     log = check_deadlines(journal, out, DUE)
-    assert log == ["missed: german, orders were due by Wed 25 Nov 18:00 UTC; the referee "
-                   "answered 'pass' for him (rule 2.0 II.1, record 5)"]
+    assert log == ["missed: the German player's orders were due by Wed 25 Nov 18:00 UTC; "
+                   "the referee answered 'pass' for him (rule 2.0 II.1, record 5)"]
     assert check_deadlines(journal, out, DUE) == []
     rec = records(journal)[-1]
     assert (rec["actor"], rec["order"], rec["at"]) == ("german", "pass", at(DUE))
@@ -438,8 +438,8 @@ def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock)
     journal = new_game(tmp_path, cli, "--deadline", "48h")
     out = tmp_path / "out"
     log = check_deadlines(journal, out, DUE + timedelta(hours=1))
-    assert log == ["missed: german, orders were due by Wed 25 Nov 18:00 UTC; waiting (the "
-                   "moderator is told)"]
+    assert log == ["missed: the German player's orders were due by Wed 25 Nov 18:00 UTC; "
+                   "waiting (the moderator is told)"]
     assert check_deadlines(journal, out, DUE + timedelta(hours=2)) == []
     told = {str(m["To"]): m for m in mails(out) if "orders were due by" in first_line(m)}
     assert sorted(told) == sorted(ADDRESSES.values()), sorted(told)     # each once
@@ -528,8 +528,8 @@ def test_pause_policy_stops_orders_until_the_moderator_resumes(tmp_path, cli, cl
     journal = new_game(tmp_path, cli, "--deadline", "48h", "--missed", "pause")
     out = tmp_path / "out"
     log = check_deadlines(journal, out, DUE)
-    assert log == ["missed: german, orders were due by Wed 25 Nov 18:00 UTC; the game is "
-                   "paused"]
+    assert log == ["missed: the German player's orders were due by Wed 25 Nov 18:00 UTC; "
+                   "the game is paused"]
     assert {str(m["To"]) for m in mails(out)} == set(ADDRESSES.values())
     assert status(cli, journal)["deadlines"]["paused"]
     before = journal.read_bytes()
@@ -646,7 +646,8 @@ def test_both_sides_missing_a_sealed_plan_are_answered_for_together(tmp_path, cl
     to_production(journal)
     log = check_deadlines(journal, tmp_path / "out", DUE + timedelta(minutes=20))
     missed = [line for line in log if line.startswith("missed: ")]
-    assert [line.split(",")[0] for line in missed] == ["missed: german", "missed: entente"]
+    assert [line.split("'s orders")[0] for line in missed] == ["missed: the German player",
+                                                       "missed: the Entente player"]
     assert all("orders were due by Wed 25 Nov 18:00 UTC" in line for line in missed), log
     assert verified(journal)
 
@@ -733,7 +734,8 @@ def test_an_answer_the_referee_cannot_give_leaves_the_game_waiting_once(
                         lambda *a: Answer("end movement", "2.0 II.1", NOTHING))
     out = tmp_path / "out"
     [line] = check_deadlines(journal, out, DUE)
-    assert line.startswith("missed: german, orders were due by Wed 25 Nov 18:00 UTC; waiting")
+    assert line.startswith("missed: the German player's orders were due by Wed 25 Nov 18:00 "
+                           "UTC; waiting")
     assert check_deadlines(journal, out, DUE + timedelta(hours=1)) == []
     rec = records(journal)[-1]
     assert rec["clock"]["missed"] == "wait" and rec["events"] == []

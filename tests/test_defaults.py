@@ -187,7 +187,7 @@ def test_the_reminder_names_the_loss_the_referee_will_take(tmp_path):
     journal = game(tmp_path, "1916", VERDUN_STEPS, **VERDUN)
     out = tmp_path / "out"
     assert check_deadlines(journal, out, DUE - timedelta(hours=2)) == [
-        "reminder: entente, orders due by Wed 25 Nov 18:00 UTC (2h before)"]
+        "reminder: the Entente player, orders due by Wed 25 Nov 18:00 UTC (2h before)"]
     by = mails(out)
     assert set(by) == {ADDRESSES["entente"]}                   # to him alone
     [text] = by[ADDRESSES["entente"]]
@@ -454,7 +454,8 @@ def test_a_decision_with_no_order_the_referee_may_give_still_waits(tmp_path, mon
     check_deadlines(journal, out, DUE - timedelta(hours=2))
     assert "the moderator is told, and the game waits" in mails(out)[ADDRESSES["german"]][0]
     [line] = check_deadlines(journal, out, DUE)
-    assert line.startswith("missed: german, orders were due by Wed 25 Nov 18:00 UTC; waiting")
+    assert line.startswith("missed: the German player's orders were due by Wed 25 Nov 18:00 "
+                           "UTC; waiting")
     assert check_deadlines(journal, out, DUE + timedelta(hours=1)) == []
     told = mails(out)[ADDRESSES["moderator"]]
     assert len(told) == 1 and "no order the referee may give for the side is open" in told[0]

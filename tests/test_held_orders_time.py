@@ -48,7 +48,7 @@ def test_a_deadline_that_passed_while_orders_were_held_runs_anew_when_they_are_d
     # It runs from then as any other: a day later it is missed.
     clock(START + timedelta(hours=73))
     r = cli("tick", j, "--no-map")
-    assert "missed: entente" in r.output, r.output
+    assert "missed: the Entente player" in r.output, r.output
 
 
 def test_a_deadline_that_began_after_the_orders_were_held_is_left_as_it_is(tmp_path, cli,

@@ -103,7 +103,7 @@ def test_a_reminder_whose_time_comes_after_his_last_report_is_sent(tmp_path, cli
     assert report.startswith(MOVED), report
     assert "(3h before): not sent" in log, log
     log = _tick(cli, clock, journal, MOVE_DUE - 2 * H)
-    assert "reminder: german, orders due by Wed 25 Nov 19:00 UTC (2h before)" in log, log
+    assert "reminder: the German player, orders due by Wed 25 Nov 19:00 UTC (2h before)" in log, log
     [reminder] = _new_mails(out, seen)[GERMAN]
     assert _flat(reminder).startswith("A reminder: your orders are due by Wed 25 Nov 19:00 "
                                       "UTC, in 2 hours: movement phase"), reminder

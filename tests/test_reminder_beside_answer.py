@@ -49,9 +49,9 @@ def test_the_report_of_the_referee_s_answer_for_the_other_side_stands_for_the_re
     _tick(cli, clock, journal, DUE - 29 * H)
     _new_mails(out, seen)
     log = _tick(cli, clock, journal, DUE + H)
-    assert "missed: entente, orders were due by Wed 25 Nov 18:00 UTC; the referee " \
+    assert "missed: the Entente player's orders were due by Wed 25 Nov 18:00 UTC; the referee " \
         "answered 'done' for him" in log, log
-    assert f"reminder: german, orders due by {GERMAN_DUE} (23h before): not sent, the " \
+    assert f"reminder: the German player, orders due by {GERMAN_DUE} (23h before): not sent, the " \
         "report this pass mails him gives the deadline" in log, log
     mails = _new_mails(out, seen)[GERMAN]
     assert not any(m.startswith("A reminder") for m in mails), mails
@@ -65,7 +65,7 @@ def test_the_report_of_the_referee_s_answer_for_the_other_side_stands_for_the_re
         assert "reminder" not in _tick(cli, clock, journal, moment)
         assert GERMAN not in _new_mails(out, seen)
     log = _tick(cli, clock, journal, DUE + 22 * H)
-    assert f"reminder: german, orders due by {GERMAN_DUE} (2h before)" in log, log
+    assert f"reminder: the German player, orders due by {GERMAN_DUE} (2h before)" in log, log
     [reminder] = _new_mails(out, seen)[GERMAN]
     assert reminder.startswith(f"A reminder: your orders are due by {GERMAN_DUE}"), reminder
     assert _reminded(journal) == [("german", "24h"), ("german", "2h")]

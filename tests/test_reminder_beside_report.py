@@ -71,8 +71,8 @@ def test_the_report_of_an_order_entered_for_the_other_side_stands_for_the_remind
     made, then or later."""
     log, mails, later = _to_the_entente_s_2h_reminder(
         tmp_path, cli, clock, lambda journal: order(journal, "german", "done"))
-    assert "reminder: entente, orders due by Wed 25 Nov 18:00 UTC (2h before): not sent, " \
-        "the report this pass mails him gives the deadline" in log, log
+    assert "reminder: the Entente player, orders due by Wed 25 Nov 18:00 UTC (2h before): " \
+        "not sent, the report this pass mails him gives the deadline" in log, log
     _one_report_and_no_reminder_after_it(cli, clock, mails, later)
     assert _reminded(later[0]).count(("entente", "2h")) == 1
 
@@ -87,5 +87,5 @@ def test_the_news_of_the_other_side_s_deadline_extended_comes_without_a_reminder
         assert cli("extend", journal, "german", "24h").exit_code == 0
 
     log, mails, later = _to_the_entente_s_2h_reminder(tmp_path, cli, clock, extended)
-    assert "reminder: entente" not in log, log
+    assert "reminder: the Entente player" not in log, log
     _one_report_and_no_reminder_after_it(cli, clock, mails, later)

@@ -90,7 +90,7 @@ def test_the_first_report_a_day_late_comes_alone_and_the_2h_reminder_in_time(
         assert _looked(journal, tmp_path, moment) == []
         assert _new_mails(out, seen) == {} and _reminded(journal) == []
     log = _tick(cli, clock, journal, DUE - timedelta(hours=2))
-    assert "reminder: german, orders due by Wed 25 Nov 18:00 UTC (2h before)" in log, log
+    assert "reminder: the German player, orders due by Wed 25 Nov 18:00 UTC (2h before)" in log, log
     [reminder] = _new_mails(out, seen)[ADDRESSES["german"]]
     assert reminder.startswith("A reminder: your orders are due by Wed 25 Nov 18:00 UTC")
     _tick(cli, clock, journal, DUE - timedelta(hours=1))
@@ -106,7 +106,7 @@ def test_a_first_report_kept_as_told_later_than_now_holds_back_no_reminder(tmp_p
     assert "reminder" not in _tick(cli, clock, journal, START + timedelta(hours=47))
     assert _reminded(journal) == []
     assert _looked(journal, tmp_path, START + timedelta(hours=30)) == [
-        "reminder: german, orders due by Wed 25 Nov 18:00 UTC (18h before)"]
+        "reminder: the German player, orders due by Wed 25 Nov 18:00 UTC (18h before)"]
 
 
 def test_a_deadline_shorter_than_the_time_to_its_first_report_is_not_reminded_with_it(
@@ -144,7 +144,7 @@ def test_an_order_entered_by_the_moderator_is_reported_without_its_reminder(
     assert _looked(journal, tmp_path, moment + timedelta(minutes=10)) == []
     assert _new_mails(out, seen) == {} and _reminded(journal) == []
     log = _tick(cli, clock, journal, DUE - timedelta(hours=1))
-    assert "reminder: german, orders due by Wed 25 Nov 19:00 UTC (2h before)" in log, log
+    assert "reminder: the German player, orders due by Wed 25 Nov 19:00 UTC (2h before)" in log, log
     assert list(_new_mails(out, seen)) == [ADDRESSES["german"]]
     assert _reminded(journal) == [(handoff, "2h")]
 
@@ -168,7 +168,7 @@ def test_a_deadline_set_after_the_hand_off_is_reported_without_its_reminder(tmp_
     assert _looked(journal, tmp_path, moment + timedelta(minutes=10)) == []
     assert _reminded(journal) == []
     log = _tick(cli, clock, journal, DUE - timedelta(hours=2))
-    assert "reminder: german, orders due by Wed 25 Nov 18:00 UTC (2h before)" in log, log
+    assert "reminder: the German player, orders due by Wed 25 Nov 18:00 UTC (2h before)" in log, log
     assert _reminded(journal) == [(1, "2h")]
 
 

@@ -19,7 +19,7 @@ def test_a_late_reminder_says_the_time_left(tmp_path, cli, clock):
     journal = new_game(tmp_path, cli, "--deadline", "48h")
     out = tmp_path / "out"
     assert check_deadlines(journal, out, DUE - timedelta(hours=20)) == [
-        f"reminder: german, {TOLD} (20h before)"]
+        f"reminder: the German player, {TOLD} (20h before)"]
     assert [r["clock"]["before"] for r in records(journal)
             if r.get("clock", {}).get("kind") == "reminded"] == ["24h"]
     assert check_deadlines(journal, out, DUE - timedelta(hours=19)) == []
@@ -35,7 +35,7 @@ def test_a_late_reminder_counts_minutes_down(tmp_path, cli, clock):
     out = tmp_path / "out"
     check_deadlines(journal, out, DUE - timedelta(hours=24))
     assert check_deadlines(journal, out, DUE - timedelta(minutes=90, seconds=30)) == [
-        f"reminder: german, {TOLD} (1h30m before)"]
+        f"reminder: the German player, {TOLD} (1h30m before)"]
     logged = " ".join(cli("log", journal).stdout.split())
     assert "reminded 1h30m before the deadline" in logged, logged
 
@@ -43,5 +43,5 @@ def test_a_late_reminder_counts_minutes_down(tmp_path, cli, clock):
 def test_a_reminder_on_time_keeps_its_label(tmp_path, cli, clock):
     journal = new_game(tmp_path, cli, "--deadline", "48h")
     assert check_deadlines(journal, tmp_path / "out", DUE - timedelta(hours=24)) == [
-        f"reminder: german, {TOLD} (24h before)"]
+        f"reminder: the German player, {TOLD} (24h before)"]
     assert "reminded 24h before the deadline" in " ".join(cli("log", journal).stdout.split())

@@ -42,5 +42,5 @@ def test_a_reminder_due_reads_the_ledger_once(tmp_path, cli, clock, monkeypatch)
     assert quiet == []
     log, reads = _ledger_reads(monkeypatch, lambda: check_deadlines(
         journal, out, DUE - timedelta(hours=24), reporting=True))
-    assert log == ["reminder: german, orders due by Wed 25 Nov 18:00 UTC (24h before)"]
+    assert log == ["reminder: the German player, orders due by Wed 25 Nov 18:00 UTC (24h before)"]
     assert reads - before == 1, (before, reads)

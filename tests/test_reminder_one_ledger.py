@@ -29,5 +29,5 @@ def test_a_reminder_pass_reads_the_ledger_for_its_mails_once(tmp_path, cli, cloc
     assert (quiet, reads) == ([], 1)
     log, reads = _ledger_reads(monkeypatch, lambda: check_deadlines(
         journal, out, DUE - timedelta(hours=24), reporting=True))
-    assert log == ["reminder: german, orders due by Wed 25 Nov 18:00 UTC (24h before)"]
+    assert log == ["reminder: the German player, orders due by Wed 25 Nov 18:00 UTC (24h before)"]
     assert reads == 2, reads

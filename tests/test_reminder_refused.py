@@ -74,7 +74,8 @@ def test_a_reminder_answered_by_a_report_refused_for_good_is_sent_next_pass(
     assert _taken(smtp, seen) == []
     smtp.gone.clear()
     log = _tick(cli, clock, journal, MOVE_DUE - 0.8 * H, code=3)
-    assert "reminder: german, orders due by Wed 25 Nov 19:00 UTC (48m before)" in log, log
+    assert "reminder: the German player, orders due by Wed 25 Nov 19:00 UTC (48m before)" \
+        in log, log
     [reminder] = _taken(smtp, seen)
     assert reminder.startswith("A reminder: your orders are due by Wed 25 Nov 19:00 UTC, "
                                "in 48 minutes: movement phase"), reminder
@@ -96,7 +97,8 @@ def test_a_reminder_held_back_by_a_first_report_refused_for_good_is_sent_next_pa
     assert _taken(smtp, seen) == []
     smtp.gone.clear()
     log = _tick(cli, clock, journal, START + 25.5 * H, code=3)
-    assert "reminder: german, orders due by Wed 25 Nov 18:00 UTC (22h30m before)" in log, log
+    assert "reminder: the German player, orders due by Wed 25 Nov 18:00 UTC " \
+        "(22h30m before)" in log, log
     [reminder] = _taken(smtp, seen)
     assert reminder.startswith("A reminder: your orders are due by Wed 25 Nov 18:00 UTC"), \
         reminder

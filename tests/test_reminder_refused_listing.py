@@ -34,5 +34,6 @@ def test_one_check_lists_the_refused_folder_once(tmp_path, cli, clock, monkeypat
 
     monkeypatch.setattr(leftover, "refused_mails", counted)
     log = check_deadlines(journal, out, DUE - 24 * H, reporting=True)
-    assert [line.split(",")[0] for line in log] == ["reminder: german", "reminder: entente"]
+    assert [line.split(",")[0] for line in log] == ["reminder: the German player",
+                                                    "reminder: the Entente player"]
     assert listed == [out]

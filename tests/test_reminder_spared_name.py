@@ -55,8 +55,8 @@ def test_a_later_reply_refused_for_good_owes_no_reminder_the_report_stood_for(
     order(journal, "german", "done")
     _taken(smtp, seen)
     log = _tick(cli, clock, journal, DUE - 2 * H)
-    assert "reminder: entente, orders due by Wed 25 Nov 18:00 UTC (2h before): not sent, " \
-        "the report this pass mails him gives the deadline" in log, log
+    assert "reminder: the Entente player, orders due by Wed 25 Nov 18:00 UTC (2h before): " \
+        "not sent, the report this pass mails him gives the deadline" in log, log
     [report] = _taken(smtp, seen)
     assert report.startswith("Your decision: production: your sealed orders"), report
     _send(tmp_path, "wrong", ["build ge infantry Aachen"], DUE - 1.5 * H)

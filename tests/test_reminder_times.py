@@ -39,7 +39,7 @@ def test_a_24h_deadline_is_reminded_2h_before_and_not_at_its_hand_off(tmp_path, 
         assert check_deadlines(journal, out, moment) == []
     assert quiet_until(journal, START + timedelta(minutes=5)) == START + timedelta(hours=22)
     assert check_deadlines(journal, out, START + timedelta(hours=22)) == [
-        "reminder: german, orders due by Tue 24 Nov 18:00 UTC (2h before)"]
+        "reminder: the German player, orders due by Tue 24 Nov 18:00 UTC (2h before)"]
     assert _reminded(journal) == [(1, "2h")] and len(mails(out)) == 1
 
 
@@ -60,7 +60,7 @@ def test_a_deadline_set_shorter_than_a_reminder_skips_it_at_each_hand_off(tmp_pa
     moment = START + timedelta(hours=27)
     assert quiet_until(journal, START + timedelta(hours=5)) == moment
     assert check_deadlines(journal, out, moment) == [
-        "reminder: german, orders due by Tue 24 Nov 23:00 UTC (2h before)"]
+        "reminder: the German player, orders due by Tue 24 Nov 23:00 UTC (2h before)"]
     assert _reminded(journal) == [(handoff, "2h")]
 
 
@@ -73,13 +73,13 @@ def test_an_extension_after_a_missed_deadline_is_reminded_only_after_it(tmp_path
     out = tmp_path / "out"
     check_deadlines(journal, out, DUE - timedelta(minutes=1))           # the 2h reminder
     [line] = check_deadlines(journal, out, DUE + timedelta(minutes=20))
-    assert line.startswith("missed: german") and "waiting" in line
+    assert line.startswith("missed: the German player") and "waiting" in line
     clock(DUE + timedelta(hours=1))
     assert cli("extend", journal, "german", "24h").exit_code == 0
     assert check_deadlines(journal, out, DUE + timedelta(hours=1)) == []
     assert quiet_until(journal, DUE + timedelta(hours=1)) == DUE + timedelta(hours=22)
     assert check_deadlines(journal, out, DUE + timedelta(hours=22)) == [
-        "reminder: german, orders due by Thu 26 Nov 18:00 UTC (2h before)"]
+        "reminder: the German player, orders due by Thu 26 Nov 18:00 UTC (2h before)"]
     assert _reminded(journal) == [(1, "2h"), (1, "2h")]
 
 
@@ -92,7 +92,7 @@ def test_an_extension_made_early_keeps_the_reminders_after_it(tmp_path, cli, clo
     out = tmp_path / "out"
     assert check_deadlines(journal, out, DUE - timedelta(minutes=1)) == []
     assert check_deadlines(journal, out, DUE) == [
-        "reminder: german, orders due by Thu 26 Nov 18:00 UTC (24h before)"]
+        "reminder: the German player, orders due by Thu 26 Nov 18:00 UTC (24h before)"]
 
 
 @pytest.mark.parametrize("options, says", [
@@ -125,7 +125,7 @@ def test_a_reminder_no_deadline_can_have_is_refused_by_deadline(tmp_path, cli, c
     assert json.loads(r.stdout)["due"][0]["due"] == at(DUE)        # the German's: 48h
     assert check_deadlines(journal, tmp_path / "out", START + timedelta(minutes=5)) == []
     assert check_deadlines(journal, tmp_path / "out", DUE - timedelta(hours=24)) == [
-        "reminder: german, orders due by Wed 25 Nov 18:00 UTC (24h before)"]
+        "reminder: the German player, orders due by Wed 25 Nov 18:00 UTC (24h before)"]
     [mail] = mails(tmp_path / "out")
     assert "Wed 25 Nov 18:00 UTC" in text_of(mail)
 

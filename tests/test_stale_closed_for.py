@@ -59,7 +59,7 @@ def test_a_late_reply_says_the_referee_answered_at_the_missed_deadline(tmp_path,
                                                                      clock):
     journal, answered = _game(tmp_path, game)
     log = check_deadlines(journal, tmp_path / "out", DUE)
-    assert any(line.startswith("missed: german") for line in log), log
+    assert any(line.startswith("missed: the German player") for line in log), log
     default = len(journal.read_text().splitlines()) - 1
     before = journal.read_bytes()
     clock(DUE)                          # his reply comes after the pass that answered

@@ -94,7 +94,7 @@ def test_every_line_of_tick_and_watch_begins_with_the_pass_s_time(tmp_path, cli,
 
     assert ticking.watch(games, 300.0, log=lines.append, with_map=False, wait=wait) == 2
     assert lines[0].startswith("2026-11-23T18:05:00Z lone: problem  no mail target"), lines
-    assert ("2026-11-24T19:00:00Z club: reminder: german, orders due by Wed 25 Nov 18:00 UTC "
-            "(23h before)") in lines, lines
+    assert ("2026-11-24T19:00:00Z club: reminder: the German player, orders due by Wed 25 Nov "
+            "18:00 UTC (23h before)") in lines, lines
     assert all(line[:21] in ("2026-11-23T18:05:00Z ", "2026-11-24T19:00:00Z ")
                for line in lines), lines

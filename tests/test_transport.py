@@ -438,7 +438,8 @@ def test_a_player_whose_mail_is_refused_for_good_stops_nobody_and_the_moderator_
     assert r.exit_code == 3, r.output
     assert "refused for good at DATA for toolarge@example.net (554)" in problem_text(r)
     assert received_by(net) == [ADDRESSES["german"]]               # the German's went
-    assert "his next report carries the news of the mail refused" in r.stdout
+    assert "owed     the Entente player: his next report carries the news of the mail " \
+        "refused" in r.stdout, r.stdout
     net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<l1@example.org>"))
     r = tick(cli, journal)              # the German's orders: his report; none to the Entente
     assert r.exit_code == 3 and "1 mail refused for good waits in" in problem_text(r), r.output

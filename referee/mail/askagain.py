@@ -22,6 +22,7 @@ from ..game.clockwalk import Due
 from ..game.decisionwords import owed_words
 from ..game.defaults import default_answer
 from ..game.timeline import REMINDED, Timeline, fact_body
+from ..render.documents import players_words
 from ..render.reports import receipt_text
 from .deadlinepost import Post
 from .firsttold import (
@@ -98,14 +99,14 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
     recorded = (d.side, d.handoff, before, stamp(d.due)) in tl.reminded
     if recorded and not (ledger is not None and spared_for_refused(post, ledger, d, before)):
         return []
-    due = for_players(d.due, d.zone)
+    due, who = for_players(d.due, d.zone), players_words([d.side])
     told = left_label(min(passed), d.due, now)      # late: the time left, not the set one
     fact = fact_body(MODERATOR, REMINDED, {"kind": "reminded", "side": d.side,
                                            "handoff": d.handoff, "before": before,
                                            "due": stamp(d.due)})
     spared = spared_by(post, ledger, d, now, min(passed)) if ledger is not None else None
     if spared is not None:
-        log.append(f"reminder: {d.side}, orders due by {due} ({told} before): not sent, "
+        log.append(f"reminder: {who}, orders due by {due} ({told} before): not sent, "
                    f"{spared[0]}")
         keep_spared(ledger, d, before, spared[1])
         return [] if recorded else [fact]
@@ -115,10 +116,10 @@ def remind(tl: Timeline, d: Due, now: datetime, post: Post, log: list[str],
                tail=late_tail(post))       # his receipt, as every mail of his ends
     if recorded:            # its mail, once the mail that gave the deadline was refused
         drop_spared(ledger, d, before)
-        log.append(f"reminder: {d.side}, orders due by {due} ({told} before): the mail "
+        log.append(f"reminder: {who}, orders due by {due} ({told} before): the mail "
                    f"that gave the deadline was refused for good")
         return []
-    log.append(f"reminder: {d.side}, orders due by {due} ({told} before)")
+    log.append(f"reminder: {who}, orders due by {due} ({told} before)")
     return [fact]
 
 

@@ -42,6 +42,7 @@ from ..base.clock import for_players, parse_duration, parse_stamp, span_words, s
 from ..base.errors import StorageError, UsageError
 from ..game import timeline as g_timeline
 from ..game.clockwalk import has_deadlines
+from ..render.documents import players_words
 from ..store import home
 from ..table import Table
 from .askagain import file_stamp, late_tail, reminder_body, season
@@ -186,8 +187,8 @@ def _when(kept: str | None) -> datetime | None:
 
 
 def _line(h: Held, tl, why: str) -> str:
-    return f"reminder: {h.side}, the {h.before} reminder held in the spool since " \
-           f"{for_players(h.written, tl.settings.zone)}: not sent, {why}"
+    return f"reminder: {players_words([h.side])}, the {h.before} reminder held in the spool " \
+           f"since {for_players(h.written, tl.settings.zone)}: not sent, {why}"
 
 
 def _rewrite(h: Held, tl, post: Post) -> str:
@@ -209,5 +210,5 @@ def _rewrite(h: Held, tl, post: Post) -> str:
         tmp.unlink(missing_ok=True)
         raise StorageError(f"{h.path}: a reminder held in the spool could not be written "
                            f"again ({reason_of(exc)}); it stays as it was") from None
-    return f"reminder: {h.side}, the {h.before} reminder held in the spool since " \
-           f"{for_players(h.written, d.zone)} goes now, {span_words(d.due - post.now)}"
+    return f"reminder: {players_words([h.side])}, the {h.before} reminder held in the spool " \
+           f"since {for_players(h.written, d.zone)} goes now, {span_words(d.due - post.now)}"

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..base.errors import RefereeError, StorageError, one_line
 from ..base.plurals import counted
+from ..render.documents import players_words
 from .delivery import refused_mails, spool_files
 from .ledger import forget_starts, load_ledger, news_owed_again, save_ledger
 from .ledger import game_lock as mail_lock
@@ -37,8 +38,8 @@ def owe_news_again(x) -> None:
         if (ledger["starts"], ledger["refused"]) != before:
             save_ledger(ledger)
     for side in sorted(set(sides)):
-        x.log(f"owed     {side}: his next report carries the news of the mail refused, once "
-              f"the moderator has acted on it")
+        x.log(f"owed     {players_words([side])}: his next report carries the news of the "
+              f"mail refused, once the moderator has acted on it")
 
 
 def stranded(x) -> None:
@@ -55,8 +56,8 @@ def stranded(x) -> None:
             left = [n for n in ledger["starts"] if n in there]
             sides = news_owed_again(ledger, left)
             for side in sorted(set(sides)):
-                x.log(f"owed     {side}: his next mail carries the news of the mails left "
-                      f"in {folder}")
+                x.log(f"owed     {players_words([side])}: his next mail carries the news of "
+                      f"the mails left in {folder}")
             ledger["stranded"][folder] = sorted(set(ledger["stranded"].get(folder, []))
                                                 | set(left))
         left = {f: [n for n in names if n in there]

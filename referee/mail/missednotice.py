@@ -43,7 +43,8 @@ def missed_facts(tl: Timeline, late: list[Due], policy: str, post: Post, log: li
         _tell_each(tl, late, post, "paused", lambda reader: _paused_mail(tl, late, reader,
                                                                          post.journal),
                    _unreported(tl, post, everyone(tl, post), reporting))
-        log.append(f"missed: {d.side}, orders were due by {for_players(d.due, d.zone)}; the "
+        log.append(f"missed: {players_words([d.side])}'s orders were due by "
+                   f"{for_players(d.due, d.zone)}; the "
                    f"game is paused")
         return [_fact(d, policy)]
     reason = "" if tl.settings.missed == "wait" else (
@@ -56,7 +57,8 @@ def missed_facts(tl: Timeline, late: list[Due], policy: str, post: Post, log: li
                       _unreported(tl, post, [MODERATOR, *everyone(tl, post, moderator=False)],
                                   reporting), late_tail(post))
     for e in late:
-        log.append(f"missed: {e.side}, orders were due by {for_players(e.due, e.zone)}; "
+        log.append(f"missed: {players_words([e.side])}'s orders were due by "
+                   f"{for_players(e.due, e.zone)}; "
                    f"waiting" + (" (the moderator is told)" if told[MODERATOR] else
                                  " (no moderator address to tell: `referee players --set "
                                  "moderator=...`)"))

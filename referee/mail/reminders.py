@@ -354,7 +354,8 @@ def _answer_for(j: Table, outbox: Path, now: datetime, games_dir, log: list[str]
         return _wait_instead(j, outbox, now, games_dir, log, d, str(reason), reporting)
     rec = result.applied[0].record
     made[rec["seq"]] = (rec, answer)
-    log.append(f"missed: {d.side}, orders were due by {for_players(d.due, d.zone)}; the "
+    log.append(f"missed: {players_words([d.side])}'s orders were due by "
+               f"{for_players(d.due, d.zone)}; the "
                f"referee answered {text!r} for him (rule {rule}, record {rec['seq']})")
     return True
 

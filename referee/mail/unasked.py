@@ -32,6 +32,7 @@ from pathlib import Path
 from ..base.clock import parse_stamp
 from ..game import timeline as g_timeline
 from ..game.clockwalk import Due, has_deadlines
+from ..render.documents import players_words
 from ..table import Table
 from .deadlinepost import Post
 from .delivery import spool_files
@@ -177,8 +178,9 @@ def extend_now(table: Table, tl, side: str, handoff, made, now: datetime,
     text = extended(table, side, short, mark, now, LATE_MAIL)
     if text is None:
         return None
-    return (f"deadline: the referee extends {side}'s deadline by {text}, the game's time for "
-            f"the decision from now: the mail asking his orders went out only now")
+    return (f"deadline: the referee extends {players_words([side])}'s deadline by {text}, the "
+            f"game's time for the decision from now: the mail asking his orders went out only "
+            f"now")
 
 
 def unasked_mark(side: str, handoff, made) -> str:
