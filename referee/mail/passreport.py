@@ -52,6 +52,11 @@ class TickReport:
                                        if p not in shared]
 
     @property
+    def notes(self) -> list[str]:
+        """The games' lines that stand from pass to pass and are no problem (Game.note)."""
+        return [line for x in self.games for line in x.notes]
+
+    @property
     def busy(self) -> list[str]:
         """The games passed over, their lock held by another process: each as its line."""
         return self.held + [f"{x.game_id}: {x.busy}" for x in self.games if x.busy]
@@ -86,9 +91,9 @@ class TickReport:
 
 def quiet(line: str, told: Collection[str]) -> bool:
     """Whether a game's line names one of the problems in told (`GAME: problem  WHAT` for
-    the problem `GAME: WHAT`)."""
+    the problem `GAME: WHAT`), or is one of the standing notes in told (Game.note)."""
     game, sep, rest = line.partition(": problem  ")
-    return bool(sep) and f"{game}: {rest}" in told
+    return (bool(sep) and f"{game}: {rest}" in told) or line in told
 
 
 def teller(tell: Callable[[str], None] | None) -> Callable[[Game], None]:

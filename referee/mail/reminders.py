@@ -68,6 +68,8 @@ GRACE = timedelta(minutes=15)
 HELD, REMIND, RULED, NOT_YET = "held", "remind", "ruled", "not yet"
 # A Due whose side was not yet asked: the mail asking him has not gone out (unasked.py).
 UNASKED = "unasked"
+# What the line of a deadline passed and not yet ruled missed says, before why.
+NOT_RULED = "; not ruled missed yet ("
 # What a side whose mailed orders are held for the moderator's dice reads in place of his
 # deadline, in every mail of his while they are (waiting.py, holds.py).
 HELD_LINE = ("Your mailed orders for this decision are held: they need dice, and the "
@@ -308,13 +310,19 @@ def _fate(tl: Timeline, d: Due, now: datetime, rule_missed: datetime | None,
     return "wait" if answer is None else answer
 
 
+def standing_note(line: str) -> bool:
+    """Whether a line of check_deadlines stands while its cause does, and asks nothing of
+    anyone: a deadline passed and not ruled missed yet (_not_yet, _unasked)."""
+    return line.startswith("deadline: ") and NOT_RULED in line
+
+
 def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
     """A deadline passed that is not ruled missed in this pass, and why (once a pass)."""
     why = ("the game's mailbox could not be read in full: orders sent in time may wait "
            "there" if rule_missed is None else
            f"a mail sent in time may still be on its way: {duration_text(GRACE)} of grace")
     line = f"deadline: {players_words([d.side])}'s orders were due by " \
-           f"{for_players(d.due, d.zone)}; not ruled missed yet ({why})"
+           f"{for_players(d.due, d.zone)}{NOT_RULED}{why})"
     if line not in log:
         log.append(line)
 
@@ -326,7 +334,7 @@ def _unasked(d: Due, now: datetime, post: Post, log: list[str]) -> None:
     if now < d.due:
         return
     line = f"deadline: {players_words([d.side])}'s orders were due by " \
-           f"{for_players(d.due, d.zone)}; not ruled missed yet (the mail asking them has " \
+           f"{for_players(d.due, d.zone)}{NOT_RULED}the mail asking them has " \
            f"not gone out: the time is given back once it has)"
     if line not in log:
         log.append(line)

@@ -48,7 +48,7 @@ from .observers import resume_from
 from .outboxcount import outbox_counted
 from .outcomewords import outcome_words
 from .passreport import TickReport, quiet, stamped, summary, tally, teller  # noqa: F401
-from .reminders import GRACE, check_deadlines, quiet_until
+from .reminders import GRACE, check_deadlines, quiet_until, standing_note
 from .sending import send_owed
 from .sharing import Share, each_game, workers
 from .standingproblems import StandingProblems
@@ -508,7 +508,7 @@ def _deadlines_and_reports(x: Game, games_dir, with_map: bool, moment) -> None:
     for line in check_deadlines(x.journal, x.spool, moment, games_dir, reporting=bool(x.keys),
                                 rule_missed=moment - GRACE if x.read else None,
                                 sending=x.sends):
-        x.log(line)
+        (x.note if standing_note(line) else x.log)(line)
     waiting = waits_on_a_person(Table(x.journal, games_dir).whole(), named(x.journal),
                                 x.spool, moment)
     if waiting is not None:         # every pass, until he acts
@@ -558,7 +558,8 @@ def watch(path: Path, interval: float, games_dir: Path | None = None,
                         log(shown)
             try:
                 report = tick(path, games_dir, with_map, tell)
-                lines = report.lines(told.quiet(report.problems + report.passed, clock_now()))
+                lines = report.lines(told.quiet(report.problems + report.passed +
+                                                report.notes, clock_now()))
             except RefereeError as exc:
                 lines = [f"problem  {exc}"]
             for line in stamped(moment, lines):

@@ -36,6 +36,9 @@ class Game:
     lines: list[str] = field(default_factory=list)
     messages: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    # Its lines that stand from pass to pass and are no problem (`watch` logs them as it
+    # does a standing problem: standingproblems.py), each as logged, the game's id first.
+    notes: list[str] = field(default_factory=list)
     kind: str = "campaign"      # its GameKind's name
     routed: bool = True         # its kind has a mail route of its own (GameKind features)
     direct: bool = False        # its kind reads each mail whole (GameKind mail "direct")
@@ -74,6 +77,12 @@ class Game:
 
     def log(self, line: str) -> None:
         self.lines.append(f"{self.game_id}: {line}")
+
+    def note(self, line: str) -> None:
+        """A line that stands while its cause does (a deadline no pass can rule missed yet):
+        logged by every pass of `tick`, by `watch` as a standing problem is."""
+        self.log(line)
+        self.notes.append(self.lines[-1])
 
     def pass_over(self, why: str) -> None:
         """Passed over this pass, its lock held by another process: not a problem, its
