@@ -47,6 +47,7 @@ from .newsmail import owed
 from .observers import resume_from
 from .outboxcount import outbox_counted
 from .outcomewords import outcome_words
+from .ownpause import own_pause
 from .passreport import TickReport, quiet, stamped, summary, tally, teller  # noqa: F401
 from .reminders import GRACE, check_deadlines, quiet_until, standing_note
 from .sending import send_owed
@@ -228,7 +229,7 @@ def _indexed(games: list[Game], index: dict, idle: set[str], games_dir, moment) 
         if name in idle:
             out[name] = index[name]
         elif not x.indexed and x.keys and x.routed and x.target is not None and \
-                not x.problems and not x.busy and not _to_send(x):
+                not x.problems and not x.notes and not x.busy and not _to_send(x):
             try:
                 quiet = quiet_until(x.journal, moment, games_dir)
             except RefereeError:
@@ -509,9 +510,12 @@ def _deadlines_and_reports(x: Game, games_dir, with_map: bool, moment) -> None:
                                 rule_missed=moment - GRACE if x.read else None,
                                 sending=x.sends):
         (x.note if standing_note(line) else x.log)(line)
-    waiting = waits_on_a_person(Table(x.journal, games_dir).whole(), named(x.journal),
-                                x.spool, moment)
-    if waiting is not None:         # every pass, until he acts
+    table = Table(x.journal, games_dir).whole()
+    waiting = waits_on_a_person(table, named(x.journal), x.spool, moment)
+    paused = own_pause(table, named(x.journal))
+    if paused is not None:          # his own act: no problem, a line while it stands
+        x.note(f"paused   {paused}")
+    elif waiting is not None:       # every pass, until he acts
         x.wait_on_him(waiting)
     if x.keys and (_reports_owed(x) or load_ledger(x.game_id, x.header_hash)["owed"]):
         inbox(x.journal, [], x.spool, games_dir, with_map)
