@@ -172,7 +172,8 @@ def test_another_service_on_the_imap_port_is_named_with_the_port_to_check(route,
     failed(r, f"what answers on port {imap.port} is not an IMAP server (it said '220 "
               f"localhost Python SMTP 1.4.6'); no mail was read; game ",
            f"check the port of the game's mail route, {imap.port} (your mail settings allow "
-           f"{smtp.port} for {HOST})", "IMAP listens on 143 (STARTTLS, imap://) or 993")
+           f"{' and '.join(map(str, sorted([imap.port, smtp.port])))} for {HOST}, for IMAP "
+           f"and SMTP alike)", "IMAP listens on 143 (STARTTLS, imap://) or 993")
     told = problem_text(r)
     assert "b'" not in told and "takes the login" not in told, told
 

@@ -113,8 +113,26 @@ def test_another_service_on_the_port_is_named_with_the_port_to_check(servers, sp
     assert said.startswith(f"smtp {HOST}:{imap.port}: what answers on port {imap.port} is "
                            f"not an SMTP server (it said '"), said
     assert "IMAP4rev1" in said and "every mail stays owed: check the port of the game's " \
-           f"mail route, {imap.port} (your mail settings allow {server.port} for {HOST})" \
-           in said, said
+           f"mail route, {imap.port} (your mail settings allow {_both(imap.port, server.port)} " \
+           f"for {HOST}, for IMAP and SMTP alike)" in said, said
+
+
+def _both(*ports: int) -> str:
+    low, high = sorted(ports)
+    return f"{low} and {high}"
+
+
+def test_a_server_down_on_a_port_the_settings_allow_says_so(servers, spool, monkeypatch):
+    """The settings allow the IMAP port and the route's SMTP port for the host: the line
+    names both, the route's among them, as what the settings say (never the IMAP port
+    alone, as if the route's port were not allowed and the other were the SMTP one)."""
+    auth, imap, _ = servers
+    port = free_port()
+    trust_smtp(monkeypatch, auth, port)
+    mail_settings(f'[hosts."{HOST}"]\nports = [{imap.port}, {port}]\n')
+    said = _refusal(spool, f"smtp://{USER}@{HOST}:{port}")
+    assert f"else check the port of the game's mail route, {port} (your mail settings allow " \
+           f"{_both(imap.port, port)} for {HOST}, for IMAP and SMTP alike)" in said, said
 
 
 def test_a_server_that_is_down_says_to_see_that_it_is_up(servers, spool, monkeypatch):

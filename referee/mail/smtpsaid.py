@@ -15,6 +15,7 @@ import socket
 import ssl
 
 from ..base.errors import UsageError, one_line, quoted
+from ..base.plurals import joined
 from ..store import mailsettings
 from ..store.mailroute import Server
 from ..store.mailsettings import env_name
@@ -81,15 +82,17 @@ def _check_port(server: Server) -> str:
 
 
 def port_check(server: Server, mend: str, listens: str) -> str:
-    """What to check of the route's port: the ports the mail settings allow for its host;
-    mend: the `referee mail` option that mends it, listens: where its service listens."""
+    """What to check of the route's port: the ports the mail settings allow for its host,
+    every one of them (the route's among them: the settings name a host's ports for IMAP
+    and SMTP alike, so none is told as the other service's); mend: the `referee mail`
+    option that mends it, listens: where its service listens."""
     try:
         allowed = mailsettings.host_settings(server.host)
     except UsageError:
         allowed = None
-    others = [p for p in (allowed.ports if allowed is not None else []) if p != server.port]
-    listed = f" (your mail settings allow {', '.join(map(str, others))} for {server.host})" \
-        if others else ""
+    ports = sorted(allowed.ports) if allowed is not None else []
+    listed = f" (your mail settings allow {joined(list(map(str, ports)))} for {server.host}" \
+        f", for IMAP and SMTP alike)" if ports else ""
     return (f"check the port of the game's mail route, {server.port}{listed}: `referee mail "
             f"JOURNAL` shows the route, `referee mail JOURNAL {mend}` mends it; {listens}")
 
