@@ -56,7 +56,7 @@ def test_the_mail_that_waited_out_the_outage_goes_once_with_the_deadline_given_b
     assert "Referee: extend 72h5m (the mail asking the German player's orders left late)" \
         in mail, mail
     assert "Moderator: extend" not in mail, mail
-    assert any("the referee extends german's deadline by 72h5m" in line and
+    assert any("the referee extends the German player's deadline by 72h5m" in line and
                "the mail asking his orders went out only now" in line
                for line in game["log"]), game["log"]
     # The next passes send him nothing more about it.
