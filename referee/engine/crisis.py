@@ -135,9 +135,12 @@ def _prompt(s: State, d: GameData) -> str:
     c = s.crisis
     nat = " or ".join(n.upper() for n in c["nations"])
     more = " more" if c["left"] < c["count"] else ""     # once some were chosen
+    # The rule of the card played: 9.8 the Entente's crisis, 9.9 the German's.
+    card = d.cards.get(c["card"])
+    rule = card.rule if card is not None and card.rule else "9.8, 9.9"
     return (f"{c['name']}: choose {c['left']}{more} {nat} infantry-type "
             f"{noun(c['left'], 'unit')} to remove from "
-            f"the map (9.8, 9.9)")
+            f"the map ({rule})")
 
 
 def _candidates(s: State, d: GameData, side: str):
