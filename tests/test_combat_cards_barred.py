@@ -35,14 +35,15 @@ def _asked_for_cards(tmp_path, turn: int = 1):
 def test_the_prompt_names_only_the_combat_cards_allowed_now(tmp_path):
     game = g.open_game(_asked_for_cards(tmp_path))
     said = pending_prompt(game.state, game.data)
-    assert "play combat cards (cards allowed now: Surprise Attack!, the special" in said, said
+    assert "play combat cards (cards allowed now: Surprise Attack!), naming its battle area;" \
+        in said, said
     assert "Poison Gas!" not in said and "Advanced Artillery Barrage!" not in said
 
 
 def test_from_spring_1915_the_prompt_names_poison_gas(tmp_path):
     game = g.open_game(_asked_for_cards(tmp_path, turn=4))
     said = pending_prompt(game.state, game.data)
-    assert "(cards allowed now: Poison Gas!, Surprise Attack!, the special" in said, said
+    assert "(cards allowed now: Poison Gas!, Surprise Attack!), naming their" in said, said
 
 
 @pytest.mark.parametrize("reader", ["german", "entente", "public"])
@@ -106,3 +107,30 @@ def test_the_waiting_side_reads_the_cards_as_allowed_now_not_as_a_hand(tmp_path,
     assert r.exit_code == 0, r.output
     said = " ".join(r.stdout.replace("\\n", " ").split())
     assert "play combat cards (cards allowed now: Surprise Attack!" in said, said
+
+
+def test_the_list_holds_cards_alone_and_a_special_offensive_is_said_apart(tmp_path):
+    """9.1, 9.1.4, 2.0 II.3b: "cards allowed now: Surprise Attack!, the special offensive's
+    battle areas" read as if the areas were a card, and said so under a plain Offensive,
+    which has no extra dice. The list names cards alone; Gericht in play is said apart,
+    with the order that names its battle area, and no longer once it is named."""
+    (tmp_path / "plain").mkdir()
+    game = g.open_game(_asked_for_cards(tmp_path / "plain"))
+    said = pending_prompt(game.state, game.data)
+    assert "special offensive" not in said and "bonus" not in said, said
+    sc = position("1916", player="german", hands={"german": ["gericht-01"],
+                                                  "entente": ["ers2-01"]})
+    (tmp_path / "gericht").mkdir()
+    j = new_game(tmp_path / "gericht", sc)
+    for order in ("play gericht", "move ge-5 verdun", "end movement"):
+        assert g.submit(j, "german", [order]).rejected is None, order
+    game = g.open_game(j)
+    assert game.state.pending.kind == "attacker_cards"
+    said = pending_prompt(game.state, game.data)
+    cards = said.split("(cards allowed now: ")[1].split(")")[0]
+    assert "Gericht" not in cards and "battle area" not in cards, said
+    assert said.endswith("; name a battle area for Gericht's extra dice ('bonus AREA', "
+                         "9.1.4); then 'done' (2.0 II.3b)"), said
+    assert g.submit(j, "german", ["bonus verdun"]).rejected is None
+    game = g.open_game(j)
+    assert "Gericht" not in pending_prompt(game.state, game.data)

@@ -133,7 +133,7 @@ def test_a_deck_without_surprise_attack_neither_offers_nor_names_it(tmp_path, no
     state, data = game.state, game.data
     assert state.pending.kind == "attacker_cards"
     text = pending_prompt(state, data)
-    assert "(cards allowed now: Poison Gas!, the special offensive's battle areas)" in text, text
+    assert "(cards allowed now: Poison Gas!), naming its battle area;" in text, text
     legal = [format_order(o) for o in legal_orders(state, data, "german")]
     assert any("gas" in o.lower() for o in legal), legal
     assert not any("surprise" in o.lower() for o in legal), legal

@@ -265,16 +265,17 @@ def _cards_prompt(s: State, d: GameData) -> str:
     date forbids to everyone (9.3-9.5); which of his own hand are not allowed, and why, his
     own report tells (barred_in_hand), never the prompt, which the opponent reads too. A card
     played in a battle area names it; Bad Weather names none, it affects every battle
-    (9.5), and the prompt says so; once played, it closes what _open_now says."""
+    (9.5), and the prompt says so; once played, it closes what _open_now says. The list
+    holds cards alone: the battle areas a special offensive in play gives its extra dice
+    (9.1) are said apart, with the order that names them, and only while one is in play."""
     who = "attacker" if s.pending.kind == "attacker_cards" else "defender"
     keys = combat_cards_of(d, who == "attacker")
     allowed = [k for k in keys if _open_now(s, d, k)]
     names = [d.card_title(k) for k in allowed if k not in DEFENDER_ONLY]
-    if who == "attacker" and d.card_bonus:
-        names.append("the special offensive's battle areas")
     whole = [f"{d.card_title(k)}, which names no battle area: it affects every battle "
              f"({d.card_types[k].rule})" for k in allowed if k in DEFENDER_ONLY]
-    if not names and not whole:
+    bonus = _bonus_words(s, d) if who == "attacker" else None
+    if not names and not whole and bonus is None:
         what = "none allowed now" if keys else "none in this deck"
         return f"as {who}, play combat cards ({what}); then 'done' (2.0 II.3b)"
     areas = "their battle areas" if len(names) > 1 else "its battle area"
@@ -282,7 +283,27 @@ def _cards_prompt(s: State, d: GameData) -> str:
     # reads the prompt too).
     said = [f"combat cards (cards allowed now: {', '.join(names)}), naming {areas}"] \
         if names else []
-    return f"as {who}, play {', or '.join(said + whole)}; then 'done' (2.0 II.3b)"
+    play = f"play {', or '.join(said + whole)}" if said or whole else ""
+    extra = f"{'; ' if play else ''}{bonus}" if bonus else ""
+    return f"as {who}, {play}{extra}; then 'done' (2.0 II.3b)"
+
+
+def _bonus_words(s: State, d: GameData) -> str | None:
+    """The special offensive in play as itself this turn, said apart from the cards: the
+    battle areas still to name for its extra dice, with the order that names one (9.1.3-
+    9.1.6); None with no special offensive in play, or its areas all named."""
+    key = s.turn_state.card_as
+    bonus = d.card_bonus.get(key) if key else None
+    if bonus is None:
+        return None
+    left = bonus.battle_areas - len(s.combat["bonus"])
+    if left <= 0:
+        return None
+    ct = d.card_types[key]
+    more = " more" if s.combat["bonus"] else ""
+    return (f"name {'a' if left == 1 else f'up to {left}'}{more} battle "
+            f"{'area' if left == 1 else 'areas'} for {ct.title}'s extra dice "
+            f"('bonus AREA', {ct.rule})")
 
 
 def _cards_candidates(s: State, d: GameData, side: str):
