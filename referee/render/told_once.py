@@ -1,8 +1,9 @@
 """A sealed plan revealed in the record that sealed it is told once (2.0 I, 2.0 V.3, 7.0):
 the record's heading names the plan as every reader sees it, its sealing names no orders,
-its revealing lists them with the areas as the board names them, and what was carried out
-is told only where it says more than the order did (a new unit's id, a card drawn, a
-template hidden from the reader, 1.4, a note on what an entrenchment gives).
+its revealing lists them with the areas as the board names them. What was carried out is
+told beside them where it is a unit's: every build and placement has its line, naming the
+army that took the unit (a template hidden from the reader stays hidden, 1.4); an
+entrenchment only where it says more than its order (a note on what it gives).
 """
 
 from __future__ import annotations
@@ -19,20 +20,13 @@ SEALS = ("PlanSealed", "ProductionOrdered")
 
 def _order_of(ev: dict, reader: str) -> str | None:
     """The plan order (as a plan keeps it: areas by id) that an event carried out and says
-    no more than, or None: a new id to tell, a hidden detail, an event of no plan."""
+    no more than, or None: a unit built, rebuilt or placed (its line names where it went and
+    into which army), a hidden detail, an event of no plan."""
     e = opened(ev, reader)
-    if e is None or e.get("new_id") or ev.get(NOTE):
+    if e is None or ev.get(NOTE):
         return None
-    unit = str(e.get("unit", "")).replace(":", " ")
-    into = f" into {e['into']}" if e.get("into") else ""
-    if ev["type"] == "UnitPlaced":
-        return f"place {unit} {e['area']}{into}"
-    if ev["type"] == "UnitBuilt":
-        return f"build {unit} {e['area']}{into}"
     if ev["type"] == "UnitEntrenched":
-        return f"entrench {unit}"
-    if ev["type"] == "ArmyRebuilt":
-        return f"rebuild {e['army']} {e['area']}"
+        return f"entrench {e.get('unit', '')}"
     return None
 
 

@@ -129,7 +129,10 @@ def _unit_placed(ev: dict, data: GameData, reader: str) -> str:
     e = opened(ev, reader)
     if e is None:
         return f"{side(ev, data)} places a reinforcement into one of his armies (hidden, 1.4)"
-    into = f" into {e['into']}" if e.get("into") else ""
+    if ":" not in e["unit"]:            # an army's counter arrives (2.0 I)
+        return f"{side(ev, data)} places army {e['unit']} in {area(e['area'], data)}"
+    # The army that took the unit, or the unit standing alone under its new id (8.1).
+    into = f" into army {e['into']}" if e.get("into") else ""
     now = f" as {e['new_id']}" if e.get("new_id") else ""
     return (f"{side(ev, data)} places {e['unit'].replace(':', ' ')}{now} in "
             f"{area(e['area'], data)}{into}")

@@ -130,7 +130,8 @@ def _unit_built(ev: dict, data: GameData, reader: str) -> str:
     e = opened(ev, reader)
     if e is None:
         return f"{side(ev, data)} builds a unit into one of his armies (hidden, 1.4)"
-    into = f" into {e['into']}" if e.get("into") else ""
+    # The army that took the unit, or the unit standing alone under its new id (7.2, 8.1).
+    into = f" into army {e['into']}" if e.get("into") else ""
     now = f" ({e['new_id']})" if e.get("new_id") else ""
     return (f"{side(ev, data)} builds {e['unit'].replace(':', ' ')}{now} in "
             f"{area(e['area'], data)}{into} ({e['cost']} BP)")
