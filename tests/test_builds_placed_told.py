@@ -2,7 +2,8 @@
 unit (2.0 I, 7.2, 8.1): a revealed plan said "build ge infantry Liège into ge-1", and only
 the builds and placements that gave a new id were told, nothing for a unit that went into
 an army, nor for an army's counter placed. A template hidden from the reader stays hidden
-(1.4)."""
+(1.4). And a plan sealed whole is told once, by its record's heading: not again as sealed,
+then as all in."""
 
 from __future__ import annotations
 
@@ -67,6 +68,18 @@ def test_every_build_and_placement_names_the_army_that_took_it(tmp_path, cli, re
     assert any("German places ge infantry in " in ln and " into army ge-" in ln
                for ln in placed), placed
     assert any(ln.startswith("- Entente places army fr-") for ln in placed), placed
+
+
+def test_a_sealed_plan_is_said_once_by_its_heading(tmp_path, cli):
+    """The record that seals a whole plan and closes it: its heading names it; no 'seals a
+    production plan', no 'production orders are all in', no 'plan is complete' after it."""
+    journal = _game(tmp_path)
+    for reader in ("german", "entente", "public"):
+        out = _flat(cli("report", journal, "--as", reader, "--since", "0").stdout)
+        assert "production orders are all in" not in out, out
+        assert "plan is complete" not in out, out
+        assert "seals a production plan" not in out, out
+        assert "a sealed production plan (7.0)" in out, out
 
 
 def test_a_build_into_a_hidden_template_stays_hidden_from_the_other_side(tmp_path, cli):

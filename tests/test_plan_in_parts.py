@@ -72,8 +72,9 @@ def test_the_opponent_reads_a_part_of_a_plan_as_a_part_and_the_last_part_as_seal
            "part of a production plan (7.0)" in part, part
     assert "German seals a production plan" not in part, part
     done = _flat(got["ge-done"]["entente"])
-    assert "German: a sealed production plan (7.0) - German seals a production plan (7.0) " \
-           "- German production orders are all in" in done, done
+    # The heading alone says the plan was sealed whole: not again as sealed, then all in.
+    assert "German: a sealed production plan (7.0)" in done, done
+    assert "seals a production plan" not in done and "orders are all in" not in done, done
     assert "part of" not in done, done
     placed = _flat(got["en-part"]["german"])
     assert "Entente: part of a sealed plan: reinforcements placed (2.0 I) - " \

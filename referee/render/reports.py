@@ -243,7 +243,7 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     # An entrenchment's note first: an event that says more than its plan's order is told.
     events = [shown(with_note, rec["seq"], journal, ev, state, data, reader)
               for ev in marked(seen["events"])]
-    for ev in Battles.at(before).marked(told_once(events, reader)):
+    for ev in Battles.at(before).marked(told_once(events, reader, rec.get("actor"))):
         ev = shown(with_reasons, rec["seq"], journal, ev, before, data)   # fire's reasons
         line = shown(describe, rec["seq"], journal, ev, data, reader)
         if line:
