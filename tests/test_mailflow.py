@@ -302,7 +302,8 @@ def test_a_line_refused_after_legal_ones_lists_the_orders_open_at_it(tmp_path, c
     (reply,) = [m for m in mails if SIDE_OF[str(m["To"]).casefold()] == "german"]
     body = text_of(reply)
     lines = body.split("\n")
-    at = lines.index("At that line, after the 1 order before it, the orders open were:")
+    at = next(i for i, ln in enumerate(lines)     # narrowed to ge-1, the unit it names
+              if ln.startswith("At that line, after the 1 order before it, the orders open"))
     refusal, report = lines[:at], lines[at:]
     assert "Applied: nothing, not even the lines before it: the orders of one" in refusal
     listed = report[:report.index("Below: what you are asked now, then your report.")]

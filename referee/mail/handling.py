@@ -149,7 +149,8 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
                       f"was applied")
         out.notes += _unreadable_after(table, side, lines, i)
         if result.refused_at is not None:   # the orders before it legal, no die rolled
-            out.open_at = orders_open_at(result.refused_at, table.game().data, side, i)
+            out.open_at = orders_open_at(result.refused_at, table.game().data, side, i,
+                                         text)
         return
     _applied(out, result, lines)
     if change is not None and result.applied:       # kept with the records (game/batch.py)

@@ -20,6 +20,7 @@ from ..render.coming import ahead_blocks
 from ..render.formats import render
 from ..render.grouped import grouped_blocks
 from ..render.linkdue import link_due
+from ..render.narrowed import narrowed
 from ..render.reports import orders_open_blocks
 from ..render.sections import Document, Section, para
 
@@ -40,16 +41,27 @@ def orders_open_text(state: State, data: GameData, side: str, sheet=None) -> str
     return render(Document("", [Section("", blocks)]), "text", 72).strip("\n")
 
 
-def orders_open_at(state: State, data: GameData, side: str, before: int) -> str:
+def orders_open_at(state: State, data: GameData, side: str, before: int,
+                   line: str = "") -> str:
     """The orders open to side at a mail's refused line (state: the position the orders
     before it reached, none of which rolled a die), headed by a line saying where (by the
     orders before it: the refusal above quotes the line, and a number counted in the whole
     mail, quoted text and all, is no help on a phone), grouped and bounded as
-    orders_open_text lists them; '' when none is open to him."""
+    orders_open_text lists them; only those of the unit the line names when it names one
+    (render/narrowed.py), saying so; '' when none is open to him."""
     legal = [format_order(o) for o in legal_orders(state, data, side)]
     if not legal:
         return ""
-    blocks = [para(f"At that line, after the {counted(before, 'order')} before "
-                   f"it, the orders open were:"),
-              *grouped_blocks(legal, order_aids(state, data, side), whole=False, bounded=True)]
+    head = (f"At that line, after the {counted(before, 'order')} before it, the orders "
+            f"open were")
+    some = narrowed(legal, line)
+    if some is None:
+        blocks = [para(f"{head}:")]
+    else:
+        legal, units = some
+        blocks = [para(f"{head}, for {', '.join(units)} (the line names "
+                       f"{'it' if len(units) == 1 else 'them'}; the other units' orders are "
+                       f"not listed here, and the report below lists every order open "
+                       f"before your mail):")]
+    blocks += grouped_blocks(legal, order_aids(state, data, side), whole=False, bounded=True)
     return render(Document("", [Section("", blocks)]), "text", 72).strip("\n")
