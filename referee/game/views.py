@@ -191,10 +191,12 @@ def order_aids(state: State, data: GameData, side: str | None) -> dict[str, Any]
     side whose orders they are (5.1.1: entering one with enemy units makes a battle)."""
     if not side:
         return {"names": {}, "titles": {}, "enemy": []}
+    from .retreatnote import retreat_notes  # start-up: a battle's retreat alone
     return {"names": {a.id: readable_name(a.id, data) for a in data.map.areas},
             "titles": {a.id: a.name for a in data.map.areas if a.name},
             "enemy": sorted(a.id for a in data.map.areas
-                            if state.status(a.id, side, data) == "enemy")}
+                            if state.status(a.id, side, data) == "enemy"),
+            "notes": retreat_notes(state, data, side)}
 
 
 def owed_words(state: State, data: GameData, side: str | None, legal: list[str]) -> dict:

@@ -457,4 +457,6 @@ def grouped_blocks(lines: list[str], aids: dict | None = None, whole: bool = Tru
     listed = [Para([Span(f"The {len(common)} areas: " + ", ".join(   # as the board names them
         titles.get(a, a) for a in common) + ".")])] if common \
         else []
-    return [_legend(groups, names, enemy, stays, whole), Items(items), *listed]
+    # What an order offered costs beside itself (a retreat that eliminates Siege Guns, 8.3.3).
+    notes = [Para([Span(n)]) for n in aids.get("notes") or [] if isinstance(n, str)]
+    return [_legend(groups, names, enemy, stays, whole), Items(items), *listed, *notes]
