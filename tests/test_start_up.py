@@ -162,6 +162,17 @@ def test_a_read_from_the_console_script_runs_no_garbage_collection(args, game, t
     assert other.returncode == 0 and "COLLECTED" in other.stderr, other.stderr
 
 
+def test_an_order_from_the_console_script_runs_no_garbage_collection(game):
+    """An order's process is as short as a read's and leaves as little cyclic garbage: the
+    console script pauses the collector for it too, which its imports alone would otherwise
+    set running some sixty times. The order is written all the same."""
+    done = subprocess.run([sys.executable, "-c", COLLECTIONS, "order", str(game), "--as",
+                           "german", "pass"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "German: pass" in done.stdout and "COLLECTED" not in done.stderr, done.stderr
+    assert b"\"order\":\"pass\"" in game.read_bytes().splitlines()[-1]
+
+
 def test_a_read_a_program_runs_in_its_own_process_starts_the_collector_again(game,
                                                                               monkeypatch):
     """entry.main, as a program or a test calls it, pauses the collector for the read only:
