@@ -93,6 +93,30 @@ def test_a_state_and_a_view_of_the_same_bytes_hash_them_once(game, monkeypatch):
     assert snapshot._digest(other) == hashlib.sha256(other).hexdigest()
 
 
+def test_the_bytes_an_order_leaves_are_hashed_on_from_those_it_found(game, monkeypatch):
+    """An order finds the journal's bytes (their state's stamp is checked against their
+    SHA-256), then keeps the state and views of those bytes with its records after them:
+    only the records are hashed, on from the hash of the bytes before them, and every stamp
+    still carries the SHA-256 of the whole journal. Bytes that only look longer (another
+    journal, or the same one rewritten) are hashed whole."""
+    import hashlib
+
+    raw = game.read_bytes()
+    hashed = _counting_sha256(monkeypatch)
+    assert snapshot._digest(raw) == hashlib.sha256(raw).hexdigest()
+    grown = raw + b'{"seq":1}\n'
+    snapshot.save_state(game, grown, "data", 1, "h", {}, {})
+    snapshot.save_view(game, grown, "data", "status:german", {"x": 1})
+    # (the snapshots' file names are hashes of the journal's path: far shorter)
+    assert [n for n in hashed if n >= len(raw)] == [len(raw)]   # never the whole again
+    assert snapshot.load_state(game, grown, "data").size == len(grown)
+    assert snapshot.load_view(game, grown, "data", "status:german") == {"x": 1}
+    assert snapshot._digest(grown) == hashlib.sha256(grown).hexdigest()
+    rewritten = b"x" + grown[1:] + b"\n"   # longer, but the bytes before are not the same
+    assert snapshot._digest(rewritten) == hashlib.sha256(rewritten).hexdigest()
+    assert [n for n in hashed if n >= len(raw)] == [len(raw), len(rewritten)]
+
+
 def test_a_snapshot_folder_this_user_cannot_search_is_no_snapshot(unprivileged, cli, game):
     """A read asks whether a state is kept of its journal before it loads the rules (a cold
     read begins its check beside then): a snapshot folder this user may not search holds

@@ -59,18 +59,29 @@ class Snapshot:
         self.walk = walk            # the deadlines' walk to that record (game/clockwalk.py)
 
 
-_HASHED: list = []          # [(bytes, their SHA-256)]: the last whole journal hashed
+_HASHED: list = []          # [(bytes, their SHA-256, its hash object or None)]: the last
+#                             whole journal hashed
 
 
 def _digest(raw: bytes) -> str:
     """The SHA-256 of a journal's bytes, worked out once for the same bytes object: a read
     keeps its state and its view of the same bytes, an order its state and the views it
-    answers with (bytes never change, and the one held stays alive, so `is` is sameness)."""
+    answers with (bytes never change, and the one held stays alive, so `is` is sameness).
+    The bytes an order leaves are those it found with its records after them: only the
+    records are hashed, on from the hash of the bytes before them."""
     kept = _HASHED[-1] if _HASHED else None     # read once: a thread may replace it
     if kept is not None and kept[0] is raw:
         return kept[1]
-    digest = digest_of(raw)
-    hashed(raw, digest)
+    if type(raw) is not bytes:
+        return digest_of(raw)
+    before = kept[0] if kept is not None and kept[2] is not None else b""
+    if before and len(raw) > len(before) and raw.startswith(before):
+        hasher = kept[2].copy()
+        hasher.update(memoryview(raw)[len(before):])
+    else:
+        hasher = hashlib.sha256(raw)
+    digest = hasher.hexdigest()
+    _HASHED[:] = [(raw, digest, hasher)]
     return digest
 
 
@@ -83,7 +94,7 @@ def hashed(raw: bytes, digest: str) -> None:
     """Keep the digest of a journal's bytes worked out elsewhere in this process or by a
     process it forked (checking.first_fault), for the state and the views kept of them."""
     if type(raw) is bytes:
-        _HASHED[:] = [(raw, digest)]
+        _HASHED[:] = [(raw, digest, None)]
 
 
 def _stamp(size: int, digest: str, data_id: str) -> dict:
