@@ -302,3 +302,27 @@ def test_an_order_whose_deadlines_cannot_be_worked_out_after_it_still_stands(
     kept = _json(cli, "status", journal, "--as", "german")
     _forget_snapshots()
     assert kept == _json(cli, "status", journal, "--as", "german") and kept["deadlines"]["due"]
+
+
+def test_the_journal_an_order_leaves_is_searched_for_time_only_where_it_is_new(monkeypatch):
+    """Whether a journal holds a record about time is asked of the bytes an order finds,
+    then of them with its records after them: only the records are searched again (a full
+    campaign's journal is two megabytes), and a clock part cut across where they begin is
+    still found. Other bytes, even longer ones, are searched whole."""
+    from referee.game import clockwalk
+
+    searched: list[tuple[int, int]] = []
+    search = clockwalk._clock_in
+    monkeypatch.setattr(clockwalk, "_clock_in", lambda raw, start=0: searched.append(
+        (len(raw), start)) or search(raw, start))
+    raw = b'{"seq":0}\n' * 1000
+    assert not clockwalk.has_deadlines(raw) and not clockwalk.has_deadlines(raw)
+    begun = raw + b'{"seq":1,"clo'
+    assert not clockwalk.has_deadlines(begun)
+    ended = begun + b'ck":{"kind":"settings"}}\n'
+    assert clockwalk.has_deadlines(ended) and clockwalk.has_deadlines(ended + b"{}\n")
+    assert searched == [(len(raw), 0), (len(begun), len(raw) - 8),
+                        (len(ended), len(begun) - 8)]
+    other = b"x" + ended[1:] + b"\n"
+    assert clockwalk.has_deadlines(other) and searched[-1] == (len(other), 0)
+    assert not clockwalk.has_deadlines(raw + b"{}\n") and searched[-1] == (len(raw) + 3, 0)

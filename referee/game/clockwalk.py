@@ -134,9 +134,29 @@ def fact_problem(fact: dict, sides) -> str | None:
 CLOCK_MEMBER = b'"clock":{'
 
 
+_LOOKED: list = []          # [(bytes, whether they hold a record about time)]: the last asked
+
+
 def has_deadlines(raw: bytes) -> bool:
-    """Whether a journal holds any record about time (else it has no deadlines)."""
-    return CLOCK_MEMBER in raw
+    """Whether a journal holds any record about time (else it has no deadlines). Asked again
+    of the same bytes, or of them with records after them (the journal an order leaves),
+    only what is new is searched."""
+    kept = _LOOKED[-1] if _LOOKED else None     # read once: a thread may replace it
+    if kept is not None and kept[0] is raw:
+        return kept[1]
+    if type(raw) is not bytes:
+        return _clock_in(raw)
+    before = kept[0] if kept is not None else b""
+    if before and len(raw) > len(before) and raw.startswith(before):
+        found = kept[1] or _clock_in(raw, len(before) - len(CLOCK_MEMBER) + 1)
+    else:
+        found = _clock_in(raw)
+    _LOOKED[:] = [(raw, found)]
+    return found
+
+
+def _clock_in(raw: bytes, start: int = 0) -> bool:
+    return raw.find(CLOCK_MEMBER, start) >= 0
 
 
 def clock_of(rec: dict) -> dict | None:
