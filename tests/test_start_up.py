@@ -86,6 +86,18 @@ def test_a_read_loads_none_of_the_floor_and_no_writing_module(args, game, tmp_pa
                                   "ontracts.")) and m != "referee.contracts.names"], sorted(warm)
 
 
+def test_an_order_loads_nothing_only_the_log_needs(game):
+    """`order` prints its records and the side's status; the modules that only `log` needs
+    to tell a journal's records (the roster's news in words, how each order came, the
+    game's time zone) are not loaded for it."""
+    loaded = _loaded(Path(os.environ["REFEREE_HOME"]), "order", str(game), "--as", "german",
+                     "pass")
+    assert "referee.table.ordering" in loaded and "referee.render.record_text" in loaded
+    only_log = {"referee.store.rosternews", "referee.render.came", "referee.game.forced",
+                "referee.base.addresses", "string"}
+    assert not only_log & loaded, sorted(only_log & loaded)
+
+
 def test_a_public_read_from_its_view_loads_no_typing(game, tmp_path):
     """`typing` costs about 1.5 ms to import, a twentieth of a read from its view: the
     modules that read serve their annotations as text and import none of it (msgspec, for

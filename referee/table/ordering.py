@@ -14,18 +14,13 @@ from ..base.plurals import counted
 from ..base.readers import check_reader
 from ..contracts.views import OrderResult
 from ..game.battlethread import Battles
-from ..game.clockwalk import has_deadlines, zone_of
-from ..game.forced import decision_rule
-from ..game.records import header_of, record_of
-from ..game.replay import Era, check_actor, data_for
+from ..game.clockwalk import has_deadlines
 from ..game.timeline import deadline_view, timeline_of
 from ..game.views import order_aids, status_view
-from ..render.came import came_note
 from ..render.documents import reader_words, status_document
 from ..render.formats import render
-from ..render.record_text import note_pending, record_lines, wrap_lines
-from ..store.journal import redact, scan
-from ..store.rosternews import RosterNews
+from ..render.record_text import record_lines, wrap_lines
+from ..store.journal import redact
 from .kinds import unplayable
 
 
@@ -173,6 +168,14 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
     as one line of JSON redacted for him, which still verifies. Every record is checked
     first, so a damaged journal prints nothing but the record where it is damaged."""
     from ..game.audit import check_first  # start-up: only log needs it
+    from ..game.clockwalk import zone_of  # start-up: only log needs it
+    from ..game.forced import decision_rule  # start-up: only log needs it
+    from ..game.records import header_of, record_of  # start-up: only log needs it
+    from ..game.replay import Era, check_actor, data_for  # start-up: only log needs it
+    from ..render.came import came_note  # start-up: only log needs it
+    from ..render.record_text import note_pending  # start-up: only log needs it
+    from ..store.journal import scan  # start-up: only log needs it
+    from ..store.rosternews import RosterNews  # start-up: only log needs it
 
     raw, name, games_dir = table.raw, table.name, table.games_dir
     records = scan(raw, name)
