@@ -650,6 +650,22 @@ def test_one_side_with_a_sheet_the_other_sides_orders_by_hand_mix_in_nothing(tmp
     assert "every die and shuffle recomputed" in " ".join(g.verify(path, secret).lines)
 
 
+def test_only_a_record_that_mixes_something_in_has_its_sides_dice_records_counted(
+        tmp_path, monkeypatch):
+    """The side's count of records with material dice keys only what a record mixes in (a
+    link, a mail's digest, the referee's own answer: sheets.own_source): the journal is
+    searched for it for the sheet holder's batches, never for orders by hand without one."""
+    counted: list[str] = []
+    count = sheets.rolls_before
+    monkeypatch.setattr(sheets, "rolls_before",
+                        lambda raw, side: counted.append(side) or count(raw, side))
+    path, secret = new_game(tmp_path, sides=("german",))
+    play_opening(path, {"german": GERMAN})
+    assert "entente" in {r["actor"] for r in rolled(records(path))}
+    assert counted and set(counted) == {"german"}
+    assert "every die and shuffle recomputed" in " ".join(g.verify(path, secret).lines)
+
+
 # ---------------------------------------------------------------- mail
 
 def _mail(side: str, lines: list[str], key: str, n: int) -> bytes:

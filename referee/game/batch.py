@@ -210,7 +210,6 @@ class Batch:
         its link checked (SheetError: nothing is written, no die is used)."""
         q = self.q
         self.sheets = sheets.sheets_in(raw)
-        self.rolls_before = sheets.rolls_before(raw, q.side)   # the side's, with material
         self.hidden: set[int] = set()        # orders whose text the opponent may not see
         self.link: dict | None = None
         self.fresh = False
@@ -221,6 +220,10 @@ class Batch:
                                  "themselves")
             tip = sheets.check_tip(q.sheet, self.sheets.get(q.side), "Sheet:")
             sheets.register(self.sheets, q.side, tip, self.seq + 1)
+        # The side's records with material dice (sheets.own_source keys its next with their
+        # count): counted only when its records mix any in, never for orders by hand.
+        keyed = q.side in self.sheets or q.mail is not None or q.clock is not None or q.closing
+        self.rolls_before = sheets.rolls_before(raw, q.side) if keyed else 0
         if q.link is not None:
             self.link = sheets.check_link(self.sheets, q.side, q.link, self.owner())
             self.fresh = True
