@@ -326,3 +326,16 @@ def test_the_journal_an_order_leaves_is_searched_for_time_only_where_it_is_new(m
     other = b"x" + ended[1:] + b"\n"
     assert clockwalk.has_deadlines(other) and searched[-1] == (len(other), 0)
     assert not clockwalk.has_deadlines(raw + b"{}\n") and searched[-1] == (len(raw) + 3, 0)
+
+
+def test_the_records_about_time_are_not_looked_for_where_none_was_found(monkeypatch):
+    """clock_facts (what paused a game, its time zone) takes the answer kept for the same
+    bytes: where none was found, the journal is not searched again line by line."""
+    from referee.game import clockwalk
+
+    raw = b'{"seq":0}\n{"clock":{"kind":"pause"},"seq":1}\n'
+    assert [r["seq"] for r in clockwalk.clock_facts(raw)] == [1]
+    monkeypatch.setattr(clockwalk, "_LOOKED", [(raw, False)])       # as if none were there
+    assert clockwalk.clock_facts(raw) == []
+    other = raw[:-1] + b" \n"             # other bytes: searched
+    assert [r["seq"] for r in clockwalk.clock_facts(other)] == [1]

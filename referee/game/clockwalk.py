@@ -168,6 +168,8 @@ def clock_of(rec: dict) -> dict | None:
 def clock_facts(raw: bytes) -> list[dict]:
     """The records of checked journal bytes that hold a clock part, in order (read without
     replaying: only their lines are parsed)."""
+    if not has_deadlines(raw):      # the answer kept for these bytes, when they were asked
+        return []
     out, start = [], raw.find(CLOCK_MEMBER)
     while start >= 0:
         begin = raw.rfind(b"\n", 0, start) + 1
