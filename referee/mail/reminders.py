@@ -310,6 +310,28 @@ def _fate(tl: Timeline, d: Due, now: datetime, rule_missed: datetime | None,
     return "wait" if answer is None else answer
 
 
+def rules_now(j: Table, outbox: Path, now: datetime, rule_missed: datetime,
+              sending: bool) -> bool:
+    """Whether a check at now, the reports owed after it (tick), rules a deadline missed:
+    the policy at it, an answer of the referee's, the game waiting or paused (nothing is
+    written)."""
+    if not has_deadlines(j.raw):
+        return False
+    tl = _timeline(j, j.raw)
+    if tl.paused:
+        return False
+    on_hold = sides_on_hold(j)
+    post = Post(j, j.raw, outbox, now, tl.state.game_id)
+    sides: list[dict[str, str]] = []
+
+    def unasked() -> dict[str, str]:
+        if not sides:
+            sides.append(unasked_sides(post, tl.dues, sending, now - GRACE, tl.settings))
+        return sides[0]
+    return any(_fate(tl, d, now, rule_missed, on_hold, unasked) not in
+               (HELD, REMIND, RULED, NOT_YET, UNASKED) for d in tl.dues)
+
+
 def standing_note(line: str) -> bool:
     """Whether a line of check_deadlines stands while its cause does, and asks nothing of
     anyone: a deadline passed and not ruled missed yet (_not_yet, _unasked)."""

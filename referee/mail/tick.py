@@ -43,6 +43,7 @@ from .inbox import inbox
 from .ledger import fault, load_ledger
 from .leftover import held_sides, named, owe_news_again, stranded, tell_refused
 from .mailboxes import MAX_MESSAGE, Mailboxes, Message, told_identity
+from .missedfold import fold_before_ruling
 from .newsmail import owed
 from .observers import resume_from
 from .outboxcount import outbox_counted
@@ -506,9 +507,11 @@ def _deadlines_and_reports(x: Game, games_dir, with_map: bool, moment) -> None:
     each player's report owed."""
     if load_ledger(x.game_id, x.header_hash)["held"]:  # ended before a deadline is ruled
         end_holds(x.journal, x.spool, moment, games_dir)
+    rule_missed = moment - GRACE if x.read else None
+    for line in fold_before_ruling(x, games_dir, moment, rule_missed):
+        x.log(line)
     for line in check_deadlines(x.journal, x.spool, moment, games_dir, reporting=bool(x.keys),
-                                rule_missed=moment - GRACE if x.read else None,
-                                sending=x.sends):
+                                rule_missed=rule_missed, sending=x.sends):
         (x.note if standing_note(line) else x.log)(line)
     table = Table(x.journal, games_dir).whole()
     waiting = waits_on_a_person(table, named(x.journal), x.spool, moment)

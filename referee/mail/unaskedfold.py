@@ -27,15 +27,13 @@ from ..base.addresses import address_key
 from ..base.readers import MODERATOR
 from ..game import timeline as g_timeline
 from ..game.clockwalk import has_deadlines
-from ..store import home
 from ..table import Table
 from .deadlinepost import Post
-from .delivery import spool_files
 from .fornow import refused_now
-from .ledger import fault, load_ledger, save_ledger
-from .named import own_name
+from .ledger import load_ledger
 from .observers import still_held
 from .sending import takes_mail
+from .takeback import owed_by_name, take_back_mails
 from .tickgame import Game
 from .unasked import OWED, extend_now, kept_unasked, unasked_mark, unasked_sides
 
@@ -82,39 +80,13 @@ def take_back(x: Game, games_dir, kept: dict) -> list[str]:
     head = table.records[0]
     ledger = load_ledger(head["game_id"], head["hash"])
     given = _given_at(table, kept)
-    owed = {own_name(p.stem): p for p in spool_files(x.spool)}
-    lines: list[str] = []
-    gone: list = []
-    for side, seq in sorted(given.items()):
-        told = still_held(ledger["sent"].get(side), table.records)
-        if told is not None and told >= seq:
-            continue
-        mine = {n: ledger["starts"][n][1] for n in owed
-                if isinstance(ledger["starts"].get(n), list) and
-                ledger["starts"][n][:1] == [side]}
-        if not mine:
-            continue
-        starts = [s for s in mine.values()]
-        first = min((s for s in starts if isinstance(s, list) and s[:1] and
-                     isinstance(s[0], int)), key=lambda s: s[0], default=None)
-        if first is None or any(not isinstance(s, list) for s in starts):
-            ledger["sent"].pop(side, None)
-        else:
-            ledger["sent"][side] = first
-        for part in ("maps", "closeups"):
-            if isinstance(ledger.get(part), dict):
-                ledger[part].pop(side, None)
-        gone += [owed[n] for n in mine]
-        lines.append(f"deadline: {side}'s {len(mine)} mail(s) owed from before his deadline "
-                     f"was extended taken back: his report is written again with it")
-    if not gone:
-        return lines
-    save_ledger(ledger)
-    fault("taken back")             # the ledger set back: the mails go after it
-    for path in gone:
-        path.unlink(missing_ok=True)
-    home.sync_dir(x.spool)
-    return lines
+    owed = owed_by_name(x.spool)
+    due = [side for side, seq in sorted(given.items())
+           if (told := still_held(ledger["sent"].get(side), table.records)) is None or
+           told < seq]
+    return [f"deadline: {side}'s {n} mail(s) owed from before his deadline was extended "
+            f"taken back: his report is written again with it"
+            for side, n in take_back_mails(x.spool, ledger, owed, due).items()]
 
 
 def _given_at(table: Table, kept: dict) -> dict[str, int]:
