@@ -103,7 +103,7 @@ def test_the_moderator_s_commands_name_the_journal_wherever_he_types_them(
     check_deadlines(Path(journal.name), tmp_path / "out", DUE + timedelta(hours=1))
     [notice] = [m for m in mails(tmp_path / "out") if m["To"] == ADDRESSES["moderator"]]
     lines = text_of(notice).splitlines()
-    assert f"  referee extend {journal} german 24h" in lines, lines
+    assert f"  referee extend {journal} german 24h --from-now" in lines, lines
 
 
 def test_the_late_side_s_wait_mail_says_he_may_still_ask_for_more_time(tmp_path, cli,

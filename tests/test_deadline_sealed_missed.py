@@ -189,7 +189,8 @@ def test_tick_s_line_names_every_side_the_game_waits_on(tmp_path, cli, monkeypat
                                f"and none came (the decision: production: sealed"), line
         assert ("give them (`referee order m.jsonl --as german ...`, `referee order m.jsonl "
                 "--as entente ...`), extend the deadlines (`referee extend m.jsonl german "
-                "24h`, `referee extend m.jsonl entente 24h`) or pause") in line, line
+                "24h --from-now`, `referee extend m.jsonl entente 24h --from-now`) or "
+                "pause") in line, line
     assert cli("extend", folder / "m.jsonl", "german", "24h").exit_code == 0
     r = cli("tick", folder, "--no-map")
     assert r.exit_code == 3, r.output

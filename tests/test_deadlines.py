@@ -461,7 +461,7 @@ def test_wait_policy_tells_the_moderator_and_nothing_moves(tmp_path, cli, clock)
     # enough that, wrapped as prose, each was cut in two).
     lines = text_of(mail).split("\n")
     for command in (f"referee order {journal} --as german ...",
-                    f"referee extend {journal} german 24h",
+                    f"referee extend {journal} german 24h --from-now",
                     f"referee deadline {journal} --pause"):
         assert f"  {command}" in lines, lines
     assert all(len(line) <= 72 for line in lines if not line.startswith("  referee "))

@@ -100,7 +100,8 @@ def test_the_moderator_s_notice_goes_to_his_address(cli, tmp_path, monkeypatch):
     assert first_line(notice).startswith("The game waits on you: the German player's orders "
                                          "were due by")
     said = notice.get_body(("plain",)).get_content().split("\n")
-    assert f"  referee extend {journal} german 24h" in said and "JOURNAL" not in str(said)
+    assert f"  referee extend {journal} german 24h --from-now" in said and \
+        "JOURNAL" not in str(said)
     assert f"  referee deadline {journal} --pause" in said, said
 
 

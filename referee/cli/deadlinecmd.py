@@ -71,6 +71,10 @@ def extend(
     what: Annotated[list[str], typer.Argument(
         help="[SIDE] DURATION: whose deadline (default: every side owing orders) and by how "
              "much, e.g. 24h.", metavar="[SIDE] DURATION")],
+    from_now: Annotated[bool, typer.Option(
+        "--from-now", help="Count the duration from now, not from the deadline: the new "
+                           "deadline is DURATION after now, however long ago it passed.")
+    ] = False,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Give a side (or every side owing orders) more time for its decision now."""
@@ -84,7 +88,8 @@ def extend(
                          "before it if only one side gets more time")
     side = what[0].casefold() if len(what) == 2 else None
     commands.check_ours(journal)
-    made = timeline.extend(journal, "moderator", side, what[-1], GAMES["dir"])
+    made = timeline.extend(journal, "moderator", side, what[-1], GAMES["dir"],
+                           from_now=from_now, journal_named=journal)
     typer.echo(_shown(journal, made, format))
 
 

@@ -38,6 +38,7 @@ from ..engine.state import State
 from ..store.journal import Journal, now
 from .clockwalk import REMINDERS, Due, Settings, Walk, clock_of
 from .decisionwords import decision_words
+from .extendfromnow import FROM_NOW, from_now_span
 from .pausedby import pause_of, pause_words
 from .records import keep_contract
 from .replay import position
@@ -468,17 +469,22 @@ def pause_or_resume(path: Path | str, pause: bool, games_dir: Path | None = None
     return journal.append_raw(build)[1][0]
 
 
-def refuse_spent_extension(dues: list[Due], by, span: str, actor: str) -> None:
+def refuse_spent_extension(dues: list[Due], by, span: str, actor: str,
+                           journal: Path | str | None = None) -> None:
     """An extension is more time from now on: one whose new deadline has passed already
     (asked, or given, long after the deadline was missed) would be ruled missed at the next
-    pass, the side's extension spent for nothing. OrderError naming the deadline."""
+    pass, the side's extension spent for nothing. OrderError naming the deadline, and, to
+    the moderator (journal: as his command names it), the command that counts from now."""
     moment = clock_now()
     for d in dues:
         ends = d.due + by
         if ends > moment:
             continue
         more = ("ask the moderator" if actor != "moderator" else
-                "give a longer extension")
+                "give a longer extension" + ("" if journal is None else
+                                             f", or {span} from now: `referee extend "
+                                             f"{one_line(str(journal))} {d.side} {span} "
+                                             f"{FROM_NOW}`"))
         whose = "your" if actor == d.side else f"{GameData.player_words(d.side)}'s"
         raise OrderError(f"extend {span}: {whose} orders were due by "
                          f"{for_players(d.due, d.zone)}; {span} more ends "
@@ -488,14 +494,17 @@ def refuse_spent_extension(dues: list[Due], by, span: str, actor: str) -> None:
 
 def extend(path: Path | str, actor: str, side: str | None, by: str,
            games_dir: Path | None = None, mail: dict | None = None,
-           append=None, hold: str | None = None, given: str | None = None) -> list[dict]:
+           append=None, hold: str | None = None, given: str | None = None,
+           from_now: bool = False, journal_named: Path | str | None = None) -> list[dict]:
     """Append the records extending the deadlines of `side` (the moderator: every side owing
     orders when side is None) by `by`. A side asking for itself may do so the number of
     times the game allows (OrderError with the reason otherwise). `mail`: the message a
     side asked in (kept for the moderator, as with orders); none is written when the journal
     holds that message already. `hold`: the hold whose time the moderator's extension gives
     back (ClockFact), none written either when an extension of the journal names it;
-    `given`: why (ClockFact).
+    `given`: why (ClockFact). from_now: the moderator's `--from-now`, each deadline set
+    `by` after now (extendfromnow.py); journal_named: the journal as his command named it,
+    for the command a refusal offers him.
     `append(build)` appends (the caller's Table), by default the journal's own locked
     append."""
     journal = Journal(path, keep_contract)
@@ -525,9 +534,13 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
                 raise OrderError(f"extend: {tl.data.side_name(actor)} has used the "
                                  f"{counted(allowed, 'extension')} this game allows; ask the "
                                  f"moderator")
-        refuse_spent_extension(dues, length, span, actor)
-        bodies = [fact_body(actor, f"{EXTEND} {span}", {
-            "kind": "extend", "side": d.side, "handoff": d.handoff, "by": span,
+        if from_now:
+            spans = {d.side: from_now_span(d, length, span) for d in dues}
+        else:
+            refuse_spent_extension(dues, length, span, actor, journal_named)
+            spans = {d.side: span for d in dues}
+        bodies = [fact_body(actor, f"{EXTEND} {spans[d.side]}", {
+            "kind": "extend", "side": d.side, "handoff": d.handoff, "by": spans[d.side],
             **({"hold": hold} if hold is not None else {}),
             **({"given": given} if hold is not None and given else {})}) for d in dues]
         if mail is not None:

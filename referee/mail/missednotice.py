@@ -17,6 +17,7 @@ from ..base.readers import MODERATOR
 from ..engine import pending_prompt
 from ..game.clockwalk import Due
 from ..game.decisionwords import decision_words, owed_words
+from ..game.extendfromnow import FROM_NOW
 from ..game.timeline import MISSED, Timeline, fact_body
 from ..render.documents import players_words
 from .askagain import asking_body, file_stamp, late_mail, late_tail, more_time, season, whose
@@ -71,7 +72,7 @@ def waiting_words(tl: Timeline, late: list[Due], name: str) -> str:
     line may show it)."""
     one = len(late) == 1
     orders = ", ".join(f"`referee order {name} --as {d.side} ...`" for d in late)
-    extend = ", ".join(f"`referee extend {name} {d.side} 24h`" for d in late)
+    extend = ", ".join(f"`referee extend {name} {d.side} 24h {FROM_NOW}`" for d in late)
     return (f"the game waits on the moderator: {late_words(tl, MODERATOR, late)} and none "
             f"came (the decision: {decision_of(tl, late)}); give them ({orders}), extend the "
             f"deadline{'' if one else 's'} ({extend}) or pause the game (`referee deadline "
@@ -191,7 +192,7 @@ def _waiting_choices(journal: str, sides: list[str]) -> str:
     was cut in two at a space, its journal's path on one line and the rest on the next)."""
     one = len(sides) == 1
     orders = "".join(f"  referee order {journal} --as {side} ...\n" for side in sides)
-    extend = "".join(f"  referee extend {journal} {side} 24h\n" for side in sides)
+    extend = "".join(f"  referee extend {journal} {side} 24h {FROM_NOW}\n" for side in sides)
     return (prose("Nothing moves until they come. You may give them yourself, as the " +
                   ("player sends" if one else "players send") +
                   " them to you some other way:") +
