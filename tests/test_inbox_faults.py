@@ -96,8 +96,9 @@ def _ledger() -> dict:
     data = homemod.read_signed(path)
     data["sent"] = {k: v[0] for k, v in data["sent"].items()}
     # Where each mail started: its name and the record are hashes, which the time changes.
-    data["starts"] = sorted(((side, start[0] if start else None)
-                             for side, start in data["starts"].values()), key=repr)
+    # What of a message each answers is kept with it (ledger.note_start): whether it is.
+    data["starts"] = sorted(((side, start[0] if start else None, bool(answers))
+                             for side, start, *answers in data["starts"].values()), key=repr)
     # When each side was last mailed, and by which mail: a name of hashes, as above.
     data["mailed"] = {side: kept[0] for side, kept in data.get("mailed", {}).items()}
     # The key each side's last mail carried: its record's hash, as above, left out.

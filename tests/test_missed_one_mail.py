@@ -73,3 +73,36 @@ def test_a_plan_read_in_the_pass_that_rules_the_other_side_missed_leaves_one_mai
     assert "missed: the game waits for them" in german, german
     assert [f["clock"]["side"] for f in clock_facts(table.journal, "missed")] == ["entente"]
     assert any("the game waits on the moderator" in p for p in game["problems"]), game
+
+
+def _mails_to(post, table, side: str) -> list:  # noqa: F811
+    return [m for m in post.received()[table.read:] if str(m["To"]) == ADDRESSES[side]]
+
+
+def test_the_one_mail_still_answers_the_message_it_replaced_the_answer_of(
+        cli, tmp_path, post, monkeypatch):  # noqa: F811
+    """The German's mail, taken back and written again after the ruling, still answers his
+    message: its In-Reply-To, what was applied from it and what was not read as orders."""
+    table = _production(cli, tmp_path, post, monkeypatch)
+    mid = table.answer("german", DUE - timedelta(hours=1), ["Sorry, late again.", "done"])
+    monkeypatch.setenv(NOW_VARIABLE, (DUE + timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    tick(cli, table.journal)
+    [mail] = _mails_to(post, table, "german")
+    assert mail["In-Reply-To"] == mid, mail["In-Reply-To"]
+    text = words(text_of(mail))
+    assert "missed: the game waits for them" in text, text
+    assert "Applied from your mail: 'done'" in text and "Sorry, late again." in text, text
+
+
+def test_a_refusal_taken_back_is_written_again_as_a_refusal(
+        cli, tmp_path, post, monkeypatch):  # noqa: F811
+    """A refused mail's answer is never lost to the fold: the player is told why his line
+    was refused, in a mail answering it, written after the ruling."""
+    table = _production(cli, tmp_path, post, monkeypatch)
+    mid = table.answer("german", DUE - timedelta(hours=1), ["build ge infantry nowhere"])
+    monkeypatch.setenv(NOW_VARIABLE, (DUE + timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    tick(cli, table.journal)
+    answers = [m for m in _mails_to(post, table, "german") if m["In-Reply-To"] == mid]
+    assert len(answers) == 1, [str(m["Subject"]) for m in _mails_to(post, table, "german")]
+    text = words(text_of(answers[0]))
+    assert "Your message was not applied" in text and "nowhere" in text, text

@@ -192,12 +192,15 @@ def _fold_in(ledger: dict, into: str, digests: list[str]) -> None:
     ledger[into] = "".join(sorted(folded | {d[:PREFIX] for d in digests}))
 
 
-def note_start(ledger: dict, name: str, side: str) -> None:
+def note_start(ledger: dict, name: str, side: str, answers: dict | None = None) -> None:
     """Remember where a mail to a side starts (the mail before it ended there), so that its
-    news can be owed again if a server refuses it for good. tick forgets the starts of mails
-    it has sent (forget_starts); without tick, the oldest go past MOST_STARTS."""
+    news can be owed again if a server refuses it for good, and what of a message of his it
+    answers (answers: the reply owed, or the message a report answers and its notes), so
+    that a mail taken back before it went is written again as the same answer
+    (takeback.py). tick forgets the starts of mails it has sent (forget_starts); without
+    tick, the oldest go past MOST_STARTS."""
     starts = ledger["starts"]
-    starts[name] = [side, ledger["sent"].get(side)]
+    starts[name] = [side, ledger["sent"].get(side), *([answers] if answers else [])]
     # Every mail to a side gives him his deadline: a reminder due by now is not sent after
     # it, unless a server refuses this mail for good (firsttold.py).
     mailed = ledger.get(MAILED) if isinstance(ledger.get(MAILED), dict) else {}

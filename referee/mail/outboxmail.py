@@ -137,7 +137,7 @@ class _Outbox:
             entry["message_id"], shown, name=entry["name"],
             thread=thread_of(game.game_id, address), record=(game.game_id, self.last)))
         self.in_turn(side)
-        note_start(self.ledger, entry["name"], side)
+        note_start(self.ledger, entry["name"], side, {"owed": entry})
         if side not in self.ledger["reply_to"]:
             self.ledger["sent"][side] = sent_mark(self.last)
             keep_carried(self.ledger, side, self.records)
@@ -175,7 +175,8 @@ class _Outbox:
                 self.folder, self.sender, address, subject, body, answers, shown, name=name,
                 thread=thread_of(game.game_id, address), record=(game.game_id, last)))
             self.in_turn(side)
-            note_start(ledger, name, side)
+            note_start(ledger, name, side, {"reply_to": answers, "notes": ledger["notes"].get(
+                side, [])} if isinstance(answers, str) else None)
             ledger["sent"][side] = sent_mark(last)
             keep_carried(ledger, side, self.records)
             done[side] = (last["seq"], self.written[-1])

@@ -3,6 +3,11 @@ one: the ledger's record of what he was told set back to where the first of them
 (ledger `starts`), his pictures with it; the pass then writes his report again, from
 there to the journal's end (tick.py: the reports owed).
 
+A mail that answered a message of his (a refusal, or the report answering orders applied)
+is owed again as that answer: the reply the ledger kept with its start (ledger.note_start)
+goes back among the replies owed, so the mail written again still answers his message, with
+what it said of it; nothing of his mail goes unanswered.
+
 The ledger is saved first, the mails removed after it: a pass killed between the two
 leaves mails that still go, and a report after them that starts earlier than it need.
 """
@@ -48,6 +53,8 @@ def take_back_mails(spool: Path, ledger: dict, owed: dict[str, Path], sides: lis
         for part in ("maps", "closeups"):
             if isinstance(ledger.get(part), dict):
                 ledger[part].pop(side, None)
+        for n in mine:
+            _owed_again(ledger, side, ledger["starts"][n][2:])
         gone += [owed[n] for n in mine]
         taken[side] = len(mine)
     if not gone:
@@ -58,3 +65,18 @@ def take_back_mails(spool: Path, ledger: dict, owed: dict[str, Path], sides: lis
         path.unlink(missing_ok=True)
     home.sync_dir(spool)
     return taken
+
+
+def _owed_again(ledger: dict, side: str, kept: list) -> None:
+    """What a mail taken back answered, owed again: its reply entry among the replies owed,
+    or the message its report answered with its notes (ledger.note_start kept them)."""
+    answers = kept[0] if kept and isinstance(kept[0], dict) else {}
+    entry = answers.get("owed")
+    if isinstance(entry, dict) and entry not in ledger["owed"]:
+        ledger["owed"].append(entry)
+    message_id = answers.get("reply_to")
+    if isinstance(message_id, str):
+        ledger["reply_to"][side] = message_id
+        notes = [n for n in answers.get("notes") or () if isinstance(n, str)]
+        mine = ledger["notes"].setdefault(side, [])
+        mine.extend(n for n in notes if n not in mine)
