@@ -5,7 +5,7 @@ READS = ("status", "show")
 # The commands run with the garbage collector paused (start.py, entry.run): the reads, and
 # `order`, whose process leaves about a thousand cyclic objects after one order at the end of
 # a campaign, while the collector would walk the objects of its imports some sixty times.
-PAUSED = (*READS, "order")
+COLLECTED_LATE = (*READS, "order")
 
 
 def wants_json(argv: list[str]) -> bool:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..base.errors import EXIT_REJECTED
 from ..base.glyphs import VisibleStream
-from . import PAUSED, READS, commands
+from . import COLLECTED_LATE, READS, commands
 from .commands import emit
 
 FORMS_FILE = Path(__file__).with_name("forms.json")
@@ -209,7 +209,7 @@ def run(command: str, params: dict) -> int:
     """Run a parsed plain form; returns the exit code. A read or an order runs with the cyclic
     garbage collector paused (start.py says why), started again after it only when it ran before:
     from the console script it stays paused until the process leaves."""
-    pause = command in PAUSED and gc.isenabled()
+    pause = command in COLLECTED_LATE and gc.isenabled()
     if pause:
         gc.disable()
     try:

@@ -20,13 +20,13 @@ one line, the error object with --format json, and exit 130, never a traceback.
 import gc
 import sys
 
-from . import PAUSED, wants_json
+from . import COLLECTED_LATE, wants_json
 
 
 def console() -> None:
     """The console script: a read or an order runs with the collector paused from its first
     import to its end; anything else as it comes (entry.console)."""
-    if sys.argv[1:2] and sys.argv[1] in PAUSED:
+    if sys.argv[1:2] and sys.argv[1] in COLLECTED_LATE:
         gc.disable()
     try:
         from .entry import console as run_console  # start-up: after the pause, on purpose

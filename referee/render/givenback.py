@@ -23,4 +23,6 @@ def given_note(rec: dict) -> str | None:
             not clock.get("hold"):
         return None
     player = f"the {side_name(str(clock.get('side')))} player"
-    return " (" + WHY.get(str(clock.get("given")), UNSAID).format(player=player) + ")"
+    given = str(clock.get("given"))
+    said = WHY[given].format(player=player) if given in WHY else UNSAID.format(player=player)
+    return f" ({said})"
