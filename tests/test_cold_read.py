@@ -26,7 +26,7 @@ from referee.base.errors import RefereeError
 from referee.engine.state import state_to_builtins
 from referee.game import replay
 from referee.game.records import parts_checked
-from referee.store import beside, chain, checking
+from referee.store import beside, chain, checking, snapshot
 from referee.store.journal import Journal
 
 GAME = gzip.decompress((Path(__file__).parent / "replays" / "ttlm-1914-seed7.jsonl.gz")
@@ -411,3 +411,29 @@ def test_a_fault_found_walking_for_the_deadlines_is_placed_on_its_record(tmp_pat
     assert line_by_line[0] == "JournalError" and line_by_line[2] == 100, line_by_line
     assert _read(path, raw, True, monkeypatch) == line_by_line
     assert _read(path, raw, True, monkeypatch, early=True) == line_by_line
+
+
+def test_no_line_is_decoded_twice_to_find_the_header(tmp_path, monkeypatch):
+    """The header is read alone: a cold read that takes the records after it into their
+    class, and a read from a snapshot, decode none of the lines after it as JSON objects
+    only to read them again."""
+    decoded = []
+    real = chain._decoded
+
+    def counted(lines):
+        decoded.append(len(lines))
+        return real(lines)
+
+    monkeypatch.setattr(chain, "_decoded", counted)
+    path = tmp_path / "game.jsonl"
+    prefix = GAME[:GAME.rindex(b"\n", 0, len(GAME) - 1) + 1]      # all but the last record
+    path.write_bytes(prefix)
+    cold = _read(path, prefix, True, monkeypatch)
+    assert decoded == [1] and cold[1] == prefix.count(b"\n") - 1
+    pos = replay.position(Journal(path), prefix, None)
+    snapshot.save_state(path, prefix, pos.bound, pos.seq, pos.hash, pos.header,
+                        state_to_builtins(pos.state), None)
+    path.write_bytes(GAME)
+    decoded.clear()
+    after = replay.position(Journal(path), GAME, None)
+    assert after.from_snapshot and after.read == 1 and decoded == [1, 1]

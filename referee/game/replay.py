@@ -28,7 +28,7 @@ from ..engine.state import State, state_from_builtins, state_to_builtins
 from ..engine.versions import EVENT_UPCASTERS, RULES_VERSION, rules_of_header, upcast_events
 from ..store import checking, snapshot
 from ..store.beside import Beside
-from ..store.chain import is_redacted_part, placed_parts
+from ..store.chain import header_record, is_redacted_part, placed_parts
 from ..store.dice import Dice
 from ..store.journal import SCHEMA_VERSION, Journal, now, scan, upcast
 from .clockwalk import Walk, has_deadlines
@@ -343,8 +343,8 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
     for the deadlines too (clockwalk.py; None: when the journal holds a record about time,
     and never up to a record): from the walk the snapshot kept, or from the start."""
     walking = upto is None and (walk or walk is None and has_deadlines(raw))
-    records = iter(checked) if checked is not None else scan(raw, journal.name)
-    header = next(records)
+    records = iter(checked) if checked is not None else None
+    header = next(records) if records is not None else header_record(raw, journal.name)
     data = data_for(header, journal.name, games_dir)
     era = Era(header, data, games_dir, journal.name)
     # Bound to the data files as they are: with them, the journal's bytes decide every answer
@@ -374,6 +374,8 @@ def position(journal: Journal, raw: bytes, games_dir: Path | None,
         state = start_state(header, data, journal.name)
         seq, last = 0, header["hash"]
         walker = Walk() if walking else None
+        if records is None:
+            records = scan(raw, journal.name, 1, last, start=raw.find(b"\n") + 1)
     beside = None
     try:
         if snap is None and checked is None and upto is None:            # a long journal, cold

@@ -360,21 +360,21 @@ BATCH = 64
 
 def scan(raw: bytes, name: str = "journal", first: int = 0, prev: str | None = None,
          quick: Callable[[Any, bytes, int, str | None], bool] | None = None,
-         start: int = 0) -> Iterator[dict]:
+         start: int = 0, batch: int = BATCH) -> Iterator[dict]:
     """Check and yield the records of raw one by one (a stream: memory stays flat).
 
     first and prev describe where raw starts (or raw[start:], without a copy): 0 and None
     for a whole file, or the seq and hash that the record before the first line must have.
     JournalError names the first bad record; the header's version is checked.
     quick: what passes a line without check_line (_usual: every check, the quick way;
-    ReadBeside gives its own).
+    ReadBeside gives its own). batch: the most lines decoded in one call.
     """
     quick = quick or _usual
     if not raw and first == 0:
         raise JournalError(f"{name}: empty file, no header record", record=0)
     n = first
     while True:
-        lines, start = _next_lines(raw, start)
+        lines, start = _next_lines(raw, start, batch)
         if not lines:
             break
         for i, (line, rec) in enumerate(zip(lines, _decoded(lines))):
@@ -390,10 +390,17 @@ def scan(raw: bytes, name: str = "journal", first: int = 0, prev: str | None = N
         raise JournalError(f"{name}: no complete header record", record=0)
 
 
-def _next_lines(raw: bytes, start: int) -> tuple[list[bytes], int]:
-    """Up to BATCH complete lines of raw from start, and where the next begins."""
+def header_record(raw: bytes, name: str = "journal") -> dict:
+    """Record 0 of raw, checked as scan checks it (JournalError as scan words it), without
+    decoding a line after it: a reader that takes the records after it its own way
+    (checking.ReadBeside) or from a snapshot then decodes none of them twice."""
+    return next(scan(raw, name, batch=1))
+
+
+def _next_lines(raw: bytes, start: int, batch: int = BATCH) -> tuple[list[bytes], int]:
+    """Up to batch complete lines of raw from start, and where the next begins."""
     lines = []
-    while len(lines) < BATCH:
+    while len(lines) < batch:
         end = raw.find(b"\n", start)
         if end < 0:
             break

@@ -175,7 +175,6 @@ class CampaignKind(GameKind):
     def status_view(self, table, reader: str) -> dict:
         """The status view (2.0): whose decision, what kind, the legal orders, deadlines."""
         game = table.game()
-        from ..game import timeline  # start-up: the rules, when no kept view fits
         from ..game.views import readable_status_view  # start-up: the rules, no kept view
 
         try:
@@ -184,6 +183,8 @@ class CampaignKind(GameKind):
         except UNREADABLE as exc:
             raise unplayable(table.path, game.state.seq, exc, "cannot be shown") from None
         if game.walk is not None:       # the journal holds a record about time: it was walked
+            from ..game import timeline  # start-up: only a game with deadlines
+
             view["deadlines"] = timeline.deadline_view(timeline.timeline_of(
                 game.walk, game.state, game.data, game.state.seq, game.last, table.name))
         return view
