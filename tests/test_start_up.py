@@ -98,6 +98,47 @@ def test_an_order_loads_nothing_only_the_log_needs(game):
     assert not only_log & loaded, sorted(only_log & loaded)
 
 
+# Loaded by a cold read only where it needs them: msgspec's introspection and JSON Schema
+# writer (never), the deadlines' module (a game with deadlines), and the MessagePack copy of
+# a state that deciding an order makes (never built by a read).
+NOT_FOR_A_COLD_READ = ("msgspec.inspect", "msgspec._json_schema", "referee.game.timeline",
+                       "referee.engine.state._CLONE")
+
+SPARED = PROBE.replace("print(json.dumps(", """import referee.engine.state as state
+if getattr(state, "_CLONE", True):     # a referee that makes them on import
+    sys.modules["referee.engine.state._CLONE"] = state
+print(json.dumps(""", 1)
+
+
+@pytest.mark.parametrize("args", [("status",), ("show", "--format", "json")])
+def test_a_cold_read_of_a_game_without_deadlines_spares_what_it_never_uses(args, game,
+                                                                           tmp_path):
+    env = {**os.environ, "REFEREE_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-c", SPARED, args[0], str(game), *args[1:]],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(done.stdout.splitlines()[-1])["loaded"])
+    assert "referee.game.replay" in loaded and "msgspec.json" in loaded
+    assert not loaded & set(NOT_FOR_A_COLD_READ), sorted(loaded & set(NOT_FOR_A_COLD_READ))
+
+
+def test_msgspec_loaded_without_its_unused_submodules_still_has_them():
+    """The submodules a read spares load as usual when asked for, and msgspec.json.schema
+    loads its writer on its first call."""
+    probe = ("import sys, referee; referee.load_msgspec(); import msgspec\n"
+             "assert 'msgspec.inspect' not in sys.modules, 'loaded'\n"
+             "class A(msgspec.Struct):\n    x: int\n"
+             "print(msgspec.json.schema(A)['$defs']['A']['required'])\n"
+             "from msgspec import inspect\n"
+             "print(inspect.type_info(A).fields[0].name, msgspec.inspect is inspect)\n"
+             "import msgspec._json_schema as js\n"
+             "print(js.schema_components((A,))[0][0]['$ref'])")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['x']", "x", "True", "#/$defs/A"]
+
+
 def test_a_public_read_from_its_view_loads_no_typing(game, tmp_path):
     """`typing` costs about 1.5 ms to import, a twentieth of a read from its view: the
     modules that read serve their annotations as text and import none of it (msgspec, for

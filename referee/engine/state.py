@@ -158,7 +158,10 @@ class State(msgspec.Struct, dict=True):
         """An independent copy for decide() to work on: every field, not the lookup cache
         (through MessagePack, which copies the same values as the snapshot form in half
         the time)."""
-        return _CLONE_IN.decode(_CLONE_OUT.encode(self))
+        if not _CLONE:
+            _CLONE.extend((msgspec.msgpack.Encoder().encode,
+                           msgspec.msgpack.Decoder(State).decode))
+        return _CLONE[1](_CLONE[0](self))
 
     def board(self, data: GameData) -> dict[str, list[int]]:
         """Per occupied map area: [sides present, sides holding it, German units, Entente
@@ -350,8 +353,9 @@ class State(msgspec.Struct, dict=True):
         return f"{prefix}-{n:02d}"
 
 
-_CLONE_OUT = msgspec.msgpack.Encoder()
-_CLONE_IN = msgspec.msgpack.Decoder(State)
+# The MessagePack encoder and State decoder clone() copies through, made on its first call:
+# a read, which replays and never decides, does without them.
+_CLONE: list = []
 
 
 def state_to_builtins(state: State) -> dict[str, Any]:
