@@ -99,10 +99,10 @@ def test_an_order_loads_nothing_only_the_log_needs(game):
 
 
 # Loaded by a cold read only where it needs them: msgspec's introspection and JSON Schema
-# writer (never), the deadlines' module (a game with deadlines), and the MessagePack copy of
-# a state that deciding an order makes (never built by a read).
+# writer (never), the deadlines' module (a game with deadlines), the MessagePack copy of a
+# state and the dice sheets that deciding an order needs (never a read).
 NOT_FOR_A_COLD_READ = ("msgspec.inspect", "msgspec._json_schema", "referee.game.timeline",
-                       "referee.engine.state._CLONE")
+                       "referee.engine.state._CLONE", "referee.store.sheets")
 
 SPARED = PROBE.replace("print(json.dumps(", """import referee.engine.state as state
 if getattr(state, "_CLONE", True):     # a referee that makes them on import

@@ -36,7 +36,7 @@ import hmac
 from pathlib import Path
 
 from ..base.errors import DiceError, SheetError, StorageError, UsageError, quoted
-from . import home, sheets
+from . import home
 
 
 def secret_path(journal: Path | str) -> Path:
@@ -189,7 +189,9 @@ class Dice:
         self.draws = 0          # shuffle draws taken
         self.rolls: list[int] = []
         self.source = source or None    # what the dice mix in: players' links, a mail digest
-        self.mix = sheets.mix_text(self.source)
+        from .sheets import mix_text  # start-up: a read replays without rolling a die
+
+        self.mix = mix_text(self.source)
         self.stream = stream_of(record, self.source)    # what keys its dice (rules 8 on)
         self.link = link        # the link of a dice sheet this record reveals
         self.need = need        # why the stream may not be used: a link is due (SheetError)
