@@ -11,6 +11,7 @@ walk and so the deadlines are those of a walk from the game's first record.
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from datetime import timedelta
@@ -339,3 +340,35 @@ def test_the_records_about_time_are_not_looked_for_where_none_was_found(monkeypa
     assert clockwalk.clock_facts(raw) == []
     other = raw[:-1] + b" \n"             # other bytes: searched
     assert [r["seq"] for r in clockwalk.clock_facts(other)] == [1]
+
+
+def test_a_walk_works_out_the_sides_asked_only_when_that_changes(tmp_path, monkeypatch):
+    """Walking a whole campaign, each side's hand-off, owner and floor are worked out again
+    only after a record that changes what is asked of whom (a move within a player turn
+    changes nothing), and the walk ends as one that works them out after every record."""
+    raw = gzip.decompress((Path(__file__).parent / "replays" / "ttlm-1914-seed7.jsonl.gz")
+                          .read_bytes())
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(raw)
+    monkeypatch.setattr(checking, "worth_beside", lambda _raw: False)
+    asked = []
+    sides_asked = Walk.sides_asked
+
+    def counted(self, *args):
+        asked.append(args[3])
+        return sides_asked(self, *args)
+
+    monkeypatch.setattr(Walk, "sides_asked", counted)
+    quick = replay.position(Journal(path), raw, None, walk=True).walk
+    n = raw.count(b"\n") - 1
+    assert 0 < len(asked) < n // 2
+    hand_offs = Walk.hand_offs
+
+    def every(self, *args, **kwargs):
+        self._asked = None
+        return hand_offs(self, *args, **kwargs)
+
+    monkeypatch.setattr(Walk, "hand_offs", every)
+    asked.clear()
+    whole = replay.position(Journal(path), raw, None, walk=True).walk
+    assert len(asked) > n // 2 and quick.kept() == whole.kept()

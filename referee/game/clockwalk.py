@@ -200,7 +200,7 @@ def zone_of(raw: bytes) -> str | None:
 Moment = tuple[int, str]
 
 
-class Walk(msgspec.Struct):
+class Walk(msgspec.Struct, dict=True):
     """The journal read record by record: the hand-offs and the facts about time so far.
 
     `keys`: what each side was asked after the last record (None: nothing); `handoff`: the
@@ -211,7 +211,8 @@ class Walk(msgspec.Struct):
     time added to a side's hand-off, the record of the last extension of it and the time
     that one added; `floor`: the deadline, extended, of a side's decision he answered with
     his next one, before which a deadline of his next ones never falls (hand_offs); `reminded`,
-    `missed`, `answered`: what Timeline says of them."""
+    `missed`, `answered`: what Timeline says of them. Beside its fields, what hand_offs last
+    found asked (`_asked`), which is no part of the walk."""
 
     settings: Settings = msgspec.field(default_factory=Settings)
     paused: bool = False
@@ -273,10 +274,10 @@ class Walk(msgspec.Struct):
         was extended with his next decision (nobody else waited on between) keeps that time:
         the next deadline is no earlier (carried)."""
         p = state.pending
-        keys = self.keys
         if p is None:
+            self._asked = None
             for side in sides:
-                keys[side] = None
+                self.keys[side] = None
                 self.floor.pop(side, None)
             return
         asked = (p.kind, state.turn, state.phase)
@@ -288,6 +289,19 @@ class Walk(msgspec.Struct):
             raise JournalError(f"{name}: record {seq} cannot be replayed: the decision it "
                                f"leaves pending cannot be read ({type(exc).__name__}: {exc})",
                                record=seq) from None
+        now = (asked, waited, p.side, sides)
+        # The same decision asked of the same sides as after the record before (most records:
+        # moves within a player turn): each side's key, owner and floor are already what the
+        # loop below would make them, which only it and `carried` in it change.
+        if getattr(self, "_asked", None) != now:
+            self._asked = now
+            self.sides_asked(asked, waited, p.side, seq, at, sides, name, actor)
+
+    def sides_asked(self, asked: tuple, waited: list[str], owner: str, seq: int, at,
+                    sides, name: str, actor: str | None) -> None:
+        """Each side's hand-off, owner and floor once record seq (written at `at`) leaves
+        the decision `asked` of owner pending, waiting on the sides `waited`."""
+        keys = self.keys
         for side in sides:
             key = asked if side in waited else None
             if key is not None and key != keys.get(side):
@@ -296,12 +310,12 @@ class Walk(msgspec.Struct):
                 self.former.pop(side, None)
             elif key is None:
                 self.floor.pop(side, None)
-            elif key is not None and p.side != self.owners.get(side):
+            elif key is not None and owner != self.owners.get(side):
                 # The other side's plan went in: the rule before one deadline ran for both
                 # made this a hand-off, and a fact it wrote names it (take).
                 self.former[side] = (seq, at)
             keys[side] = key
-            self.owners[side] = p.side if key is not None else None
+            self.owners[side] = owner if key is not None else None
 
     def carried(self, side: str, actor: str | None, sides, name: str) -> None:
         """Before side's new hand-off: the deadline of the decision he leaves becomes his
