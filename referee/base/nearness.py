@@ -4,13 +4,13 @@ first word or a skirmish fact)."""
 
 from __future__ import annotations
 
-import unicodedata
-
 from .errors import quoted
 
 
 def fold(name: str) -> str:
     """Fold a name for matching: case, accents, hyphens, spaces and apostrophes ignored."""
+    import unicodedata  # start-up: a read folds no name
+
     text = unicodedata.normalize("NFKD", name)
     text = "".join(c for c in text if not unicodedata.combining(c))
     text = text.replace("ß", "ss").casefold()

@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import zlib
 from pathlib import Path
 
 from ..base.errors import GameDataError, JournalError, UsageError
@@ -77,6 +76,8 @@ def pack(document: dict) -> bytes:
 
 def unpack(blob: bytes, where: str) -> dict:
     """The data document a snapshot file holds (GameDataError when it is not one)."""
+    import zlib  # start-up: only an older data version is read from its snapshot
+
     try:
         inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
         text = inflater.decompress(blob, MAX_DOCUMENT + 1)
