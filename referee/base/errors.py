@@ -3,8 +3,10 @@
 Exit codes are stable (scripts depend on them): 1 a rejected order,
 2 bad usage, 3 a data file or journal integrity problem, or a file that could
 not be written; 4 an internal error (a bug); 5 (verify only) no damage found,
-but records made under older rules were replayed, not decided again; 130 a
-command stopped by Ctrl-C or SIGINT. docs/scripting.md holds their table, which a
+but records made under older rules were replayed, not decided again; 75 the game
+busy: another process held its journal (or its mail lock) for longer than a command waits,
+and nothing was done (sysexits' EX_TEMPFAIL: try again); 130 a command stopped by Ctrl-C
+or SIGINT. docs/scripting.md holds their table, which a
 test compares with these constants.
 
 Each kind of error has a `kind`, the stable name a command run with
@@ -21,6 +23,7 @@ EXIT_USAGE = 2
 EXIT_INTEGRITY = 3
 EXIT_INTERNAL = 4       # a bug: anything the referee did not expect
 EXIT_OLDER_RULES = 5    # verify: intact, but records made under older rules were not re-decided
+EXIT_BUSY = 75          # another process held the game's lock too long: nothing done, try again
 EXIT_INTERRUPTED = 130  # Ctrl-C or SIGINT stopped the command (128 + the signal's number)
 INTERRUPTED = ("interrupted (Ctrl-C or SIGINT); a record it had written stands, whole "
                "(`referee status` shows the game as it is)")

@@ -20,8 +20,9 @@ class ErrorObject(Document):
     """What stderr holds, one line, when a command run with `--format json` fails: `error` is
     the message the text line gives after `referee: `, `kind` the stable name of the error
     (usage, order_syntax, ambiguous_order, illegal_order, dice, dice_sheet, stale_view,
-    order_rejected, unsigned_game, clock_behind, game_data, journal, foreign_game, storage,
-    invariant, internal), `rule` its rule number if it has one, `exit` the exit code."""
+    order_rejected, unsigned_game, clock_behind, other_game, game_data, journal, foreign_game,
+    storage, busy, transport, invariant, interrupted, internal), `rule` its rule number if it
+    has one, `exit` the exit code."""
 
     schema_version: int
     error: str

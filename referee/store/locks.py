@@ -1,14 +1,22 @@
-"""The locks on a game's files (its journal, its mail lock): taken as they come, or, within
-a pass of `tick` or `watch` (patience), waited for at most a few seconds.
+"""The locks on a game's files (its journal, its mail lock): waited for at most WAIT seconds
+by a command a user or a script runs, or, within a pass of `tick` or `watch` (patience),
+at most a few seconds for the whole pass.
 
-A pass serves many games; one of them held by another process (the moderator's `order`
-left at a prompt, another `tick` busy with its mail, a backup tool, a stale lock on a
-network mount) must not stop the others. Within patience a lock that is not free within
-its seconds raises BusyError: the pass passes that game over, and its mail waits for the
-next pass. The seconds are the pass's, in all: what one lock was waited for is not waited
-again for the next, which gets what is left, or AT_LEAST once nothing is (a folder with
-many games held costs the pass a few seconds, not a few for each). The seconds are
-counted by `clock` and waited by `pause` (tests replace both).
+No command holds a lock while it waits for its user (`order -` reads its orders before it
+opens the journal; an append checks the journal under its lock, as --expect-seq does), so
+a lock is held for the moment a record takes; one held longer is another process stuck or
+busy (a pass of `tick` handling the game's mail, a backup tool, a stale lock on a network
+mount). A command that cannot take it within WAIT raises BusyError (exit 75): it did
+nothing, says which process holds the lock where the system says (lockholder.py), and is
+run again.
+
+A pass serves many games; one of them held by another process must not stop the others.
+Within patience a lock that is not free within its seconds raises BusyError: the pass
+passes that game over, and its mail waits for the next pass. The seconds are the pass's,
+in all: what one lock was waited for is not waited again for the next, which gets what is
+left, or AT_LEAST once nothing is (a folder with many games held costs the pass a few
+seconds, not a few for each). The seconds are counted by `clock` and waited by `pause`
+(tests replace both).
 """
 
 from __future__ import annotations
@@ -20,8 +28,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ..base.errors import StorageError
+from ..base.errors import EXIT_BUSY, StorageError
+from .lockholder import holder
 
+WAIT = 10.0             # seconds a command waits for a lock another process holds
 PATIENCE = 5.0          # seconds a pass waits in all for locks other processes hold
 AT_LEAST = 0.5          # seconds each lock is still waited for once those are spent
 STEP = 0.05             # seconds between two tries
@@ -31,7 +41,12 @@ _PATIENT: list[float | None] = [None]
 
 
 class BusyError(StorageError):
-    """A lock another process held for longer than the pass waits: nothing was done."""
+    """A lock another process held for longer than the command or the pass waits: nothing
+    was done; the same command run again once the lock is free does it (exit 75, not the
+    damaged data of exit 3)."""
+
+    kind = "busy"
+    exit_code = EXIT_BUSY
 
 
 @contextmanager
@@ -73,11 +88,12 @@ def let_go(fd: int) -> None:
 
 
 def take(fd: int, exclusive: bool, what: str) -> None:
-    """Lock fd (shared or exclusive), waiting for another process's lock to go; within
-    patience, BusyError naming what once its seconds are up (OSError: no lock there)."""
+    """Lock fd (shared or exclusive), waiting for another process's lock to go: BusyError
+    naming what once WAIT seconds are up, or within patience the pass's seconds (OSError:
+    no lock there)."""
     left = _PATIENT[0]
     if left is None:
-        _lock(fd, exclusive, wait=True)
+        _wait(fd, exclusive, what)
         return
     start = clock()
     seconds = max(left, AT_LEAST)
@@ -90,6 +106,22 @@ def take(fd: int, exclusive: bool, what: str) -> None:
             pause(min(STEP, seconds - waited))
     finally:
         _PATIENT[0] = max(0.0, left - (clock() - start))
+
+
+def _wait(fd: int, exclusive: bool, what: str) -> None:
+    """take outside a pass: WAIT seconds at most, then BusyError saying who holds it, where
+    the system says, that nothing was done, and to try again."""
+    start = clock()
+    while not _lock(fd, exclusive, wait=False):
+        waited = clock() - start
+        if waited >= WAIT:
+            who = holder(fd)
+            who = f", {who}," if who else (" (an `order` under way, a `tick` or `watch` "
+                                           "handling its mail, a backup tool)")
+            raise BusyError(f"{what} is held by another process{who} for over "
+                            f"{WAIT:g} seconds: the game is busy; nothing was done, try "
+                            f"again once it is free")
+        pause(min(STEP, WAIT - waited))
 
 
 if os.name == "posix":
