@@ -517,13 +517,14 @@ def tick_pass(path: Path, format: str, with_map: bool, games_dir: Path | None
 
 def _tick_document(report) -> dict:
     from ..contracts.outputs import TickResult  # start-up: only tick --format json needs it
+    from ..mail.passreport import kind_of  # start-up: as TickResult
 
     return TickResult.plain(
         ok=not report.problems,
         games=[{"journal": str(x.journal), "game_id": x.game_id, "source": x.source,
                 "target": x.target, "messages": x.messages, "log": x.lines,
                 "problems": x.problems, "busy": x.busy, "outbox": x.outbox,
-                "waits_on_moderator": x.moderator}
+                "waits_on_moderator": x.moderator, "kind": kind_of(x)}
                for x in report.games],
         unclaimed=report.unclaimed, waiting=report.waiting, problems=report.problems,
         busy=report.busy, mailboxes=[d.document() for d in report.down],

@@ -21,8 +21,8 @@ class ErrorObject(Document):
     the message the text line gives after `referee: `, `kind` the stable name of the error
     (usage, order_syntax, ambiguous_order, illegal_order, dice, dice_sheet, stale_view,
     order_rejected, unsigned_game, clock_behind, other_game, game_data, journal, foreign_game,
-    storage, busy, transport, invariant, interrupted, internal), `rule` its rule number if it
-    has one, `exit` the exit code."""
+    storage, busy, transport, moderator, invariant, interrupted, internal), `rule` its rule
+    number if it has one, `exit` the exit code."""
 
     schema_version: int
     error: str
@@ -465,6 +465,9 @@ class GameTick(Part):
     # The one of `problems` saying the game goes on only when the moderator acts, and what
     # he may do (null: it does not wait on him)
     waits_on_moderator: Optional[str]
+    # The kind of error its problems make, as tick's error object names it: null with
+    # none, `moderator` when its one problem is waits_on_moderator, else `transport`
+    kind: Optional[str]
 
 
 class WaitingMail(Document):

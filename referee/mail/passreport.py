@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..base.clock import stamp
-from ..base.errors import RefereeError, one_line
+from ..base.errors import EXIT_INTEGRITY, RefereeError, one_line
 from ..base.plurals import counted, joined
 from .delivery import TransportError
 from .mailboxdown import MailboxDown
@@ -128,17 +128,38 @@ def tally(report: TickReport) -> str:
     return f"{games}: {handled} handled, {', '.join(left)}"
 
 
+class ModeratorError(RefereeError):
+    """A pass whose every problem is a game waiting on its moderator (a deadline missed
+    under `--missed wait`, orders held for his dice, a side with no address): nothing
+    failed, but he must act. Exit 3 as a pass left undone, so that cron's mail or a failed
+    systemd unit tells him; its kind tells a script it is no server's refusal."""
+
+    kind = "moderator"
+    exit_code = EXIT_INTEGRITY
+
+
+def kind_of(x: Game) -> str | None:
+    """The kind of error a game's problems make: None with none, `moderator` when its one
+    problem is waiting on its moderator, `transport` when any other is left."""
+    if not x.problems:
+        return None
+    return ModeratorError.kind if x.problems == [x.moderator] else TransportError.kind
+
+
 def summary(report: TickReport, shown: bool = False) -> RefereeError | None:
     """The one-line error of a pass that left something undone (None: all handled, or
     passed over while busy): its first problem, or, when the text lines above named every
     problem (shown), how many there are, so that a log taking both streams has each
-    problem once."""
+    problem once. A ModeratorError when each is a game waiting on its moderator, else a
+    TransportError naming first a problem that is not."""
     if not report.problems:
         return None
+    waits = {x.moderator for x in report.games if x.moderator}
+    failed = [p for p in report.problems if p not in waits]
+    error = TransportError if failed else ModeratorError
     if shown:
-        return TransportError(f"{counted(len(report.problems), 'problem')} in "
-                              f"{counted(max(report.found, len(report.games)), 'game')} "
-                              "(see above)")
+        return error(f"{counted(len(report.problems), 'problem')} in "
+                     f"{counted(max(report.found, len(report.games)), 'game')} (see above)")
+    first = (failed or report.problems)[0]
     more = len(report.problems) - 1
-    return TransportError(report.problems[0] + (f" (and {counted(more, 'more problem')} above)"
-                                                if more else ""))
+    return error(first + (f" (and {counted(more, 'more problem')} above)" if more else ""))
