@@ -33,7 +33,6 @@ from ..base.errors import (
     JournalError,
     RefereeError,
     UsageError,
-    one_line,
     quoted,
 )
 from ..base.readers import MODERATOR, PUBLIC, check_name, check_reader
@@ -197,40 +196,14 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
         view = table.kind.status_view(table, reader)
         table.keep_view(key, view)
     aids = view.pop("_aids", None)
-    view = _with_held(_with_standing(_with_missed(view), table, reader), table, reader)
+    from ..table.statusshown import as_shown  # start-up: what is never kept with the view
+
+    view = _with_held(as_shown(view, table, reader), table, reader)
     if fmt == "json":
         return dump(view)
     from ..render.formats import render  # start-up: JSON needs no renderer
 
     return render(table.kind.status_document(view, aids, every), fmt, width, dialect)
-
-
-def _with_missed(view: dict) -> dict:
-    """The view with each deadline whose time has come marked missed (by the clock, never
-    kept: game/missednow.py)."""
-    if not view.get("deadlines"):
-        return view
-    from ..game.missednow import marked_missed  # start-up: only a game with deadlines
-
-    return {**view, "deadlines": marked_missed(view["deadlines"])}
-
-
-def _with_standing(view: dict, table, reader: str, data=None) -> dict:
-    """The view with the reader's own standing orders, when the reader is a side: they are
-    read from the sealed store, never from a cached view (and never shown to anyone else)."""
-    if reader in (PUBLIC, MODERATOR) or "standing" not in table.kind.features:
-        return view
-    load_msgspec()
-    from ..engine.standing import describe  # start-up: only a side has standing orders
-    from ..game import standing  # start-up: only a side has standing orders
-
-    try:
-        sets = standing.load(table.path, table.header_hash(), table.raw)
-    except UsageError as exc:      # a file not this referee's hides nothing else of the game
-        sys.stderr.write(f"referee: warning: {one_line(str(exc))}\n")
-        return view
-    mine = standing.current(sets, reader, view.get("turn", 0))
-    return {**view, "standing": [describe(e, data) for e in mine]}
 
 
 def _with_held(view: dict, table, reader: str) -> dict:
@@ -291,7 +264,9 @@ def show(journal: Path, reader: str | None, fmt: str, at: int | None = None,
         if at is None:
             table.keep_view(key, view)
     if at is None:
-        view = _with_held(_with_standing(view, table, reader), table, reader)
+        from ..table.statusshown import with_standing  # start-up: the side's own, never kept
+
+        view = _with_held(with_standing(view, table, reader), table, reader)
     if fmt == "json":
         return dump(view)
     from ..render.formats import render  # start-up: JSON needs no renderer

@@ -22,6 +22,7 @@ from ..render.formats import render
 from ..render.record_text import record_lines, wrap_lines
 from ..store.journal import redact
 from .kinds import unplayable
+from .statusshown import as_shown
 
 
 def take_orders(table, side: str, texts: list[str], fmt: str, **how: Any
@@ -41,14 +42,14 @@ def take_orders(table, side: str, texts: list[str], fmt: str, **how: Any
     atomic = bool(how.get("atomic"))
     if how.get("dry_run"):
         return _dry_run_report(result, fmt), _rejection(result, atomic, dry=True)
-    view, aids = _status_after(table, result, side)
+    view, aids, shown = _status_after(table, result, side)
     if fmt == "json":
         out = OrderResult.of(
             reader=side, applied=[{"order": a.text, "seq": a.record.get("seq"),
                       "events": redact(a.record, side)["events"]} for a in result.applied],
             rejected=_rejected(result), not_applied=result.not_applied,
             dropped=[{"index": i, "order": t, "why": why} for i, t, why in result.dropped],
-            status=view)
+            status=None if shown is None else as_shown(shown, table, side))
     else:
         battles = Battles.at(result.begun)      # a battle under way goes on in these records
         parts = ["\n".join(wrap_lines(record_lines(told(redact(a.record, side), battles),
@@ -67,27 +68,38 @@ def reader_heading(side: str) -> str:
     return f"For {reader_words(side)} only: his orders and his status, his own cards shown"
 
 
-def _status_after(table, result, side: str) -> tuple[dict | None, Any]:
-    """The side's status after the batch (kept for the bytes written), or None when the
-    position cannot be shown: then the orders stand, a warning says why, and the exit code
-    says they were applied."""
+def _status_after(table, result, side: str) -> tuple[dict | None, Any, dict | None]:
+    """The side's status after the batch (kept for the bytes written), its aids, and the
+    view `status` makes of it (with the deadlines, when known; without the aids); None when
+    the position cannot be shown: then the orders stand, a warning says why, and the exit
+    code says they were applied."""
     state, data = result.state, result.data
     if state is None:
-        return None, None
+        return None, None, None
     try:
         view = status_view(state, data, side, dice=result.header["dice"]["mode"])
         aids = order_aids(state, data, side)
+        shown = view if result.applied else _as_status_made(table, side)
     except UNREADABLE as exc:
         problem = unplayable(table.path, state.seq, exc, "cannot be shown")
         if not result.applied:
             raise problem from None
         sys.stderr.write(f"referee: warning: {problem}\n")
-        return None, None
+        return None, None, None
     if result.applied and result.raw is not None:
         kept = _as_status_shows(table, result, {**view, "_aids": aids})
         if kept is not None:
             table.keep_view(f"status:{side}", kept, result.bound)
-    return view, aids
+            shown = {k: v for k, v in kept.items() if k != "_aids"}
+    return view, aids, shown
+
+
+def _as_status_made(table, side: str) -> dict:
+    """The side's status as `status` makes it when the batch wrote nothing: the game as it
+    stands, with its deadlines, from the view kept for the journal's bytes when there is
+    one."""
+    view = table.view(f"status:{side}", table.kind.status_view, table, side)
+    return {k: v for k, v in view.items() if k != "_aids"}
 
 
 def _as_status_shows(table, result, view: dict) -> dict | None:
