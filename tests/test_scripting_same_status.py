@@ -1,7 +1,7 @@
 """docs/scripting.md: the `status` an `order --format json` result carries is a status-view,
 the one `status --format json` prints for the same reader, key for key: its deadlines (a
 passed one marked missed) and the side's own standing orders too, whether the batch was
-applied or its first order rejected."""
+applied or its first order rejected; a report's deadlines are its reader's status's."""
 
 from __future__ import annotations
 
@@ -54,3 +54,15 @@ def test_a_rejected_order_s_status_tells_the_deadline_it_missed(cli, tmp_path, m
     assert after == _json(cli("status", game, "--as", "german", "--format", "json"))
     assert [d["missed"] for d in after["deadlines"]["due"]] == ["wait"]
     assert after["standing"] == ["no combat cards"]
+
+
+def test_a_report_tells_the_deadlines_its_reader_s_status_tells(cli, tmp_path, monkeypatch):
+    """`report --format json` carries the deadlines as the reader's status-view has them, a
+    passed one marked missed."""
+    game = _timed_game(cli, tmp_path, monkeypatch)
+    monkeypatch.setenv(NOW_VARIABLE, _at(START + timedelta(days=3)))
+    for reader in ("public", "entente", "moderator"):
+        report = _json(cli("report", game, "--as", reader, "--format", "json"))
+        status = _json(cli("status", game, "--as", reader, "--format", "json"))
+        assert report["deadlines"] == status["deadlines"]
+        assert [d["missed"] for d in report["deadlines"]["due"]] == ["wait"]

@@ -207,6 +207,19 @@ def test_show_names_both_sides_while_both_owe_a_plan(tmp_path, cli):
     assert "Waiting on the German and Entente players:" in cli("show", j, "--at", str(both)).stdout
 
 
+def test_report_names_both_sides_while_both_owe_a_plan(tmp_path, cli):
+    """2.0 I: while both sides owe their placements, `report --format json` lists both in
+    `waiting_on_all`, as `status` does (docs/scripting.md); once one is in, only the other."""
+    j = _to_autumn_1914(tmp_path)
+    for reader in ("public", "german", "moderator"):
+        report = json.loads(cli("report", j, "--as", reader, "--format", "json").stdout)
+        status = json.loads(cli("status", j, "--as", reader, "--format", "json").stdout)
+        assert report["waiting_on_all"] == status["waiting_on_all"] == ["german", "entente"]
+    assert g.submit(j, "entente", ENTENTE).rejected is None
+    report = json.loads(cli("report", j, "--format", "json").stdout)
+    assert report["waiting_on_all"] == ["german"]
+
+
 def test_revealed_plans_name_their_areas_as_the_other_lines_do(tmp_path, cli):
     """2.0 I: the plans revealed name each area as the placements after them do (ENGLAND,
     Troyes), not by id; each line still reads back as the order given (4.1)."""

@@ -338,7 +338,8 @@ class BoardView(Document):
 
 
 class ReportView(Document):
-    """What `report --format json` prints: the facts, and the document the text is made of."""
+    """What `report --format json` prints: the facts, and the document the text is made of;
+    whose answer it waits on and the deadlines as the reader's status-view says them."""
 
     schema_version: int
     game_id: str
@@ -348,8 +349,11 @@ class ReportView(Document):
     receipt: Receipt
     vp: ReportVp
     waiting_on: str | None
+    waiting_on_all: list[str]       # every side that owes an answer, as in the status-view
     decision: str | None
     legal: list[str]
+    # a game with deadlines: each owing side's, as the status-view gives them to the reader
+    deadlines: Deadlines | None | UnsetType = UNSET
     board: BoardView
     dice: Literal["committed", "manual"] | UnsetType = UNSET     # manual: rolled by the players
     document: dict[str, Any]

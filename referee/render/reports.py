@@ -209,10 +209,16 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
                     "fingerprint": receipt_key(header, last)},
         "vp": {"total": total, "change": change, "level": level.id,
                "level_name": level.name},
-        "waiting_on": stat["waiting_on"], "decision": stat["decision"],
-        "legal": stat["legal"], "board": board, "dice": header["dice"]["mode"],
+        **_asked_now(stat), "board": board, "dice": header["dice"]["mode"],
     }
     return doc, meta
+
+
+def _asked_now(stat: dict) -> dict:
+    """What the report's JSON says of the decision now, as the reader's status-view says it:
+    whom it waits on, what is asked, his legal orders and the deadlines (a game with any)."""
+    keys = ("waiting_on", "waiting_on_all", "decision", "legal", "deadlines")
+    return {k: stat[k] for k in keys if k in stat}
 
 
 def _laid_out(happened: list[Section], now: list[Section], views: tuple[dict, dict],
