@@ -377,11 +377,14 @@ class SkirmishOrderResult(Document):
 
 class SkirmishOrders(Document):
     """`order` on a skirmish: the records a side's orders made, in order (up to one refused
-    after a die was rolled: the command's error names it, and `rejected` the order)."""
+    after a die was rolled: the command's error names it, and `rejected` the order), and
+    `not_applied`: the orders of the batch that made no record, besides the one rejected (a
+    refusal before any die rolled records none of them), as a campaign's order-result."""
 
     schema_version: int
     records: list[SkirmishOrderResult]
     rejected: Rejection | UnsetType = UNSET
+    not_applied: list[str] | UnsetType = UNSET
 
 
 class SkirmishStatus(Document):

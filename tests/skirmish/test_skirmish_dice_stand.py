@@ -124,3 +124,24 @@ def test_a_mail_applied_in_part_before_a_stopped_run_is_answered_with_its_refuse
     assert AGAIN in text and "B2 has moved this turn" in text, text
     assert "Not taken: line 5 'done'." in text, text
     assert [rec["order"] for rec in _lines(j)[1:]] == [ROLLS]      # nothing decided again
+
+
+@pytest.mark.parametrize("lines, at, records, not_applied", [
+    # refused before any die rolled: nothing recorded, the other lines not applied either
+    (("done", '{"bad": 1}'), 1, 0, ["done"]),
+    (("done", ROLLS, "done"), 1, 0, ["done", "done"]),
+    # refused once a die rolled: the line before it stands, those after it are not applied
+    ((ROLLS, AGAIN, "done"), 1, 1, ["done"]),
+])
+def test_a_batch_s_json_says_what_became_of_each_order(cli, patrol, lines, at, records,
+                                                       not_applied):
+    """docs/scripting.md: a skirmish's orders result names, as a campaign's order-result
+    does, the order rejected and in `not_applied` every other order that made no record."""
+    before = len(_lines(patrol))
+    r = cli("order", patrol, "--as", "british", "--format", "json", "--file", "-",
+            input="\n".join(lines) + "\n")
+    assert r.exit_code == 1, r.output
+    result = json.loads(r.stdout)
+    assert result["rejected"]["index"] == at, result
+    assert len(result["records"]) == records == len(_lines(patrol)) - before
+    assert result["not_applied"] == not_applied

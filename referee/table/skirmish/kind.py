@@ -39,7 +39,7 @@ from .explained import dice_counts, explained, explained_document
 from .listed import move_turn_words, step_words, usable, waits_turn
 from .loading import load_skirmish
 from .made import made_line, record_lines
-from .order_text import KINDS, rejection
+from .order_text import KINDS, refusal
 from .quotednotes import under_asked
 from .report import (
     artillery_line,
@@ -217,14 +217,14 @@ class SkirmishKind(GameKind):
         except OrderError as exc:       # refused whole: as a campaign's, printed with it
             if fmt != "json":
                 raise
-            return SkirmishOrders.of(records=[], rejected=rejection(texts, None, exc)), \
+            return SkirmishOrders.of(records=[], **refusal(texts, None, exc, whole=True)), \
                 (f"referee: {exc}", exc)
         table.forget()
         stop = None if refused is None else _stopped(texts, *refused)
         if fmt == "json":
             return SkirmishOrders.of(
                 records=[SkirmishOrderResult.of(record=r["seq"], body=r) for r in records],
-                **({} if refused is None else {"rejected": rejection(texts, *refused)})), stop
+                **({"not_applied": []} if refused is None else refusal(texts, *refused))), stop
         return self.taken_text(table, records), stop
 
     def taken_text(self, table, records: list[dict]) -> str:

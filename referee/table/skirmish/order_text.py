@@ -160,3 +160,15 @@ def rejection(texts: list[str], at: int | None, exc: Exception) -> dict:
         at = texts.index(text) if isinstance(text, str) and text in texts else 0
     return {"index": at, "order": texts[at], "error": str(exc),
             "rule": getattr(exc, "rule", None)}
+
+
+def refusal(texts: list[str], at: int | None, exc: Exception, whole: bool = False) -> dict:
+    """What a batch's result says of its refusal, as a campaign's order-result says it: the
+    order rejected (rejection) and `not_applied`, the orders besides it that made no record:
+    with whole (refused before any die rolled, nothing recorded) every other one of the
+    batch, else those after it."""
+    rejected = rejection(texts, at, exc)
+    i = rejected["index"]
+    return {"rejected": rejected,
+            "not_applied": [t for n, t in enumerate(texts) if n != i] if whole
+            else texts[i + 1:]}
