@@ -103,3 +103,18 @@ def test_an_order_to_a_game_over_is_illegal_citing_the_rule_that_ended_it(game: 
     assert result["rejected"]["rule"] == "3.3" and result["applied"] == []
     assert "the game is over" in result["rejected"]["error"]
     assert game.read_bytes() == before
+
+
+def test_an_atomic_batch_refused_names_every_order_it_did_not_apply(game: Path, cli):
+    """docs/scripting.md: `not_applied` holds every order of the batch besides the one
+    rejected that was not applied; with --atomic, which applies none, the orders before the
+    rejected one too, as a batch refused whole names all its others."""
+    before = game.read_bytes()
+    r = cli("order", game, "--as", "german", "--atomic", "--format", "json",
+            "pass", "move ge-1 cologne", "bogus order", "end turn")
+    assert r.exit_code == 1, r.output
+    result = json.loads(r.stdout)
+    _valid(result, "order-result")
+    assert result["applied"] == [] and result["rejected"]["index"] == 2
+    assert result["not_applied"] == ["pass", "move ge-1 cologne", "end turn"]
+    assert game.read_bytes() == before

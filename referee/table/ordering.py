@@ -47,7 +47,7 @@ def take_orders(table, side: str, texts: list[str], fmt: str, **how: Any
         out = OrderResult.of(
             reader=side, applied=[{"order": a.text, "seq": a.record.get("seq"),
                       "events": redact(a.record, side)["events"]} for a in result.applied],
-            rejected=_rejected(result), not_applied=result.not_applied,
+            rejected=_rejected(result), not_applied=_not_applied(result, texts, atomic),
             dropped=[{"index": i, "order": t, "why": why} for i, t, why in result.dropped],
             status=None if shown is None else as_shown(shown, table, side))
     else:
@@ -129,6 +129,16 @@ def _refused_whole(texts: list[str], exc: OrderError, dry: bool) -> OrderResult:
                               rejected=rejected)
     return OrderResult.of(applied=[], rejected=rejected, not_applied=texts[1:], dropped=[],
                           status=None)
+
+
+def _not_applied(result, texts: list[str], atomic: bool) -> list[str]:
+    """The orders of the batch not applied, besides the one rejected and those dropped: those
+    after it, and with --atomic, which then applies none, those before it too."""
+    if not atomic or result.rejected is None or result.applied:
+        return result.not_applied
+    dropped = {i for i, _, _ in result.dropped}
+    before = [t for i, t in enumerate(texts[:result.rejected[0]]) if i not in dropped]
+    return before + result.not_applied
 
 
 def _rejected(result) -> dict | None:
