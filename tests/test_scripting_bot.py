@@ -118,3 +118,22 @@ def test_an_atomic_batch_refused_names_every_order_it_did_not_apply(game: Path, 
     assert result["applied"] == [] and result["rejected"]["index"] == 2
     assert result["not_applied"] == ["pass", "move ge-1 cologne", "end turn"]
     assert game.read_bytes() == before
+
+
+def test_every_order_result_names_its_reader(game: Path, cli):
+    """docs/scripting.md: an order-result's `reader` is the acting side, whether its batch
+    was applied, rejected by the rules, refused whole (a paused game) or only checked."""
+    def reader(*args: str, code: int) -> str:
+        r = cli("order", game, "--as", "german", "--format", "json", *args)
+        assert r.exit_code == code, r.output
+        result = json.loads(r.stdout)
+        _valid(result, "order-result")
+        return result["reader"]
+
+    assert reader("--dry-run", "pass", code=0) == "german"
+    assert reader("--dry-run", "end turn", code=1) == "german"
+    assert reader("end turn", code=1) == "german"
+    assert cli("deadline", game, "--set", "48h").exit_code == 0
+    assert cli("deadline", game, "--pause").exit_code == 0
+    assert reader("pass", code=1) == "german"
+    assert reader("--dry-run", "pass", code=1) == "german"

@@ -38,10 +38,11 @@ def take_orders(table, side: str, texts: list[str], fmt: str, **how: Any
     except OrderError as exc:       # the batch refused whole: a stale view, dice, a closed game
         if fmt != "json" or not texts:
             raise
-        return _refused_whole(texts, exc, bool(how.get("dry_run"))), (f"referee: {exc}", exc)
+        return _refused_whole(side, texts, exc, bool(how.get("dry_run"))), \
+            (f"referee: {exc}", exc)
     atomic = bool(how.get("atomic"))
     if how.get("dry_run"):
-        return _dry_run_report(result, fmt), _rejection(result, atomic, dry=True)
+        return _dry_run_report(side, result, fmt), _rejection(result, atomic, dry=True)
     view, aids, shown = _status_after(table, result, side)
     if fmt == "json":
         out = OrderResult.of(
@@ -118,17 +119,17 @@ def _as_status_shows(table, result, view: dict) -> dict | None:
     return {**view, "deadlines": due}
 
 
-def _refused_whole(texts: list[str], exc: OrderError, dry: bool) -> OrderResult:
+def _refused_whole(side: str, texts: list[str], exc: OrderError, dry: bool) -> OrderResult:
     """The order-result of a batch refused before any order was decided: nothing applied,
     the first order rejected for the batch's reason, the others not applied (or, in a dry
     run, not checked); no status (the side reads it again: `referee status`)."""
     rejected = {"index": 0, "order": texts[0], "error": str(exc),
                 "rule": getattr(exc, "rule", None)}
     if dry:
-        return OrderResult.of(dry_run=True, legal=[], stopped=None, not_checked=texts[1:],
-                              rejected=rejected)
-    return OrderResult.of(applied=[], rejected=rejected, not_applied=texts[1:], dropped=[],
-                          status=None)
+        return OrderResult.of(reader=side, dry_run=True, legal=[], stopped=None,
+                              not_checked=texts[1:], rejected=rejected)
+    return OrderResult.of(reader=side, applied=[], rejected=rejected, not_applied=texts[1:],
+                          dropped=[], status=None)
 
 
 def _not_applied(result, texts: list[str], atomic: bool) -> list[str]:
@@ -169,12 +170,12 @@ def _rejection(result, atomic: bool = False, dry: bool = False
     return rejection, exc
 
 
-def _dry_run_report(result, fmt: str) -> Any:
+def _dry_run_report(side: str, result, fmt: str) -> Any:
     """What a dry run found: which orders are legal and where it stopped; nothing of what
     they would lead to (the other side's answers and the dice stay unseen)."""
     legal = [line for a in result.applied for line in a.text.split("\n")]   # plans: each order
     if fmt == "json":
-        return OrderResult.of(dry_run=True, legal=legal, stopped=result.stopped,
+        return OrderResult.of(reader=side, dry_run=True, legal=legal, stopped=result.stopped,
                               not_checked=result.not_applied, rejected=_rejected(result))
     lines = [f"dry run: {counted(len(legal), 'order')} legal so far; nothing was written"]
     lines += [f"  ok: {t}" for t in legal]
