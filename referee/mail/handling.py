@@ -21,6 +21,7 @@ from .mailboxes import Message
 from .msgids import Answered
 from .ordersopen import orders_open_at
 from .prose import read_orders
+from .queries import EXPLAIN_LINE, asks, explain_by_mail
 from .refusal import (
     NAMED_LENGTH,
     applied_note,
@@ -36,8 +37,8 @@ from .waiting import held_orders
 
 # The lines of a mail that are the mail's own, not orders of the game: read wherever they
 # stand, and never taken for prose (nor a slip of their first word: 'standng:', 'extnd').
-MAIL_HEADS = (STANDING_LINE, EXTEND_LINE, mailtext.SHEET_LINE)
-MAIL_WORDS = ("standing", "extend")
+MAIL_HEADS = (STANDING_LINE, EXTEND_LINE, EXPLAIN_LINE, mailtext.SHEET_LINE)
+MAIL_WORDS = ("standing", "extend", "explain")
 # The most decisions closed for the sides after one mail (each is a step of play: the game
 # moves on long before this).
 MOST_CLOSED = 32
@@ -51,10 +52,12 @@ def handle(table: Table, m: Message, side: str, key: str, answered: Answered | N
     result in out, an outcome.Outcome); answered: the record the mail it replies to ended
     at (answered.py), or None."""
     read = _read(table, m, key, out)
-    if read is not None:
+    if read is not None and asks(read[0]):      # a question (queries.py), unless it ended
+        _taking_none(table, False, out) or explain_by_mail(table, *read, out)
+    elif read is not None:
         _handle(table, m, side, answered, out, manual, read)
-        if read[1] is not None and out.status in ("rejected", "stale"):
-            out.notes += link_shown(table, side, read[1])
+    if read is not None and read[1] is not None and out.status in ("rejected", "stale"):
+        out.notes += link_shown(table, side, read[1])
     out.notes += attachment_note(m.msg)     # whatever else its answer says
 
 

@@ -25,6 +25,7 @@ from .notmatched import as_owed_now, not_matched
 from .observers import resume_from, sent_mark
 from .outcome import outcome_of
 from .pictures import MailPictures
+from .queries import answer_text
 from .refusal import prose, refusal_text, report_body
 from .reminders import deadline_lines
 from .sentorder import LATER, later_words
@@ -121,7 +122,7 @@ class _Outbox:
             shown: list = []
             first = "" if LATER not in entry else \
                 prose(later_words(entry, zone_of(self.table.raw))) + "\n\n"
-            body = first + refusal_text(outcome_of(entry, self.table), report=False) + latest + \
+            body = first + self.head(entry, side, report=False) + latest + \
                 "\n\n" + prose(
                 f"What happened, the board and what you are asked now are in your report "
                 f"of record #{reported[side][0]}, sent to you with this mail.") + \
@@ -129,7 +130,7 @@ class _Outbox:
                 receipt_text(self.records[0], self.last) + "\n"
         else:
             shown, where = self.pictures.for_mail(side, subject, refusal=True)
-            body = refusal_text(outcome_of(entry, self.table)) + latest + "\n\n" + report_body(
+            body = self.head(entry, side) + latest + "\n\n" + report_body(
                 self.table, side, mail_since(self.ledger, side, self.records), self.keys[side],
                 self.due.get(side), map_note=where, held=side in self.held)
         self.written.append(self.write(
@@ -141,6 +142,14 @@ class _Outbox:
         if side not in self.ledger["reply_to"]:
             self.ledger["sent"][side] = sent_mark(self.last)
             keep_carried(self.ledger, side, self.records)
+
+    def head(self, entry: dict, side: str, report: bool = True) -> str:
+        """What a reply to a message not applied opens with: why not, or for a question
+        (queries.py) its answer (report: his report follows in the same mail)."""
+        said = outcome_of(entry, self.table)
+        if said.explained is not None:
+            return answer_text(self.table, side, said.explained, below=report)
+        return refusal_text(said, report=report)
 
     def reports(self, people: dict, news: set[str]) -> dict[str, tuple[int, Path]]:
         """Each player's report when the journal moved since his last one, or a message of

@@ -15,7 +15,7 @@ class Outcome:
     where: str
     message_id: str
     sender: str
-    status: str                      # applied | rejected | skipped | stale | held | known
+    status: str     # applied | rejected | skipped | stale | held | known | answered
     reason: str = ""
     side: str | None = None
     records: list[int] = field(default_factory=list)
@@ -42,6 +42,8 @@ class Outcome:
     # The sides whose order key a message matched to no player carries from an address not
     # theirs (keyelsewhere.py): the moderator is told.
     keyed: list[str] = field(default_factory=list)
+    # A mail asking for a record explained (queries.py): that record's number.
+    explained: int | None = None
 
 
 def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:
@@ -50,7 +52,8 @@ def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:
             "status": out.status, "reason": out.reason, "line": out.line, "text": out.text,
             "why": out.why, "before": out.before, "notes": out.notes,
             **({"copied": out.copied} if out.copied is not None else {}),
-            **({"open_at": out.open_at} if out.open_at else {})}
+            **({"open_at": out.open_at} if out.open_at else {}),
+            **({"explained": out.explained} if out.explained is not None else {})}
 
 
 def outcome_of(entry: dict, table=None) -> Outcome:
@@ -63,7 +66,8 @@ def outcome_of(entry: dict, table=None) -> Outcome:
                    entry["side"] or None, line=entry["line"], text=entry["text"],
                    why=entry["why"], before=entry["before"], notes=entry.get("notes") or [],
                    halted=halted, copied=_record(entry.get("copied")),
-                   open_at=_text(entry.get("open_at")))
+                   open_at=_text(entry.get("open_at")),
+                   explained=_record(entry.get("explained")))
 
 
 def _record(seq) -> int | None:

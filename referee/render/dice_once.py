@@ -14,7 +14,7 @@ whole.
 from __future__ import annotations
 
 from ..base.plurals import joined
-from .dice_words import record_keyed, report_lines
+from .dice_words import asking, record_keyed, report_lines
 from .sections import Para, Span
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -27,13 +27,13 @@ SHEETS = "a dice sheet for each side avoids this (docs/player.md, Dice sheets)"
 # What records of one kind share, told once with the records it covers.
 GROUPED = {
     "dice": "Dice of records {seqs}: the secret alone, each keyed by its record's number: "
-            "the moderator could foresee and choose among them (explain N for any of them); "
+            "the moderator could foresee and choose among them ({ask} for any of them); "
             + SHEETS + ".",
     "shuffle": "Shuffles of records {seqs}: the secret alone, each keyed by its record's "
                "number: the moderator could foresee and choose among their outcomes "
-               "(explain N for any of them); " + SHEETS + ".",
+               "({ask} for any of them); " + SHEETS + ".",
     "manual": "Dice of records {seqs}: rolled by the players and entered by the moderator "
-              "(manual dice; explain N for any of them).",
+              "(manual dice; {ask} for any of them).",
 }
 
 
@@ -44,8 +44,8 @@ def _records(seqs: list[int]) -> str:
 class DiceOnce:
     """The dice lines of a report's records, each kind keyed by record number said once."""
 
-    def __init__(self, manual: bool):
-        self.manual = manual
+    def __init__(self, manual: bool, mailed: bool = False):
+        self.manual, self.mailed = manual, mailed     # mailed: a player's mail
         # Where each kind was first told: the record's lines and the line in them.
         self.first: dict[str, tuple[list[list[Span]], list[Span]]] = {}
         self.seqs: dict[str, list[int]] = {}
@@ -54,7 +54,7 @@ class DiceOnce:
         """A record's dice sheet lines, then where its dice came from, added to its lines
         `into`: in full, or for a kind said once, at its first record only (moved to the
         foot by close when a later record shares it)."""
-        out = [[Span(t)] for t in report_lines(rec, data, self.manual)]
+        out = [[Span(t)] for t in report_lines(rec, data, self.manual, self.mailed)]
         kind = record_keyed(rec, self.manual)
         if kind is not None:
             self.seqs.setdefault(kind, []).append(rec["seq"])
@@ -71,5 +71,6 @@ class DiceOnce:
         for kind, (lines, line) in self.first.items():
             if len(self.seqs[kind]) > 1:
                 lines.remove(line)
-                notes.append(Para([Span(GROUPED[kind].format(seqs=_records(self.seqs[kind])))]))
+                notes.append(Para([Span(GROUPED[kind].format(
+                    seqs=_records(self.seqs[kind]), ask=asking("N", self.mailed)))]))
         return notes

@@ -27,7 +27,9 @@ and what is true of each (docs/player.md, Who can foresee a die):
   were mixed in, and the moderator could choose among the dice by writing other records
   first.
 
-Each sentence ends where an audit checks it (`explain N`); `log` keeps the mix whole.
+Each sentence ends where an audit checks it (`explain N`; in a player's mail, the line
+`explain N` he mails, which the referee answers: mail/queries.py); `log` keeps the mix
+whole.
 """
 
 from __future__ import annotations
@@ -48,17 +50,24 @@ REWORDED = "the moderator could choose them only by re-wording the mail, which i
     "digest shows its sender"
 
 
-def dice_words(rec: dict, data: GameData, manual: bool = False) -> str | None:
+def asking(seq: object, mailed: bool = False) -> str:
+    """How the reader asks for record seq explained: the command, or in a player's mail
+    the line to mail (mail/queries.py); seq "N" for any record."""
+    return f"mail 'explain {seq}'" if mailed else f"explain {seq}"
+
+
+def dice_words(rec: dict, data: GameData, manual: bool = False,
+               mailed: bool = False) -> str | None:
     """One sentence on where a record's dice came from, the stream that keys them inside it
-    and where an audit checks them; a side's record without a mix that rolled no die but
-    shuffled the deck, the same of its shuffle; None for a record that rolled no die, drew
-    nothing and names no mix."""
+    and where an audit checks them (mailed: in a player's mail, the line he mails for it);
+    a side's record without a mix that rolled no die but shuffled the deck, the same of its
+    shuffle; None for a record that rolled no die, drew nothing and names no mix."""
     source = rec.get("dice_from") if isinstance(rec.get("dice_from"), dict) else None
     seq = rec.get("seq")
-    check = f"(explain {seq})"
+    check = f"({asking(seq, mailed)})"
     if manual and rec.get("dice"):
         return f"Dice rolled by the players and entered by the moderator (manual dice; " \
-               f"explain {seq})."
+               f"{asking(seq, mailed)})."
     if source is None and not rec.get("dice"):
         return f"Shuffle: the secret alone, keyed by record {seq}: the moderator could " \
                f"foresee and choose among its outcomes {check}." if _shuffles(rec) else None
@@ -118,13 +127,14 @@ def _mix(source: dict, rec: dict, data: GameData, shown: bool = False) -> str:
     return " and ".join(["the secret", *parts]) if parts else "the secret alone"
 
 
-def report_lines(rec: dict, data: GameData, manual: bool = False) -> list[str]:
+def report_lines(rec: dict, data: GameData, manual: bool = False,
+                 mailed: bool = False) -> list[str]:
     """A record's dice sheet lines in a report: a tip registered, a link revealed (in full,
     unless its dice mix in that link alone, which their sentence names), then where its
-    dice came from."""
+    dice came from (mailed: in a player's mail)."""
     source = rec.get("dice_from") if isinstance(rec.get("dice_from"), dict) else {}
     out = sheet_parts(rec, data, named=source.get("links"))
-    said = dice_words(rec, data, manual)
+    said = dice_words(rec, data, manual, mailed)
     return out + ([said] if said else [])
 
 

@@ -160,7 +160,8 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     for rec in records[:since + 1]:
         roster.read(rec)
     told = None                         # the last record told in full
-    dice = DiceOnce(header["dice"]["mode"] == "manual")     # said once for records alike
+    # Said once for records alike; in a player's mail (phone), as he asks by mail.
+    dice = DiceOnce(header["dice"]["mode"] == "manual", phone and reader in data.sides)
     for rec in records[since + 1:]:
         before = state.clone()
         data = era.data
