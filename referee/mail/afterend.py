@@ -15,3 +15,11 @@ def ended_reason(table, reader: str) -> str | None:
     record #92: the British side won; nothing more is taken'); None while something is."""
     line = table.kind.ended_for(table, reader)
     return None if line is None else f"{line}; {NOTHING_MORE}"
+
+
+def key_line(table, reader: str, key: str) -> str:
+    """The line a reader's report mail ends with above its receipt: his order key, or once
+    nothing more of his mail is taken, that (a key that serves for nothing)."""
+    if table.kind.ended_for(table, reader) is None:
+        return f"Order key: {key}\n"
+    return f"No order key: the game has ended; {NOTHING_MORE}.\n"

@@ -21,6 +21,7 @@ from ..render.reports import NOW_TITLES, receipt_text
 from ..render.sections import Document, Section
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER, roster
+from .afterend import key_line
 from .pictures import last_map_line
 from .refusal import FULL_MOST, lead_lines, prose
 
@@ -88,7 +89,7 @@ def news_body(table, reader: str, since: int, key: str | None = None, due: str |
     records = table.records
     return lead_lines(doc) + (f"{due}\n\n" if due else "") + told + "\n\n" + \
         (_orders_open(doc) if asked else "") + prose(" ".join(p for p in said if p)) + \
-        "\n\n" + (f"Order key: {key}\n" if key else "") + \
+        "\n\n" + (key_line(table, reader, key) if key else "") + \
         receipt_text(records[0], records[-1]) + "\n"
 
 

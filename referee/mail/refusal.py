@@ -23,6 +23,7 @@ from ..render.sections import Block, Document, Orders, Section, Span, para
 from ..render.unbroken import bound, unbound
 from ..store.players import roster
 from ..store.sheets import SHEET_RULE
+from .afterend import key_line
 from .copies import this_is
 
 # A report mail tells at most FULL_MOST records in full, the last ones; those before them
@@ -365,7 +366,7 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     title, _, rest = report.rstrip().partition("\n\n")
     return head + lead + title + "\n\n" + rest + \
         (f"\n\n{due}" if due else "") + (f"\n\n{prose(map_note)}" if map_note else "") + \
-        f"\n\nOrder key: {key}\n{receipt}\n"
+        f"\n\n{key_line(table, side, key)}{receipt}\n"
 
 
 def split_receipt(text: str) -> tuple[str, str]:
