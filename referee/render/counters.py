@@ -17,6 +17,7 @@ hidden template (1.4) shows neither its strength nor its contents, only '?'.
 
 from __future__ import annotations
 
+import functools
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
@@ -118,22 +119,31 @@ def counters(units: list[dict], area: str, data: GameData) -> list[Counter]:
     return [counter(u, area, data) for u in units]
 
 
-def _widths(c: Counter, scale: Scale) -> tuple[float, float, list[float]]:
+def _widths(head_text: str, value_text: str, tag_texts: tuple[str, ...], scale: Scale
+            ) -> tuple[float, float, list[float]]:
     """The head's width, the value square's and each tag's."""
     f, pad = scale.font, scale.pad
-    head = text_width(c.head, f, True)
-    value = max(text_width(c.value, f, True) + 2 * pad, scale.line * 0.9) if c.value else 0.0
-    tags = [text_width(t, f, True) + 2 * pad for t in c.tags]
+    head = text_width(head_text, f, True)
+    value = max(text_width(value_text, f, True) + 2 * pad, scale.line * 0.9) \
+        if value_text else 0.0
+    tags = [text_width(t, f, True) + 2 * pad for t in tag_texts]
     return head, value, tags
 
 
 def size(c: Counter, scale: Scale) -> tuple[float, float]:
-    """How wide and high a counter is drawn."""
+    """How wide and high a counter is drawn: by what it writes, measured once (a layout
+    asks it of each counter at every try of its area's grid, at every level)."""
+    return _size(c.head, c.value, c.body, c.tags, scale)
+
+
+@functools.lru_cache(maxsize=4096)
+def _size(head_text: str, value_text: str, body_text: str, tag_texts: tuple[str, ...],
+          scale: Scale) -> tuple[float, float]:
     pad = scale.pad
-    head, value, tags = _widths(c, scale)
+    head, value, tags = _widths(head_text, value_text, tag_texts, scale)
     top = pad + head + sum(pad + w for w in (value, *tags) if w) + pad
-    body = 2 * pad + text_width(c.body, scale.font) if c.body else 0.0
-    rows = 2 if c.body else 1
+    body = 2 * pad + text_width(body_text, scale.font) if body_text else 0.0
+    rows = 2 if body_text else 1
     return round(max(top, body) + 2, 1), round(scale.line * rows + 2, 1)
 
 
@@ -169,7 +179,7 @@ def draw(parent: ET.Element, c: Counter, x: float, y: float, scale: Scale) -> ET
     pad, line = scale.pad, scale.line
     base = y + 1 + line / 2 + scale.font * 0.36          # the capitals centred in the row
     _text(g, x + 1 + pad, base, c.head, "head")
-    head, value, tags = _widths(c, scale)
+    head, value, tags = _widths(c.head, c.value, c.tags, scale)
     cx = x + 1 + pad + head + pad
     middle = {"text-anchor": "middle"}
     if value:
