@@ -1,10 +1,25 @@
 """What a map picture costs is not paid twice: a counter's size is measured once for what it
-writes (a layout asks it at every try of every level)."""
+writes (a layout asks it at every try of every level), and the picture is not filled with
+its ground where the static layer is copied over it at once."""
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+import gamecalls as g
+from casebook import new_game, position
 from referee.render import counters as cnt
+from referee.render import png, svgmap
 from referee.render.svgparts import WHOLE
+
+
+@pytest.fixture(scope="module")
+def opening(tmp_path_factory) -> Path:
+    return new_game(tmp_path_factory.mktemp("once"), position("1914"), name="once")
 
 
 def _counter(unit: str) -> cnt.Counter:
@@ -21,3 +36,21 @@ def test_a_counter_is_measured_once_for_what_it_writes(monkeypatch):
     once = len(measured)
     assert once and cnt.size(_counter("ge-98"), WHOLE) == first   # another unit, same writing
     assert len(measured) == once
+
+
+def test_the_ground_is_not_filled_under_the_static_layer(opening, monkeypatch):
+    """The whole map: the static layer copied on top, the ground's colour under it, and no
+    image of the picture's size made to be painted over."""
+    game = g.open_game(opening)
+    tree = svgmap.map_tree(game.state, game.data, "german", game.game_id)
+    width, height = int(tree.get("width")), int(tree.get("height"))
+    layer = png._base(next(el for el in tree if el.get("id") == "base"), width)
+    made = []
+    real = Image.new
+    monkeypatch.setattr(Image, "new", lambda mode, size, *a, **k: made.append(tuple(size))
+                        or real(mode, size, *a, **k))
+    picture = Image.open(io.BytesIO(png.to_png(tree))).convert("RGB")
+    assert (width, height) not in made
+    assert picture.size == (width, height) and layer.height < height
+    below = picture.crop((0, layer.height, 8, layer.height + 1)).getcolors()
+    assert len(below) == 1                  # the ground's colour, as the palette keeps it

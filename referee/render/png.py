@@ -90,13 +90,17 @@ def to_png(svg: str | ET.Element, width: int | None = None) -> bytes:
     except (ET.ParseError, TypeError, ValueError) as exc:
         raise OSError(f"the picture cannot be drawn: {exc}") from None
     ground = next((el for el in root if _tag(el) == "rect"), None)
-    image = Image.new("RGB", (w, h), _colour(ground.get("fill")) if ground is not None
-                      else (255, 255, 255))
+    fill = _colour(ground.get("fill")) if ground is not None else (255, 255, 255)
+    drawn = [el for el in root if el is not ground and _tag(el) != "title"]
+    under = drawn[0] if drawn and _tag(drawn[0]) == "g" and drawn[0].get("id") == "base" \
+        else None
+    image = _on_ground(_base(under, w), w, h, fill) if under is not None else \
+        Image.new("RGB", (w, h), fill)
     painter = Painter(image, 1)
     keep = {el.get(a) for el in root.iter() if el.get("class") in KEEP
             for a in ("fill", "stroke") if (el.get(a) or "").startswith("#")}
-    for el in root:
-        if el is ground:
+    for el in drawn:
+        if el is under:
             continue
         if _tag(el) == "g" and el.get("id") == "base":
             image.paste(_base(el, w), (0, 0))
@@ -105,6 +109,16 @@ def to_png(svg: str | ET.Element, width: int | None = None) -> bytes:
     if width and width != w:
         image = image.resize((width, round(h * width / w)), Image.Resampling.LANCZOS)
     return encode(image, keep)
+
+
+def _on_ground(layer, w: int, h: int, fill):
+    """A picture w x h whose top is the static layer (the first thing drawn on the
+    ground), the ground's colour under it: the layer's rows are copied once, not painted
+    over a ground filled first."""
+    image = layer.crop((0, 0, w, h))
+    if layer.height < h:
+        image.paste(fill, (0, layer.height, w, h))
+    return image
 
 
 def encode(image, keep: set[str] = frozenset()) -> bytes:
