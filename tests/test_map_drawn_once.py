@@ -54,3 +54,20 @@ def test_the_ground_is_not_filled_under_the_static_layer(opening, monkeypatch):
     assert picture.size == (width, height) and layer.height < height
     below = picture.crop((0, layer.height, 8, layer.height + 1)).getcolors()
     assert len(below) == 1                  # the ground's colour, as the palette keeps it
+
+
+def test_the_static_part_is_built_once_for_each_base_and_copied(opening, monkeypatch):
+    """Each reader's map of a position, and each record's, draws the same static part: it is
+    built once, and each picture holds a copy of its own (a change to one is no other's)."""
+    game = g.open_game(opening)
+    built = []
+    real = svgmap.impassable.draw
+    monkeypatch.setattr(svgmap.impassable, "draw", lambda *a: built.append(1) or real(*a))
+    trees = [svgmap.map_tree(game.state, game.data, side, game.game_id)
+             for side in ("german", "entente", "german")]
+    bases = [next(el for el in tree if el.get("id") == "base") for tree in trees]
+    assert len(built) <= 1
+    assert len({id(b) for b in bases}) == 3
+    assert all(svgmap.same_drawing(bases[0], other) for other in bases[1:])
+    bases[0].set("class", "changed")
+    assert bases[1].get("class") == "whole"

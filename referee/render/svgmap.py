@@ -22,6 +22,7 @@ the same at every record is one group, `base`, which png.py draws once and keeps
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import math
@@ -68,6 +69,7 @@ FIRST_AT_MOST = 8      # the highest level tried first
 LAID = 4               # the layouts kept (layout)
 TOO_TALL = ("too tall",)   # a level drawn taller than TALLEST (layout)
 _LAID: dict[tuple, tuple] = {}
+_GROUPS: dict[tuple, ET.Element] = {}     # the static part drawn, by its Base (draw_base)
 
 
 def control_colour(control: str, data: GameData) -> str:
@@ -220,8 +222,15 @@ def _rect(parent: ET.Element, box, fill: str, cls: str, **attrs) -> ET.Element:
 def draw_base(svg: ET.Element, b: mapbase.Base, data: GameData) -> None:
     """The part that is the same at every record: the ground of the map, the lines joining
     neighbours (4.1), the seas and neutral countries (4.1, 4.2), each area's name and its
-    supply mark (6.1)."""
-    g = ET.SubElement(svg, "g", {"id": "base", "class": "whole" if b.whole else "close-up"})
+    supply mark (6.1). Built once for each Base (by its mark) and copied into each picture
+    of it (each reader's, each record's)."""
+    g = copy.deepcopy(remembered(_GROUPS, (b.mark, data), lambda: _base_group(b, data), LAID))
+    svg.append(g)
+    drawn_from(g, b.mark)
+
+
+def _base_group(b: mapbase.Base, data: GameData) -> ET.Element:
+    g = ET.Element("g", {"id": "base", "class": "whole" if b.whole else "close-up"})
     _rect(g, (0, 0, WIDTH, b.bottom), GROUND, "ground")
     layer = ET.SubElement(g, "g", {"id": "links", "stroke": "#777777", "stroke-width": "1.5"})
     for a, c in b.links:
@@ -246,7 +255,7 @@ def draw_base(svg: ET.Element, b: mapbase.Base, data: GameData) -> None:
     for area in data.map.areas:
         if area.id in b.supply:
             _supply(names, b, area, data)
-    drawn_from(g, b.mark)
+    return g
 
 
 def _supply(g: ET.Element, b: mapbase.Base, area: Area, data: GameData) -> None:
