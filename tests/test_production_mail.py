@@ -79,12 +79,15 @@ def test_the_first_screen_says_what_is_asked_and_how_to_answer(phase):
             assert "Nothing is asked of you now." in screen, text
             continue
         assert screen.startswith("Your decision: "), (name, screen)
+        assert "all in one mail" not in " ".join(text.split()), text   # parts are taken
         assert "Orders due by " in screen, (name, screen)
         if name.startswith("revealed"):     # the sealed reinforcements next (2.0 I)
-            assert "one sealed plan (2.0 I): give them all in one mail" in screen, text
+            assert "one sealed plan (2.0 I): one order per line, in one mail or in parts " \
+                   "over several" in screen, text
             assert "For example: place " in screen, (name, text)
         else:                               # his own production plan (7.0)
-            assert "one sealed plan (7.0): give them all in one mail" in screen, text
+            assert "one sealed plan (7.0): one order per line, in one mail or in parts " \
+                   "over several, and end it with done" in screen, text
             assert "For example, this plan of your own orders" in screen, (name, text)
             assert " done It costs " in screen and "BP and leaves" in screen, (name, text)
 

@@ -5,6 +5,7 @@ reinforcements (2.0 I: "Both players ... place") and the discard over the card l
 from __future__ import annotations
 
 import json
+import re
 
 import gamecalls as g
 from casebook import new_game, position
@@ -258,7 +259,7 @@ def test_an_order_made_impossible_by_an_earlier_one_of_its_batch_is_rejected(tmp
 def _mailed_example(cli, j, side) -> list[str]:
     """The example plan a report to side shows under 'For example:', one order a line."""
     text = cli("report", j, "--as", side, "--keep-place").stdout
-    block = text.split("For example:\n\n", 1)[1].split("\n\n", 1)[0]
+    block = re.split(r"For\s+example:\n\n", text, maxsplit=1)[1].split("\n\n", 1)[0]
     return [line.strip() for line in block.splitlines()]
 
 
@@ -286,9 +287,11 @@ def test_an_example_shorter_than_its_plan_says_the_plan_needs_more(tmp_path, cli
     j = tmp_path / "r18.jsonl"
     g.create_game(j, "1918", game_id="r18")
     text = " ".join(cli("report", j, "--as", "german").stdout.split())
-    assert "For example, its first 8 orders (it needs more, in the same mail):" in text, text
-    block = cli("report", j, "--as", "german", "--keep-place").stdout.split(
-        "in the same mail):\n\n", 1)[1].split("\n\n", 1)[0]
+    assert "For example, its first 8 orders (it needs more, in this mail or a later " \
+           "one):" in text, text
+    block = re.split(r"later\s+one\):\n\n", cli("report", j, "--as", "german",
+                                                   "--keep-place").stdout, maxsplit=1)[1]
+    block = block.split("\n\n", 1)[0]
     example = [line.strip() for line in block.splitlines()]
     assert len(example) == 8 and "done" not in example, example
     r = g.submit(j, "german", example)

@@ -62,9 +62,10 @@ def _branch_item(b: Branch, data: GameData, reader: str) -> list[Span]:
 def _plan_words(ah: Ahead) -> list:
     """How one sealed plan is given: closed by 'done', or by its last order when the example
     shows that it closes by itself (2.0 I, 2.0 V.3: nothing left to place or discard); a
-    plan he has begun, added to in one mail or more."""
-    head = (f"Your orders now are one sealed plan ({ah.now.rule}): give them all in one "
-            f"mail, one order per line, ")
+    plan he has begun, added to in one mail or more. A plan not begun may come in parts too
+    (each part sealed as it comes), so no words ask for it whole in one mail."""
+    head = (f"Your orders now are one sealed plan ({ah.now.rule}): one order per line, in "
+            f"one mail or in parts over several, ")
     if ah.begun:
         so_far = ": your plan so far and the BP left are under Build Points. Add" if \
             ah.now.kind == "production" else ": add"
@@ -82,8 +83,8 @@ def _for_example(ah: Ahead) -> str:
     plan begun, its rest."""
     if ah.short:
         which = "next" if ah.begun else "first"
-        return (f" For example, its {which} {len(ah.example)} orders (it needs more, in the "
-                f"same mail):")
+        return (f" For example, its {which} {len(ah.example)} orders (it needs more, in this "
+                f"mail or a later one):")
     return " For example, the rest of it:" if ah.begun else " For example:"
 
 
