@@ -60,7 +60,9 @@ def test_a_mailed_order_to_a_game_over_is_told_it_is_over(tmp_path, cli, line):
     outcomes, said = _reply(tmp_path, journal, line)
     assert [o.status for o in outcomes] == ["rejected"], outcomes
     assert "no orders found" not in said and "cannot be read" not in said, said
-    assert "the game is over" in said and "(rule 3.3)" in said, said
+    # The record it ended at and how, as player.md says a mail after the end is answered.
+    assert "not applied: the game ended at record #3: the German player surrenders" in said \
+        and "(rule 3.3)" in said, said
     assert "nothing more is asked of you" in said, said
     assert "orders open to you" not in said, said
     assert journal.read_bytes() == over
@@ -75,14 +77,14 @@ def test_mailed_standing_orders_to_a_game_over_are_refused_as_over(tmp_path, cli
     over = journal.read_bytes()
     outcomes, said = _reply(tmp_path, journal, "standing: no combat cards")
     assert [o.status for o in outcomes] == ["rejected"], outcomes
-    assert "the game is over" in said and NOTHING_MORE in said, said
+    assert "the game ended at record #" in said and NOTHING_MORE in said, said
     assert "standing orders are now" not in said, said
     assert standing.load(journal).get("german", []) == []
     assert journal.read_bytes() == over
 
 
 @pytest.mark.parametrize("halt, said, after", [
-    (("order", "--as", "german", "surrender"), "the game is over", NOTHING_MORE),
+    (("order", "--as", "german", "surrender"), "the game ended at record #", NOTHING_MORE),
     (("reveal", "--force"), "so the game is closed", NOTHING_MORE),
     (("deadline", "--pause"), "the game is paused", "once the game resumes"),
 ])
@@ -115,7 +117,7 @@ def test_orders_answering_an_older_mail_of_a_game_since_over_are_told_it_is_over
     outcomes, replies = replying(tmp_path, journal, "german", answered, "pass")
     assert [o.status for o in outcomes] == ["rejected"], outcomes
     [said] = [s for s in replies if "not applied" in s]
-    assert "the game is over" in said and NOTHING_MORE in said, said
+    assert "the game ended at record #" in said and NOTHING_MORE in said, said
     assert "reply to the latest mail" not in said and "orders open to you" not in said, said
     assert journal.read_bytes() == over
 
@@ -184,6 +186,7 @@ def test_a_mail_to_a_game_over_and_revealed_is_told_it_is_over(tmp_path, cli, li
     closed = journal.read_bytes()
     outcomes, said = _reply(tmp_path, journal, line)
     assert [o.status for o in outcomes] == ["rejected"], outcomes
-    assert "the game is over" in said and ("(rule 3.3)" in said or line != "pass"), said
+    assert "the game ended at record #" in said or "the game is over" in said, said
+    assert "(rule 3.3)" in said or line != "pass", said
     assert "predictable" not in said and "nothing more is asked of you" in said, said
     assert journal.read_bytes() == closed

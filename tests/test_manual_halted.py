@@ -26,7 +26,8 @@ def _replies_to(out, address: str) -> list[str]:
 @pytest.mark.parametrize("halt, said, after", [
     (("deadline", "--pause"), "the game is paused", "once the game resumes"),
     (("reveal", "--force"), "so the game is closed", "nothing more is asked of you"),
-    (("order", "--as", "entente", "surrender"), "the game is over", "nothing more is asked"),
+    (("order", "--as", "entente", "surrender"), "the game ended at record #",
+     "nothing more is asked"),
 ])
 def test_mailed_orders_to_a_manual_dice_game_taking_none_are_answered(tmp_path, cli, halt,
                                                                       said, after):

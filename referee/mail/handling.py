@@ -12,6 +12,7 @@ from ..game.timeline import NoOrdersTaken, taking_orders
 from ..store.sheets import in_mail_terms, sheet_why, sheets_in, steps_down
 from ..table import Table
 from . import message as mailtext
+from .afterend import ended_reason
 from .answered import stale_reply
 from .appliedas import applied_again
 from .attached import attachment_note
@@ -97,7 +98,7 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
         return
     makes_records = bool(lines) or tip is not None or link is not None
     texts = [t for _, t in lines]
-    if _taking_none(table, makes_records, out):
+    if _taking_none(table, side, makes_records, out):
         return
     late = stale(table, answered, side)
     if late is not None:
@@ -168,16 +169,20 @@ def _line_refused(out, lines: list[tuple[int, str]], i: int, why: str) -> None:
                  f"was applied"
 
 
-def _taking_none(table: Table, makes_records: bool, out) -> bool:
+def _taking_none(table: Table, side: str, makes_records: bool, out) -> bool:
     """Whether the game takes none of what the message asks (out says so): no orders once it
     is closed, over or paused, and no standing orders once it is closed or over (a paused
     game keeps them for when it resumes). Told before any line is read, and before whether
-    the message answers an older mail: in such a game there is no later mail to answer."""
+    the message answers an older mail: in such a game there is no later mail to answer.
+    A game that ended says at which record and how, as the answer to a mail without his
+    key does (afterend.py), not only that it is over."""
     try:
         taking_orders(table.game().state, table.raw)
     except NoOrdersTaken as exc:
         if makes_records or exc.halted != "paused":
-            out.status, out.reason = "rejected", str(exc)
+            ended = ended_reason(table, side) if exc.halted == "over" else None
+            out.status, out.reason = "rejected", \
+                f"{ended} (rule {exc.rule})" if ended else str(exc)
             return True
     return False
 
