@@ -197,3 +197,29 @@ def test_a_pass_killed_while_writing_the_news_sends_each_once(game, step):
     assert sorted(mails) == sorted([GERMAN, ENTENTE, OBSERVER])
     for reader in mails:
         _news(mails[reader], "the moderator paused the game")
+
+
+def test_a_dice_sheet_registered_is_news_to_the_other_readers(game):
+    """The German's dice sheet registered by mail moves nothing the Entente or an observer
+    sees: they get a few lines, saying it, not a report with the board."""
+    game.send("german", ["Sheet: " + "ab" * 32], "<s1@example.org>")
+    mails = game.tick()
+    last = game.journal.read_text().splitlines()[-1]
+    assert '"register dice sheet"' in last, last
+    _report(mails[GERMAN], pictured=False)      # his own: the link due with his next orders
+    _news(mails[ENTENTE], "Waiting on the German player", "dice sheet of German registered",
+          f"Order key: {game.keys['entente']}")
+    _news(mails[OBSERVER], "dice sheet of German registered")
+
+
+def test_an_armistice_refused_is_news_to_its_proposer(game):
+    """3.2: the German refuses the Entente's armistice; the war goes on as it was, so the
+    Entente is told it in a few lines, not sent the board again."""
+    game.send("entente", ["propose armistice"], "<a1@example.org>")
+    mails = game.tick()
+    _report(mails[GERMAN], pictured=False)      # asked to answer it: his report
+    game.send("german", ["refuse armistice"], "<a2@example.org>")
+    mails = game.tick()
+    _report(mails[GERMAN], pictured=False)
+    _news(mails[ENTENTE], "The German player refuses the armistice")
+    _news(mails[OBSERVER], "The German player refuses the armistice")

@@ -9,7 +9,8 @@ newcomer's welcome). A roster or mail route record that concerns another is noth
 reader (his orders, his deadline and where he writes are as they were): it waits for his
 next mail, as a reminder does (told_apart). A short mail ends where the
 journal does, and says what each record since his last mail said, so the next report
-starts after it and neither loses nor repeats a record.
+starts after it and neither loses nor repeats a record. So does another side's record that
+moves nothing a reader sees (unseen): his dice sheet registered, an armistice refused.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ..render.reports import NOW_TITLES, receipt_text
 from ..render.sections import Document, Section
 from ..store.mailroute import ROUTE
 from ..store.players import REGISTER, roster
+from ..store.sheets import SHEET
 from .afterend import key_line
 from .pictures import last_map_line
 from .refusal import FULL_MOST, lead_lines, prose
@@ -45,6 +47,24 @@ REPORT, NEWS = "report", "news"
 # the side an extension is for.
 NEWS_CLOCKS = ("extend", "pause", "resume", "settings")
 
+# The events of a side's record that leave the board, the hands and every decision as they
+# were for the other readers: an armistice refused, the war going on (3.2).
+UNSEEN_EVENTS = frozenset({"ArmisticeRefused"})
+
+
+def unseen(rec: dict, reader: str) -> bool:
+    """Whether rec, another side's, moves nothing reader sees: the dice sheet he registered
+    (no event: only its tip, which the next record's links are checked by), or an armistice
+    he refused. His own record is his report's (the sheet's link due, his answer given)."""
+    sheet = rec.get("sheet")
+    owner = sheet.get("side") if isinstance(sheet, dict) else rec.get("actor")
+    if owner in (None, reader) or rec.get("clock"):
+        return False
+    events = rec.get("events") or []
+    if not events:
+        return rec.get("order") == SHEET
+    return all(isinstance(e, dict) and e.get("type") in UNSEEN_EVENTS for e in events)
+
 
 def owed(records: list[dict], since: int, reader: str) -> str | None:
     """What reader (a side, or the public for observers) is owed for the records after
@@ -60,6 +80,9 @@ def owed(records: list[dict], since: int, reader: str) -> str | None:
             now = roster([rec]).get(reader, mine) if rec.get("order") == REGISTER else mine
             if now != mine:
                 return REPORT           # his address or key changed: the newcomer's welcome
+            continue
+        if unseen(rec, reader):
+            found = NEWS
             continue
         clock = rec.get("clock")
         kind = clock.get("kind") if isinstance(clock, dict) else None
