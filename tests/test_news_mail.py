@@ -206,7 +206,10 @@ def test_a_dice_sheet_registered_is_news_to_the_other_readers(game):
     mails = game.tick()
     last = game.journal.read_text().splitlines()[-1]
     assert '"register dice sheet"' in last, last
-    _report(mails[GERMAN], pictured=False)      # his own: the link due with his next orders
+    # His own reply, a report (the link due with his next orders), says first what it is:
+    # the report's lead asks him what his last mail asked him, so cannot say it.
+    own = _report(mails[GERMAN], pictured=False)
+    assert own.startswith("Applied from your mail: 'register dice sheet' (#"), own
     _news(mails[ENTENTE], "Waiting on the German player", "dice sheet of German registered",
           f"Order key: {game.keys['entente']}")
     _news(mails[OBSERVER], "dice sheet of German registered")
@@ -215,11 +218,14 @@ def test_a_dice_sheet_registered_is_news_to_the_other_readers(game):
 def test_an_armistice_refused_is_news_to_its_proposer(game):
     """3.2: the German refuses the Entente's armistice; the war goes on as it was, so the
     Entente is told it in a few lines, not sent the board again."""
-    game.send("entente", ["propose armistice"], "<a1@example.org>")
+    game.send("entente", ["Propose armistice"], "<a1@example.org>")
     mails = game.tick()
+    own = _report(mails[ENTENTE], pictured=False)
+    assert own.startswith("Applied from your mail: 'Propose armistice' (#"), own
     _report(mails[GERMAN], pictured=False)      # asked to answer it: his report
     game.send("german", ["refuse armistice"], "<a2@example.org>")
     mails = game.tick()
-    _report(mails[GERMAN], pictured=False)
+    own = _report(mails[GERMAN], pictured=False)
+    assert own.startswith("Applied from your mail: 'refuse armistice' (#"), own
     _news(mails[ENTENTE], "The German player refuses the armistice")
     _news(mails[OBSERVER], "The German player refuses the armistice")

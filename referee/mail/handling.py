@@ -9,7 +9,7 @@ from ..game.batch import AlreadyApplied
 from ..game.forced import closer, rule_of
 from ..game.suggest import amend
 from ..game.timeline import NoOrdersTaken, taking_orders
-from ..store.sheets import in_mail_terms, sheet_why, sheets_in, steps_down
+from ..store.sheets import SHEET, in_mail_terms, sheet_why, sheets_in, steps_down
 from ..table import Table
 from . import message as mailtext
 from .afterend import ended_reason
@@ -252,6 +252,11 @@ def close_forced(table: Table, out) -> None:
         out.reason = f"{out.reason}; {said}" if out.reason else said
 
 
+# Orders given beside the decision asked, which leave it as it was: a dice sheet registered,
+# an armistice proposed or refused (3.2; accepted, it ends the game, which the lead says).
+ASIDE = frozenset({SHEET, "propose armistice", "refuse armistice"})
+
+
 def _applied(out, result, lines: list[tuple[int, str]]) -> None:
     """out for a message applied: its records, and what of it was not (told the moderator
     and, in the report that answers it, the player): a 'done' not needed, the orders after
@@ -263,9 +268,13 @@ def _applied(out, result, lines: list[tuple[int, str]]) -> None:
         said.append(left_over(lines, *result.left))
     out.reason = "; ".join(said)
     out.notes = [s[0].upper() + s[1:] + "." for s in said] + out.notes
-    if out.notes and result.applied:        # above what of it was not applied or read
-        out.notes.insert(0, applied_note([(a.record["seq"], a.text) for a in result.applied])
-                         + ".")
+    applied = [(a.record["seq"], a.text) for a in result.applied]
+    aside = all(" ".join(str(a.record.get("order", "")).lower().split()) in ASIDE
+                for a in result.applied)
+    if applied and (out.notes or aside):
+        # Above what of it was not applied or read; or first, when it answered nothing he
+        # was asked: the report below asks him the same again, so its lead cannot say it.
+        out.notes.insert(0, applied_note(applied) + ".")
 
 
 def _read(table: Table, m: Message, key: str, out) -> tuple | None:
