@@ -50,6 +50,33 @@ def test_each_ersatz_card_counts_the_answers_left_by_its_own_value(tmp_path, cli
     j = _three_hits_to_pay(tmp_path, game)
     army = ATTACKS[game][2]
     out = flat(cli("report", j, "--as", "german", "--since", "0").stdout)
-    assert (f"after lose {army}:infantry or ersatz limited_offensive, then 2 more answers like "
-            "it to close this decision") in out, out
-    assert "after ersatz ersatz_2, then 1 more answer like it to close this decision" in out
+    assert (f"after lose {army}:infantry or ersatz limited_offensive, then 2 more answers "
+            "to close this decision") in out, out
+    assert "after ersatz ersatz_2, then 1 more answer (e.g. ersatz limited_offensive) to " \
+           "close this decision" in out, out
+    assert "like it" not in out, out          # the next answer need not be the first again
+
+
+def test_the_example_and_the_then_lines_agree_with_the_orders_legal_at_each_step(tmp_path):
+    """5.3: what the mail exemplifies and names after a first hit paid is legal in turn,
+    each after the ones before it; a line of the example not in the list of orders open
+    now is said to open once those before it are applied."""
+    from referee.engine import legal_orders
+    from referee.engine.order_text import format_order
+    from referee.game.ahead import ahead
+    from referee.mail.ordersopen import orders_open_text
+
+    j = _three_hits_to_pay(tmp_path, "ttlm")
+    game = g.open_game(j)
+    legal = [format_order(o) for o in legal_orders(game.state, game.data, "german")]
+    got = ahead(game.state, game.data, "german", legal)
+    assert got.opened == any(t not in legal for t in got.example[1:]), got
+    text = flat(orders_open_text(game.state, game.data, "german"))
+    assert ("opens once those before it are applied" in text) == got.opened, text
+    named_branches = [b for b in got.branches if b.more and len(b.first) == 1]
+    assert named_branches, got.branches
+    for b in named_branches:
+        named = b.orders[1:1 + b.more]
+        assert f"(e.g. {', then '.join(named)})" in text, text
+        r = g.submit(j, "german", [b.first[0], *named], dry_run=True)
+        assert r.rejected is None, (b.orders, r.rejected)

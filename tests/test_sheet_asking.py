@@ -51,7 +51,7 @@ def test_hits_to_pay_of_several_say_the_last_one_paid_rolls_the_dice(tmp_path, c
     j = _two_hits_to_pay(tmp_path)
     out = flat(cli("report", j, "--as", "german", "--since", "0").stdout)
     assert ("Then (2.0): - after lose ge-6:infantry or ersatz limited_offensive, then 1 more "
-            "answer like it to close this decision: the dice are rolled") in out, out
+            "answer to close this decision: the dice are rolled") in out, out
 
 
 def test_a_sheet_holders_reply_says_his_link_is_due_with_the_answer_that_rolls(tmp_path,

@@ -99,6 +99,7 @@ class Ahead(msgspec.Struct):
     unfollowed: dict[str, int] = {}     # by verb: how many of its orders were not followed
     short: bool = False             # a sealed plan's example: the plan needs more orders
     begun: list[str] = []           # a sealed plan: the orders he has sealed into it so far
+    opened: bool = False            # the example has a line legal only after those before it
 
 
 def _dice(state: State) -> DryDice:
@@ -333,7 +334,8 @@ def ahead(state: State, data: GameData, side: str, legal: list[str],
     branches, unfollowed = _ways(state, data, side, legal, mine)
     example = _example(state, data, side, reps[0][0] if reps else None, mine)
     return Ahead(now, False, _merge(branches), example,
-                 *_after_only(state, data, side, legal, reps, mine), unfollowed=unfollowed)
+                 *_after_only(state, data, side, legal, reps, mine), unfollowed=unfollowed,
+                 opened=any(t not in legal for t in example[1:]))
 
 
 def _after_only(state: State, data: GameData, side: str, legal: list[str], reps: list,

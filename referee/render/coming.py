@@ -53,10 +53,23 @@ def _branch_item(b: Branch, data: GameData, reader: str) -> list[Span]:
         spans += [Span(" or " if i == len(b.first) - 1 else ", ")] * bool(i) + \
             [Span(text, "order")]
     if b.more:      # the same decision takes more answers before it is closed (5.3)
-        spans.append(Span(f", then {counted(b.more, 'more answer')} like it to close this "
-                          f"decision"))
+        spans += _more_spans(b)
     spans.append(Span(": " + "; then: ".join(parts)))
     return spans
+
+
+def _more_spans(b: Branch) -> list[Span]:
+    """The answers after the first that close the decision (5.3): how many, and of one first
+    answer the ones the referee found legal after it (a hit paid may open another unit to
+    pay the next, not the first again), each legal after those before it."""
+    later = b.orders[1:1 + b.more]
+    spans = [Span(f", then {counted(b.more, 'more answer')}")]
+    if len(b.first) == 1 and len(later) == b.more:
+        spans.append(Span(" (e.g. "))
+        for i, text in enumerate(later):
+            spans += [Span(", then ")] * bool(i) + [Span(text, "order")]
+        spans.append(Span(")"))
+    return spans + [Span(" to close this decision")]
 
 
 def _plan_words(ah: Ahead) -> list:
@@ -128,10 +141,19 @@ def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -
                        "applied in turn, all or none. Orders after one whose result needs "
                        "dice or a card drawn have the whole mail refused; those after one "
                        "that hands the decision to the other side are not applied, and the "
-                       "reply names them." + (" For example:" if ah.example else "")))
+                       "reply names them." + (_example_words(ah) if ah.example else "")))
     if ah.example:
         blocks.append(Orders(ah.example))
     return blocks
+
+
+def _example_words(ah: Ahead) -> str:
+    """What the example is: a line of it not in the list of orders open now is legal only
+    once the lines before it are applied, and says so."""
+    if ah.opened:
+        return (" For example (a line not in the list below opens once those before it "
+                "are applied):")
+    return " For example:"
 
 
 def awaited_blocks(b: Branch | None, data: GameData, reader: str, waiting: list[str],
