@@ -54,7 +54,7 @@ def handle(table: Table, m: Message, side: str, key: str, answered: Answered | N
     at (answered.py), or None."""
     read = _read(table, m, key, out)
     if read is not None and asks(read[0]):      # a question (queries.py), unless it ended
-        _taking_none(table, False, out) or explain_by_mail(table, *read, out)
+        _taking_none(table, side, False, out) or explain_by_mail(table, *read, out)
     elif read is not None:
         _handle(table, m, side, answered, out, manual, read)
     if read is not None and read[1] is not None and out.status in ("rejected", "stale"):
