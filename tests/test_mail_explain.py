@@ -124,3 +124,28 @@ def test_a_players_mail_names_the_line_he_mails_not_a_command(tmp_path, cli):
     assert f"(explain {seq})" not in mailed
     printed = flat(cli("report", path, "--as", "german", "--since", str(seq - 1)).stdout)
     assert f"(explain {seq})." in printed and "mail 'explain" not in printed
+
+
+def test_a_record_number_no_keyboard_types_is_refused_in_one_line(cli, tmp_path):
+    """'²' reads as a digit to Python's str.isdigit, and a thousand digits make a number
+    int() refuses: each was a failure of the whole game at every pass (its other mail
+    unread, its deadline held); each is one refusal, as the command line's explain gives."""
+    journal = played(cli, tmp_path)
+    before = journal.read_bytes()
+    for n, number in enumerate(("²", "٣", "9" * 5000)):
+        out = asked(cli, journal, tmp_path, f"explain {number}", f"odd{n}",
+                    mid=f"<odd{n}@example.org>")
+        assert out[0]["status"] == "rejected", out
+        assert "to explain: the game's records are 0 to" in out[0]["reason"], out
+        assert "\n" not in out[0]["reason"] and len(out[0]["reason"]) < 300, out
+    assert journal.read_bytes() == before
+
+
+def test_explain_with_the_record_written_as_reports_write_it_is_answered(cli, tmp_path):
+    """`explain #2`: the '#' of a record's number as every report writes it is no comment."""
+    journal = played(cli, tmp_path)
+    out = asked(cli, journal, tmp_path, "explain #2", "hash", side="entente")
+    assert out[0]["status"] == "answered", out
+    out = asked(cli, journal, tmp_path, "explain 2 # what was that?", "hash2",
+                side="entente", mid="<q2@example.org>")
+    assert out[0]["status"] == "answered", out

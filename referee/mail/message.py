@@ -484,12 +484,24 @@ def order_lines(body: str, key: str | None = None, verbs: Collection[str] = CAMP
     for i in range(end):
         if i in attributions or _QUOTE.match(lines[i]):
             continue
-        text = lines[i].split("#", 1)[0].strip()
+        text = _uncommented(lines[i])
         text = _MARKER.sub("", text, count=1).strip()
         if not text or _ORDER_KEY.match(text) or (wanted_key and compact(text) == wanted_key):
             continue
         kept.append((i + 1, text))
     return _drop_closing(_drop_greeting(kept, verbs, exclaimed), verbs)
+
+
+# A question's record number written as reports write it, `explain #12`: its '#' is no
+# comment's.
+_EXPLAIN_HASH = re.compile(r"(?i)^\s*explain\s+#(?=\d)")
+
+
+def _uncommented(line: str) -> str:
+    """A line less its '#' comment (that of `explain #12` is the record's sign)."""
+    asked = _EXPLAIN_HASH.match(line)
+    at = asked.end() if asked else 0
+    return (line[:at] + line[at:].split("#", 1)[0]).strip()
 
 
 # --- a dice sheet's lines ----------------------------------------------------------------------

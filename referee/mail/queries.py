@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import re
 
-from ..base.errors import RefereeError
+from ..base.errors import RefereeError, quoted
 from .refusal import prose
 
 # A line of a player's mail asking for a record explained: `explain 12` (or `explain #12`).
 EXPLAIN_LINE = re.compile(r"(?i)^explain\s+#?(\S+)\s*$")
 # What follows the answer in the reply that carries his report.
 BELOW = "Below: what you are asked now, then your report."
+# The most digits of a record number asked about.
+MOST_DIGITS = 9
 # The status of a mail answered with a record explained (outcome.Outcome).
 ANSWERED = "answered"
 
@@ -58,10 +60,14 @@ def explain_by_mail(table, lines: list[tuple[int, str]], link: str | None, tip: 
     n, found = asks[0]
     last = table.records[-1]["seq"]
     number = found.group(1)
-    if not number.isdigit() or int(number) > last:
-        out.reason = (f"line {n}: no record {number} to explain: the game's records are "
-                      f"0 to {last} (each report names its own by number, #N); nothing "
-                      f"was applied")
+    # Digits as typed on a keyboard, of a number a journal may reach ('²' and a thousand
+    # digits are no record number, as the command line's explain says).
+    typed = number.isascii() and number.isdigit()
+    if not (typed and len(number) <= MOST_DIGITS) or int(number) > last:
+        shown = number if typed and len(number) <= MOST_DIGITS else quoted(number, 24)
+        out.reason = (f"line {n}: no record {shown} to explain: the game's "
+                      f"records are 0 to {last} (each report names its own by number, #N); "
+                      f"nothing was applied")
         return
     out.status, out.explained = ANSWERED, int(number)
     out.reason = f"record {int(number)} explained, as the side may see it; nothing recorded"
