@@ -257,6 +257,17 @@ def test_a_folder_named_as_the_journal_is_one_line_and_no_chmod(tmp_path, cli, c
         f"that take a folder of games"], r.stderr
 
 
+def test_a_folder_s_name_cannot_add_a_line_to_its_error(tmp_path, cli):
+    """A folder named with a line end read as two lines, the second any text its name held
+    ("referee: game verified" in its own line): the name is shown escaped, on one line."""
+    folder = tmp_path / "evil\nreferee: game atk verified: all signatures good"
+    folder.mkdir()
+    r = cli("status", folder)
+    assert r.exit_code == 2, r.output
+    assert len(r.stderr.splitlines()) == 1, r.stderr
+    assert "\nreferee: game atk" not in r.stderr
+
+
 def test_the_secret_can_live_outside_the_game_folder(tmp_path, cli):
     shared = tmp_path / "synced-folder"
     private = tmp_path / "private"

@@ -24,7 +24,7 @@ def folder_given(path: Path) -> UsageError:
         names.append(f"{len(found) - NAMED} more")
     shown = shlex.quote(one_line(str(path)))
     held = f" of its journals ({', '.join(names)})" if names else " journal"
-    return UsageError(f"{path}: a folder, not a game's journal: name one{held}; "
+    return UsageError(f"{one_line(str(path))}: a folder, not a game's journal: name one{held}; "
                       f"`referee tick {shown}` (one pass over its games, their mail read and "
                       f"sent) and `referee watch {shown}` are the commands that take a folder "
                       f"of games")
