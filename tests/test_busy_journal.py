@@ -92,7 +92,8 @@ def test_the_process_that_holds_the_lock_is_named(cli, game, moved_clock):
         assert lockholder.holder(fd) is not None
     finally:
         os.close(fd)
-    assert f"(process {os.getpid()})" in json.loads(r.stderr)["error"], r.stderr
+    assert f"process {os.getpid()} (its command line: " in json.loads(r.stderr)["error"], \
+        r.stderr
 
 
 def test_the_referee_s_own_command_is_named_by_it(tmp_path, monkeypatch):
@@ -103,9 +104,10 @@ def test_the_referee_s_own_command_is_named_by_it(tmp_path, monkeypatch):
     (tmp_path / "44").mkdir()
     (tmp_path / "44" / "cmdline").write_bytes(b"/usr/bin/rsync\0-a\0")
     monkeypatch.setattr(lockholder, "PROCESSES", tmp_path)
-    assert lockholder._named(42) == "`referee tick` (process 42)"
-    assert lockholder._named(43) == "`referee order` (process 43)"
-    assert lockholder._named(44) == "rsync (process 44)"
+    # Said as the command line's words, which any program can make its own, not as a fact.
+    assert lockholder._named(42) == "process 42 (its command line: `referee tick`)"
+    assert lockholder._named(43) == "process 43 (its command line: `referee order`)"
+    assert lockholder._named(44) == "process 44 (its command line: rsync)"
     assert lockholder._named(45) == "process 45"
 
 

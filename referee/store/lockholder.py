@@ -15,8 +15,8 @@ PROCESSES = Path("/proc")
 
 
 def holder(fd: int) -> str | None:
-    """The process holding a lock on the file open as fd, as a message names it ("`referee
-    tick` (process 4242)", "rsync (process 4242)"), or None when the system does not say."""
+    """The process holding a lock on the file open as fd, as a message names it ("process
+    4242 (its command line: `referee tick`)"), or None when the system does not say."""
     try:
         st = os.fstat(fd)
         where = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
@@ -34,7 +34,9 @@ def holder(fd: int) -> str | None:
 
 
 def _named(pid: int) -> str:
-    """The process pid as a message names it: the referee's command it runs, or its program."""
+    """The process pid as a message names it, with what its command line says it runs (a
+    referee's command, or its program): what the system says, which any program can make
+    its own, so said as its command line's and not as a fact."""
     try:
         argv = (PROCESSES / str(pid) / "cmdline").read_bytes().split(b"\0")
     except OSError:
@@ -44,6 +46,7 @@ def _named(pid: int) -> str:
         ran = word == "referee" and i > 0 and words[i - 1] == "-m"
         command = [w for w in words[i + 1:] if not w.startswith("-")][:1]
         if (ran or Path(word).name == "referee") and command:
-            return f"`referee {one_line(command[0])}` (process {pid})"
+            return f"process {pid} (its command line: `referee {one_line(command[0])}`)"
     program = Path(words[0]).name if words else ""
-    return f"{one_line(program)} (process {pid})" if program else f"process {pid}"
+    return f"process {pid} (its command line: {one_line(program)})" if program else \
+        f"process {pid}"
