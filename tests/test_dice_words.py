@@ -1,5 +1,5 @@
 """Where a record's dice came from, as a report tells it (render/dice_words.py): one sentence
-of at most two lines at 72 columns, a phone's width, for every kind of source the referee
+of at most three lines at 72 columns, a phone's width, for every kind of source the referee
 writes — a link of a sheet, a mail's digest, the referee's own answer, a phase of sealed
 plans, orders by hand, manual dice, a record of older rules — with what it mixes in (the
 first digits of a link or a digest), the stream that keys it, what is true of who could
@@ -36,7 +36,9 @@ FORESEE = "the moderator could foresee, not choose them"
 
 def _told(cli, path, seq: int, reader: str = "german") -> str:
     """The report's one item that says where record seq's dice came from, checked to be one
-    or two lines of at most 72 columns, its lines joined."""
+    to three lines of at most 72 columns, its lines joined: plain words first (what chose
+    the dice, who could have), then what an audit needs (the mix's first digits, the stream,
+    `explain N`), which two lines of a phone's width do not hold."""
     report = cli("report", path, "--as", reader, "--since", str(seq - 1)).stdout
     items, item = [], None
     for line in report.splitlines():
@@ -47,9 +49,10 @@ def _told(cli, path, seq: int, reader: str = "german") -> str:
             item.append(line)
         else:
             item = None
-    said = [it for it in items if it[-1].endswith(f"explain {seq}).")]
+    said = [it for it in items
+            if " ".join(x.strip() for x in it).endswith(f"explain {seq}).")]
     assert len(said) == 1, report
-    assert len(said[0]) <= 2 and all(len(line) <= 72 for line in said[0]), said[0]
+    assert len(said[0]) <= 3 and all(len(line) <= 72 for line in said[0]), said[0]
     return " ".join(line.strip() for line in said[0])[2:]
 
 
@@ -62,8 +65,8 @@ def test_a_link_of_a_sheet(tmp_path, cli):
     rec = rolled(records(path))[-1]
     assert rec["dice_from"] == {"links": [rec["link"]], "stream": "german.1"}
     assert _told(cli, path, rec["seq"], "entente") == (
-        f"Dice: the secret and German's link 1 {GERMAN[1][:8]}, keyed german.1: {NEITHER} "
-        f"(explain {rec['seq']}).")
+        f"Dice from the game's secret and German's next sheet link: {NEITHER} (for an "
+        f"audit: link 1 {GERMAN[1][:8]}, keyed german.1; explain {rec['seq']}).")
     report = cli("report", path, "--as", "entente", "--since", str(rec["seq"] - 1)).stdout
     assert GERMAN[1] not in report
     log = " ".join(cli("log", path, "--since", str(rec["seq"] - 1)).stdout.split())
@@ -79,7 +82,8 @@ def test_the_referees_answer(tmp_path, monkeypatch, cli):
     check_deadlines(path, tmp_path / "out", START + timedelta(hours=49))
     rec = next(r for r in records(path) if r.get("by") == "deadline" and r.get("dice"))
     assert _told(cli, path, rec["seq"]) == (
-        f"Dice: the secret alone, keyed german.1: {FORESEE} (explain {rec['seq']}).")
+        f"Dice from the game's secret alone: {FORESEE} (for an audit: keyed german.1; "
+        f"explain {rec['seq']}).")
 
 
 def test_the_referees_answer_closing_a_phase_of_sealed_plans(tmp_path, monkeypatch, cli):
@@ -93,8 +97,9 @@ def test_the_referees_answer_closing_a_phase_of_sealed_plans(tmp_path, monkeypat
     rec = next(r for r in records(journal)[1:] if r.get("by") == "deadline")
     assert rec["dice_from"]["stream"] == "plans-production.3"
     assert _told(cli, journal, rec["seq"]) == (
-        f"Dice: the secret and Entente's link {nxt['entente']}, keyed "
-        f"plans-production.3: {FORESEE} (explain {rec['seq']}).")
+        f"Dice from the game's secret and Entente's sheet link, shown before: "
+        f"{FORESEE} (for an audit: link {nxt['entente']}, keyed plans-production.3; explain "
+        f"{rec['seq']}).")
 
 
 def test_a_phase_of_sealed_plans(tmp_path, cli):
@@ -106,8 +111,8 @@ def test_a_phase_of_sealed_plans(tmp_path, cli):
     rec = records(journal)[-1]
     assert rec["dice_from"]["stream"] == "plans-production.3"
     assert _told(cli, journal, rec["seq"], "entente") == (
-        f"Dice: the secret and both sides' links, keyed plans-production.3: {NEITHER} "
-        f"(explain {rec['seq']}).")
+        f"Dice from the game's secret and both sides' sheet links: {NEITHER} (for an "
+        f"audit: keyed plans-production.3; explain {rec['seq']}).")
 
 
 def test_a_phase_closed_by_a_side_without_a_sheet(tmp_path, cli):
@@ -121,8 +126,9 @@ def test_a_phase_closed_by_a_side_without_a_sheet(tmp_path, cli):
     rec = records(journal)[-1]
     assert rec["dice_from"]["stream"] == "plans-production.3" and "link" not in rec
     assert _told(cli, journal, rec["seq"], "entente") == (
-        f"Dice: the secret and German's link {nxt['german']}, keyed plans-production.3: "
-        f"{FORESEE} (explain {rec['seq']}).")
+        f"Dice from the game's secret and German's sheet link, shown before: "
+        f"{FORESEE} (for an audit: link {nxt['german']}, keyed plans-production.3; explain "
+        f"{rec['seq']}).")
 
 
 def test_orders_by_hand(tmp_path, cli):
@@ -136,8 +142,8 @@ def test_orders_by_hand(tmp_path, cli):
     rec = rolled(records(path))[-1]
     assert "dice_from" not in rec
     assert _told(cli, path, rec["seq"]) == (
-        f"Dice: the secret alone, keyed by record {rec['seq']}: the moderator could foresee "
-        f"and choose among them (explain {rec['seq']}).")
+        f"Dice from the game's secret alone: the moderator could foresee and choose "
+        f"among them (for an audit: keyed by record {rec['seq']}; explain {rec['seq']}).")
 
 
 def test_a_shuffle_by_hand(tmp_path, cli):
@@ -155,8 +161,9 @@ def test_a_shuffle_by_hand(tmp_path, cli):
     assert [e["draws"] for e in rec["events"] if e["type"] == "DeckShuffled"] == [45]
     for reader in ("german", "public"):
         assert _told(cli, journal, rec["seq"], reader) == (
-            f"Shuffle: the secret alone, keyed by record {rec['seq']}: the moderator could "
-            f"foresee and choose among its outcomes (explain {rec['seq']}).")
+            f"Shuffle from the game's secret alone: the moderator could foresee and "
+            f"choose among its outcomes (for an audit: keyed by record {rec['seq']}; explain "
+            f"{rec['seq']}).")
     # The sentence points to explain: it says where the shuffle's draws lie in the stream.
     # Fisher-Yates places 46 cards by 45 draws, the first at index 0 (no die came before),
     # its HMAC message keyed by the record's number alone (no mix).
@@ -182,8 +189,8 @@ def test_manual_dice(tmp_path, cli):
     assert r.exit_code == 0, r.output
     rec = rolled(records(path))[-1]
     assert _told(cli, path, rec["seq"]) == (
-        f"Dice rolled by the players and entered by the moderator (manual dice; explain "
-        f"{rec['seq']}).")
+        f"Dice rolled by the players and entered by the moderator (for an audit: manual "
+        f"dice; explain {rec['seq']}).")
 
 
 def test_a_record_of_older_rules(tmp_path, cli):
@@ -193,8 +200,8 @@ def test_a_record_of_older_rules(tmp_path, cli):
     path, _, recs = rules7_game(tmp_path)
     assert "stream" not in recs[12]["dice_from"]
     assert _told(cli, path, 12) == (
-        "Dice: the secret and both sides' links, keyed by record 12 (older rules): the "
-        "moderator could choose among them (explain 12).")
+        "Dice from the game's secret and both sides' sheet links: the moderator could "
+        "choose among them (for an audit: older rules, keyed by record 12; explain 12).")
 
 
 def test_a_report_says_once_the_dice_of_records_keyed_by_their_number():
@@ -217,9 +224,10 @@ def test_a_report_says_once_the_dice_of_records_keyed_by_their_number():
     texts = [[line[0].text for line in lines] for lines in told]
     assert texts[0] == texts[1] == texts[2] == [], texts
     assert foot.spans[0].text == (
-        "Dice of records 21, 22 and 25: the secret alone, each keyed by its record's number: "
-        "the moderator could foresee and choose among them (explain N for any of them); a "
-        "dice sheet for each side avoids this (docs/player.md, Dice sheets).")
+        "Dice of records 21, 22 and 25 from the game's secret alone: the moderator "
+        "could foresee and choose among them (for an audit: each keyed by its record's "
+        "number; explain N for any of them); a dice sheet for each side avoids this "
+        "(docs/player.md, Dice sheets).")
     assert texts[3] == [dice_words(mailed, data)] and "german.1" in texts[3][0]
     # One such record alone keeps its own sentence, by its dice, as before.
     alone = DiceOnce(manual=False)
@@ -227,3 +235,32 @@ def test_a_report_says_once_the_dice_of_records_keyed_by_their_number():
     alone.add(lines, rolled[0], data)
     assert alone.close() == []
     assert [line[0].text for line in lines] == [dice_words(rolled[0], data)]
+
+
+def test_a_player_s_mail_leads_with_plain_words():
+    """In a player's mail the sentence leads with what chose the dice and who could have
+    chosen them, in words a player needs no guide for; the link's or digest's first digits
+    and the stream come after, "for an audit", with the line he mails to have the record
+    explained: three lines at most at a phone's width, side names and numbers long."""
+    import textwrap
+
+    from referee.render.dice_words import dice_words
+
+    data = g.game_data("ttlm")
+    link = {"side": "german", "no": 1, "value": "8d3835ec" + "0" * 56}
+    linked = dice_words({"seq": 12, "actor": "german", "dice": [3], "link": link,
+                         "dice_from": {"links": [link], "stream": "german.1"}}, data,
+                        mailed=True)
+    assert linked == (
+        f"Dice from the game's secret and German's next sheet link: {NEITHER} (for an "
+        "audit: link 1 8d3835ec, keyed german.1; mail 'explain 12').")
+    mailed = dice_words({"seq": 1017, "actor": "entente", "dice": [3],
+                         "dice_from": {"mail": "c8802b7f" + "0" * 56,
+                                       "stream": "entente.12"}}, data, mailed=True)
+    assert mailed == (
+        "Dice from the game's secret and the mail's words: the moderator could choose them "
+        "only by re-wording it, which its digest shows (for an audit: digest c8802b7f, "
+        "keyed entente.12; mail 'explain 1017').")
+    for said in (linked, mailed):
+        assert len(textwrap.wrap(said, 72, initial_indent="- ",
+                                 subsequent_indent="  ")) <= 3, said

@@ -142,12 +142,12 @@ def test_the_other_sides_standing_orders_change_neither_where_a_mail_ends_nor_it
 def test_a_report_tells_what_a_mail_s_digest_in_the_dice_lets_a_player_check(
         tmp_path, cli, reader):
     """A record whose dice mix in its mail's order lines (store/sheets.py) is told in a
-    report, the player's mail, in one sentence of two lines at most (a phone's width): the
-    dice come from the secret and the German's mail digest, its first digits for his own
-    SHA-256 of those lines, keyed by his count, so neither the moderator nor a player alone
-    chose them; an audit finds the whole digest and each die in `explain`. It read six
-    lines, the stream on a line of its own; `log`, read by those who audit, keeps the
-    digest whole."""
+    report, the player's mail, in one sentence of three lines at most (a phone's width):
+    plain words first (the game's secret and the mail's words chose the dice; the moderator
+    could choose them only by re-wording the mail, which its digest shows), then for an
+    audit the digest's first digits, for the German's own SHA-256 of those lines, and the
+    stream, his count. An audit finds the whole digest and each die in `explain`; `log`,
+    read by those who audit, keeps the digest whole."""
     j = _artois(tmp_path / "artois", "no combat cards", "stand and fight")
     r = g.submit(j, "german", ["end movement", "done", "pass"], atomic=True,
                  handoff_ends=True, mail=MAIL)
@@ -155,10 +155,10 @@ def test_a_report_tells_what_a_mail_s_digest_in_the_dice_lets_a_player_check(
     digest = lines_digest(["end movement"])
     assert rec["dice_from"]["mail"] == digest
     report = cli("report", j, "--as", reader, "--since", str(rec["seq"] - 1)).stdout
-    said = f"- Dice: the secret and German's mail digest {digest[:8]}, keyed " \
-        f"{rec['dice_from']['stream']}: the moderator could choose them only by " \
-        f"re-wording the mail, which its digest shows its sender (explain {rec['seq']})."
-    (at,) = [i for i, line in enumerate(report.splitlines()) if line.startswith("- Dice:")]
+    said = f"- Dice from the game's secret and the mail's words: the moderator could " \
+        f"choose them only by re-wording it, which its digest shows (for an audit: digest " \
+        f"{digest[:8]}, keyed {rec['dice_from']['stream']}; explain {rec['seq']})."
+    (at,) = [i for i, line in enumerate(report.splitlines()) if line.startswith("- Dice ")]
     told = report.splitlines()[at:at + 3]
     assert " ".join(x.strip() for x in told) == said, told
     assert digest not in report and "mix in the digest" not in report

@@ -14,7 +14,7 @@ whole.
 from __future__ import annotations
 
 from ..base.plurals import joined
-from .dice_words import asking, record_keyed, report_lines
+from .dice_words import SECRET_ALONE, asking, record_keyed, report_lines
 from .sections import Para, Span
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -26,14 +26,14 @@ if TYPE_CHECKING:
 SHEETS = "a dice sheet for each side avoids this (docs/player.md, Dice sheets)"
 # What records of one kind share, told once with the records it covers.
 GROUPED = {
-    "dice": "Dice of records {seqs}: the secret alone, each keyed by its record's number: "
-            "the moderator could foresee and choose among them ({ask} for any of them); "
-            + SHEETS + ".",
-    "shuffle": "Shuffles of records {seqs}: the secret alone, each keyed by its record's "
-               "number: the moderator could foresee and choose among their outcomes "
-               "({ask} for any of them); " + SHEETS + ".",
+    "dice": "Dice of records {seqs} " + SECRET_ALONE + ": the moderator could foresee and "
+            "choose among them (for an audit: each keyed by its record's number; {ask} for "
+            "any of them); " + SHEETS + ".",
+    "shuffle": "Shuffles of records {seqs} " + SECRET_ALONE + ": the moderator could "
+               "foresee and choose among their outcomes (for an audit: each keyed by its "
+               "record's number; {ask} for any of them); " + SHEETS + ".",
     "manual": "Dice of records {seqs}: rolled by the players and entered by the moderator "
-              "(manual dice; {ask} for any of them).",
+              "(for an audit: manual dice; {ask} for any of them).",
 }
 
 

@@ -27,9 +27,11 @@ and what is true of each (docs/player.md, Who can foresee a die):
   were mixed in, and the moderator could choose among the dice by writing other records
   first.
 
-Each sentence ends where an audit checks it (`explain N`; in a player's mail, the line
-`explain N` he mails, which the referee answers: mail/queries.py); `log` keeps the mix
-whole.
+Each sentence leads with plain words, what chose the dice and who could have chosen them,
+for a player who never read the guide; then, "for an audit", what they mix in by its
+first digits, the stream that keys them and where an audit checks it (`explain N`; in a
+player's mail, the line `explain N` he mails, which the referee answers: mail/queries.py).
+That takes three lines of a phone's width, not two; `log` keeps the mix whole.
 """
 
 from __future__ import annotations
@@ -46,8 +48,11 @@ HEX = 8             # a link's or a digest's first digits: enough to know one's 
 NEITHER = "no moderator or player alone could choose them"
 FORESEE = "the moderator could foresee, not choose them"
 # A mail's digest alone: the moderator, who reads the mail first, could re-word it.
-REWORDED = "the moderator could choose them only by re-wording the mail, which its " \
-    "digest shows its sender"
+REWORDED = "the moderator could choose them only by re-wording it, which its digest shows"
+# What chose a record's dice, in a player's words ("Dice from ..."): the game's secret,
+# drawn at `new`, and what it mixes in.
+SECRET = "from the game's secret"
+SECRET_ALONE = f"{SECRET} alone"
 
 
 def asking(seq: object, mailed: bool = False) -> str:
@@ -56,39 +61,47 @@ def asking(seq: object, mailed: bool = False) -> str:
     return f"mail 'explain {seq}'" if mailed else f"explain {seq}"
 
 
+def audit(key: str, seq: object, mailed: bool = False, mix: str = "") -> str:
+    """The part of a dice sentence an auditor needs, after the plain words: what the dice
+    mix in by its first digits, the stream that keys them and where `explain` tells them."""
+    return f"(for an audit: {mix + ', ' if mix else ''}{key}; {asking(seq, mailed)})"
+
+
 def dice_words(rec: dict, data: GameData, manual: bool = False,
                mailed: bool = False) -> str | None:
-    """One sentence on where a record's dice came from, the stream that keys them inside it
-    and where an audit checks them (mailed: in a player's mail, the line he mails for it);
-    a side's record without a mix that rolled no die but shuffled the deck, the same of its
-    shuffle; None for a record that rolled no die, drew nothing and names no mix."""
+    """One sentence on where a record's dice came from: first in plain words what chose them
+    and who could have chosen them, then for an audit what they mix in, the stream that keys
+    them inside it and where an audit checks them (mailed: in a player's mail, the line he
+    mails for it); a side's record without a mix that rolled no die but shuffled the deck,
+    the same of its shuffle; None for a record that rolled no die, drew nothing and names no
+    mix."""
     source = rec.get("dice_from") if isinstance(rec.get("dice_from"), dict) else None
     seq = rec.get("seq")
-    check = f"({asking(seq, mailed)})"
     if manual and rec.get("dice"):
-        return f"Dice rolled by the players and entered by the moderator (manual dice; " \
-               f"{asking(seq, mailed)})."
+        return f"Dice rolled by the players and entered by the moderator " \
+               f"{audit('manual dice', seq, mailed)}."
+    by_number = audit(f"keyed by record {seq}", seq, mailed)
     if source is None and not rec.get("dice"):
-        return f"Shuffle: the secret alone, keyed by record {seq}: the moderator could " \
-               f"foresee and choose among its outcomes {check}." if _shuffles(rec) else None
+        return f"Shuffle {SECRET_ALONE}: the moderator could foresee and choose among " \
+               f"its outcomes {by_number}." if _shuffles(rec) else None
     if source is None:
-        return f"Dice: the secret alone, keyed by record {seq}: the moderator could " \
-               f"foresee and choose among them {check}."
+        return f"Dice {SECRET_ALONE}: the moderator could foresee and choose among them " \
+               f"{by_number}."
     stream = source.get("stream")
     if not isinstance(stream, str):
-        return f"Dice: {_mix(source, rec, data)}, keyed by record {seq} (older rules): " \
-               f"the moderator could choose among them {check}."
-    if rec.get("by") in ("deadline", "referee"):
-        return f"Dice: {_mix(source, rec, data, shown=True)}, keyed {stream}: {FORESEE} " \
-               f"{check}."
+        return f"Dice {_chose(source, rec, data, latest=True)}: the moderator could choose " \
+               f"among them {audit(f'older rules, keyed by record {seq}', seq, mailed)}."
+    if rec.get("by") in ("deadline", "referee") or (
+            not in_side_count(source) and rec.get("link") not in source.get("links", [])):
+        # The referee's own answer, or no link of this record's: every one it mixes in was
+        # shown before it was written.
+        return f"Dice {_chose(source, rec, data, shown=True)}: {FORESEE} " \
+               f"{_audit(source, rec, data, stream, mailed, shown=True)}."
     if not source.get("links") and not source.get("mail"):
-        return f"Dice: the secret alone, keyed {stream}: {FORESEE} {check}."
-    if not in_side_count(source) and rec.get("link") not in source["links"]:
-        # No link of this record's: every one it mixes in was shown before it was written.
-        return f"Dice: {_mix(source, rec, data, shown=True)}, keyed {stream}: {FORESEE} " \
-               f"{check}."
+        return f"Dice {SECRET_ALONE}: {FORESEE} {audit(f'keyed {stream}', seq, mailed)}."
     said = NEITHER if source.get("links") else REWORDED
-    return f"Dice: {_mix(source, rec, data)}, keyed {stream}: {said} {check}."
+    return f"Dice {_chose(source, rec, data)}: {said} " \
+           f"{_audit(source, rec, data, stream, mailed)}."
 
 
 def record_keyed(rec: dict, manual: bool = False) -> str | None:
@@ -111,20 +124,35 @@ def _shuffles(rec: dict) -> bool:
         ev.get("type") == "DeckShuffled" and ev.get("draws") for ev in rec.get("events", []))
 
 
-def _mix(source: dict, rec: dict, data: GameData, shown: bool = False) -> str:
-    """What the dice mix in, the secret first: a link by its side, number and first digits
-    (`shown` before this record: public, by side and number; two, a phase of sealed plans
-    or older rules: both sides' links, each in full where it was revealed), the mail's
-    digest by whose mail it is."""
+def _chose(source: dict, rec: dict, data: GameData, shown: bool = False,
+           latest: bool = False) -> str:
+    """What chose the dice, in a player's words: the secret with the side's next sheet link
+    (`shown`: a link shown before this record; `latest`: older rules, the side's latest),
+    both sides' links, or the side's mail."""
     links = source.get("links", [])
-    parts = [f"{data.side_name(x['side'])}'s " + (f"link {x['no']}" if x.get("no") else "tip")
-             + ("" if shown else f" {str(x.get('value'))[:HEX]}") for x in links]
+    parts = [f"{data.side_name(x['side'])}'s " + (
+        "sheet tip" if not x.get("no") else "sheet link, shown before" if shown
+        else "latest sheet link" if latest else "next sheet link") for x in links]
     if len(links) > 1:
-        parts = ["both sides' links"]
+        parts = ["both sides' sheet links"]
     if source.get("mail"):
-        parts.append(f"{data.side_name(str(rec.get('actor')))}'s mail digest "
-                     f"{str(source['mail'])[:HEX]}")
-    return " and ".join(["the secret", *parts]) if parts else "the secret alone"
+        parts.append("the mail's words")
+    return " and ".join([SECRET, *parts]) if parts else SECRET_ALONE
+
+
+def _audit(source: dict, rec: dict, data: GameData, stream: str, mailed: bool,
+           shown: bool = False) -> str:
+    """The audit part of a record whose dice mix in links or a digest: a link by its number
+    and first digits (`shown` before this record: public, by number; two, a phase of sealed
+    plans: neither, `explain` gives both), the mail's digest by its first digits."""
+    links = source.get("links", [])
+    parts = [] if len(links) > 1 else [
+        (f"link {x['no']}" if x.get("no") else "tip") + ("" if shown else
+                                                         f" {str(x.get('value'))[:HEX]}")
+        for x in links]
+    if source.get("mail"):
+        parts.append(f"digest {str(source['mail'])[:HEX]}")
+    return audit(f"keyed {stream}", rec.get("seq"), mailed, ", ".join(parts))
 
 
 def report_lines(rec: dict, data: GameData, manual: bool = False,
