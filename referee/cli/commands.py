@@ -503,6 +503,7 @@ def _tick_document(report) -> dict:
                for x in report.games],
         unclaimed=report.unclaimed, waiting=report.waiting, problems=report.problems,
         busy=report.busy, mailboxes=[d.document() for d in report.down],
+        servers=[d.document() for d in report.servers],
         exports=[str(p) for p in report.exports])
 
 

@@ -490,6 +490,18 @@ class MailboxDown(Part):
     problem: str
 
 
+class ServerDown(Part):
+    """An SMTP server the pass could not send through, once for all the games whose session
+    to it failed in the same words: the server (`smtp HOST:PORT`), why, the games whose mail
+    stays owed, and its line among `problems` (each of those games lists it among its own
+    problems too)."""
+
+    server: str
+    why: str
+    games: list[str]
+    problem: str
+
+
 class TickResult(Document):
     """`tick`: each game's pass, the places of the messages no game claimed (left for the
     moderator), those waiting for a game not played now, every problem (once each: a
@@ -506,6 +518,7 @@ class TickResult(Document):
     problems: list[str]
     busy: list[str]         # the games passed over (locked by another process), a line each
     mailboxes: list[MailboxDown]    # the mailboxes that could not be read, one entry each
+    servers: list[ServerDown]       # the SMTP servers that could not be sent through
     exports: list[str]      # the redacted exports of the folder (their paths), passed over
 
 

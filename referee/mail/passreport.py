@@ -14,6 +14,7 @@ from ..base.errors import EXIT_INTEGRITY, RefereeError, one_line
 from ..base.plurals import counted, joined
 from .delivery import TransportError
 from .mailboxdown import MailboxDown
+from .serverdown import ServerDown
 from .tickgame import Game
 
 
@@ -30,6 +31,7 @@ class TickReport:
     held: list[str] = field(default_factory=list)       # journals another process held
     down: list[MailboxDown] = field(default_factory=list)   # mailboxes that could not be read
     exports: list[Path] = field(default_factory=list)   # redacted exports passed over
+    servers: list[ServerDown] = field(default_factory=list)     # SMTP servers down
 
     @property
     def passed(self) -> list[str]:
@@ -45,9 +47,10 @@ class TickReport:
 
     @property
     def problems(self) -> list[str]:
-        """Every problem once: a mailbox that could not be read (each of its games counts
-        it among its own) once for all its games."""
-        shared = [d.problem for d in self.down]
+        """Every problem once: a mailbox that could not be read, or an SMTP server that could
+        not be sent through (each of its games counts it among its own), once for all its
+        games."""
+        shared = [d.problem for d in [*self.down, *self.servers]]
         return self.broken + shared + [p for x in self.games for p in x.problems
                                        if p not in shared]
 
@@ -67,7 +70,8 @@ class TickReport:
         line when told holds it (watch: it stands as it was)."""
         out = [f"problem  {p}" for p in self.broken if p not in told]
         out += [line for line in self.passed if line not in told]
-        out += [f"problem  {d.problem}" for d in self.down if d.problem not in told]
+        out += [f"problem  {d.problem}" for d in [*self.down, *self.servers]
+                if d.problem not in told]
         out += [f"busy     {p}" for p in self.held]
         for x in self.games:
             out += [line for line in x.lines[x.shown:] if not quiet(line, told)]

@@ -116,7 +116,8 @@ def _handled(x: Game, handle: Callable[[Game], bool]) -> bool:
 
 
 # What a worker tells of each of its games, the rest of a game being as the pass had it.
-TOLD = ("lines", "problems", "messages", "read", "took", "busy", "outbox", "moderator")
+TOLD = ("lines", "problems", "messages", "read", "took", "busy", "outbox", "moderator",
+        "unsent")
 
 
 def _then(handle: Callable[[Game], bool], done: Callable[[Game], None]

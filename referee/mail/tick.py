@@ -52,6 +52,8 @@ from .ownpause import own_pause
 from .passreport import TickReport, quiet, stamped, summary, tally, teller  # noqa: F401
 from .reminders import GRACE, check_deadlines, quiet_until, standing_note
 from .sending import send_owed
+from .serverdown import failed as failed_sending
+from .serverdown import grouped as servers_down
 from .sharing import Share, each_game, workers
 from .standingproblems import StandingProblems
 from .tickgame import (
@@ -143,12 +145,13 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
     idle = {x.journal.name for x in games if _idle(x, index, moment)}
     share([x for x in games if x.routed and x.target is not None and not x.busy and
            x.journal.name not in idle], lambda x: _after_mail(x, games_dir, with_map))
+    servers = servers_down(games)     # an SMTP server down: told once for its games
     gameindex.save(path, _indexed(games, index, idle, games_dir, moment), claims_known)
     withheld.told(broken, aside, held)
     busy = [w.journals[0] for w in aside if w.busy] + [x.journal for x in games if x.busy]
     broken += busysince.too_long(path, busy, moment)
     return TickReport(games, unclaimed, broken, *told_now(pending), withheld.waiting(aside),
-                      withheld.unknown(aside), found, held, down, exports)
+                      withheld.unknown(aside), found, held, down, exports, servers)
 
 
 # What the index keeps of a game (gameindex.py): what claims its mail and where it goes.
@@ -495,7 +498,7 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
     except BusyError as exc:
         x.pass_over(str(exc))
     except RefereeError as exc:
-        x.fail(str(exc))
+        failed_sending(x, exc)      # a server down: told once for its games
     tell_refused(x)
     if x.outbox:
         x.log(f"outbox   {counted(x.outbox, 'mail')} left in {one_line(str(x.spool))} for "

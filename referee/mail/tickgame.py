@@ -58,6 +58,7 @@ class Game:
     busy: str | None = None     # why the pass passed it over: a lock another process held
     shown: int = 0              # its lines told already, as the game was done (passreport)
     outbox: int = 0             # the mails this pass left in its `outbox:DIR` folder
+    unsent: str | None = None   # its SMTP session failed as a whole (serverdown.py)
     # The problem saying the game waits on the moderator, and what he may do (wait_on_him).
     moderator: str | None = None
 
