@@ -36,6 +36,8 @@ from pathlib import Path
 
 import yaml
 
+from sourcetrees import tree as source_tree
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("ttlm", "aac", "skirmish")
 BOOK_OF_PREFIX = {"AAC": "aac", "TTLM": "ttlm"}
@@ -122,7 +124,7 @@ def code_citations() -> list[Citation]:
         rel = path.relative_to(ROOT / "referee").as_posix()
         if rel.startswith(SKIRMISH_CODE):
             continue                           # the skirmish cites its card's tables, by data
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = source_tree(path)
         docs, parents = _docstrings(tree), _parents(tree)
         for n in ast.walk(tree):
             if not (isinstance(n, ast.Constant) and isinstance(n.value, str)) or id(n) in docs:

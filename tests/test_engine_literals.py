@@ -15,6 +15,7 @@ from pathlib import Path
 
 import referee.engine
 from gamecalls import game_data
+from sourcetrees import tree as source_tree
 
 ENGINE = Path(referee.engine.__file__).parent
 SEASON = re.compile(r"\b(SPRING|SUMMER|AUTUMN|WINTER) 19\d\d")
@@ -45,7 +46,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
 def _literals():
     """(file name, line, text) of every string constant in the engine, docstrings left out."""
     for path in sorted(ENGINE.glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        tree = source_tree(path)
         docs = _docstrings(tree)
         found = [(node.lineno, node.value) for node in ast.walk(tree)
                  if isinstance(node, ast.Constant) and isinstance(node.value, str)

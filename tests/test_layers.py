@@ -17,6 +17,7 @@ from pathlib import Path
 
 import referee
 from graphs import find_cycle
+from sourcetrees import parsed
 
 PACKAGE = Path(referee.__file__).parent
 LAYERS = ("base", "contracts", "store", "data", "engine", "game", "render", "table", "mail",
@@ -83,7 +84,7 @@ def _module_level(body: list[ast.stmt]) -> set[int]:
 def imports_of(source: str, module: str, path: Path,
                known: set[str]) -> list[tuple[str, int, bool]]:
     """(module imported, line, function-local?) for every referee import in one source."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     top = _module_level(tree.body)
     out: list[tuple[str, int, bool]] = []
     for node in ast.walk(tree):
@@ -206,7 +207,7 @@ def long_parts(path: Path) -> list[str]:
     out = []
     if source.count("\n") > MAX_FILE_LINES and name not in LONG_FILES_ALLOWED:
         out.append(f"{name}: {source.count(chr(10))} lines")
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parsed(source)):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             length = node.end_lineno - node.lineno + 1
             if length > MAX_FUNCTION_LINES:

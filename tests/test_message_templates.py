@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import referee
+from sourcetrees import tree as source_tree
 
 FIELD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
 SOURCE = Path(referee.__file__).parent
@@ -26,7 +27,7 @@ def _text(node: ast.AST) -> str | None:
 
 
 def _trees() -> dict[Path, ast.Module]:
-    return {path: ast.parse(path.read_text(encoding="utf-8"))
+    return {path: source_tree(path)
             for path in sorted(SOURCE.rglob("*.py"))}
 
 
