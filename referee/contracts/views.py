@@ -363,7 +363,7 @@ class MessageOutcome(Document):
     where: str
     message_id: str
     from_: str = field(name="from")
-    status: str                 # applied | rejected | skipped | stale | held | known | automatic
+    status: str     # applied | rejected | skipped | stale | held | known | automatic | failed
     side: str | None
     reason: str | None
     records: list[int]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from ..base.addresses import address_key
@@ -44,6 +45,7 @@ from .answered import answered_record
 from .copies import refuse_copy
 from .direct import direct_inbox
 from .elsewhere import check_outbox, writer
+from .faulted import taken_or_set_aside
 from .handling import handle
 from .holdsteps import keep_hold, with_holds
 from .keyed import mail_side
@@ -260,7 +262,9 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
                 out.status, out.reason = "rejected", OBSERVERS_NEVER_ORDER
                 replies.append((m.sender, OBSERVER, out, m))
             else:
-                _classify(table, m, out, people, keys, bodies, manual, replies)
+                # An error no rule foresaw sets this message aside, not the game (faulted.py).
+                taken_or_set_aside(table, m, out, replies, people, partial(
+                    _classify, table, m, out, people, keys, bodies, manual, replies))
                 told += key_told(table, out, m, people, keys, ledger, outbox)
             boxes.release(m)
             if out.status == "held" and out.side:   # the moderator must enter them:

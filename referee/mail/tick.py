@@ -36,6 +36,8 @@ from .delivery import (
     open_source,
     spool_files,
 )
+from .faulted import FAILED
+from .faulted import problem as faulted_problem
 from .folderexports import seen_as, unplayable
 from .fornow import noted as note_refused_now
 from .heldreminders import held_reminders
@@ -449,6 +451,8 @@ def _handle_mail(x: Game, spool: Spool, games_dir, with_map: bool) -> bool:
         x.messages.append({"where": shown, "message_id": o.message_id, "from": o.sender,
                            "status": o.status, "side": o.side, "reason": o.reason,
                            "records": o.records, "new": o.new})
+        if o.status == FAILED:      # set aside for good: told by this pass alone
+            x.fail(faulted_problem(o, named(x.journal)))
     lost = sum(o.status == "unreadable" for o in outcomes)
     if lost:                    # gone from the pass's own copy: read again from the source
         x.read = False
