@@ -401,12 +401,18 @@ def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: 
         if leader is False:
             continue
         if keep:
-            space.add_box(box, owner)
-            if leader:
-                space.add_segment(*leader, owner, width=lead)
+            keep_place(space, owner, box, leader, lead)
         return box, leader
     space.refused.add(asked)
     return None
+
+
+def keep_place(space: Space, owner: str, box: Box, leader: Segment | None,
+               lead: float = 1.5) -> None:
+    """A place that place() found (with keep false) added to the space, as keep adds it."""
+    space.add_box(box, owner)
+    if leader:
+        space.add_segment(*leader, owner, width=lead)
 
 
 def _leader(space: Space, owner: str, box: Box, x: float, y: float, r: float,
