@@ -131,6 +131,17 @@ def names(root: ET.Element) -> dict[str, tuple[str, Box]]:
             if t.get("class") == "name" and t.get("data-area")}
 
 
+def stack_names(root: ET.Element) -> list[tuple[str, str, Box]]:
+    """(area, the name, the framed box it is drawn in) of every stack that carries its
+    area's name."""
+    out = []
+    for g in stacks(root):
+        grounds = [r for r in g if r.get("class") == "stack-name-ground"]
+        texts = [t for t in g if t.get("class") == "stack-name"]
+        out += [(g.get("data-area"), t.text, rect_box(r)) for r, t in zip(grounds, texts)]
+    return out
+
+
 def labels(root: ET.Element) -> list[tuple[str, Box]]:
     """(what, box) of every label on the map part: the areas' names, the counters, the supply
     marks, the VP numbers and the regions' labels."""
@@ -138,6 +149,7 @@ def labels(root: ET.Element) -> list[tuple[str, Box]]:
     out = [(f"name {a}", box) for a, (_, box) in names(root).items()]
     out += [(f"counter {c.unit} at {c.area}", c.box) for c in counters(root)
             if c.area and not _offmap(c.element, parents)]
+    out += [(f"stack name {a}", box) for a, _, box in stack_names(root)]
     for g in root.iter(f"{NS}g"):
         cls = g.get("class") or ""
         if cls == "supply":

@@ -130,8 +130,8 @@ def test_each_counter_stands_at_its_area(pictures):
 
 
 def _bound(stack) -> mr.Box:
-    rects = [mr.rect_box(x) for x in stack.iter(f"{mr.NS}rect") if x.get("class") ==
-             "counter-box"]
+    rects = [mr.rect_box(x) for x in stack.iter(f"{mr.NS}rect") if x.get("class") in
+             ("counter-box", "stack-name-ground")]
     return (min(b[0] for b in rects), min(b[1] for b in rects), max(b[2] for b in rects),
             max(b[3] for b in rects))
 

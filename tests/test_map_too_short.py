@@ -40,14 +40,15 @@ def _bare(base: mapbase.Base, area: str, cs) -> bool:
     return stacks.place_area(base.space.copy(), base, area, cs) is not None
 
 
-def test_the_opening_is_drawn_at_level_1_because_strasbourg_has_no_place_at_0(game):
-    """At the start of 1914 the German units of Strasbourg find no place beside it at level
-    0, whatever else is placed: the map is drawn at level 1, where every area's counters
-    find one."""
+def test_the_opening_is_drawn_at_level_3_because_strasbourg_has_no_place_at_2(game):
+    """At the start of 1914 the German units of Strasbourg find no place at level 2 where
+    they read as Strasbourg's, nor room for the taller box that carries its name (stackname.py),
+    whatever else is placed: the map is drawn at level 3, where every area's counters find
+    one."""
     opened, scene, top = _scene(game, 1)
     drawn, _ = svgmap.layout(scene, top)
     by_area = svgmap._by_area(scene, drawn.pos)
-    low, one = (mapbase.base(opened.data, scene.scale, top, n) for n in (0, 1))
+    low, one = (mapbase.base(opened.data, scene.scale, top, n) for n in (2, 3))
     assert drawn.bottom == one.bottom
     assert [a for a, cs in by_area.items() if cs and not _bare(low, a, cs)] == ["strasbourg"]
     assert all(_bare(one, a, cs) for a, cs in by_area.items() if cs)
@@ -64,7 +65,7 @@ def test_a_level_too_short_for_an_area_alone_is_given_up_before_any_counter_is_p
                         lambda *a: placed.append(a[2]) or real(*a))
     assert stacks.place_all(low, by_area) is None
     assert placed == []
-    one = mapbase.base(opened.data, scene.scale, top, 1)
+    one = mapbase.base(opened.data, scene.scale, top, 3)
     assert stacks.place_all(one, by_area) is not None
     assert set(placed) == {a for a, cs in by_area.items() if cs}
 
@@ -94,20 +95,21 @@ def test_an_answer_is_worked_out_once_for_a_base_an_area_and_its_counters(game,
     base.alone.clear()
     asked = []
     real = stacks._alone
-    monkeypatch.setattr(stacks, "_alone", lambda b, a, cs: asked.append(a) or real(b, a, cs))
+    monkeypatch.setattr(stacks, "_alone",
+                        lambda b, a, cs, n: asked.append(a) or real(b, a, cs, n))
     by_area = svgmap._by_area(scene, base.pos)
     for _ in range(3):
         assert stacks.place_all(base, by_area) is None
     assert asked and len(asked) == len(set(asked))
     other = mapbase.base(opened.data, scene.scale, top, 1)
     other.alone.clear()
-    stacks.fits_alone(other, "strasbourg", by_area["strasbourg"])
-    assert asked[-1] == "strasbourg" and asked.count("strasbourg") == 2
+    stacks.fits_alone(other, "aachen", by_area["aachen"])
+    assert asked[0] == asked[-1] == "aachen" and asked.count("aachen") == 2
     # Counters of the same sizes (another unit's title) are the same question.
     renamed = [dataclasses.replace(c, unit=c.unit + "x", title=c.title + " (renamed)")
-               for c in by_area["strasbourg"]]
-    assert stacks.fits_alone(other, "strasbourg", renamed) is True
-    assert asked.count("strasbourg") == 2
+               for c in by_area["aachen"]]
+    assert stacks.fits_alone(other, "aachen", renamed) is True
+    assert asked.count("aachen") == 2
 
 
 def test_the_failed_searches_left_on_the_base_are_bounded(game, monkeypatch):

@@ -20,6 +20,8 @@ EDGE = 14.0            # the room at the picture's edges
 COLUMN_GAP = 24.0      # between the two columns of the key
 
 
+# What a name framed over a stack of counters means (stackname.py).
+STACK_NAME = "a framed name over counters: the area they are in, drawn nearer another"
 LONGEST_TEXT = 2000         # letters of a key's text read at all (the rest cannot fit)
 
 
@@ -134,8 +136,10 @@ def _swatch(col: Column, draw, words: str) -> None:
     col.write(words, indent=f * 1.6)
 
 
-def area_keys(col: Column, data: GameData, colours: dict, rings: dict) -> None:
-    """What the areas' colours, rings and marks mean (1.2, 3.1, 4.1, 5.1.1, 6.1)."""
+def area_keys(col: Column, data: GameData, colours: dict, rings: dict,
+              named: bool = False) -> None:
+    """What the areas' colours, rings and marks mean (1.2, 3.1, 4.1, 5.1.1, 6.1), and, when
+    a stack on the map carries its area's name (stackname.py), what that name says."""
     col.write("Areas", **{"font-weight": "bold"})
     keys = [(colours["control"](s), f"{side_name(s)} control") for s in data.sides]
     keys += [(colours["disputed"], "Disputed"), (colours["neutral"], "Neutral")]
@@ -149,6 +153,7 @@ def area_keys(col: Column, data: GameData, colours: dict, rings: dict) -> None:
                   "S: supply source in its side's colour; white: only in some cases (6.1)",
                   "a line joins two neighbouring areas (4.1)",
                   "dots lead from an area to its name, a thick line to its counters",
+                  *((STACK_NAME,) if named else ()),
                   "positions are schematic, not the printed board's"):
         col.write(words)
 
@@ -196,14 +201,14 @@ def counter_keys(col: Column, data: GameData) -> None:
 
 
 def legend(g: ET.Element, data: GameData, y: float, scale: Scale, width: float,
-           colours: dict, rings: dict) -> tuple[Column, Column]:
+           colours: dict, rings: dict, named: bool = False) -> tuple[Column, Column]:
     """The key in two columns under the map, starting at y; returns the columns (their `y`
-    is where each ends)."""
+    is where each ends). With named, it says what a name framed over counters means."""
     ET.SubElement(g, "rect", {"x": f"{EDGE:g}", "y": f"{y:.1f}", "width": f"{width - 2 * EDGE:g}",
                               "height": "1", "fill": "#bbbbbb"})
     half = (width - 2 * EDGE - COLUMN_GAP) / 2
     left = Column(g, EDGE, y + 4, half, scale)
     right = Column(g, EDGE + half + COLUMN_GAP, y + 4, half, scale)
-    area_keys(left, data, colours, rings)
+    area_keys(left, data, colours, rings, named)
     counter_keys(right, data)
     return left, right

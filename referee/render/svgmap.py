@@ -37,7 +37,7 @@ from ..engine.armies import hidden_templates
 from ..engine.state import State
 from ..game.views import box_views, state_view
 from . import counters as cnt
-from . import impassable, mapbase, mapkeys, stacks
+from . import impassable, mapbase, mapkeys, stackname, stacks
 from .documents import side_colours, side_name
 from .focus import battle_areas, decision_areas
 from .mapkeys import EDGE
@@ -140,6 +140,7 @@ def _laid_out(scene: Scene, top: float, ids: tuple[str, ...] | None,
               ground: mapbase.Base, by_area: dict[str, list[cnt.Counter]]
               ) -> tuple[mapbase.Base, list[stacks.Stack]]:
     tried: dict[int, tuple | None] = {}
+    names = {a.id: mapbase.area_name(a) for a in scene.data.map.areas if a.id in ground.pos}
 
     def attempt(level: int):
         """(base, stacks) when every counter has a place at this level, None when one has
@@ -151,7 +152,7 @@ def _laid_out(scene: Scene, top: float, ids: tuple[str, ...] | None,
             if b is None or b.bottom > TALLEST:
                 tried[level] = TOO_TALL
             else:
-                got = stacks.place_all(b, by_area) \
+                got = stacks.place_all(b, by_area, names) \
                     if len(b.names) == len(b.pos) else None
                 tried[level] = (b, got) if got is not None else None
         return tried[level]
@@ -322,15 +323,19 @@ def draw_area(parent: ET.Element, area: Area, scene: Scene, x: float, y: float) 
 
 
 def draw_stacks(svg: ET.Element, placed: list[stacks.Stack], scene: Scene, pos: dict) -> None:
-    """Each area's counters where stacks.py placed them, with their leader."""
+    """Each area's counters where stacks.py placed them, with their leader, and the area's
+    name over them where the stack carries it (stackname.py)."""
     layer = ET.SubElement(svg, "g", {"id": "units"})
     for st in placed:
         g = ET.SubElement(layer, "g", {"class": "stack", "data-area": st.area})
+        sides = {c.side for c, _, _ in st.cells}
+        lead = ink(sides.pop(), scene.data) if len(sides) == 1 else LEAD_INK
         if st.leader:
-            sides = {c.side for c, _, _ in st.cells}
-            _line(g, from_circle(st.leader, pos[st.area], scene.scale.radius),
-                  ink(sides.pop(), scene.data) if len(sides) == 1 else LEAD_INK, stacks.LEAD,
-                  "leader")
+            _line(g, from_circle(st.leader, pos[st.area], scene.scale.radius), lead,
+                  stacks.LEAD, "leader")
+        if st.name is not None:
+            stackname.draw(g, st.name, st.area, st.box[0], st.box[1], scene.scale, lead,
+                          GROUND)
         for c, x, y in st.cells:
             cnt.draw(g, c, x, y, scene.scale)
 
@@ -475,7 +480,7 @@ def map_tree(state: State, data: GameData, reader: str, game_id: str = "",
     colours = {"control": lambda s: control_colour(s, data), "disputed": DISPUTED,
                "neutral": NEUTRAL}
     cols = mapkeys.legend(legend, data, y + scene.scale.pad * 3, scene.scale, WIDTH, colours,
-                          rings())
+                          rings(), any(st.name is not None for st in placed))
     y = impassable.legend(svg, b.unplaced, data, cols[0].x, cols[0].y + 4, scene.scale)
     height = max(y, cols[1].y) + 16
     ground.set("height", f"{height:.0f}")
