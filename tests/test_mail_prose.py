@@ -193,13 +193,13 @@ def test_a_refused_line_is_numbered_among_the_orders_not_in_the_whole_mail(
         journal, cli, tmp_path):
     """A reply quoting the mail it answers above its orders: 'line 139 of it failed' counted
     the quoted mail, a number a phone shows nowhere. The reply counts the lines read as his
-    orders, for the line refused and a later one that cannot be read alike; the moderator's
-    reason keeps the mail's own numbering."""
+    orders, for the line refused and a later one that cannot be read alike, and so does
+    the moderator's reason (one numbering: tests/test_mail_line_count.py)."""
     quoted = "\n".join(f"> report line {i}" for i in range(1, 40))
     body = (f"On Sat, the referee wrote:\n{quoted}\n\nplay offensive\nmove ge-1 liege\n"
             f"edn movement\nmvoe ge-1 liege\n\n{KEY_LINE}\n")
     out = handled(cli, journal, eml(tmp_path / "in", mail(body=body)), outbox=tmp_path / "out")
-    assert out[0]["status"] == "rejected" and "line 44 ('edn movement')" in out[0]["reason"], out
+    assert out[0]["status"] == "rejected" and "line 3 ('edn movement')" in out[0]["reason"], out
     text = flat(body_of(not_applied_reply(tmp_path / "out", "german")))
     assert "not applied: line 3 of your orders failed. The line: edn movement" in text, \
         text[:400]

@@ -21,7 +21,7 @@ from .holds import decision_of
 from .mailboxes import Message
 from .msgids import Answered
 from .ordersopen import orders_open_at
-from .prose import read_orders
+from .prose import as_counted, read_orders
 from .queries import EXPLAIN_LINE, asks, explain_by_mail
 from .refusal import (
     NAMED_LENGTH,
@@ -213,8 +213,8 @@ def _unreadable_after(table: Table, side: str, lines: list[tuple[int, str]],
     does, from what side may see."""
     out: list[str] = []
     game = table.game()
-    # Numbered among his orders, as the line refused is (refusal.py).
-    for n, (_, text) in enumerate(lines[refused + 1:], start=refused + 2):
+    # Numbered among his orders, as the line refused is (prose.as_counted).
+    for n, text in lines[refused + 1:]:
         try:
             table.kind.parse(table, text)
         except OrderError as exc:
@@ -287,7 +287,7 @@ def _read(table: Table, m: Message, key: str, out) -> tuple | None:
         return None
     verbs = table.kind.verbs()
     read, out.notes = read_orders(body, key, verbs, MAIL_HEADS, MAIL_WORDS)
-    lines, link, tip, problem = mailtext.sheet_lines(read)
+    lines, link, tip, problem = mailtext.sheet_lines(as_counted(read))
     if problem is not None:
         out.status, out.reason = "rejected", f"{problem}; nothing was applied"
         return None

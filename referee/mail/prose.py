@@ -149,3 +149,12 @@ def read_orders(body: str, key: str | None, verbs: Collection[str],
     quoted = [] if read else quoted_out(mailtext.quoted_orders(body, verbs))
     return read, not_read(_counted(kept, read, prose)) + quoted + under_signature(
         mailtext.after_signature(body, verbs))
+
+
+def as_counted(read: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A mail's order lines (read_orders) numbered as its reply counts them, 'line 2 of
+    your orders': from the first order on, leaving out the blank lines and the quoted mail
+    a phone shows no number for (the lines read run without a gap over what order_lines
+    kept). One numbering for every line named, in the reply and in the moderator's log
+    alike: the log's 'line 4' of a mail whose reply said 'line 2' named one line twice."""
+    return [(n, text) for n, (_, text) in enumerate(read, start=1)]

@@ -187,10 +187,11 @@ def refusal_document(out, report: bool = True) -> Document:
 
 
 def _failed(out) -> str:
-    """Which line failed, counted among the lines read as orders ('line 2 of your orders'):
-    the mail's own numbering counts the quoted mail below a reply too, a number no phone
-    shows."""
-    return f"line {out.before + 1} of your orders"
+    """Which line failed, counted among the lines read as orders ('line 2 of your orders'),
+    as the mail's handling numbers them (prose.as_counted; a standing order's line counts,
+    as the player sees it): the mail's own numbering counts the quoted mail below a reply
+    too, a number no phone shows."""
+    return f"line {out.line} of your orders"
 
 
 # The first words of why a line after one that rolls dice or draws a card is refused
