@@ -34,6 +34,7 @@ from .refusal import (
 )
 from .reminders import EXTEND_LINE, extend_by_mail
 from .standing_lines import STANDING_LINE, keep_standing_only, standing_change
+from .standinganswer import answered_note, given_at, own_answer
 from .waiting import held_orders
 
 # The lines of a mail that are the mail's own, not orders of the game: read wherever they
@@ -156,7 +157,7 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
             out.open_at = orders_open_at(result.refused_at, table.game().data, side, i,
                                          text)
         return
-    _applied(out, result, lines)
+    _applied(out, result, lines, standing_lines, table)
     if change is not None and result.applied:       # kept with the records (game/batch.py)
         out.notes.append(f"Your standing orders are now: {standing_now(table, side)}.")
     close_forced(table, out)
@@ -257,15 +258,16 @@ def close_forced(table: Table, out) -> None:
 ASIDE = frozenset({SHEET, "propose armistice", "refuse armistice"})
 
 
-def _applied(out, result, lines: list[tuple[int, str]]) -> None:
+def _applied(out, result, lines: list[tuple[int, str]],
+             standing_lines: list[tuple[int, str]] = (), table: Table | None = None) -> None:
     """out for a message applied: its records, and what of it was not (told the moderator
     and, in the report that answers it, the player): a 'done' not needed, the orders after
-    a hand-off."""
+    a hand-off (made by his own standing order, which the note names: standinganswer.py)."""
     out.status = "applied"
     out.records = [a.record["seq"] for a in result.applied]
     said = [f"line {lines[i][0]} ({quoted(t)}): {why}" for i, t, why in result.dropped]
     if result.left is not None:
-        said.append(left_over(lines, *result.left))
+        said.append(_left_note(out, result, lines, standing_lines, table))
     out.reason = "; ".join(said)
     out.notes = [s[0].upper() + s[1:] + "." for s in said] + out.notes
     applied = [(a.record["seq"], a.text) for a in result.applied]
@@ -275,6 +277,23 @@ def _applied(out, result, lines: list[tuple[int, str]]) -> None:
         # Above what of it was not applied or read; or first, when it answered nothing he
         # was asked: the report below asks him the same again, so its lead cannot say it.
         out.notes.insert(0, applied_note(applied) + ".")
+
+
+def _left_note(out, result, lines: list[tuple[int, str]],
+               standing_lines: list[tuple[int, str]], table: Table | None) -> str:
+    """Why a mail's lines after a hand-off were not applied: his own standing order that
+    answered the decision they came to, when one did (standinganswer.py), else the
+    hand-off after the line before them."""
+    at, to = result.left
+    answer = own_answer(result.applied[-1].record, out.side) \
+        if to is not None and result.applied and out.side else None
+    if answer is None:
+        return left_over(lines, at, to)
+    line = None
+    if standing_lines and table is not None:
+        game = table.game()
+        line = given_at(answer[1], standing_lines, game.data, game.state.turn)
+    return answered_note(lines, at, to, answer, line)
 
 
 def _read(table: Table, m: Message, key: str, out) -> tuple | None:
