@@ -10,6 +10,7 @@ from __future__ import annotations
 import textwrap
 
 from ..game.planparts import heading_order, marked
+from .asread import SENTENCE_END, as_read
 from .dice_words import sheet_parts
 from .unbroken import bound, unbound
 from .words_combat import WORDING as _COMBAT
@@ -41,8 +42,8 @@ BARE = ("done", "pass", "keep")
 
 def bare(text: str | None) -> bool:
     """Whether an order as the player typed it is a bare answer: 'Done.', 'PASS' as much as
-    'done' (the reading takes any case and a full stop)."""
-    return (text or "").strip().rstrip(".").strip().lower() in BARE
+    'done' (the reading takes any case and a full stop, '!' or '…')."""
+    return (text or "").strip().rstrip(SENTENCE_END).strip().lower() in BARE
 
 
 def answered(rec: dict, pending: dict[str, str]) -> str:
@@ -84,7 +85,8 @@ def record_lines(rec: dict, data: GameData, reader: str,
     if isinstance(private, dict) and "data" in private:
         order = private["data"]["text"]
     note = answered(rec, pending) if pending is not None else ""
-    order = heading_order(order, rec)
+    order = as_read(order, data) if order == heading_order(order, rec) else \
+        heading_order(order, rec)
     out = [f"#{rec['seq']} {rec['at']} {who}: {order.replace(chr(10), '; ')}{note}{came}"]
     if pending is not None:
         note_pending(rec, pending)

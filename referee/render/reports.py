@@ -40,6 +40,7 @@ from ..game.replay import Era, Game, order_text
 from ..store.journal import redact
 from ..store.rosternews import RosterNews
 from ..store.sheets import sheets_in
+from .asread import as_read
 from .board import board_section
 from .came import came_note
 from .coming import ahead_blocks, awaited_blocks
@@ -77,7 +78,7 @@ from .told_once import revealed_sides, told_once
 ORDER_MOST = 72
 
 
-def _record_heading(rec: dict, before, reader: str) -> list[Span]:
+def _record_heading(rec: dict, before, reader: str, data=None) -> list[Span]:
     """'#12 German: move ge-1 liege' — with the decision a bare answer answered. The orders of
     a batch are each one span, so that a line wraps between them, never inside one."""
     given = given_note(rec)
@@ -92,6 +93,7 @@ def _record_heading(rec: dict, before, reader: str) -> list[Span]:
                                             revealed_sides(seen.get("events", [])))
     text = heading_order(rec["order"] if hidden else order_text(seen), rec)
     style = "plain" if hidden else "order"
+    text = text if hidden else as_read(text, data)
     note = ""
     if before.pending is not None and bare(text):
         note = f" ({before.pending.kind.replace('_', ' ')})"
@@ -274,7 +276,7 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
                                  standing_due(seen["clock"], dues), True,
                                  _answer(seen, before, data)))])
     lines += [[Span(line)] for line in news]       # what a roster record changed
-    return [Para(_record_heading(rec, before, reader), heading=True)] + \
+    return [Para(_record_heading(rec, before, reader, data), heading=True)] + \
         ([Items(lines)] if lines else [])
 
 
