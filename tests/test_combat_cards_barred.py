@@ -35,15 +35,15 @@ def _asked_for_cards(tmp_path, turn: int = 1):
 def test_the_prompt_names_only_the_combat_cards_allowed_now(tmp_path):
     game = g.open_game(_asked_for_cards(tmp_path))
     said = pending_prompt(game.state, game.data)
-    assert "play combat cards (cards allowed now: Surprise Attack!), naming its battle area;" \
-        in said, said
+    assert "play combat cards (cards the rules allow now: Surprise Attack!), naming its " \
+        "battle area;" in said, said
     assert "Poison Gas!" not in said and "Advanced Artillery Barrage!" not in said
 
 
 def test_from_spring_1915_the_prompt_names_poison_gas(tmp_path):
     game = g.open_game(_asked_for_cards(tmp_path, turn=4))
     said = pending_prompt(game.state, game.data)
-    assert "(cards allowed now: Poison Gas!, Surprise Attack!), naming their" in said, said
+    assert "(cards the rules allow now: Poison Gas!, Surprise Attack!), naming their" in said, said
 
 
 @pytest.mark.parametrize("reader", ["german", "entente", "public"])
@@ -78,9 +78,9 @@ def test_the_defenders_prompt_says_bad_weather_names_no_area(tmp_path):
     game = g.open_game(j)
     assert game.state.pending.kind == "defender_cards"
     said = pending_prompt(game.state, game.data)
-    assert said == ("as defender, play combat cards (cards allowed now: Poison Gas!), naming "
-                    "its battle area, or Bad Weather, which names no battle area: it affects "
-                    "every battle (9.5); then 'done' (2.0 II.3b)"), said
+    assert said == ("as defender, play combat cards (cards the rules allow now: "
+                    "Poison Gas!), naming its battle area, or Bad Weather, which names no "
+                    "battle area: it affects every battle (9.5); then 'done' (2.0 II.3b)"), said
 
 
 def test_once_bad_weather_is_played_the_prompt_names_no_card_it_closed(tmp_path):
@@ -95,18 +95,21 @@ def test_once_bad_weather_is_played_the_prompt_names_no_card_it_closed(tmp_path)
     assert g.submit(j, "entente", ["play bad_weather"]).rejected is None
     game = g.open_game(j)
     said = pending_prompt(game.state, game.data)
-    assert said == "as defender, play combat cards (none allowed now); then 'done' (2.0 II.3b)"
+    assert said == ("as defender, play combat cards (none the rules allow now); then 'done' "
+                    "(2.0 II.3b)")
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "bbcode", "chat", "json"])
 def test_the_waiting_side_reads_the_cards_as_allowed_now_not_as_a_hand(tmp_path, cli, fmt):
     """'Waiting on the German player: as attacker, play combat cards (Surprise Attack!)'
-    read as a look into the German's hand; it lists the deck's cards allowed now, and says
-    so in every format."""
+    read as a look into the German's hand, and so did '(cards allowed now: Surprise
+    Attack!)', by a German who held none; it lists the cards the rules allow now, and says
+    it is the rules that allow them, in every format."""
     r = cli("report", _asked_for_cards(tmp_path), "--as", "entente", "--format", fmt)
     assert r.exit_code == 0, r.output
     said = " ".join(r.stdout.replace("\\n", " ").split())
-    assert "play combat cards (cards allowed now: Surprise Attack!" in said, said
+    assert "play combat cards (cards the rules allow now: Surprise Attack!" in said, said
+    assert "cards allowed now" not in said, said
 
 
 def test_the_list_holds_cards_alone_and_a_special_offensive_is_said_apart(tmp_path):
@@ -127,7 +130,7 @@ def test_the_list_holds_cards_alone_and_a_special_offensive_is_said_apart(tmp_pa
     game = g.open_game(j)
     assert game.state.pending.kind == "attacker_cards"
     said = pending_prompt(game.state, game.data)
-    cards = said.split("(cards allowed now: ")[1].split(")")[0]
+    cards = said.split("(cards the rules allow now: ")[1].split(")")[0]
     assert "Gericht" not in cards and "battle area" not in cards, said
     assert said.endswith("; name a battle area for Gericht's extra dice ('bonus AREA', "
                          "9.1.4); then 'done' (2.0 II.3b)"), said

@@ -81,7 +81,7 @@ def test_the_defender_is_asked_for_the_combat_cards_the_deck_titles(tmp_path, re
     assert game.state.pending.kind == "defender_cards"
     text = pending_prompt(game.state, game.data)
     # Bad Weather names no battle area (9.5): the prompt says so of it apart from the others.
-    assert "(cards allowed now: Chlorine Cloud!), naming its battle area, or Fog of War, " \
+    assert "(cards the rules allow now: Chlorine Cloud!), naming its battle area, or Fog of War, " \
            "which names no battle area" in text, text
     v = check(game.state, game.data, PlayCard(card="ersatz_2"), "entente")
     assert v.rule == "2.0 II.3" and v.reason.endswith(
@@ -133,7 +133,7 @@ def test_a_deck_without_surprise_attack_neither_offers_nor_names_it(tmp_path, no
     state, data = game.state, game.data
     assert state.pending.kind == "attacker_cards"
     text = pending_prompt(state, data)
-    assert "(cards allowed now: Poison Gas!), naming its battle area;" in text, text
+    assert "(cards the rules allow now: Poison Gas!), naming its battle area;" in text, text
     legal = [format_order(o) for o in legal_orders(state, data, "german")]
     assert any("gas" in o.lower() for o in legal), legal
     assert not any("surprise" in o.lower() for o in legal), legal

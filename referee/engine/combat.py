@@ -276,12 +276,13 @@ def _cards_prompt(s: State, d: GameData) -> str:
              f"({d.card_types[k].rule})" for k in allowed if k in DEFENDER_ONLY]
     bonus = _bonus_words(s, d) if who == "attacker" else None
     if not names and not whole and bonus is None:
-        what = "none allowed now" if keys else "none in this deck"
+        what = "none the rules allow now" if keys else "none in this deck"
         return f"as {who}, play combat cards ({what}); then 'done' (2.0 II.3b)"
     areas = "their battle areas" if len(names) > 1 else "its battle area"
-    # The deck's cards allowed now, never read as the cards in his hand (the other side
-    # reads the prompt too).
-    said = [f"combat cards (cards allowed now: {', '.join(names)}), naming {areas}"] \
+    # The deck's cards the rules allow now, never read as the cards in his hand: the other
+    # side reads the prompt too ('Waiting on the German player: ... (cards allowed now:
+    # Surprise Attack!)' read as a card the German held), so it names the rules, not him.
+    said = [f"combat cards (cards the rules allow now: {', '.join(names)}), naming {areas}"] \
         if names else []
     play = f"play {', or '.join(said + whole)}" if said or whole else ""
     extra = f"{'; ' if play else ''}{bonus}" if bonus else ""
