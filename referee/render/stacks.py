@@ -4,8 +4,8 @@ grid stands off, or when it stands within a letter as near another area's circle
 that a reader on a phone sees which circle every stack belongs to; where no grid of them has
 room, each counter on its own with its own leader. A stack whose place is not nearer its
 own circle than any other area's is placed anew carrying its area's name (stackname.py), so
-that no stack reads as another area's even where its leader is missed. Every place is checked against
-everything drawn (labels.Space): no counter over another, over a name, a mark, a circle or a
+that no stack reads as another area's even where its leader is missed. Every place is checked
+against everything drawn (labels.Space): no counter over another, over a name, a mark, a circle or a
 leader, and over a line joining two neighbours only where no place clear of the lines is
 near. An area whose counters find no place at all makes the whole picture grow (svgmap.py):
 no unit is ever left off.
