@@ -160,3 +160,13 @@ def test_a_melee_phase_passed_over_is_said_as_the_artillery_phase_is(cli, tmp_pa
     assert text.splitlines()[3] == said, text
     assert json.loads(cli("skirmish", "report", j, "--format", "json").stdout
                       )["melee_passed"] is True
+
+
+def test_a_mistyped_mode_is_answered_with_the_nearest_the_card_knows():
+    """'move B4 mode=manouvre' was refused "mode= is one of assault, manoeuvre, rush,
+    stealthy" with no guess, where a mistyped figure gets one. The nearest mode is named
+    (a morale test's trigger= likewise); a value near none gets no guess."""
+    t = Table(red=[figure("R1")], blue=[figure("B1")], phase="movement")
+    rule, why = t.refusal("red", "move R1 mode=manouvre command=yes")
+    assert why.startswith("mode= is one of ") and why.endswith("; did you mean manoeuvre?")
+    assert "did you mean" not in t.refusal("red", "move R1 mode=xyzzy command=yes")[1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...contracts.skirmish import SkirmishCard
 from ...render.documents import side_name
-from .nearest import FORCES, nearest
+from .nearest import FORCES, nearest, one_of
 from .order_text import SkOrder
 from .readable import unread
 from .state import FigureState, SkState
@@ -161,7 +161,7 @@ def check_move(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState) -
     mv = card.movement
     r = _need(o.facts, ("mode",), mv.rule)
     if r or o.facts["mode"] not in mv.modes:
-        return r or (mv.rule, f"mode= is one of {', '.join(mv.modes)}")
+        return r or (mv.rule, one_of("mode", o.facts["mode"], mv.modes))
     mode, away = o.facts["mode"], o.facts.get("away", False)
     if f.moved:
         return mv.rule, f"{f.id} has moved this turn ({f.moved})"

@@ -31,7 +31,7 @@ from .checks import (
     too_many,
 )
 from .contacted import held, named, own_defender
-from .nearest import FORCES
+from .nearest import FORCES, one_of
 from .order_text import SkOrder, parse_order
 from .readable import kept
 from .settled import left_contact, move_settled
@@ -275,7 +275,7 @@ def _check_morale(card, state, o, side):
     mo = card.morale
     trig = o.facts.get("trigger")
     if trig not in mo.triggers:
-        return mo.rule, f"trigger= is one of {', '.join(mo.triggers)}"
+        return mo.rule, one_of("trigger", trig, mo.triggers)
     if trig == "killed" and s.killed_tests >= s.killed_this_turn:
         return mo.rule, f"section {s.id} has {counted(s.killed_this_turn, 'figure')} killed " \
                         f"this turn and has taken a test for each"

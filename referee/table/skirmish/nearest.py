@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from difflib import get_close_matches
 
+from ...base.nearness import did_you_mean
+from ...base.nearness import nearest as nearest_names
+
 # Where a refusal about a figure's or section's name cites its rule: the figures are the
 # scenario's (its forces: key), not a heading of the card.
 FORCES = "the scenario's forces"
@@ -17,3 +20,11 @@ def nearest(name: str, names: list[str]) -> str:
     folded = {n.casefold(): n for n in names}
     near = get_close_matches(name.casefold(), list(folded), n=1, cutoff=0.5)
     return f" (did you mean {folded[near[0]]}?)" if near else ""
+
+
+def one_of(key: str, value: object, values) -> str:
+    """'mode= is one of assault, manoeuvre, rush, stealthy; did you mean manoeuvre?' for a
+    value the card does not know, naming the nearest it knows as a mistyped figure or fact
+    is named (base/nearness.py); no guess when none is near."""
+    near = nearest_names(value, {v: v for v in values}) if isinstance(value, str) else []
+    return f"{key}= is one of {', '.join(values)}{did_you_mean(near)}"
