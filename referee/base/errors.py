@@ -54,10 +54,18 @@ def cites(text: str) -> bool:
     return False
 
 
+# A rule that is no rule's number nor a card's heading but where a game's own files set it
+# (a skirmish's scenario): cited in brackets as it stands, "(the scenario's Forces, ...)".
+CITED_AS_SAID = "the scenario"
+
+
 def cited(reason: str, rule: str) -> str:
     """A reason and the rule it rests on, cited once: the reason as it is when its own words
-    cite a rule in brackets already, else followed by '(rule RULE)'."""
-    return reason if cites(reason) else f"{reason} (rule {rule})"
+    cite a rule in brackets already, else followed by '(rule RULE)' ('(RULE)' for one that
+    names the scenario)."""
+    if cites(reason):
+        return reason
+    return f"{reason} ({rule})" if rule.startswith(CITED_AS_SAID) else f"{reason} (rule {rule})"
 
 
 def one_line(text: str) -> str:

@@ -16,6 +16,7 @@ from referee.base.errors import GameDataError, IllegalOrderError
 from referee.data.paths import default_games_dir
 from referee.table.skirmish import life
 from referee.table.skirmish.loading import load_skirmish
+from referee.table.skirmish.nearest import FORCES
 
 FACTS = "range=10 state=halted cover=none command=yes"
 
@@ -181,6 +182,6 @@ def test_a_shot_at_a_figure_killed_earlier_in_the_step_names_the_kill():
                 blue=[figure("B1", "veteran")])
     t.test("red", f"fire R1 at=B1 {FACTS}", [20])              # record 1: B1 killed
     assert t.refusal("red", f"fire R2 at=B1 {FACTS}") == (
-        "the scenario's forces", "B1 is no enemy figure on the table: it was killed in record 1")
+        FORCES, "B1 is no enemy figure on the table: it was killed in record 1")
     assert t.refusal("red", f"fire R2 at=B9 {FACTS}") == (
-        "the scenario's forces", "'B9' is no enemy figure on the table")
+        FORCES, "'B9' is no enemy figure on the table")

@@ -8,6 +8,7 @@ import json
 import msgspec
 from skirmish_cases import CARD, ONE_STEP, Table, done_until, figure
 
+from referee.base.errors import IllegalOrderError
 from referee.table.skirmish import report
 from referee.table.skirmish.formnotes import fire_note
 from referee.table.skirmish.listed import forms
@@ -35,7 +36,6 @@ def test_a_mistyped_figure_is_answered_with_the_nearest_of_his_side():
     t = Table(red=[figure("R1"), figure("R6")], blue=[figure("B6")], phase="movement")
     rule, why = t.refusal("red", "move V6 mode=stealthy command=yes")
     assert (rule, why) == (FORCES, "no figure 'V6' of the Red side (did you mean R6?)")
-    assert FORCES == "the scenario's forces"
     assert t.refusal("red", "move r1 mode=stealthy command=yes")[1].endswith(
         "(did you mean R1?)")
     assert "did you mean" not in t.refusal("red", "move XYZQ mode=stealthy command=yes")[1]
@@ -170,3 +170,15 @@ def test_a_mistyped_mode_is_answered_with_the_nearest_the_card_knows():
     rule, why = t.refusal("red", "move R1 mode=manouvre command=yes")
     assert why.startswith("mode= is one of ") and why.endswith("; did you mean manoeuvre?")
     assert "did you mean" not in t.refusal("red", "move R1 mode=xyzzy command=yes")[1]
+
+
+def test_a_refusal_about_a_figure_cites_the_scenario_in_a_players_words():
+    """"B5 is not a figure of the German side (rule the scenario's forces)": no rule has
+    that name, and no player reads it as one. The refusal cites the scenario's Forces, the
+    heading his report lists the figures under, without calling it a rule."""
+    t = Table(red=[figure("R1")], blue=[figure("B1")], phase="movement")
+    rule, why = t.refusal("red", "move B1 mode=stealthy command=yes")
+    said = str(IllegalOrderError("move B1 mode=stealthy command=yes", rule, why))
+    assert said.endswith("B1 is not a figure of the Red side (the scenario's Forces, as "
+                         "your report lists them)"), said
+    assert "(rule " not in said

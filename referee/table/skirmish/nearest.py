@@ -1,6 +1,6 @@
 """A figure's name a player mistyped, answered with the nearest figure of his side, and the
-place the figures come from cited as the game's files name it: the scenario's forces (the
-card's headings name no list of figures)."""
+place the figures come from cited in words its reader knows: the scenario's Forces, which
+his report lists under that heading (the card's headings name no list of figures)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from ...base.nearness import did_you_mean
 from ...base.nearness import nearest as nearest_names
 
 # Where a refusal about a figure's or section's name cites its rule: the figures are the
-# scenario's (its forces: key), not a heading of the card.
-FORCES = "the scenario's forces"
+# scenario's (its forces: key), not a heading of the card, and every report lists them
+# under Forces. Cited as it stands, not as "rule ..." (base/errors.py: cited).
+FORCES = "the scenario's Forces, as your report lists them"
 
 
 def nearest(name: str, names: list[str]) -> str:
