@@ -26,6 +26,7 @@ from . import message as mailtext
 from .afterend import ended_reason
 from .answered import answered_record, stale_reply
 from .copies import refuse_copy, this_is
+from .directquery import HEADS, WORDS, answer_head, asked
 from .disputenotes import keep_note, note_of, open_notes
 from .elsewhere import found_or_kept, written_anywhere
 from .eml import plain_mail
@@ -94,6 +95,7 @@ class Handled:
     copied: int | None = None      # a copy of the mail applied as that record (copies.py)
     unmatched: str = ""            # a stranger's: the check it failed (senders.unmatched)
     said: list[str] = field(default_factory=list)   # its '#' lines: a note (disputenotes.py)
+    explained: int | None = None   # the record its `explain N` asked for (directquery.py)
 
 
 def _side_of(m: Message, players: dict[str, str]) -> str | None:
@@ -108,10 +110,8 @@ def _side_of(m: Message, players: dict[str, str]) -> str | None:
 
 def _handle(table: Table, m: Message, players: dict, keys: dict,
             seen: dict[str, tuple[set[str], dict[str, int]]]) -> Handled:
-    """One mail: ignored (no player's), skipped (its subject names another game, which
-    shares the mailbox), refused (no key, orders refused, or a copy of a mail applied, sent
-    again under another Message-ID), applied, or done (its side's orders under this
-    Message-ID are in the journal already)."""
+    """One mail: ignored (no player's), skipped (another game's), refused (no key, orders
+    refused, a copy), answered (`explain N`: directquery.py), applied, or done (before)."""
     out = Handled(m.where, m.message_id, m.sender)
     side = _side_of(m, players)
     if m.unreadable:            # gone or changed since the mailbox was read: read it again
@@ -163,7 +163,9 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
     if copied is not None:
         refuse_copy(out, copied, m.date, status="refused")
         return out
-    read, out.notes = read_orders(body, key, table.kind.verbs())
+    read, out.notes = read_orders(body, key, table.kind.verbs(), HEADS, WORDS)
+    if asked(table, read, out):         # a question: answered, nothing recorded
+        return out
     lines = [text for _, text in read]
     if not lines:               # a "thanks" above the report it quotes: nothing to record
         out.status, out.reason = "refused", NO_ORDERS
@@ -436,7 +438,9 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
     # What became of the mail first (all its subject says is the game, the reader and the
     # turn: subjects.py), then the prose passed over, then the tests recorded.
     rest = ""
-    if h.status == "applied":
+    if h.explained is not None:
+        head = answer_head(table, h, listed is not None)
+    elif h.status == "applied":
         head = recorded_in_part(h.records, h.text, h.why, h.left) + "\n" if h.text else \
             prose(f"{RECORDED}: " + ", ".join(f"#{n}" for n in h.records))
         rest = "\n".join(table.kind.recorded_lines(table, h.records))
