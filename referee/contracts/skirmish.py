@@ -254,6 +254,10 @@ class SkirmishCard(Frozen):
     # for the phase); every reader is told the same of who moves next. False in journals
     # made before: a side could go on moving a section it began whenever he liked.
     unit_turns: bool = False
+    # Unaimed fire's result gives its dice against the score needed, each modifier raising
+    # or lowering that score, none listed as added to the die. False in journals made
+    # before: "D20=8; modifiers +1 target in hard cover -> G2 not pinned (18+ needed)".
+    unaimed_needs: bool = False
 
 
 class Figure(Frozen):

@@ -182,3 +182,29 @@ def test_a_refusal_about_a_figure_cites_the_scenario_in_a_players_words():
     assert said.endswith("B1 is not a figure of the Red side (the scenario's Forces, as "
                          "your report lists them)"), said
     assert "(rule " not in said
+
+
+def test_unaimed_fire_gives_the_die_the_score_it_is_compared_with_and_what_raised_it():
+    """"D20=8; modifiers +1 target in hard cover (at G2) -> G2 not pinned (18+ needed)" read
+    as 8 + 1 = 9 against a card that says Stubborn 17 or more: the +1 raises the score
+    needed, it is not added to the die. With the card's unaimed_needs the result gives the
+    die, the score it is compared with, the quality's score and the modifier raising it, and
+    lists no modifier as if added to the die; a journal made before keeps its line."""
+    told = msgspec.structs.replace(ONE_STEP, unaimed_needs=True)
+    t = Table(red=[figure("R1")], blue=[figure("B1", "stubborn")], card=told)
+    shot = t.test("red", "unaimed R1 at=B1 range=30 cover=hard command=yes", [8])
+    assert shot["result"] == ("B1 not pinned (18 or more needed: Stubborn 17, +1 target in "
+                              "hard cover raising it)")
+    line = report.test_lines({**shot, "record": 1, "side": "red",
+                              "order": "unaimed R1 at=B1 range=30 cover=hard command=yes"})[1]
+    assert "modifiers" not in line and line.startswith("    D20=8 -> B1 not pinned"), line
+    smg = Table(red=[figure("R1", weapon="smg")], blue=[figure("B1")], card=told)
+    burst = smg.test("red", "unaimed R1 at=B1 range=5 command=yes", [3, 13, 2])
+    assert burst["result"] == ("B1 pinned (13 or more needed: Regular 15, -2 firer using "
+                               "automatic fire lowering it)")
+    before = Table(red=[figure("R1")], blue=[figure("B1", "stubborn")])
+    old = before.test("red", "unaimed R1 at=B1 range=30 cover=hard command=yes", [8])
+    assert old["result"] == "B1 not pinned (18+ needed)"
+    assert "; modifiers +1 target in hard cover (at B1)" in report.test_lines(
+        {**old, "record": 1, "side": "red", "order": "unaimed"})[1]
+    assert CARD.unaimed_needs

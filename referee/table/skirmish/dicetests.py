@@ -181,9 +181,24 @@ def unaimed(card: SkirmishCard, firer: FigureState, target: FigureState, facts: 
     rolled = _roll(dice, out, u.die, fire_dice(card, firer, [target], facts),
                    f"{firer.id} unaimed fire ({w.name}) at {target.id}")
     pinned = any(v >= need for v in rolled)
-    out.result = f"{target.id} {'pinned' if pinned else 'not pinned'} ({need}+ needed)"
+    told = needed_words(card, target, out.modifiers, need) if card.unaimed_needs \
+        else f"{need}+ needed"
+    out.result = f"{target.id} {'pinned' if pinned else 'not pinned'} ({told})"
     out.effects = [{"figure": target.id, "pins": 1}] if pinned else []
     return out
+
+
+def needed_words(card: SkirmishCard, target: FigureState, mods: list[dict], need: int) -> str:
+    """What unaimed fire's dice (shown before it) were compared with (card unaimed_needs):
+    '18 or more needed: Stubborn 17, +1 target in hard cover raising it'. Its modifiers move
+    the score needed, not the die: each is marked so (on: needed), and the report lists
+    none of them as added to the die."""
+    for m in mods:
+        m["on"] = "needed"
+    base = card.unaimed.needed[target.quality]
+    moved = "".join(f", {m['value']:+d} {m['why']} {'raising' if m['value'] > 0 else 'lowering'}"
+                    f" it" for m in mods)
+    return f"{need} or more needed: {target.quality.capitalize()} {base}{moved}"
 
 
 def _melee_mods(card: SkirmishCard, f: FigureState, second: bool) -> list[dict]:

@@ -147,7 +147,9 @@ def _mods(t: dict) -> str:
     # A quality a morale test counts as (Morale: Ferocious, Stubborn) moves no score: said
     # apart, not as a modifier of +0.
     rated = [m["why"] for m in t["modifiers"] if m.get("id") == "counts_as"]
-    mods = [m for m in t["modifiers"] if m.get("id") != "counts_as"]
+    # Unaimed fire's modifiers of the score needed are told in its result (card
+    # unaimed_needs: dicetests.needed_words), not as if added to the die.
+    mods = [m for m in t["modifiers"] if m.get("id") != "counts_as" and m.get("on") != "needed"]
     at = "at " if t.get("kind") in ("fire", "unaimed") else ""
     return ("; modifiers " + ", ".join(
         f"{m['value']:+d} {m['why']}" + (f" ({at}{m['who']})" if m.get("who") else "")
