@@ -258,6 +258,11 @@ class SkirmishCard(Frozen):
     # or lowering that score, none listed as added to the die. False in journals made
     # before: "D20=8; modifiers +1 target in hard cover -> G2 not pinned (18+ needed)".
     unaimed_needs: bool = False
+    # A test the moderator's ruling makes void (its corrected facts allow no test) keeps no
+    # modifier, since it never counted, and its report line leads with void ("void: out of
+    # range: ...; D20=19 counted for nothing"). False in journals made before: the line
+    # gave its dice and modifiers, then "-> void: ...".
+    voids_told: bool = False
 
 
 class Figure(Frozen):
@@ -328,6 +333,8 @@ class SkirmishTest(Document):
     by_hand: bool | UnsetType = UNSET
     # The pins each figure the test pinned holds after it (card pins_told)
     pins_after: dict[str, int] | UnsetType = UNSET
+    # Made void by a ruling, its dice counting for nothing (card voids_told)
+    void: bool | UnsetType = UNSET
 
 
 class SkirmishReport(Document):

@@ -5,6 +5,7 @@ entered for a side, and the game's end (and its end undone by a ruling)."""
 from __future__ import annotations
 
 import json
+import re
 
 from mailboxes import write_maildir
 from skirmish_cases import DUEL, done_until, new_mails
@@ -174,7 +175,11 @@ def test_the_moderator_s_answer_says_what_his_ruling_did(cli, tmp_path):
     assert answer.startswith("Your mail was recorded: #7"), answer
     assert "#7 moderator: settle record=5 fact=range value=90: #5 decided again, its new " \
         "result: #5 German: fire G1 at=B1 range=90" in answer, answer
-    assert "-> void: out of range: a Rifle reaches 80\", the target is at 90\"" in answer
+    # A void shot leads with void and keeps no modifier: it never counted (card voids_told).
+    assert re.search(r"\] void: out of range: a Rifle reaches 80\", the target is at 90\"; "
+                     r"D20=\d+ counted for nothing \(Aimed Fire \(D20\)\)",
+                     answer.replace("— ⚑ entered by hand at the referee ", "")), answer
+    assert "-> void" not in answer and "modifiers" not in answer, answer
     # The report after it does not list the test again.
     report = told[UMPIRE].split("\n\nReport for ")[1]
     assert "#5 German" not in report and "dispute of #5" in report, report

@@ -9,7 +9,7 @@ import msgspec
 from skirmish_cases import CARD, ONE_STEP, Table, done_until, figure
 
 from referee.base.errors import IllegalOrderError
-from referee.table.skirmish import report
+from referee.table.skirmish import report, settled
 from referee.table.skirmish.formnotes import fire_note
 from referee.table.skirmish.listed import forms
 from referee.table.skirmish.nearest import FORCES
@@ -208,3 +208,18 @@ def test_unaimed_fire_gives_the_die_the_score_it_is_compared_with_and_what_raise
     assert "; modifiers +1 target in hard cover (at B1)" in report.test_lines(
         {**old, "record": 1, "side": "red", "order": "unaimed"})[1]
     assert CARD.unaimed_needs
+
+
+def test_a_void_test_of_a_journal_made_before_keeps_its_line():
+    """A journal made before voids_told: the void shot's line gives its dice and modifiers,
+    then "-> void: ..."; with it, void leads, and the modifiers are gone."""
+    shot = {"record": 3, "side": "red", "order": "fire R1 at=B1 range=90", "kind": "fire",
+            "dice": [{"die": 20, "value": 19}], "rule": "Aimed Fire (D20)", "facts": {},
+            "effects": [], "modifiers": [{"id": "marksman", "value": 2, "why": "marksman",
+                                          "who": "B1"}], "result": "void: out of range"}
+    assert report.test_lines(settled.told_void(ONE_STEP, shot))[1] == \
+        "    D20=19; modifiers +2 marksman (at B1) -> void: out of range (Aimed Fire (D20))"
+    told = settled.told_void(msgspec.structs.replace(ONE_STEP, voids_told=True), shot)
+    assert report.test_lines(told)[1] == "    void: out of range; D20=19 counted for nothing " \
+        "(Aimed Fire (D20))"
+    assert CARD.voids_told and not ONE_STEP.voids_told

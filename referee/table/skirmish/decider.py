@@ -34,7 +34,7 @@ from .contacted import held, named, own_defender
 from .nearest import FORCES, one_of
 from .order_text import SkOrder, parse_order
 from .readable import kept
-from .settled import left_contact, move_settled
+from .settled import left_contact, move_settled, told_void
 from .state import SkState, initial_state, is_open, open_disputes
 from .turns import end_turns
 
@@ -543,7 +543,7 @@ def settle(state: SkState, ruling: dict, card: SkirmishCard | None = None,
     if old["kind"] == "move" and old["turn"] == state.turn and card is not None and \
             card.settled_moves:
         move_settled(state, old, ruling["test"])
-    old["settled"] = ruling["test"]
+    old["settled"] = told_void(card, ruling["test"])     # card voids_told
     old["rulings"] = [*old.get("rulings", []), *([] if seq is None else [seq])]
 
 

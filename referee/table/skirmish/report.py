@@ -28,7 +28,8 @@ def _test(t: dict, mailing: set[str] = frozenset()) -> dict:
             **({"ruling": _ruling(t)} if "settled" in t else {}),
             **({"by_hand": True} if t["side"] in mailing and not t.get("by_mail") else {}),
             **({"pins_after": t["pins_after"]} if t.get("pins_after") and "settled" not in t
-               else {})}
+               else {}),
+            **({"void": True} if shown.get("void") else {})}
 
 
 def _ruling(t: dict) -> dict:
@@ -194,9 +195,13 @@ def test_lines(t: dict) -> list[str]:
     ruling settled it, its facts as ruled and what the ruling changed) and its dice; the
     result with its modifiers."""
     hand = f" {HAND}" if t.get("by_hand") else ""
+    # A test a ruling made void (card voids_told) leads with it, its dice counting for
+    # nothing and its modifiers gone.
+    said = f"    {t['result']}" + (f"; {_dice(t)} counted for nothing" if t["dice"] else "") \
+        + f" ({t['rule']})" if t.get("void") else \
+        f"    {_dice(t)}{_mods(t)} -> {plain_plurals(t['result'])} ({t['rule']})"
     return [f"{test_head(t)} {shown_order(t)}{_unstated(t)}{_settled(t)}{hand}",
-            f"    {_dice(t)}{_mods(t)} -> {plain_plurals(t['result'])} ({t['rule']})"
-            + _pins_after(t)]
+            said + _pins_after(t)]
 
 
 def _pins_after(t: dict) -> str:

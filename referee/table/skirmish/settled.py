@@ -3,6 +3,7 @@ marked again from the corrected facts, as the move itself marked it (decider._bo
 
 from __future__ import annotations
 
+from ...contracts.skirmish import SkirmishCard
 from .checks import contact_of
 from .state import SkState
 
@@ -10,6 +11,15 @@ from .state import SkState
 def is_void(test: dict) -> bool:
     """A test decided again on corrected facts that it could not stand on."""
     return test["result"].startswith("void")
+
+
+def told_void(card: SkirmishCard | None, test: dict) -> dict:
+    """A ruling's test as the game holds it: one it made void, with the card's voids_told,
+    with no modifier (the shot never counted) and marked void, so that its report line
+    leads with it (report.test_lines); any other as the ruling recorded it."""
+    if card is None or not card.voids_told or not is_void(test):
+        return test
+    return {**test, "modifiers": [], "void": True}
 
 
 def move_settled(state: SkState, old: dict, new: dict) -> None:
