@@ -258,11 +258,13 @@ class SkirmishCard(Frozen):
     # or lowering that score, none listed as added to the die. False in journals made
     # before: "D20=8; modifiers +1 target in hard cover -> G2 not pinned (18+ needed)".
     unaimed_needs: bool = False
-    # A test the moderator's ruling makes void (its corrected facts allow no test) keeps no
-    # modifier, since it never counted, and its report line leads with void ("void: out of
-    # range: ...; D20=19 counted for nothing"). False in journals made before: the line
-    # gave its dice and modifiers, then "-> void: ...".
+    # A test a ruling makes void shows no modifier (it never counted) and its line leads
+    # with void. False in journals made before: dice and modifiers, then "-> void: ...".
     voids_told: bool = False
+    # Said once: a melee's outcome both attackers reach, and that the game waits on the
+    # reader alone under his "Your decision:" line. False in journals made before:
+    # "B5 3 v G6 1: G6 killed; B2 8 v G6 1: G6 killed", "Waiting on the British player".
+    said_once: bool = False
 
 
 class Figure(Frozen):

@@ -19,9 +19,10 @@ CARD = load_skirmish(default_games_dir() / "skirmish").card
 # it: each row of a table is tried on its own, whatever the qualities of the table's figures;
 # and, as they did, a melee phase waiting on both sides with no figure in contact, and an
 # aimed shot's result naming its outcome alone, an unaimed one its score needed alone, a void
-# one its modifiers.
+# one its modifiers, a melee each attacker's outcome.
 ONE_STEP = msgspec.structs.replace(CARD, fire_steps=[], melee_passed_over=False,
-                                   aimed_scores=False, unaimed_needs=False, voids_told=False)
+                                   aimed_scores=False, unaimed_needs=False, voids_told=False,
+                                   said_once=False)
 
 
 def figure(fid: str, quality: str = "regular", weapon: str = "rifle", **kit) -> dict:

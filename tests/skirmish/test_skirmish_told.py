@@ -9,7 +9,7 @@ import msgspec
 from skirmish_cases import CARD, ONE_STEP, Table, done_until, figure
 
 from referee.base.errors import IllegalOrderError
-from referee.table.skirmish import report, settled
+from referee.table.skirmish import asking, report, settled
 from referee.table.skirmish.formnotes import fire_note
 from referee.table.skirmish.listed import forms
 from referee.table.skirmish.nearest import FORCES
@@ -223,3 +223,46 @@ def test_a_void_test_of_a_journal_made_before_keeps_its_line():
     assert report.test_lines(told)[1] == "    void: out of range; D20=19 counted for nothing " \
         "(Aimed Fire (D20))"
     assert CARD.voids_told and not ONE_STEP.voids_told
+
+
+def test_a_melee_says_an_outcome_both_attackers_reach_once():
+    """"B5 3 v G6 1: G6 killed; B2 8 v G6 1: G6 killed" told the kill twice. With the card's
+    said_once the attackers reaching one outcome share it; different outcomes stay apart;
+    a journal made before keeps its line."""
+    told = msgspec.structs.replace(ONE_STEP, said_once=True)
+    t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="movement",
+              card=told)
+    t.into_contact("red", "R1", "R2", at="B1")
+    got = t.test("red", "melee B1 attackers=R1,R2", [1, 3, 6])
+    assert got["result"] == "R1 3 v B1 1, R2 8 v B1 1: B1 killed"
+    mixed = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="movement",
+                  card=told)
+    mixed.into_contact("red", "R1", "R2", at="B1")
+    assert mixed.test("red", "melee B1 attackers=R1,R2", [3, 1, 3])["result"] == \
+        "R1 1 v B1 3: R1 killed; R2 5 v B1 3: B1 killed"
+    before = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="movement")
+    before.into_contact("red", "R1", "R2", at="B1")
+    assert before.test("red", "melee B1 attackers=R1,R2", [1, 3, 6])["result"] == \
+        "R1 3 v B1 1: B1 killed; R2 8 v B1 1: B1 killed"
+    assert CARD.said_once
+
+
+def test_a_report_under_the_readers_decision_does_not_say_it_waits_on_him():
+    """"Your decision: ..." then "Waiting on the British player" in the report under it: said
+    twice. With the card's said_once the line is left out when it names the reader alone
+    and his decision is asked; kept when it names the other side too, and when not asked."""
+    doc = {"game_id": "g", "scenario": "s", "turn": 1, "phase": "movement",
+           "waiting": ["red"], "owed": {}, "tests": [], "disputes": [], "sections": [],
+           "figures": [{"id": f"{s[0].upper()}1", "side": s, "section": None, "pins": 0,
+                        "quality": "regular", "weapon": "rifle", "state": "active"}
+                       for s in ("red", "blue")]}
+    asked = ["Your decision: turn 1, movement phase."]
+    assert "Waiting on" not in report.report_text(
+        asking.told_once(doc, "red", asked, True))
+    assert "Waiting on the Red player" in report.report_text(
+        asking.told_once(doc, "red", asked, False))
+    both = {**doc, "waiting": ["red", "blue"]}
+    assert "Waiting on the Red and Blue players" in report.report_text(
+        asking.told_once(both, "red", asked, True))
+    assert "Waiting on the Red player" in report.report_text(
+        asking.told_once(doc, "red", ["Waiting on the Red player: ..."], True))

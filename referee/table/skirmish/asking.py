@@ -28,7 +28,9 @@ def asked_text(asked: list[str], key: str | None = None) -> str:
 
 def reader_report_text(doc: dict) -> str:
     """A reader's report (kind.reader_report) as text: the report, then what is asked, as
-    the reader's mail ends; what the card compels of him said there once (told_once)."""
+    the reader's mail ends; what the card compels of him said there once (told_once). Its
+    first lines say whom the game waits on, as a printed report opens: what is asked comes
+    after it, not above."""
     return report_text(told_once(doc, doc["reader"], doc["asked"])) + \
         asked_text(doc["asked"], doc.get("order_key"))
 
@@ -124,11 +126,17 @@ def compelled(due: list[str]) -> str:
     return f" Before your done, the card compels{many}: {'; '.join(each)}."
 
 
-def told_once(doc: dict, reader: str, asked: list[str]) -> dict:
+def told_once(doc: dict, reader: str, asked: list[str], once: bool = False) -> dict:
     """doc as the text of a report under (or above) what is asked of reader gives it: his
     own "owes" line left out when the first paragraph of what is asked names the tests the
     card compels of him (compelled), so that they are said once, where he looks for what is
-    asked of him; the other side's kept. Its JSON keeps owed whole."""
+    asked of him; the other side's kept. Its JSON keeps owed whole. once (the card's
+    said_once, in a mail, whose first lines are what is asked): no "Waiting on" line
+    either, when it names him alone and his decision is what is asked (report.py reads
+    waits_told)."""
+    if once and doc.get("waiting") == [reader] and asked and \
+            asked[0].startswith("Your decision:"):
+        doc = {**doc, "waits_told": True}
     due = doc.get("owed", {}).get(reader)
     if not due or not asked or compelled(due) not in asked[0]:
         return doc

@@ -243,7 +243,20 @@ def melee(card: SkirmishCard, defender: FigureState, attackers: list[FigureState
         else:
             lines.append(f"{a.id} {score[a.id]} v {defender.id} {score[defender.id]}: "
                          f"no result")
-    out.result = "; ".join(lines)
+    out.result = "; ".join(_once(lines) if card.said_once else lines)
+    return out
+
+
+def _once(lines: list[str]) -> list[str]:
+    """A melee's results with the attackers that reach the same outcome said together
+    (card said_once): 'B5 3 v G6 1, B2 8 v G6 1: G6 killed', not 'G6 killed' twice."""
+    out: list[str] = []
+    for line in lines:
+        scores, _, what = line.rpartition(": ")
+        if out and out[-1].endswith(f": {what}"):
+            out[-1] = f"{out[-1].rpartition(': ')[0]}, {scores}: {what}"
+        else:
+            out.append(line)
     return out
 
 

@@ -417,7 +417,7 @@ class SkirmishKind(GameKind):
         text = "\n".join([*(x for u in undone for x in [*wrap_lines([u], 72, hang=0), ""]),
                           *wrap_lines(asked[:1], 72, hang=0), "", *under_asked(doc, reader, notes),
                           f"Report for {reader_words(reader)}", *_mail_lines(report_text(
-                              told_once(doc, reader, asked), heading, brief,
+                              told_once(doc, reader, asked, game.card.said_once), heading, brief,
                               None if reader == MODERATOR else notes
                           ).splitlines(), doc["tests"])])
         return text + ("\n" + asked_text(asked[1:]) if asked[1:] else "")

@@ -296,7 +296,9 @@ def _now_lines(doc: dict) -> list[str]:
         return [f"{head}, {ended}"]
     step = f" ({' and '.join(doc['firing'])} figures fire now)" if doc.get("firing") else ""
     waiting = players_words(doc["waiting"]) if doc["waiting"] else "nobody"
-    return [f"{head}, {doc['phase']} phase{step}", f"Waiting on {waiting}",
+    # Not said again under the reader's own decision (asking.told_once, card said_once).
+    waits = [] if doc.get("waits_told") else [f"Waiting on {waiting}"]
+    return [f"{head}, {doc['phase']} phase{step}", *waits,
             *artillery_line(doc.get("off_table_artillery")),
             *(["No figure in contact this turn: its melee phase was passed over"]
               if doc.get("melee_passed") else []),
