@@ -137,3 +137,33 @@ def test_an_order_waiting_for_its_orders_holds_no_lock(cli, game, monkeypatch):
     r = cli("order", game, "--as", "german", "-", input="pass\n")
     assert r.exit_code == 0, r.output
     assert seen == [True]
+
+
+def test_a_pass_in_another_thread_does_not_bound_a_command_s_wait(game, moved_clock):
+    """The seconds a pass of tick has left for locks are its own thread's: a pass running
+    in one thread (watch's, a test's) made a command in another give up after the pass's
+    half second, 'for over 0.5 seconds', where it waits locks.WAIT."""
+    import threading
+
+    inside, leave = threading.Event(), threading.Event()
+
+    def a_pass():
+        with locks.patience(0.0):
+            inside.set()
+            leave.wait(30)
+
+    runner = threading.Thread(target=a_pass, daemon=True)
+    runner.start()
+    assert inside.wait(30)
+    fd = held(game)
+    other = os.open(game, os.O_RDWR)
+    try:
+        with pytest.raises(locks.BusyError) as caught:
+            locks.take(other, True, "g.jsonl")
+    finally:
+        leave.set()
+        runner.join(30)
+        os.close(other)
+        os.close(fd)
+    assert moved_clock[0] >= locks.WAIT, moved_clock
+    assert "0.5 seconds" not in str(caught.value), caught.value

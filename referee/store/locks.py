@@ -27,6 +27,7 @@ import stat
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 from ..base.errors import EXIT_BUSY, StorageError
 from .lockholder import holder
@@ -37,7 +38,9 @@ AT_LEAST = 0.5          # seconds each lock is still waited for once those are s
 STEP = 0.05             # seconds between two tries
 clock = time.monotonic
 pause = time.sleep
-_PATIENT: list[float | None] = [None]
+# The seconds a pass has left to wait for locks, or None outside a pass: one value a thread
+# (a context variable), so that a pass run in one thread never bounds another's command.
+_PATIENT: ContextVar[float | None] = ContextVar("patient", default=None)
 
 
 class BusyError(StorageError):
@@ -53,12 +56,11 @@ class BusyError(StorageError):
 def patience(seconds: float = PATIENCE) -> Iterator[None]:
     """Within it, locks are waited for at most seconds in all (AT_LEAST each once they are
     spent; BusyError after)."""
-    before = _PATIENT[0]
-    _PATIENT[0] = seconds
+    token = _PATIENT.set(seconds)
     try:
         yield
     finally:
-        _PATIENT[0] = before
+        _PATIENT.reset(token)
 
 
 def open_lock(path: os.PathLike | str) -> int:
@@ -91,7 +93,7 @@ def take(fd: int, exclusive: bool, what: str) -> None:
     """Lock fd (shared or exclusive), waiting for another process's lock to go: BusyError
     naming what once WAIT seconds are up, or within patience the pass's seconds (OSError:
     no lock there)."""
-    left = _PATIENT[0]
+    left = _PATIENT.get()
     if left is None:
         _wait(fd, exclusive, what)
         return
@@ -105,7 +107,7 @@ def take(fd: int, exclusive: bool, what: str) -> None:
                                 f"`order`, another `tick`) for over {seconds:g} seconds")
             pause(min(STEP, seconds - waited))
     finally:
-        _PATIENT[0] = max(0.0, left - (clock() - start))
+        _PATIENT.set(max(0.0, left - (clock() - start)))
 
 
 def _wait(fd: int, exclusive: bool, what: str) -> None:
