@@ -120,10 +120,11 @@ def test_a_players_mail_names_the_line_he_mails_not_a_command(tmp_path, cli):
     g.submit(path, "german", DEMO_OPENING + ["done", "done", "done"])
     seq = [r for r in records(path) if r.get("dice")][-1]["seq"]
     mailed = flat(report_body(Table.writing(path), "german", seq - 1, "KEY"))
-    assert f"(mail 'explain {seq}')." in mailed, mailed
-    assert f"(explain {seq})" not in mailed
+    # The audit's part of the line, after the plain words, ends with it.
+    assert f"mail 'explain {seq}')." in mailed, mailed
+    assert f"; explain {seq})" not in mailed
     printed = flat(cli("report", path, "--as", "german", "--since", str(seq - 1)).stdout)
-    assert f"(explain {seq})." in printed and "mail 'explain" not in printed
+    assert f"; explain {seq})." in printed and "mail 'explain" not in printed, printed
 
 
 def test_a_record_number_no_keyboard_types_is_refused_in_one_line(cli, tmp_path):
