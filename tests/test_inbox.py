@@ -391,7 +391,8 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
     n = line_of(illegal, "retreat be-i-01 paris")
     assert n == 3
     assert o["status"] == "rejected" and o["records"] == []
-    assert f"line {n} ('retreat be-i-01 paris')" in o["reason"] and "(rule 5.4.1)" in \
+    # The moderator's reason counts it among the orders, as the player's reply does.
+    assert "line 1 ('retreat be-i-01 paris')" in o["reason"] and "(rule 5.4.1)" in \
         o["reason"], o["reason"]
     assert journal.read_bytes() == before                 # 'done' not applied either
     reports, replies = sort_mails(written)

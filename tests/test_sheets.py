@@ -805,7 +805,7 @@ def test_a_mail_without_its_link_is_refused_at_the_line_that_rolls_as_any_line_i
     out, written = _inbox(cli, path, tmp_path, [raw], "box1")
     assert out[0]["status"] == "rejected" and path.read_bytes() == before
     n = len(OPENING_MAIL) + 2                   # the last line rolls: its number in the mail
-    k = len(OPENING_MAIL)               # and among the orders, which the reply counts
+    k = len(OPENING_MAIL)               # and among the orders, which the reply and log count
     reply = email.message_from_bytes(
         next(p for p in written if "not applied" in p.read_text()).read_bytes(),
         policy=email.policy.default).get_body(("plain",)).get_content()
@@ -817,7 +817,8 @@ def test_a_mail_without_its_link_is_refused_at_the_line_that_rolls_as_any_line_i
            f"mail " \
            f"(player.md, Dice sheets). Applied: nothing, not even the lines before it" in flat
     assert "order " + str(n - 2) not in flat and "8.3.2" not in flat.split("Below:")[0]
-    assert out[0]["reason"].startswith(f"line {n} ('done'): the dice of Liège")
+    # The moderator's reason numbers it as the reply does, among the orders.
+    assert out[0]["reason"].startswith(f"line {k} ('done'): the dice of Liège")
 
 
 def test_a_refused_mail_that_showed_a_link_tells_the_player_to_give_the_next(tmp_path, cli):
