@@ -13,29 +13,15 @@ from __future__ import annotations
 import math
 
 import pytest
+from crowdedmaps import crowded_pictures
 
-import gamecalls as g
 import mapreading as mr
-from casebook import new_game, position
 from referee.render import labels, svgmap
 
 FONT = 16.0            # the whole map's letter, in pixels (svgparts.WHOLE)
-POSITIONS = {
-    "1914 opening": position("1914"),
-    "1916, the 2. Armee in Amiens": position(
-        "1916", remove_units=["ge-2"], add_units=["ge-2 ge army amiens 4I+2A entrenched"]),
-}
-
-
 @pytest.fixture(scope="module")
 def pictures(tmp_path_factory) -> dict[str, tuple[object, str]]:
-    tmp = tmp_path_factory.mktemp("stack-leaders")
-    out = {}
-    for n, (what, sc) in enumerate(POSITIONS.items()):
-        opened = g.open_game(new_game(tmp, sc, name=f"crowded{n}"))
-        out[what] = (opened, svgmap.map_svg(opened.state, opened.data, "german",
-                                            opened.game_id))
-    return out
+    return crowded_pictures(tmp_path_factory.mktemp("stack-leaders"), "crowded")
 
 
 def _bound(stack) -> mr.Box:
