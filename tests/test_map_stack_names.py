@@ -10,13 +10,16 @@ into Amiens, whose armies stand in a column rising to beside Artois's circle.
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import pytest
 from crowdedmaps import crowded_pictures
+from PIL import ImageFont
 
 import mapreading as mr
 from referee.render import counters as cnt
 from referee.render import labels, mapbase, mapkeys, stackname, stacks
-from referee.render.svgparts import WHOLE
+from referee.render.svgparts import FONTS, WHOLE
 
 FONT = WHOLE.font
 @pytest.fixture(scope="module")
@@ -114,3 +117,21 @@ def test_stacks_name_a_stack_placed_nearer_another_circle_only(other, named):
     if named:
         _, high = stackname.size("Mine", WHOLE)
         assert min(y for _, _, y in st.cells) == pytest.approx(box[1] + high)
+
+
+@pytest.mark.parametrize("name", ["Épinal", "Örebro", "Sarrebourg", "Somme"])
+def test_the_frame_holds_every_letter_whole(name):
+    """The frame round a stack's name holds its letters whole, as the shipped font draws
+    them: the accent over a capital (É, Ö) under the frame's top, a descender (g) over its
+    bottom, inside the stroke."""
+    g = ET.Element("g")
+    stackname.draw(g, name, "a", 100.0, 200.0, WHOLE, "#000000", "#ffffff")
+    frame, text = g.find("rect"), g.find("text")
+    inside = mr.grow(mr.rect_box(frame), -stackname.FRAME / 2)
+    font = ImageFont.truetype(str(FONTS / mr.FILES[(True, False)]), int(FONT))
+    _, top, _, bottom = font.getbbox(name, anchor="ls")
+    base = float(text.get("y"))
+    assert inside[1] < base + top, (name, inside, base + top)
+    assert base + bottom < inside[3], (name, inside, base + bottom)
+    high = stackname.size(name, WHOLE)[1]
+    assert high == pytest.approx(inside[3] - inside[1] + 2 * stackname.FRAME)
