@@ -84,7 +84,9 @@ def test_production_orders_are_sealed_until_both_sides_are_done(tmp_path, cli):
     shown = json.loads(cli("show", j, "--as", "entente", "--format", "json").stdout)
     assert len(shown["areas"]["metz"]["units"]) == 3
     log = cli("log", j, "--as", "entente").stdout
-    assert "build ge infantry Metz" in log      # revealed afterwards, areas by name
+    # Revealed afterwards: the heading over the line of the build, areas by name.
+    assert "German's production plan revealed" in log and "builds ge infantry" in log
+    assert " in Metz" in log and "build ge infantry Metz" not in log
     assert cli("verify", j).exit_code == 0
 
 
@@ -252,7 +254,8 @@ def test_a_plan_carried_out_is_told_with_what_happened_not_with_what_is_asked(tm
     plan = plan.split("Victory points")[0]
     # The orders are told once, in the record that revealed them; here what they spent.
     assert "build ge infantry Metz" not in plan and "Spent: 3 of your" in " ".join(plan.split())
-    assert told.count("build ge infantry Metz") == 1, told
+    assert told.count("builds ge infantry (ge-i-03) in Metz") == 1, told
+    assert "build ge infantry Metz" not in told, told
 
 
 def test_the_eft_loss_prompt_says_your_choice_to_the_german_alone(tmp_path):
@@ -291,4 +294,5 @@ def test_a_sealed_plan_names_its_areas_as_the_board_does(tmp_path, cli):
     assert g.submit(j, "entente", ["buy 1", "done"]).rejected is None
     text = " ".join(cli("report", j, "--as", "german", "--since", str(since)).stdout.split())
     assert "pfalz" not in text and "revealed (2 BP spent, 8 left unspent and lost, 7.0): " \
-        "build ge infantry Palatinate; buy 1" in text, text
+        "- German builds ge infantry" in text and "in Palatinate" in text, text
+    assert "build ge infantry Palatinate; buy 1" not in text.split("revealed")[1], text

@@ -53,6 +53,7 @@ def test_the_entrenchment_is_allowed_and_the_german_report_says_what_it_gives(tm
     german = " ".join(cli("report", j, "--as", "german", "--since", "0").stdout.split())
     assert f"German ge-7 entrenches (7.4): {said}" in german, german
     entente = " ".join(cli("report", j, "--as", "entente", "--since", "0").stdout.split())
-    # The revealed plan tells the order once; an entrenchment with no note adds nothing.
-    assert "German production revealed" in entente and "entrench ge-7" in entente
+    # The revealed plan heads the line of the entrenchment, told once, in words.
+    assert "German's production plan revealed" in entente and "ge-7 entrenches" in entente
+    assert "entrench ge-7" not in entente
     assert said not in entente

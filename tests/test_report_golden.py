@@ -208,8 +208,8 @@ def revealed(siege) -> Path:
 def test_a_sealed_plan_is_told_in_words_not_set_as_orders(siege, revealed, cli):
     """A sealed plan's record that a reader sees only as what it holds is headed by those
     words, not set as an order he could type (the plan's owner reads his own orders as
-    orders); once both plans are in, each revealed plan is one line of the report, its
-    orders told one after the other, none set as an order to type (7.0, 1.4)."""
+    orders); once both plans are in, each revealed plan heads the lines of what carried
+    its orders out, none set as an order to type nor told twice (7.0, 1.4)."""
     def report(journal: Path, reader: str, since: int) -> list[str]:
         r = cli("report", journal, "--as", reader, "--since", str(since), "--format", "chat")
         assert r.exit_code == 0, r.stderr
@@ -224,12 +224,18 @@ def test_a_sealed_plan_is_told_in_words_not_set_as_orders(siege, revealed, cli):
     public = report(revealed, "public", 27)
     # What the orders shown cost (two cards at 1 BP, 7.1), not the plan's totals: with the
     # 10 BP the public can count, those would price the hidden order (1.4).
-    assert "- German production revealed (2 BP spent on the orders shown; the rest is " \
-           "hidden, 1.4; 7.0): buy 2; 1 order on army templates (hidden, 1.4)" in public
+    # Each order told once, by the line of what carried it out, under the plan's heading.
+    head = "- **German's production plan revealed (2 BP spent on the orders shown; the rest " \
+           "is hidden, 1.4; 7.0):**"
+    assert public[public.index(head) + 1:public.index(head) + 3] == [
+        "- German builds or upgrades a unit in one of his armies (hidden, 1.4)",
+        "- German draws 2 cards, 2 cards bought (7.1)"], public
     # The BP lost are those left unspent (7.0), told so: a card bought over the card limit
     # is told 'the BP spent on it is lost' (7.1), and a bare '0 lost' read against it.
-    assert "- German production revealed (3 BP spent, 7 left unspent and lost, 7.0): buy 2; " \
-           "build ge infantry Verdun into ge-5" in report(revealed, "german", 27)
+    german = report(revealed, "german", 27)
+    assert "- **German's production plan revealed (3 BP spent, 7 left unspent and lost, " \
+           "7.0):**" in german and "buy 2" not in "".join(german), german
+    assert "- German builds ge infantry in Verdun into army ge-5 (1 BP)" in german
     assert not [ln for ln in public if ln.startswith("- `") or "plan (7.0)`" in ln]
 
 

@@ -124,8 +124,8 @@ def test_the_opponent_learns_nothing_of_a_sealed_plan(tmp_path, cli):
                                            "json").stdout
     assert g.submit(j, "german", GERMAN[2:] + ["done"]).rejected is None   # 'done' dropped
     assert g.submit(j, "entente", ENTENTE).rejected is None
-    assert "place ge infantry Koblenz" in cli("log", j, "--as", "entente", "--format",
-                                              "text").stdout
+    log = cli("log", j, "--as", "entente", "--format", "text").stdout
+    assert "German's plan revealed:" in log and "in Koblenz" in log, log
     assert cli("verify", j).exit_code == 0
 
 
@@ -222,23 +222,16 @@ def test_report_names_both_sides_while_both_owe_a_plan(tmp_path, cli):
 
 
 def test_revealed_plans_name_their_areas_as_the_other_lines_do(tmp_path, cli):
-    """2.0 I: the plans revealed name each area as the placements after them do (ENGLAND,
-    Troyes), not by id; each line still reads back as the order given (4.1)."""
-    from referee.engine.order_text import format_order
-    from referee.engine.reading import parse_order
-
+    """2.0 I: the plans revealed are told by the placements under them, each area named as
+    the board names it (ENGLAND, Troyes), not by id, and no order typed again beside them."""
     j = _to_autumn_1914(tmp_path)
     assert g.submit(j, "german", GERMAN).rejected is None
     assert g.submit(j, "entente", ENTENTE).rejected is None
-    data = g.open_game(j).data
     for args in (("log",), ("report", "--since", "0", "--format", "markdown")):
         out = cli(args[0], j, "--as", "public", *args[1:]).stdout
-        assert "place uk infantry ENGLAND" in out and "in ENGLAND" in out, out
-        assert "place fr infantry Troyes into fr-9" in out
+        assert "place uk infantry ENGLAND" not in out and "in ENGLAND" in out, out
+        assert "in Troyes into army fr-9" in out and "place fr infantry Troyes" not in out
         assert "place fr infantry troyes" not in out and "england" not in out
-    text = cli("log", j, "--as", "public").stdout
-    plan = text.split("Entente plan revealed:\n", 1)[1].splitlines()[:len(ENTENTE)]
-    assert [format_order(parse_order(x.strip(), data)) for x in plan] == ENTENTE
 
 
 def test_an_order_made_impossible_by_an_earlier_one_of_its_batch_is_rejected(tmp_path, cli):

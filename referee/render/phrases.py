@@ -126,9 +126,16 @@ def readable_orders(orders: list[str], data: GameData) -> list[str]:
 def revealed_orders(ev: dict, data: GameData, reader: str) -> str:
     """A revealed sealed plan's orders, one a line (never split when the log is wrapped), its
     areas named as the orders open to a side name them; orders on army templates the reader
-    may not see are counted, not shown (1.4)."""
+    may not see are counted, not shown (1.4). A plan told as a heading over the events that
+    carried it out (told_once.under_reveals) names only the orders none of them says."""
     e = opened(ev, reader)
-    shown = readable_orders(ev["orders"] if e is None else e["orders"], data)
-    if e is None:
-        shown.append(f"{counted(ev['hidden'], 'order')} on army templates (hidden, 1.4)")
+    if "untold" in ev:
+        shown, hidden = readable_orders(ev["untold"], data), ev.get("untold_hidden", 0)
+    else:
+        shown = readable_orders(ev["orders"] if e is None else e["orders"], data)
+        hidden = ev["hidden"] if e is None else 0
+    if hidden:
+        shown.append(f"{counted(hidden, 'order')} on army templates (hidden, 1.4)")
+    if "untold" in ev and ev.get("under"):
+        return "".join(f"\n        {o}" for o in shown)
     return "".join(f"\n        {o}" for o in shown) or " nothing"

@@ -12,6 +12,7 @@ import textwrap
 from ..game.planparts import heading_order, marked
 from .asread import SENTENCE_END, as_read
 from .dice_words import sheet_parts
+from .told_once import told_once
 from .unbroken import bound, unbound
 from .words_combat import WORDING as _COMBAT
 from .words_moves import WORDING as _MOVES
@@ -101,10 +102,11 @@ def record_lines(rec: dict, data: GameData, reader: str,
         asked = pending.get(side) if pending is not None else None
         out.append(f"    {clock_words(rec, zone, asked, reader)}")
     out += [f"    {line}" for line in news or []]
-    for ev in marked(rec["events"]):
+    # A revealed plan heads the events that carried it out, indented under it (told_once).
+    for ev in told_once(marked(rec["events"]), reader):
         line = describe(ev, data, reader)
         if line:
-            out.append(f"    {line}")
+            out.append(f"{'        ' if ev.get('under_reveal') else '    '}{line}")
     return out
 
 

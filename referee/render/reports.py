@@ -258,8 +258,10 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
         if line:
             # A revealed plan (one order a line) in one sentence: its orders are told, not
             # offered to be typed.
+            # A plan told over the events that carried it out heads them (told_once).
             head, *orders = line.split("\n")
-            lines.append([Span(" ".join([head, "; ".join(o.strip() for o in orders)]).strip())])
+            lines.append([Span(" ".join([head, "; ".join(o.strip() for o in orders)]).strip(),
+                               "bold" if "untold" in ev else "plain")])
         if ev["type"] == "BattleEnded":
             outcome = shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
             lines.append([Span(outcome, "bold")])

@@ -1,17 +1,15 @@
 """A sealed plan is told once (2.0 I, 2.0 V.3, 7.0): the record's heading names the plan
 as every reader sees it, so the record that seals a whole plan tells neither its sealing nor
-its closing again (told three times, the plan read as three); a plan revealed in the record
-that sealed it lists its orders revealed, with the areas as the board names them. What was
-carried out is told beside them where it is a unit's: every build and placement has its line,
-naming the army that took the unit (a template hidden from the reader stays hidden, 1.4);
-an entrenchment only where it says more than its order (a note on what it gives).
+its closing again (told three times, the plan read as three). A revealed plan is a heading,
+"German's plan revealed:", with the line of each event that carried out its orders under it
+(every placement, build, rebuild, entrenchment, upgrade, card bought or discarded, a
+template hidden from the reader still hidden, 1.4): the orders as typed are not told again
+beside the lines that say them in words; an order no event carried out is named on the
+heading, as the board names its areas.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-
-from .entrenchnote import NOTE
 from .phrases import opened, secret_data
 
 # The events that reveal a plan, and those that seal one.
@@ -20,16 +18,59 @@ SEALS = ("PlanSealed", "ProductionOrdered")
 ENDS = ("PlanClosed", "ProductionDone")
 
 
-def _order_of(ev: dict, reader: str) -> str | None:
-    """The plan order (as a plan keeps it: areas by id) that an event carried out and says
-    no more than, or None: a unit built, rebuilt or placed (its line names where it went and
-    into which army), a hidden detail, an event of no plan."""
+# The first word of the plan orders each event carries out (a template hidden from the
+# reader, 1.4, stands for the orders counted hidden; a card drawn only when bought, 7.1).
+CARRIES = {"UnitPlaced": "place", "UnitBuilt": "build", "ArmyRebuilt": "rebuild",
+           "UnitEntrenched": "entrench", "InfantryUpgraded": "upgrade",
+           "CardsDiscarded": "discard", "CardsDrawn": "buy"}
+
+
+def _carried(ev: dict, reader: str) -> set[str]:
+    """The first words of the orders of a plan that ev carried out, as the reader knows them
+    ("hidden": an order on a template kept from him); empty for an event of no plan."""
+    kind = ev.get("type")
+    if kind == "CardsDrawn" and "bought" not in str(ev.get("reason", "")):
+        return set()
+    if kind in ("CardsDrawn", "CardsDiscarded"):     # the cards' names are not the order's
+        return {CARRIES[kind]}
     e = opened(ev, reader)
-    if e is None or ev.get(NOTE):
-        return None
-    if ev["type"] == "UnitEntrenched":
-        return f"entrench {e.get('unit', '')}"
-    return None
+    if kind == "TemplateChanged":
+        return {"hidden"} if e is None else {"build" if e.get("build") else "upgrade"}
+    if kind not in CARRIES:
+        return set()
+    return {"hidden"} if e is None else {CARRIES[kind]}
+
+
+def under_reveals(events: list[dict], reader: str) -> list[dict]:
+    """events with each revealed plan a heading: the events of its side after it that
+    carried out its orders moved under it (marked `under_reveal`), and the reveal marked
+    with the orders none of them says (`untold`, with those hidden from the reader counted
+    in `untold_hidden`) and how many lines it heads (`under`)."""
+    at = {ev["side"]: n for n, ev in enumerate(events) if ev.get("type") in REVEALS}
+    under: dict[str, list[dict]] = {s: [] for s in at}
+    said: dict[str, set[str]] = {s: set() for s in at}
+    rest = []
+    for n, ev in enumerate(events):
+        side = ev.get("side")
+        words = _carried(ev, reader) if side in at and n > at[side] else set()
+        if words:
+            under[side].append({**ev, "under_reveal": True})
+            said[side] |= words
+        else:
+            rest.append(ev)
+    out = []
+    for ev in rest:
+        if ev.get("type") not in REVEALS:
+            out.append(ev)
+            continue
+        side = ev["side"]
+        e = opened(ev, reader)
+        orders = (e or ev).get("orders") or []
+        untold = [o for o in orders if o.split(" ")[0] not in said[side]]
+        hidden = 0 if e is not None or "hidden" in said[side] else ev.get("hidden", 0)
+        out += [{**ev, "untold": untold, "untold_hidden": hidden, "under": len(under[side])},
+                *under[side]]
+    return out
 
 
 def revealed_sides(events: list[dict]) -> set[str]:
@@ -40,28 +81,14 @@ def revealed_sides(events: list[dict]) -> set[str]:
 def told_once(events: list[dict], reader: str, actor: str | None = None) -> list[dict]:
     """The events of a record as its report tells them: the sealing and closing of a whole
     plan by the record's actor left out (its heading names the plan), a seal of a plan the
-    record reveals too marked (its orders are told once, revealed), and the events that
-    carry out one revealed order each and say no more left out."""
+    record reveals too marked (its orders are told once, revealed), and each revealed plan
+    a heading over the events that carried it out."""
     events = _heading_says(events, actor, reader)
     shown = revealed_sides(events)
     if not shown:
         return events
-    left: dict[str, Counter] = {}
-    for ev in events:
-        if ev.get("type") in REVEALS:
-            e = opened(ev, reader)
-            left.setdefault(ev["side"], Counter()).update((e or ev).get("orders") or [])
-    out = []
-    for ev in events:
-        if ev.get("type") in SEALS and ev.get("side") in shown:
-            out.append({**ev, "revealed_here": True})
-            continue
-        order = _order_of(ev, reader) if ev.get("side") in left else None
-        if order is not None and left[ev["side"]][order] > 0:
-            left[ev["side"]][order] -= 1
-            continue
-        out.append(ev)
-    return out
+    return [{**ev, "revealed_here": True} if ev.get("type") in SEALS and ev.get("side") in shown
+            else ev for ev in under_reveals(events, reader)]
 
 
 def _heading_says(events: list[dict], actor: str | None, reader: str) -> list[dict]:

@@ -55,7 +55,13 @@ def _plan_closed(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _plan_revealed(ev: dict, data: GameData, reader: str) -> str:
-    return f"{side(ev, data)} plan revealed:{revealed_orders(ev, data, reader)}"
+    return f"{_whose(ev, data)} plan revealed:{revealed_orders(ev, data, reader)}"
+
+
+def _whose(ev: dict, data: GameData) -> str:
+    """'German's' heading a plan told over the events that carried it out (told_once), else
+    'German' as a line of its own has said it."""
+    return f"{side(ev, data)}'s" if "untold" in ev else side(ev, data)
 
 
 # ---------------------------------------------------------------- supply (6.5)
@@ -123,7 +129,8 @@ def _production_revealed(ev: dict, data: GameData, reader: str) -> str:
         # The BP left unspent, lost at the phase's end (7.0): not those spent on a card
         # over the card limit, which the plan's costs told lost as well (7.1).
         cost = f"{e['spent']} BP spent, {e['lost']} left unspent and lost, 7.0"
-    return f"{side(ev, data)} production revealed ({cost}):{revealed_orders(ev, data, reader)}"
+    what = "production plan" if "untold" in ev else "production"
+    return f"{_whose(ev, data)} {what} revealed ({cost}):{revealed_orders(ev, data, reader)}"
 
 
 def _unit_built(ev: dict, data: GameData, reader: str) -> str:
