@@ -370,11 +370,22 @@ def status_document(view: dict[str, Any], aids: dict | None = None,
         # Words for a forum's reader, who runs no command: the public's status is posted.
         doc.sections.append(Section("Orders", [para(
             "The orders open to a side are shown to its own player only.")]))
+    if view["reader"] == "moderator":
+        doc.sections += _others_owing(view)
     if view.get("standing"):
         doc.sections.append(Section("Your standing orders", [Orders(list(view["standing"]))]))
     if view.get("held"):
         doc.sections.append(Section("Orders held for your dice", held_blocks(view["held"])))
     return doc
+
+
+def _others_owing(view: dict[str, Any]) -> list[Section]:
+    """For the moderator, each side owing a sealed plan beside the one whose orders are
+    listed (2.0 I, 2.0 V.3, 7.0: both are asked at once): where to see his orders."""
+    others = [s for s in view.get("waiting_on_all") or [] if s != view.get("legal_for")]
+    return [Section(f"Orders open to {side_name(s)}", [para(
+        f"{side_name(s)} owes his plan too; `status --as {s}` lists the orders open to "
+        f"him.")]) for s in others]
 
 
 def held_blocks(held: list[dict]) -> list:
