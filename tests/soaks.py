@@ -92,7 +92,7 @@ SOAKS: dict[str, tuple[str, ...] | str] = {
         ("g00-ttlm-1914-hidden-early48", "g03-ttlm-1916-open-sealed3",
          "g04-aac-1914-hidden-turn", "g11-ttlm-1918-open-early1"),
     "tests/test_forum_formats.py::test_a_random_campaigns_posts_read_as_posts":
-        ("ttlm-1914-7",),
+        ("ttlm-1914-1",),
     "tests/test_defaults.py::test_every_decision_of_a_random_game_has_a_legal_answer":
         ("1914-3-None-7",),
     "tests/test_board_kept.py::test_every_board_read_in_random_play_with_the_optional_rules":
