@@ -13,6 +13,7 @@ from pathlib import Path
 from ..base.glyphs import visible
 from ..store import home
 from . import message as mailtext
+from .flowed import FLOWED, flowed
 from .ledger import now
 from .mailboxes import MSGID
 from .msgids import message_id
@@ -77,7 +78,9 @@ def plain_mail(sender: str, to: str, subject: str, body: str, in_reply_to: str |
     msg["Message-ID"] = message_id(to, name, record)
     # Nothing in a mail may disguise itself (base/glyphs.py): text from a journal or a mail
     # shows its bidirectional controls and escape sequences as their escapes.
-    msg.set_content(visible(body), cte="quoted-printable")       # readable as saved, safe to send
+    # format=flowed (flowed.py): a phone's mail program reflows the prose to its screen.
+    msg.set_content(flowed(visible(body)), cte="quoted-printable",  # readable as saved, safe to send
+                    params=FLOWED)
     return msg
 
 

@@ -57,9 +57,10 @@ def render(doc: Document, fmt: str, width: int = 72, dialect: str = "common") ->
 def _block_text(block: Block, width: int) -> list[str]:
     """One block as wrapped lines of plain text."""
     if isinstance(block, Para):
-        return _wrap(_tokens(block.spans), width)
+        return _wrap(_tokens(block.spans), width, soft=True)
     if isinstance(block, Items):
-        return [ln for item in block.items for ln in _wrap(_tokens(item), width, "- ", "  ")]
+        return [ln for item in block.items
+                for ln in _wrap(_tokens(item), width, "- ", "  ", soft=True)]
     if isinstance(block, Table):
         return _table_text(block, width)
     if isinstance(block, Orders):
@@ -69,8 +70,8 @@ def _block_text(block: Block, width: int) -> list[str]:
 
 def _underlined(title: str, width: int, rule: str) -> list[str]:
     """A wrapped title and a rule under it, no longer than width."""
-    lines = _wrap_plain(title, width)
-    return lines + [rule * min(width, max(map(len, lines)))] if lines else []
+    lines = _wrap_plain(title, width, soft=True)
+    return lines + [rule * min(width, max(len(x.rstrip()) for x in lines))] if lines else []
 
 
 def to_text(doc: Document, width: int = 72) -> str:

@@ -82,7 +82,17 @@ def _walk(doc: Document, title, section_title, block, tail, glue: bool) -> str:
         for chunk in [head, *blocks]:
             add(chunk)
     add(tail(doc.receipt) if doc.receipt else [])
-    return "\n".join(line.rstrip() for line in out) + "\n"
+    return "\n".join(line if isinstance(line, Soft) else line.rstrip() for line in out) + "\n"
+
+
+class Soft(str):
+    """A line wrapped inside a paragraph, ending in a space: a soft line break, which a mail
+    program that reads format=flowed may join to the next line (mail/flowed.py)."""
+
+
+def softened(lines: list[str]) -> list[str]:
+    """lines, one paragraph wrapped: each but the last ending in a soft break."""
+    return [Soft(line + " ") for line in lines[:-1]] + lines[-1:]
 
 
 # A token is (text, space before it, is an order). Words glued with no space between
@@ -118,9 +128,11 @@ def _tokens(spans: list[Span]) -> list[Token]:
     return out
 
 
-def _wrap(tokens: list[Token], width: int, first: str = "", rest: str = "") -> list[str]:
+def _wrap(tokens: list[Token], width: int, first: str = "", rest: str = "",
+          soft: bool = False) -> list[str]:
     """Greedy wrap at width; a glued group is split at its orders, and a group kept whole
-    (unbroken.py) at its spaces, only if it cannot fit at all."""
+    (unbroken.py) at its spaces, only if it cannot fit at all; soft: each line but the last
+    ends in a soft break (softened)."""
     room = width - max(len(first), len(rest))
     groups: list[list[Token]] = []
     for tok in tokens:
@@ -148,7 +160,8 @@ def _wrap(tokens: list[Token], width: int, first: str = "", rest: str = "") -> l
             cur = rest + text
     if cur is not None:
         lines.append(cur)
-    return [unbound(line) for line in lines]
+    lines = [unbound(line) for line in lines]
+    return softened(lines) if soft else lines
 
 
 def _parts(text: str, space: bool, whole: bool) -> list[tuple[str, bool]]:
@@ -165,9 +178,10 @@ def _parts(text: str, space: bool, whole: bool) -> list[tuple[str, bool]]:
     return out
 
 
-def _wrap_plain(text: str, width: int, first: str = "", rest: str = "") -> list[str]:
+def _wrap_plain(text: str, width: int, first: str = "", rest: str = "",
+                soft: bool = False) -> list[str]:
     """Plain text wrapped at width."""
-    return _wrap(_tokens([Span(text)]), width, first, rest)
+    return _wrap(_tokens([Span(text)]), width, first, rest, soft)
 
 
 def _table_text(table: Table, width: int | None) -> list[str]:

@@ -12,6 +12,7 @@ import textwrap
 from ..game.planparts import heading_order, marked
 from .asread import SENTENCE_END, as_read
 from .dice_words import sheet_parts
+from .layout import softened
 from .told_once import told_once
 from .unbroken import bound, unbound
 from .words_combat import WORDING as _COMBAT
@@ -134,16 +135,17 @@ def sheet_lines(rec: dict, data: GameData) -> list[str]:
 def wrap_lines(lines: list[str], width: int = 72, hang: int = 4) -> list[str]:
     """Lines wrapped at width, continuations indented `hang` more than their first line (a
     paragraph of prose: 0); no word split, nor a group unbroken.py keeps whole (a rule
-    cited, a time and its zone) that fits a line."""
+    cited, a time and its zone) that fits a line; each line broken ends in a soft break
+    (layout.softened), which a mail program that reads format=flowed may join again."""
     out: list[str] = []
     for line in (part for whole in lines for part in whole.split("\n")):
         if len(line) <= width:
             out.append(line)
             continue
         indent = " " * (len(line) - len(line.lstrip()) + hang)
-        out.extend(unbound(part) for part in textwrap.wrap(
+        out.extend(softened([unbound(part) for part in textwrap.wrap(
             bound(line, width - len(indent)), width, subsequent_indent=indent,
-            break_long_words=False, break_on_hyphens=False, drop_whitespace=True) or [line])
+            break_long_words=False, break_on_hyphens=False, drop_whitespace=True)] or [line]))
     return out
 
 
