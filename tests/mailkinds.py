@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import re
 
+from flowtext import written
+
 # A title as the text format lays it out: its lines, then a rule of '=' as wide.
 _TITLE = re.compile(r"(?:^|\n\n)((?:[^\n]+\n)+?)=+\n")
 
 
 def _text(m) -> str:
     part = m.get_body(preferencelist=("plain",))
-    return part.get_content() if part is not None else ""
+    return written(part.get_content()) if part is not None else ""
 
 
 def first_line(m) -> str:

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 from commandclock import at
+from flowtext import written
 from ticklines import problem_text, problems
 
 from referee.base.clock import NOW_VARIABLE
@@ -217,12 +218,12 @@ def test_the_late_mail_and_the_reminder_list_the_orders_as_the_report_does(
     reports = {}
     for p in sorted((out / "sent").glob("*.eml"), key=lambda p: p.stat().st_mtime):
         m = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
-        text = m.get_body(("plain",)).get_content()
+        text = written(m.get_body(("plain",)).get_content())
         if "Orders open to you" in text:
             reports[str(m["To"])] = _menu(text)
     monkeypatch.setenv(NOW_VARIABLE, at(PASSED - timedelta(hours=24, minutes=30)))
     assert cli("tick", folder, "--no-map").exit_code == 0
-    reminders = {str(m["To"]): m.get_body(("plain",)).get_content() for m in (
+    reminders = {str(m["To"]): written(m.get_body(("plain",)).get_content()) for m in (
         email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
         for p in out.glob("*.eml"))}
     _sent(out)
@@ -230,7 +231,7 @@ def test_the_late_mail_and_the_reminder_list_the_orders_as_the_report_does(
     for p in out.glob("*.eml"):
         m = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
         if str(m["To"]) in reports:
-            late = m.get_body(("plain",)).get_content()
+            late = written(m.get_body(("plain",)).get_content())
             assert str(m["To"]) != ADDRESSES["entente"] or \
                 "or any of the 44 areas listed below" in late, late
             assert _menu(late) == reports[str(m["To"])], late

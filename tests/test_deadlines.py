@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from commandclock import START, at
+from flowtext import written
 from forging import game_key, resign
 from mailboxes import write_maildir
 from mailkinds import first_line
@@ -68,7 +69,7 @@ def mails(folder: Path) -> list[email.message.EmailMessage]:
 
 
 def text_of(mail) -> str:
-    return mail.get_body(("plain",)).get_content()
+    return written(mail.get_body(("plain",)).get_content())
 
 
 def status(cli, journal: Path) -> dict:

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 import pytest
+from flowtext import written
 from forging import fixed_key
 from mailboxes import write_maildir
 from mailkinds import first_line, headline, report_title
@@ -202,7 +203,7 @@ def too_wide(m) -> list[str]:
     """The lines of a mail's text over 72 columns, but an order alone on its line (indented
     two columns, as a mail lists the orders to paste back: an order is never split), whose
     words are no longer than an order's (a card's key, 26 characters, is the longest)."""
-    text = m.get_body(("plain",)).get_content()
+    text = written(m.get_body(("plain",)).get_content())
     return [ln for ln in text.splitlines() if len(ln) > 72 and not (
         ln.startswith("  ") and not ln.startswith("   ") and "," not in ln and "→" not in ln
         and max(map(len, ln.split())) <= 40)]
@@ -563,11 +564,11 @@ def test_a_players_message_with_a_broken_header_is_answered(journal, cli, tmp_pa
         if case == "over-1-mib":      # none of it read: why alone, nothing of the game
             (answer,) = [m for m in replies_to(tmp_path / "out", ADDRESSES["german"])
                          if not report_title(m)]        # his opening report beside it
-            body = answer.get_body(("plain",)).get_content()
+            body = written(answer.get_body(("plain",)).get_content())
             assert body.startswith("Your message was not accepted: ") and \
                 "Order key" not in body, body
         else:
-            body = not_applied_reply(tmp_path / "out", "german").get_content()
+            body = written(not_applied_reply(tmp_path / "out", "german").get_content())
             assert body.startswith("Your message was not applied: ")
     assert_outbox_safe(tmp_path / "out", data)
 
@@ -1141,7 +1142,7 @@ def test_players_messages_over_the_limit_in_a_maildir_and_an_mbox_are_each_answe
                if not report_title(m)]
     assert ["not accepted" in first_line(m) for m in answers] == [True, True], \
         [headline(m) for m in answers]
-    assert all("over the 1 MB" in m.get_body(("plain",)).get_content() for m in answers)
+    assert all("over the 1 MB" in written(m.get_body(("plain",)).get_content()) for m in answers)
     again = handled(cli, journal, box, mbox, outbox=tmp_path / "out")
     assert {m["status"] for m in again} == {"known"}, again
 
@@ -1314,7 +1315,7 @@ def test_a_strangers_reply_holds_nothing_of_the_game(journal, cli, tmp_path, dat
     (reply,) = replies_to(tmp_path / "out", SPY)
     assert_no_game_content(reply, data)
     assert "liège" not in reply.as_string().casefold()
-    text = reply.get_body(("plain",)).get_content()
+    text = written(reply.get_body(("plain",)).get_content())
     assert "could not be matched" in text and max(map(len, text.splitlines())) <= 72, text
     assert_outbox_safe(tmp_path / "out", data)
 
@@ -1433,7 +1434,7 @@ def test_a_ledger_that_is_not_a_file(journal, cli, tmp_path, kind):
 
 
 def _receipt(m) -> str:
-    last = m.get_content().rstrip("\n").split("\n")[-1]
+    last = written(m.get_content()).rstrip("\n").split("\n")[-1]
     assert last.startswith(f"Receipt: {GAME} "), last
     return last.split()[-1]
 

@@ -13,6 +13,7 @@ import json
 import re
 
 import pytest
+from flowtext import written
 from mailkinds import first_line
 from mailservers import (
     HOST,
@@ -113,7 +114,7 @@ def test_a_copy_in_the_pass_of_its_mail_is_answered_after_the_report_and_briefly
     copy, misspelt = sorted(firsts[1:])       # the replies, in whatever order they were spooled
     assert copy.startswith("This is a copy of your mail of Sat 1 Aug 10:00 UTC,"), firsts
     assert misspelt.startswith("Your message was not applied:"), firsts
-    report, *replies = (m.get_body(("plain",)).get_content() for m in to_him)
+    report, *replies = (written(m.get_body(("plain",)).get_content()) for m in to_him)
     assert "Board" in report.splitlines()
     seq = records(journal)[-1]["seq"]
     for reply in replies:
@@ -268,7 +269,7 @@ def test_a_copy_in_a_game_of_another_zone_tells_his_mail_s_time_there(cli, tmp_p
     assert [o["status"] for o in out] == ["rejected"], out
     [reply] = [read_mail(p) for p in (tmp_path / "out").glob("*.eml")
                if str(read_mail(p)["To"]).casefold() == ADDRESSES["german"]]
-    text = reply.get_body(("plain",)).get_content()
+    text = written(reply.get_body(("plain",)).get_content())
     assert " ".join(text.split()).startswith(
         f"This is a copy of your mail of Tue 24 Nov 11:00 CET (10:00 UTC), which was applied "
         f"already (record {seq}): nothing more was done. To give the same orders again, send "

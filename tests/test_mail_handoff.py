@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 import pytest
+from flowtext import written
 from mailkinds import headline
 from test_hostile_mail import KEYS, eml, handled, mail, new_game, records, replies_to
 from test_standing import give, play
@@ -37,7 +38,7 @@ def flat(text: str) -> str:
 
 
 def body_of(m) -> str:
-    return m.get_body(preferencelist=("plain",)).get_content()
+    return written(m.get_body(preferencelist=("plain",)).get_content())
 
 
 @pytest.fixture
@@ -163,7 +164,7 @@ def test_a_report_tells_what_a_mail_s_digest_in_the_dice_lets_a_player_check(
     assert " ".join(x.strip() for x in told) == said, told
     assert digest not in report and "mix in the digest" not in report
     assert not re.search(r"[0-9a-f]{32}", report.rpartition("\n\n")[0])
-    assert all(len(line) <= 72 for line in report.splitlines()[:-1])
+    assert all(len(line.rstrip()) <= 72 for line in report.splitlines()[:-1])
     assert digest in cli("explain", j, str(rec["seq"])).stdout
     assert digest in cli("log", j).stdout
 

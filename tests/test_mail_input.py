@@ -23,6 +23,7 @@ import json
 from pathlib import Path
 
 import pytest
+from flowtext import written
 from mailkinds import headline
 from memorypeak import peak_of
 from test_hostile_mail import (
@@ -80,7 +81,7 @@ def flat(text: str) -> str:
 
 
 def body_of(m) -> str:
-    return m.get_body(preferencelist=("plain",)).get_content()
+    return written(m.get_body(preferencelist=("plain",)).get_content())
 
 
 def refusal_file(outbox: Path) -> Path:

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
+from flowtext import written
 from mailkinds import headline
 from test_hostile_mail import (
     ADDRESSES,
@@ -46,7 +47,7 @@ def journal(tmp_path, cli) -> Path:
 
 
 def body_of(m) -> str:
-    return m.get_body(preferencelist=("plain",)).get_content()
+    return written(m.get_body(preferencelist=("plain",)).get_content())
 
 
 def flat(text: str) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from commandclock import START
+from flowtext import written
 from mailkinds import first_line
 from mailservers import route_through, ticks_at_once
 from test_transport import ADDRESSES, mail, new_game, records, tick
@@ -85,7 +86,7 @@ def _quoting_oof(report: bytes, keys: dict, ident: str) -> bytes:
     whole, not '>'-quoted, below '-----Original Message-----' (its order key and the orders
     it lists)."""
     r = _parsed(report)
-    text = r.get_body(("plain",)).get_content()
+    text = written(r.get_body(("plain",)).get_content())
     return (_head(ADDRESSES["german"], f"Out of Office: {r['Subject']}", ident,
                   "X-Autoreply: yes", f"In-Reply-To: {r['Message-ID']}")
             + "\nI am out of the office until Monday.\n\n-----Original Message-----\n"
@@ -244,7 +245,7 @@ def test_a_bounce_tells_the_moderator_once_a_day_for_the_address(cli, net, tmp_p
     assert str(told["Subject"]) == "[referee alpha] moderator, SUMMER 1914"
     assert first_line(told).startswith("A bounce says the referee's mail to the German player")
     assert told["Auto-Submitted"] == "auto-generated"
-    text = told.get_body(("plain",)).get_content()
+    text = written(told.get_body(("plain",)).get_content())
     command = f"  referee players {journal} --set german=NEW-ADDRESS"
     assert command in text.splitlines()             # whole on its line, to copy
     assert max(len(x) for x in text.splitlines() if x != command) <= 72, text
@@ -290,7 +291,7 @@ def test_a_forged_bounce_cannot_put_an_address_or_a_command_in_the_referee_s_mou
     r = tick(cli, journal)
     assert r.exit_code == 0, r.output
     (told,) = _to_moderator(net)
-    text = told.get_body(("plain",)).get_content()
+    text = written(told.get_body(("plain",)).get_content())
     assert "spy@evil.example" not in text and "evil.example" not in text, text
     indented = [x for x in text.splitlines() if x.startswith("  ")]
     assert indented == [f"  referee players {journal} --set german=NEW-ADDRESS"], text
@@ -319,7 +320,7 @@ def test_a_forged_bounce_cannot_hand_over_an_address_spelt_out(cli, net, tmp_pat
     net.imap.deliver(net.folder, raw.encode())
     assert tick(cli, journal).exit_code == 0
     (told,) = _to_moderator(net)
-    text = told.get_body(("plain",)).get_content()
+    text = written(told.get_body(("plain",)).get_content())
     assert "evil" not in text, text
     assert "> 550 kaiser at example.org: try (address left out): User unknown" in \
         text.splitlines(), text
@@ -335,7 +336,7 @@ def test_at_between_words_that_are_no_address_stays_in_the_notice(cli, net, tmp_
     net.imap.deliver(net.folder, raw.replace(said, f"Diagnostic-Code: smtp; {words}").encode())
     assert tick(cli, journal).exit_code == 0
     (told,) = _to_moderator(net)
-    lines = told.get_body(("plain",)).get_content().splitlines()
+    lines = written(told.get_body(("plain",)).get_content()).splitlines()
     assert f"> {words}: User unknown" in lines, lines
 
 

@@ -20,6 +20,7 @@ import json
 import re
 from pathlib import Path
 
+from flowtext import written
 from mailboxes import write_maildir
 from mailkinds import headline
 from PIL import Image
@@ -91,7 +92,7 @@ class Table:
 
 def text_of(mail) -> str:
     """The text of a mail (its plain part, beside the map it may carry)."""
-    return mail.get_body(("plain",)).get_content()
+    return written(mail.get_body(("plain",)).get_content())
 
 
 def check_map(mail, with_map: bool) -> None:

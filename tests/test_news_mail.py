@@ -11,6 +11,7 @@ import email.policy
 from datetime import timedelta
 
 import pytest
+from flowtext import written
 from test_tick_index import START
 from test_tick_sharing import _tick_process
 from test_transport import ADDRESSES, mail
@@ -62,7 +63,7 @@ class Game:
             self.seen.add(path.name)
             m = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
             new.setdefault(str(m["To"]), []).append(
-                (m.get_body(("plain",)).get_content(),
+                (written(m.get_body(("plain",)).get_content()),
                  [a.get_filename() for a in m.iter_attachments()]))
         return new
 

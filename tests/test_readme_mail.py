@@ -11,6 +11,7 @@ import email.policy
 import re
 from pathlib import Path
 
+from flowtext import written
 from forging import fixed_key
 
 ROOT = Path(__file__).parent.parent
@@ -47,7 +48,7 @@ def fresh(tmp_path: Path, cli, secret_file: Path) -> list[str]:
     mails = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
              for p in (tmp_path / "outbox").iterdir()]
     german = next(m for m in mails if m["To"] == "hans@example.org")
-    body = german.get_body(("plain",)).get_content().rstrip("\n").split("\n")
+    body = written(german.get_body(("plain",)).get_content()).rstrip("\n").split("\n")
     return [f"Subject: {german['Subject']}", "", *body]
 
 

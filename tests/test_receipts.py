@@ -14,6 +14,7 @@ import json
 import re
 from pathlib import Path
 
+from flowtext import written
 from mailkinds import headline
 from test_hostile_mail import ADDRESSES, SECRET, handled, mail, write_mbox
 
@@ -58,7 +59,7 @@ def read(raw: bytes) -> email.message.EmailMessage:
 
 def body_lines(raw: bytes) -> list[str]:
     """The text as a mail program shows it (quoted-printable decoded)."""
-    return read(raw).get_content().rstrip("\n").split("\n")
+    return written(read(raw).get_content()).rstrip("\n").split("\n")
 
 
 def last_record(journal: Path) -> dict:

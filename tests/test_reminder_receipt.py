@@ -8,6 +8,7 @@ import email
 import email.policy
 from datetime import timedelta
 
+from flowtext import written
 from test_deadlines import DUE, new_game, order, records
 
 from referee.mail.reminders import check_deadlines
@@ -22,8 +23,8 @@ def test_a_reminder_ends_with_the_order_key_the_fingerprint_and_the_receipt(tmp_
     out = tmp_path / "out"
     assert check_deadlines(journal, out, DUE - timedelta(hours=24))
     (mail,) = out.glob("*remind*.eml")
-    text = email.message_from_bytes(mail.read_bytes(), policy=email.policy.default) \
-        .get_body(("plain",)).get_content()
+    text = written(email.message_from_bytes(mail.read_bytes(), policy=email.policy.default)
+                   .get_body(("plain",)).get_content())
     tail = receipt_text(before[0], before[-1]).splitlines()
     lines = text.rstrip("\n").splitlines()
     assert lines[-len(tail):] == tail, lines[-4:]

@@ -78,9 +78,9 @@ def plain_mail(sender: str, to: str, subject: str, body: str, in_reply_to: str |
     msg["Message-ID"] = message_id(to, name, record)
     # Nothing in a mail may disguise itself (base/glyphs.py): text from a journal or a mail
     # shows its bidirectional controls and escape sequences as their escapes.
-    # format=flowed (flowed.py): a phone's mail program reflows the prose to its screen.
-    msg.set_content(flowed(visible(body)), cte="quoted-printable",  # readable as saved, safe to send
-                    params=FLOWED)
+    # Quoted-printable: readable as saved, safe to send; format=flowed (flowed.py): a
+    # phone's mail program reflows the prose to its screen.
+    msg.set_content(flowed(visible(body)), cte="quoted-printable", params=FLOWED)
     return msg
 
 

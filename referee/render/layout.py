@@ -133,7 +133,9 @@ def _wrap(tokens: list[Token], width: int, first: str = "", rest: str = "",
     """Greedy wrap at width; a glued group is split at its orders, and a group kept whole
     (unbroken.py) at its spaces, only if it cannot fit at all; soft: each line but the last
     ends in a soft break (softened)."""
-    room = width - max(len(first), len(rest))
+    # A line that begins with a space is space-stuffed in a mail (mail/flowed.py): one
+    # column more, which it leaves free.
+    room = width - max(len(first), len(rest)) - any(x.startswith(" ") for x in (first, rest))
     groups: list[list[Token]] = []
     for tok in tokens:
         if groups and not tok[1]:
@@ -153,7 +155,7 @@ def _wrap(tokens: list[Token], width: int, first: str = "", rest: str = "",
     for text, space in items:
         if cur is None:
             cur = first + text
-        elif len(cur) + space + len(text) <= width:
+        elif len(cur) + space + len(text) <= width - cur.startswith(" "):
             cur += " " * space + text
         else:
             lines.append(cur)
@@ -205,7 +207,8 @@ def _table_rows(table: Table, width: int | None) -> tuple[list[list[str]], int]:
 
         def row(r: list[str]) -> list[str]:
             cells = "".join(c.ljust(w) + "  " for c, w in zip(r[:-1], widths))
-            parts = (_wrap_plain(r[-1], room) if room < widths[-1] else [r[-1]]) or [""]
+            parts = (_wrap_plain(r[-1], room - (lead > 0)) if room < widths[-1] else [r[-1]]) \
+                or [""]
             return [(cells + parts[0]).rstrip(), *(" " * lead + p for p in parts[1:])]
 
         rule = "  ".join("-" * w for w in [*widths[:-1], min(widths[-1], room)])

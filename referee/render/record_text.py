@@ -143,10 +143,24 @@ def wrap_lines(lines: list[str], width: int = 72, hang: int = 4) -> list[str]:
             out.append(line)
             continue
         indent = " " * (len(line) - len(line.lstrip()) + hang)
-        out.extend(softened([unbound(part) for part in textwrap.wrap(
-            bound(line, width - len(indent)), width, subsequent_indent=indent,
-            break_long_words=False, break_on_hyphens=False, drop_whitespace=True)] or [line]))
+        out.extend(softened(_wrapped(line, width, indent) or [line]))
     return out
+
+
+def _wrapped(line: str, width: int, indent: str) -> list[str]:
+    """line wrapped at width, its continuations indented by indent; a line that begins with
+    a space is space-stuffed in a mail (mail/flowed.py), so it is wrapped a column shorter."""
+    def wrap(text: str, room: int, first: str) -> list[str]:
+        return [unbound(part) for part in textwrap.wrap(
+            bound(text, room - len(indent)), room, initial_indent=first,
+            subsequent_indent=indent, break_long_words=False, break_on_hyphens=False,
+            drop_whitespace=True)]
+    lead = line[:len(line) - len(line.lstrip())]
+    parts = wrap(line.lstrip(), width - bool(lead), lead)
+    if len(parts) < 2 or not indent:
+        return parts
+    rest = " ".join(part.strip() for part in parts[1:])
+    return parts[:1] + wrap(rest, width - 1, indent)
 
 
 def prose(text: str) -> str:
