@@ -4,7 +4,10 @@ unflowed, its paragraphs each on one line, as a mail program that reflows reads 
 
 from __future__ import annotations
 
+import email
+import email.policy
 import re
+from pathlib import Path
 
 _QUOTE = re.compile(r"^(>+) ?")
 
@@ -43,3 +46,9 @@ def unflowed(text: str) -> str:
     if held is not None:
         out.append(">" * held[0] + (" " if held[0] else "") + held[1])
     return "\n".join(out)
+
+
+def mail_text(path: Path) -> str:
+    """A mail file's text part, as written."""
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    return written(msg.get_body(("plain",)).get_content())

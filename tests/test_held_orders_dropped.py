@@ -11,6 +11,7 @@ import email
 import email.policy
 import json
 
+from flowtext import written
 from forging import forget_mark
 from mailboxes import write_maildir
 from test_held_orders_stand import held_view, records
@@ -29,7 +30,7 @@ def dropped(out) -> list[str]:
 
 def _text(path) -> str:
     m = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-    return m.get_body(("plain",)).get_content()
+    return written(m.get_body(("plain",)).get_content())
 
 
 def _to(path) -> str:

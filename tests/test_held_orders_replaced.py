@@ -9,6 +9,7 @@ import email
 import email.policy
 import json
 
+from flowtext import written
 from mailboxes import write_maildir
 from test_held_orders_dropped import DATE, ENTENTE, _held_then_told
 from test_held_orders_stand import held_view
@@ -30,7 +31,7 @@ def _answers(out, message_id: str) -> list[str]:
     """The text of each mail of the outbox answering the message."""
     found = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
              for p in out.glob("*.eml")]
-    return [m.get_body(("plain",)).get_content() for m in found
+    return [written(m.get_body(("plain",)).get_content()) for m in found
             if str(m.get("In-Reply-To", "")) == message_id]
 
 

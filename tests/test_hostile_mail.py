@@ -202,11 +202,13 @@ def assert_no_game_content(m, data) -> None:
 def too_wide(m) -> list[str]:
     """The lines of a mail's text over 72 columns, but an order alone on its line (indented
     two columns, as a mail lists the orders to paste back: an order is never split), whose
-    words are no longer than an order's (a card's key, 26 characters, is the longest)."""
-    text = written(m.get_body(("plain",)).get_content())
-    return [ln for ln in text.splitlines() if len(ln) > 72 and not (
-        ln.startswith("  ") and not ln.startswith("   ") and "," not in ln and "→" not in ln
-        and max(map(len, ln.split())) <= 40)]
+    words are no longer than an order's (a card's key, 26 characters, is the longest). A
+    line is measured as sent (format=flowed: space-stuffed), a soft break's space aside."""
+    sent = m.get_body(("plain",)).get_content()
+    return [ln for ln, sent_ln in zip(written(sent).splitlines(), sent.splitlines())
+            if len(sent_ln.rstrip()) > 72 and not (
+                ln.startswith("  ") and not ln.startswith("   ") and "," not in ln
+                and "→" not in ln and max(map(len, ln.split())) <= 40)]
 
 
 def assert_outbox_safe(outbox: Path, data) -> None:

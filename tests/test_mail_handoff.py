@@ -19,7 +19,6 @@ import re
 from pathlib import Path
 
 import pytest
-from flowtext import written
 from mailkinds import headline
 from test_hostile_mail import KEYS, eml, handled, mail, new_game, records, replies_to
 from test_standing import give, play
@@ -38,7 +37,7 @@ def flat(text: str) -> str:
 
 
 def body_of(m) -> str:
-    return written(m.get_body(preferencelist=("plain",)).get_content())
+    return m.get_body(preferencelist=("plain",)).get_content()
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from commandclock import START
+from flowtext import written
 
 ADDRESSES = {"german": "hans@example.org", "entente": "joffre@example.net"}
 
@@ -44,7 +45,7 @@ def mails(outbox: Path) -> list[email.message.EmailMessage]:
 
 
 def text(m) -> str:
-    return m.get_body(("plain",)).get_content()
+    return written(m.get_body(("plain",)).get_content())
 
 
 def last_to(outbox: Path, address: str):

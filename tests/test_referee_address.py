@@ -10,6 +10,7 @@ import email.policy
 import json
 
 import pytest
+from flowtext import written
 from mailboxes import write_maildir
 from mailkinds import first_line
 from mailservers import route_through
@@ -73,7 +74,7 @@ def test_mails_come_from_the_referee_and_thread_and_the_moderator_is_answered_ap
     assert german["References"] == f"{thread_of('oscar', ADDRESSES['german'])} <g1@example.org>"
     umpire = by_to[ADDRESSES["moderator"]]
     assert umpire["From"] == REFEREE and umpire["In-Reply-To"] == "<u1@example.com>"
-    body = umpire.get_body(("plain",)).get_content()
+    body = written(umpire.get_body(("plain",)).get_content())
     assert "moderator's address" in body and "referee order" in body
     # The command names his journal, alone on its line, ready to copy whole.
     assert f"\n  referee order {journal} --as SIDE ...\n" in body.replace("\r\n", "\n"), body
@@ -99,7 +100,7 @@ def test_the_moderator_s_notice_goes_to_his_address(cli, tmp_path, monkeypatch):
     assert notice["Subject"] == "[referee papa] moderator, SUMMER 1914"
     assert first_line(notice).startswith("The game waits on you: the German player's orders "
                                          "were due by")
-    said = notice.get_body(("plain",)).get_content().split("\n")
+    said = written(notice.get_body(("plain",)).get_content()).split("\n")
     assert f"  referee extend {journal} german 24h --from-now" in said and \
         "JOURNAL" not in str(said)
     assert f"  referee deadline {journal} --pause" in said, said
@@ -216,7 +217,7 @@ def test_mails_left_in_an_outbox_when_the_route_changes_are_not_lost(cli, net, t
         [ADDRESSES["german"], ADDRESSES["entente"]])          # once each, by the new route
     for tos, m in mails:
         side = "german" if tos == [ADDRESSES["german"]] else "entente"
-        text = m.get_body(("plain",)).get_content()
+        text = written(m.get_body(("plain",)).get_content())
         assert keys[side] in text and "SUMMER 1914" in text
     for path in left:
         path.unlink()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from flowtext import mail_text
 from test_deadlines import ADDRESSES, DUE, mails, text_of
 from test_inbox import GAME, SECRET
 from test_sheets import GERMAN, OPENING_MAIL, _inbox, _mail, _mail_game
@@ -63,13 +64,13 @@ def test_a_sheet_holders_reply_says_his_link_is_due_with_the_answer_that_rolls(t
     raw = _mail("german", OPENING_MAIL[:-1], keys["german"], 1)
     out, written = _inbox(cli, path, tmp_path, [raw], "box1")
     assert out[0]["status"] == "applied", out
-    [reply] = [flat(p.read_text()) for p in written if "kaiser@example.org" in p.read_text()]
+    [reply] = [flat(mail_text(p)) for p in written if "kaiser@example.org" in p.read_text()]
     assert ("Your dice sheet: link 1 (line 2 of the sheet file) is due with this answer, in a "
             "line 'Link: LINK': every way of answering it goes on to roll dice (Then, "
             "above).") in reply, reply
     assert "after done: the dice are rolled" in reply, reply
     # His own sheet alone: the Entente holds none and reads no link.
-    assert all("Your dice sheet" not in flat(p.read_text()) for p in written
+    assert all("Your dice sheet" not in flat(mail_text(p)) for p in written
                if "joffre@example.net" in p.read_text())
 
 
@@ -107,7 +108,7 @@ def test_a_reminder_and_the_late_mail_carry_the_then_steps_and_the_link_due(tmp_
 def _reply_to(cli, path, tmp_path, raw, name) -> str:
     out, written = _inbox(cli, path, tmp_path, [raw], name)
     assert out[0]["status"] == "rejected", out
-    return flat(next(p for p in written if "not applied" in p.read_text()).read_text())
+    return flat(mail_text(next(p for p in written if "not applied" in p.read_text())))
 
 
 def test_a_refusal_says_what_to_send_again_by_why_the_line_was_refused(tmp_path, cli):
@@ -150,6 +151,6 @@ def test_a_link_refused_in_a_mail_is_told_in_the_mails_terms(tmp_path, cli):
     path, _, keys = _mail_game(tmp_path, sheets_for=("german",))
     raw = _mail("german", [*OPENING_MAIL, f"Link: {GERMAN[2][:63]}x"], keys["german"], 1)
     out, written = _inbox(cli, path, tmp_path, [raw], "box1")
-    reply = flat(next(p for p in written if "not applied" in p.read_text()).read_text())
+    reply = flat(mail_text(next(p for p in written if "not applied" in p.read_text())))
     assert "is due, on a line 'Link: LINK' of the mail" in reply, reply
     assert "--link" not in reply and "--link" not in out[0]["reason"]

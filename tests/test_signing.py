@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from flowtext import mail_text
 from forging import as_user, game_key, old_game, records, resign, shown, write_signed
 from forking import count_forks
 from mailboxes import write_maildir
@@ -105,7 +106,7 @@ def test_the_first_mail_and_every_report_show_the_fingerprint_above_the_receipt(
     assert mails and all(re.search(rf"Fingerprint: {fpr} \(the game's signing key\)\n"
                                    rf"Signed:\n(  [A-Za-z0-9_-]{{64}}\n){{2}}"
                                    rf"  [A-Za-z0-9_-]{{44}}\nReceipt: ",
-                                   m.read_text()) for m in mails)
+                                   mail_text(m)) for m in mails)
     report = cli("report", journal, "--as", "public").stdout.splitlines()
     assert report[-2] == f"Fingerprint: {fpr} (the game's signing key)"
 

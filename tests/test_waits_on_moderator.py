@@ -10,6 +10,7 @@ import json
 import re
 import shlex
 
+from flowtext import written
 from mailboxes import write_maildir
 from ticklines import problem_text, problems
 
@@ -65,7 +66,7 @@ def test_orders_held_for_dice_make_every_pass_say_the_game_waits_on_the_moderato
     told = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
             for p in out.glob("held-*moderator.eml")]
     assert [str(m["To"]) for m in told] == [MODERATOR]          # once, to him
-    text = told[0].get_body(("plain",)).get_content()
+    text = written(told[0].get_body(("plain",)).get_content())
     assert "JOURNAL" not in text and "3 to 21 dice" in " ".join(text.split()), text
     # Every line within 72 columns, but the one naming the journal (a path is never split).
     assert all(len(ln) <= 72 or ln == f"  referee order {j} \\" for ln in text.splitlines())
@@ -195,5 +196,5 @@ def test_the_reply_to_orders_held_for_dice_says_so_in_its_first_line(tmp_path, c
     assert str(reply["To"]) == "e@example.org"
     assert re.fullmatch(r"\[referee [\w-]+\] Entente player, [A-Z]+ \d{4}",
                         str(reply["Subject"])), reply["Subject"]
-    assert reply.get_body(("plain",)).get_content().startswith(
+    assert written(reply.get_body(("plain",)).get_content()).startswith(
         "Your message was not applied yet: your orders need dice")

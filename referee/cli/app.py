@@ -21,6 +21,7 @@ import typer
 
 from .. import __version__, load_msgspec
 from ..base.errors import GameDataError, quoted
+from ..base.flowing import FLOWED
 from ..base.plurals import counted
 from . import audit, deadlinecmd, mailcmd, play, sheetcmd, skirmishcmd, tools, wants_json
 from .commands import error_line, guard
@@ -164,6 +165,7 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def main_options(
+    ctx: typer.Context,
     games: Annotated[Optional[Path], typer.Option(
         help="Directory holding the game data (default: the built-in games/).")] = None,
     version: Annotated[bool, typer.Option(
@@ -173,6 +175,16 @@ def main_options(
 ) -> None:
     """referee: a judge for play-by-email games of TO THE LAST MAN!"""
     GAMES["dir"] = games
+    if ctx.invoked_subcommand not in PRINTED:       # a command that may write mails
+        token = FLOWED.set(True)
+        ctx.call_on_close(lambda: FLOWED.reset(token))
+
+
+# The commands whose text is printed, never mailed: laid out as it always was, with no soft
+# line break (base/flowing.py). Every other command's mails are sent as format=flowed, and
+# `report` prints a report as the mails give it, for a moderator to post or mail by hand.
+PRINTED = frozenset({"status", "show", "log", "explain", "dice", "demo", "schema",
+                     "map", "area", "verify", "games", "sheet", "skirmish"})
 
 
 # The order `referee --help` lists them in.

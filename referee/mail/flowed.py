@@ -18,9 +18,9 @@ SIGNATURE = "-- "
 
 
 def flowed(text: str) -> str:
-    """text with each line as RFC 3676 sends it: a soft break kept (one trailing space, and
-    only after a word: a line of spaces alone is hard), every other line's trailing spaces
-    dropped, and the lines that need it space-stuffed."""
+    """text with each line as RFC 3676 sends it: a soft break kept (one trailing space after
+    a word, as the wrappers leave it: more, or a line of spaces alone, is hard), every other
+    line's trailing spaces dropped, and the lines that need it space-stuffed."""
     return "\n".join(_stuffed(_line(line)) for line in text.split("\n"))
 
 
@@ -28,7 +28,7 @@ def _line(line: str) -> str:
     if line == SIGNATURE:
         return line
     bare = line.rstrip()
-    return bare + " " if bare and line.endswith(" ") else bare
+    return bare + " " if bare and len(line) == len(bare) + 1 else bare
 
 
 def _stuffed(line: str) -> str:

@@ -12,6 +12,7 @@ import textwrap
 
 from ..base.addresses import address_key
 from ..base.errors import OrderError, OrderSyntaxError, clipped, quoted
+from ..base.flowing import FLOWED
 from ..base.glyphs import visible
 from ..base.plurals import counted
 from ..game import standing
@@ -144,7 +145,7 @@ def quoted_line(text: str, width: int = WIDTH) -> list[str]:
     character that hides shown as its escape, as the mail shows it (base/glyphs.py): whole
     when it fits width, else wrapped at its spaces (but inside a group unbroken.py keeps
     whole), each part within width, a word too long for one cut (clip_words)."""
-    room = width - 2
+    room = width - 2 - FLOWED.get()     # a mail stuffs a line begun by a space: a column
     text = visible(text)        # measured as the mail shows it: a control as its escape
     if len(text) <= room:
         return [text]

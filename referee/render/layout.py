@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..base.flowing import FLOWED
 from .sections import Document, Span, Table
 from .unbroken import NO_BREAK, bound, unbound
 
@@ -91,7 +92,10 @@ class Soft(str):
 
 
 def softened(lines: list[str]) -> list[str]:
-    """lines, one paragraph wrapped: each but the last ending in a soft break."""
+    """lines, one paragraph wrapped: in a mail (base/flowing.py), each but the last ending
+    in a soft break."""
+    if not FLOWED.get():
+        return lines
     return [Soft(line + " ") for line in lines[:-1]] + lines[-1:]
 
 
@@ -134,8 +138,10 @@ def _wrap(tokens: list[Token], width: int, first: str = "", rest: str = "",
     (unbroken.py) at its spaces, only if it cannot fit at all; soft: each line but the last
     ends in a soft break (softened)."""
     # A line that begins with a space is space-stuffed in a mail (mail/flowed.py): one
-    # column more, which it leaves free.
-    room = width - max(len(first), len(rest)) - any(x.startswith(" ") for x in (first, rest))
+    # column more, which it leaves free there.
+    stuffed = FLOWED.get()
+    room = width - max(len(first), len(rest)) - \
+        (stuffed and any(x.startswith(" ") for x in (first, rest)))
     groups: list[list[Token]] = []
     for tok in tokens:
         if groups and not tok[1]:
@@ -155,7 +161,7 @@ def _wrap(tokens: list[Token], width: int, first: str = "", rest: str = "",
     for text, space in items:
         if cur is None:
             cur = first + text
-        elif len(cur) + space + len(text) <= width - cur.startswith(" "):
+        elif len(cur) + space + len(text) <= width - (stuffed and cur.startswith(" ")):
             cur += " " * space + text
         else:
             lines.append(cur)
@@ -207,8 +213,8 @@ def _table_rows(table: Table, width: int | None) -> tuple[list[list[str]], int]:
 
         def row(r: list[str]) -> list[str]:
             cells = "".join(c.ljust(w) + "  " for c, w in zip(r[:-1], widths))
-            parts = (_wrap_plain(r[-1], room - (lead > 0)) if room < widths[-1] else [r[-1]]) \
-                or [""]
+            cut = room - (FLOWED.get() and lead > 0)      # stuffed in a mail: a column
+            parts = (_wrap_plain(r[-1], cut) if room < widths[-1] else [r[-1]]) or [""]
             return [(cells + parts[0]).rstrip(), *(" " * lead + p for p in parts[1:])]
 
         rule = "  ".join("-" * w for w in [*widths[:-1], min(widths[-1], room)])

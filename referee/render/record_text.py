@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import textwrap
 
+from ..base.flowing import FLOWED
 from ..game.planparts import heading_order, marked
 from .asread import SENTENCE_END, as_read
 from .dice_words import sheet_parts
@@ -148,8 +149,14 @@ def wrap_lines(lines: list[str], width: int = 72, hang: int = 4) -> list[str]:
 
 
 def _wrapped(line: str, width: int, indent: str) -> list[str]:
-    """line wrapped at width, its continuations indented by indent; a line that begins with
-    a space is space-stuffed in a mail (mail/flowed.py), so it is wrapped a column shorter."""
+    """line wrapped at width, its continuations indented by indent; in a mail
+    (base/flowing.py) a line that begins with a space is space-stuffed (mail/flowed.py), so
+    it is wrapped a column shorter."""
+    if not FLOWED.get():
+        return [unbound(part) for part in textwrap.wrap(
+            bound(line, width - len(indent)), width, subsequent_indent=indent,
+            break_long_words=False, break_on_hyphens=False, drop_whitespace=True)]
+
     def wrap(text: str, room: int, first: str) -> list[str]:
         return [unbound(part) for part in textwrap.wrap(
             bound(text, room - len(indent)), room, initial_indent=first,

@@ -14,6 +14,7 @@ import email
 import json
 from email.policy import default
 
+from flowtext import written
 from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail, mailed_patrol
 
 from referee.mail.ledger import load_ledger
@@ -50,7 +51,7 @@ class Played:
         got: dict[str, list[str]] = {}
         for p in sorted(set(self.out.iterdir()) - before):
             m = email.message_from_bytes(p.read_bytes(), policy=default)
-            got.setdefault(str(m["To"]), []).append(m.get_body(("plain",)).get_content())
+            got.setdefault(str(m["To"]), []).append(written(m.get_body(("plain",)).get_content()))
         return got
 
     def to_fire(self) -> list[int]:

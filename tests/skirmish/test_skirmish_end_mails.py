@@ -13,6 +13,7 @@ import email
 import json
 from email.policy import default
 
+from flowtext import written
 from mailboxes import write_maildir
 from skirmish_cases import done_until
 from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail, without_receipt
@@ -65,7 +66,7 @@ class Duel:
             if p.name not in self.seen:
                 self.seen.add(p.name)
                 m = email.message_from_bytes(p.read_bytes(), policy=default)
-                got.setdefault(str(m["To"]), []).append(m.get_content())
+                got.setdefault(str(m["To"]), []).append(written(m.get_content()))
         return got
 
     def kill(self) -> dict[str, list[str]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import email
 from email.policy import default
 
+from flowtext import written
 from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail, mailed_patrol
 
 PHASE = "turn 1, movement phase: the tests of the phase with the facts each side " \
@@ -21,7 +22,7 @@ def _bodies(out) -> dict[str, str]:
     for p in out.glob("*.eml"):
         msg = email.message_from_bytes(p.read_bytes(), policy=default)
         assert str(msg["To"]) not in got
-        got[str(msg["To"])] = msg.get_content()
+        got[str(msg["To"])] = written(msg.get_content())
     return got
 
 

@@ -15,6 +15,7 @@ from email.policy import default
 from email.utils import formatdate
 
 import pytest
+from flowtext import written
 
 from referee.mail.ledger import REGISTERED_PER_DAY
 
@@ -206,7 +207,7 @@ def test_an_answer_carries_the_report_after_the_orders_and_its_reader_s_key(cli,
     assert [x["status"] for x in json.loads(r.stdout)["messages"]] == [
         "applied", "refused", "refused"], r.stdout
     got = [email.message_from_bytes(p.read_bytes(), policy=default) for p in out.iterdir()]
-    answers = {str(m["In-Reply-To"]): (str(m["To"]), m.get_content()) for m in got}
+    answers = {str(m["In-Reply-To"]): (str(m["To"]), written(m.get_content())) for m in got}
     assert len(got) == len(answers) == 3 and None not in answers     # answers only
     for n, side, address, head in ((1, "british", BRITISH,
                                     "Your mail was recorded: #1\n#1 British: move B2"),
@@ -617,7 +618,7 @@ def test_a_refused_line_is_quoted_on_a_line_of_its_own(cli, tmp_path, secret_fil
     assert j.read_bytes() == before
     [reply] = [email.message_from_bytes(p.read_bytes(), policy=default)
                for p in out.glob("*.eml") if ANSWER.search(p.read_text())]
-    lines = reply.get_content().splitlines()
+    lines = written(reply.get_content()).splitlines()
     assert lines[0].startswith("Nothing of your mail was recorded: ")
     at = lines.index("The line:")
     assert lines[at + 1:at + 3 + len(quoted)] == ["", *quoted, ""]
@@ -639,7 +640,7 @@ def test_the_rule_a_refusal_cites_by_name_is_kept_on_one_line(cli, tmp_path, sec
     assert cli("inbox", j, sent, "--outbox", out).exit_code == 0
     [reply] = [email.message_from_bytes(p.read_bytes(), policy=default)
                for p in out.glob("*.eml") if ANSWER.search(p.read_text())]
-    lines = reply.get_content().splitlines()
+    lines = written(reply.get_content()).splitlines()
     at = next(n for n, line in enumerate(lines) if line.startswith("Why: "))
     assert lines[at:lines.index("", at)] == [
         "Why: fire is no test of the movement phase (it belongs to the fire",
@@ -660,8 +661,8 @@ def test_skirmish_report_as_a_reader_tells_what_his_mail_asks(cli, tmp_path, sec
     reports = {}
     for p in out.glob("*.eml"):
         msg = email.message_from_bytes(p.read_bytes(), policy=default)
-        if "\nForces:\n" in msg.get_content():      # a report, or an answer carrying one
-            reports[str(msg["To"])] = msg.get_content()
+        if "\nForces:\n" in written(msg.get_content()):      # a report, or an answer carrying one
+            reports[str(msg["To"])] = written(msg.get_content())
     for side, address in (("british", BRITISH), ("german", GERMAN)):
         body = without_receipt(reports[address])
         tail = body[body.index("\n\n", body.index("Forces:")):]     # after the report
@@ -734,7 +735,8 @@ def test_the_moderator_is_mailed_his_key_then_only_when_a_dispute_asks_him(
         assert r.exit_code == 0, r.output
         new = [email.message_from_bytes(p.read_bytes(), policy=default)
                for p in set(out.iterdir()) - before]
-        return [m.get_body(("plain",)).get_content() for m in new if str(m["To"]) == UMPIRE]
+        return [written(m.get_body(("plain",)).get_content()) for m in new
+                if str(m["To"]) == UMPIRE]
 
     [first] = to_umpire()
     assert f"Order key: {keys['moderator']}" in first, first

@@ -10,6 +10,7 @@ import email
 import json
 from email.policy import default
 
+from flowtext import written
 from test_hostile_mail import too_wide
 from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail, mailed_patrol
 
@@ -38,8 +39,8 @@ def test_every_mail_of_a_played_fire_step_is_within_72_columns(cli, tmp_path, se
         shot = got["records"][0] if WIDE in lines else shot
     mails = [email.message_from_bytes(p.read_bytes(), policy=default)
              for p in sorted(out.glob("*.eml"))]
-    echoed = [x for x in mails if f"  {WIDE}\n" in x.get_content()]
+    echoed = [x for x in mails if f"  {WIDE}\n" in written(x.get_content())]
     assert {str(x["To"]) for x in echoed} >= {BRITISH, GERMAN, UMPIRE}
     for x in mails:
         assert not too_wide(x), (x["To"], too_wide(x))
-        assert max(map(len, x.get_content().splitlines())) <= 72, x.get_content()
+        assert max(map(len, written(x.get_content()).splitlines())) <= 72, written(x.get_content())

@@ -7,6 +7,7 @@ from __future__ import annotations
 import email
 from email.policy import default
 
+from flowtext import written
 from test_skirmish_mail import BRITISH, GERMAN, UMPIRE, mail, mailed_patrol
 
 
@@ -18,7 +19,7 @@ def _pass(cli, j, out, *mails) -> dict[str, list[str]]:
     got: dict[str, list[str]] = {}
     for p in sorted(out.iterdir(), key=lambda p: p.stat().st_mtime_ns):
         m = email.message_from_bytes(p.read_bytes(), policy=default)
-        got.setdefault(str(m["To"]), []).append(m.get_content())
+        got.setdefault(str(m["To"]), []).append(written(m.get_content()))
     return got
 
 

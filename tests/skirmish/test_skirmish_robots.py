@@ -10,6 +10,7 @@ import email
 import email.policy
 
 import pytest
+from flowtext import written
 from mailkinds import first_line, headline
 from mailservers import ticks_at_once
 from test_skirmish_mail import BRITISH
@@ -22,7 +23,7 @@ def _report(net) -> email.message.EmailMessage:
 
 
 def _out_of_office(report, header: str) -> bytes:
-    text = report.get_body(("plain",)).get_content()
+    text = written(report.get_body(("plain",)).get_content())
     return (f"From: {BRITISH}\nTo: {REFEREE}\nSubject: Automatic reply: {report['Subject']}\n"
             f"Message-ID: <oof1@example.org>\nDate: Mon, 23 Nov 2026 18:30:00 +0000\n"
             f"{header}\nIn-Reply-To: {report['Message-ID']}\n\n"
@@ -160,7 +161,7 @@ def test_a_bounce_of_a_player_s_mail_tells_the_skirmish_s_moderator_once_a_day(
     assert str(told["Subject"]).startswith("[referee patrol] moderator, turn "), told["Subject"]
     assert first_line(told).startswith("A bounce says the referee's mail to the British")
     assert told["From"] == REFEREE and told["Auto-Submitted"] == "auto-generated"
-    text = told.get_body(("plain",)).get_content()
+    text = written(told.get_body(("plain",)).get_content())
     commands = [f"  referee skirmish report {j} --as british",
                 f"  referee skirmish order {j} 'ORDER' --as british"]
     assert all(c in text.splitlines() for c in commands), text     # whole, to copy

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 
+from flowtext import written
 from mailservers import forge_route, route_through
 from test_skirmish_mail import BRITISH, GERMAN, UMPIRE
 from test_tick_flood import copies_vanishing
@@ -27,7 +28,7 @@ def _mails(net, address: str) -> list:
 
 
 def _texts(net, address: str) -> list[str]:
-    return [m.get_body(("plain",)).get_content() for m in _mails(net, address)]
+    return [written(m.get_body(("plain",)).get_content()) for m in _mails(net, address)]
 
 
 def _write(net, n: int, sender: str, key: str, *lines: str) -> None:
@@ -123,9 +124,9 @@ def _answers_name_the_game_and_ask_each_his_own(net) -> None:
     for a in (BRITISH, GERMAN, UMPIRE):     # the answers too: a refusal quoting the order
         for text in _texts(net, a):
             assert max(map(len, text.splitlines())) <= 72, text
-    asked = {a: next(m.get_body(("plain",)).get_content()       # the moderator's: his first
+    asked = {a: next(written(m.get_body(("plain",)).get_content())  # the moderator's: his first
                      for m in _mails(net, a)[0 if a == UMPIRE else 1:]
-                     if "Forces:" in m.get_body(("plain",)).get_content())
+                     if "Forces:" in written(m.get_body(("plain",)).get_content()))
              for a in (BRITISH, GERMAN, UMPIRE)}
     # What is asked first (the decision, whom the turn waits on) opens the report, said
     # once; how to answer ends it.
