@@ -23,6 +23,7 @@ from pydantic import TypeAdapter
 from test_hostile_mail import too_wide
 
 import gamecalls as g
+from referee.base.flowing import FLOWED
 from referee.contracts.views import PlayersView
 from referee.store.dice import write_secret
 from referee.store.journal import canonical
@@ -86,9 +87,14 @@ def to(mails: list, address: str) -> list:
 
 
 def public_report(cli, journal: Path, since: int) -> str:
-    r = cli("report", journal, "--as", "public", "--since", str(since))
+    """The public report as a mail lays it out (a line begun by a space a column shorter,
+    for the space a flowed mail stuffs it with), read as written: no soft break's space."""
+    token = FLOWED.set(True)
+    try:
+        r = cli("report", journal, "--as", "public", "--since", str(since))
+    finally:
+        FLOWED.reset(token)
     assert r.exit_code == 0, r.output
-    # As a mail's lines are read (written): no soft break's space.
     return "\n".join(ln.rstrip() for ln in r.stdout.rstrip("\n").split("\n"))
 
 

@@ -181,9 +181,8 @@ def main_options(
 
 
 # The commands whose text is printed, never mailed: laid out as it always was, with no soft
-# line break (base/flowing.py). Every other command's mails are sent as format=flowed, and
-# `report` prints a report as the mails give it, for a moderator to post or mail by hand.
-PRINTED = frozenset({"status", "show", "log", "explain", "dice", "demo", "schema",
+# line break (base/flowing.py). Every other command's mails are sent as format=flowed.
+PRINTED = frozenset({"status", "show", "log", "report", "explain", "dice", "demo", "schema",
                      "map", "area", "verify", "games", "sheet", "skirmish"})
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import msgspec
+from flowtext import written
 from pydantic import TypeAdapter
 
 from referee.contracts.skirmish import SkirmishScenario
@@ -139,5 +140,5 @@ def new_mails(out, before: set) -> dict[str, str]:
     got = {}
     for p in set(out.glob("*.eml")) - before:
         m = email.message_from_bytes(p.read_bytes(), policy=default)
-        got[str(m["To"])] = m.get_content()
+        got[str(m["To"])] = written(m.get_content())
     return got

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from email import message_from_bytes
 
+from flowtext import written
 from mailboxes import write_maildir
 from test_skirmish_mail import BRITISH, GERMAN, mailed_patrol
 
@@ -35,7 +36,7 @@ def _moves_until(cli, j, turns: int) -> int:
 def _latest(out, address: str) -> str:
     mails = sorted(out.glob("*.eml"), key=lambda p: p.stat().st_mtime_ns)
     last = [message_from_bytes(p.read_bytes()) for p in mails]
-    return [m for m in last if m["To"] == address][-1].get_payload(decode=True).decode()
+    return written([m for m in last if m["To"] == address][-1].get_payload(decode=True).decode())
 
 
 def test_a_mail_after_many_orders_tells_the_early_tests_in_brief(cli, tmp_path,

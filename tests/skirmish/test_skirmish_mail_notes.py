@@ -9,6 +9,7 @@ import email
 import json
 from email.policy import default
 
+from flowtext import written
 from test_skirmish_mail import BRITISH, GERMAN, mail, mailed_patrol
 
 HINT = "To write a note, start its line with #: such a line is not read."
@@ -19,7 +20,7 @@ def _answers(cli, j, path, out) -> tuple[str, str]:
     r = cli("inbox", j, path, "--outbox", out, "--format", "json")
     assert r.exit_code == 0, r.output
     (got,) = json.loads(r.stdout)["messages"]
-    texts = [email.message_from_bytes(p.read_bytes(), policy=default).get_content()
+    texts = [written(email.message_from_bytes(p.read_bytes(), policy=default).get_content())
              for p in out.glob("*.eml")]
     (text,) = [t for t in texts if t.startswith(("Your mail", "Nothing of your mail"))]
     return got["status"], text
