@@ -91,3 +91,18 @@ def test_a_reply_quoting_the_flowed_report_whole_reads_only_what_was_typed(cli, 
     last = last_record(journal)
     assert last["seq"] == seq + 1 and last["actor"] == "german", "one order applied"
     assert [e["type"] for e in last["events"]][:1] == ["PlayerTurnEnded"]
+
+
+def test_the_quick_commands_lay_out_a_mail_flowed_and_the_reads_as_before(monkeypatch):
+    """`tick` and `order` run without Typer (cli/entry.py): their mails are flowed too; the
+    reads (status, show) print their text as it always was."""
+    from referee.base.flowing import FLOWED
+    from referee.cli import entry
+
+    seen = {}
+    for command in ("tick", "order", "status", "show"):
+        monkeypatch.setitem(entry.RUNNERS, command,
+                            lambda command=command: seen.setdefault(command, FLOWED.get()) and 0)
+        entry.run(command, {})
+    assert seen == {"tick": True, "order": True, "status": False, "show": False}
+    assert FLOWED.get() is False

@@ -36,6 +36,7 @@ from mailservers import (
 
 import gamecalls as g
 from referee.base.clock import NOW_VARIABLE
+from referee.base.flowing import FLOWED
 from referee.cli.commands import _tick_document
 from referee.cli.roundtrips import choose
 from referee.engine import acting
@@ -122,7 +123,11 @@ def tick(cli, journal: Path, command_line: bool = False) -> dict:
         assert r.exit_code == 0, r.output
         assert PASSWORD not in r.output
         return json.loads(r.stdout)["games"][0]
-    report = ticking.tick(journal, with_map=False)
+    token = FLOWED.set(True)            # its mails laid out as the command lays them out
+    try:
+        report = ticking.tick(journal, with_map=False)
+    finally:
+        FLOWED.reset(token)
     assert PASSWORD not in "\n".join(report.lines())
     return _tick_document(report)["games"][0]
 

@@ -23,7 +23,7 @@ from .. import __version__, load_msgspec
 from ..base.errors import GameDataError, quoted
 from ..base.flowing import FLOWED
 from ..base.plurals import counted
-from . import audit, deadlinecmd, mailcmd, play, sheetcmd, skirmishcmd, tools, wants_json
+from . import PRINTED, audit, deadlinecmd, mailcmd, play, sheetcmd, skirmishcmd, tools, wants_json
 from .commands import error_line, guard
 from .helptext import HELP_OPTIONS, Command, Group, epilog
 from .params import GAMES, OPTION_UNITS
@@ -179,11 +179,6 @@ def main_options(
         token = FLOWED.set(True)
         ctx.call_on_close(lambda: FLOWED.reset(token))
 
-
-# The commands whose text is printed, never mailed: laid out as it always was, with no soft
-# line break (base/flowing.py). Every other command's mails are sent as format=flowed.
-PRINTED = frozenset({"status", "show", "log", "report", "explain", "dice", "demo", "schema",
-                     "map", "area", "verify", "games", "sheet", "skirmish"})
 
 
 # The order `referee --help` lists them in.

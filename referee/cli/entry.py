@@ -24,8 +24,9 @@ import sys
 from pathlib import Path
 
 from ..base.errors import EXIT_REJECTED
+from ..base.flowing import FLOWED
 from ..base.glyphs import VisibleStream
-from . import COLLECTED_LATE, READS, commands
+from . import COLLECTED_LATE, PRINTED, READS, commands
 from .commands import emit
 
 FORMS_FILE = Path(__file__).with_name("forms.json")
@@ -212,10 +213,12 @@ def run(command: str, params: dict) -> int:
     pause = command in COLLECTED_LATE and gc.isenabled()
     if pause:
         gc.disable()
+    token = FLOWED.set(command not in PRINTED)      # its mails flowed (base/flowing.py)
     try:
         return commands.guard(lambda: RUNNERS[command](**params),
                               json_errors=params.get("format") == "json")
     finally:
+        FLOWED.reset(token)
         if pause:
             gc.enable()
 
