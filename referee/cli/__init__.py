@@ -6,10 +6,10 @@ READS = ("status", "show")
 # `order`, whose process leaves about a thousand cyclic objects after one order at the end of
 # a campaign, while the collector would walk the objects of its imports some sixty times.
 COLLECTED_LATE = (*READS, "order")
-# The commands whose text is printed, never mailed: laid out as it always was, with no soft
-# line break (base/flowing.py). Every other command's mails are sent as format=flowed.
-PRINTED = frozenset({"status", "show", "log", "report", "explain", "dice", "demo", "schema",
-                     "map", "area", "verify", "games", "sheet", "skirmish"})
+# The commands that write players' mails (inbox, tick, watch): their mails' text is laid out
+# for format=flowed, with soft line breaks (base/flowing.py). Every other command's text is
+# printed, or posted, laid out as it always was, even a command's status after its records.
+MAILED = frozenset({"inbox", "tick", "watch"})
 
 
 def wants_json(argv: list[str]) -> bool:

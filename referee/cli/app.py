@@ -23,7 +23,7 @@ from .. import __version__, load_msgspec
 from ..base.errors import GameDataError, quoted
 from ..base.flowing import FLOWED
 from ..base.plurals import counted
-from . import PRINTED, audit, deadlinecmd, mailcmd, play, sheetcmd, skirmishcmd, tools, wants_json
+from . import MAILED, audit, deadlinecmd, mailcmd, play, sheetcmd, skirmishcmd, tools, wants_json
 from .commands import error_line, guard
 from .helptext import HELP_OPTIONS, Command, Group, epilog
 from .params import GAMES, OPTION_UNITS
@@ -175,7 +175,7 @@ def main_options(
 ) -> None:
     """referee: a judge for play-by-email games of TO THE LAST MAN!"""
     GAMES["dir"] = games
-    if ctx.invoked_subcommand not in PRINTED:       # a command that may write mails
+    if ctx.invoked_subcommand in MAILED:       # a command that writes players' mails
         token = FLOWED.set(True)
         ctx.call_on_close(lambda: FLOWED.reset(token))
 

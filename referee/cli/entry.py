@@ -26,7 +26,7 @@ from pathlib import Path
 from ..base.errors import EXIT_REJECTED
 from ..base.flowing import FLOWED
 from ..base.glyphs import VisibleStream
-from . import COLLECTED_LATE, PRINTED, READS, commands
+from . import COLLECTED_LATE, MAILED, READS, commands
 from .commands import emit
 
 FORMS_FILE = Path(__file__).with_name("forms.json")
@@ -213,7 +213,7 @@ def run(command: str, params: dict) -> int:
     pause = command in COLLECTED_LATE and gc.isenabled()
     if pause:
         gc.disable()
-    token = FLOWED.set(command not in PRINTED)      # its mails flowed (base/flowing.py)
+    token = FLOWED.set(command in MAILED)       # its mails flowed (base/flowing.py)
     try:
         return commands.guard(lambda: RUNNERS[command](**params),
                               json_errors=params.get("format") == "json")
