@@ -25,7 +25,6 @@ from .armies import hidden_templates, join_violation
 from .core import Ctx, DecisionSpec, Violation, finish, register
 from .movement import (
     apply_reorganise,
-    movers,
     reorganise_candidates,
     reorganise_violation,
     settle,
@@ -87,7 +86,7 @@ def next_placement(ctx: Ctx) -> bool:
     asked = []
     for side in d.sides:
         if s.arrivals.get(side) or s.swaps_due.get(side):
-            if _room_to_make(s, d, side) or _swap_options(s, d, side):
+            if _placeable(s, d, side) or _swap_options(s, d, side):
                 asked.append(side)
                 continue
             _drop_all(ctx, side)
@@ -98,16 +97,10 @@ def next_placement(ctx: Ctx) -> bool:
 
 
 def _drop_all(ctx: Ctx, side: str) -> None:
-    """What is left unplaced stays in the force pool, saying why: no room even with units
-    moved into armies (8.1), or a plan ended by 'done' before the room it could make."""
-    why = ("the plan ended without placing it, though units moved into armies could have "
-           "made room within the stacking limit (1.2.2, 8.1)"
-           if _room_to_make(ctx.state, ctx.data, side) else
-           "no supplied Friendly or Disputed area within the stacking limit can take it, "
-           "even with units moved into armies (1.2.2, 8.1)")
     for item in list(ctx.state.arrivals.get(side, [])):
         ctx.emit(ReinforcementLost(side=side, unit=item["unit"], reason=(
-            f"{why}; it stays in the force pool")))
+            "no supplied Friendly or Disputed area within the stacking limit can take it; it "
+            "stays in the force pool")))
     for sw in list(ctx.state.swaps_due.get(side, [])):
         ctx.emit(CommonwealthSwapped(side=side, unit=sw["unit"], name=sw["name"], replaced=None,
                                      area=None))
@@ -134,40 +127,7 @@ def place_areas(s: State, d: GameData, side: str, item: dict, supplied: set[str]
 
 
 def _placeable(s: State, d: GameData, side: str) -> bool:
-    """Whether some arrival of side's has a legal place as the board stands (2.0 I)."""
     return any(True for _ in _place_orders(s, d, side))
-
-
-def _room_to_make(s: State, d: GameData, side: str) -> bool:
-    """Whether some arrival of side's has a legal place, or would have one once units went into
-    armies within an area it may arrive in (8.1: army contents may be altered while
-    reinforcements are placed), at most two such moves, enough to free one place under a
-    stacking limit of three (1.2.2: a unit into an army holding units frees one; two into an
-    empty army free one). What the plan's own later orders could still place keeps it open."""
-    if _placeable(s, d, side):
-        return True
-    if not s.arrivals.get(side):
-        return False
-    supplied = supplied_areas(s, d, side)
-    areas = {a for item in s.arrivals[side] for a in place_areas(s, d, side, item, supplied)}
-    return any(_room_in(s, d, side, area, 2) for area in sorted(areas))
-
-
-def _room_in(s: State, d: GameData, side: str, area: str, depth: int) -> bool:
-    for m in movers(s, d, side):
-        if isinstance(m, Violation) or m.army is not None or m.area != area:
-            continue
-        for a in s.armies_in(area, side, d):
-            o = Move(unit=m.ref, into=a.id)
-            if (m.source is not None and a.id == m.source.id) or \
-                    reorganise_violation(s, d, o, side, "Reinforcement") is not None:
-                continue
-            ctx = Ctx(s.clone(), d, sealed.NoDice())
-            apply_reorganise(ctx, o, side)
-            if _placeable(ctx.state, d, side) or (depth > 1 and
-                                                  _room_in(ctx.state, d, side, area, depth - 1)):
-                return True
-    return False
 
 
 def _place_orders(s: State, d: GameData, side: str):
@@ -230,12 +190,9 @@ def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | 
     elif ":" in o.unit:
         count += 1
     if count > d.units.stacking_limit:
-        # 8.1: army contents may be altered while placing; say so where an army could help.
-        room = "; units moved into an army there first make room (8.1)" \
-            if s.armies_in(o.area, side, d) else ""
         return Violation("1.2.2", f"{d.areas[o.area].name} would hold {count} "
                                   f"{d.side_name(side)} units; the stacking limit is "
-                                  f"{d.units.stacking_limit}{room}")
+                                  f"{d.units.stacking_limit}")
     return None
 
 
@@ -430,7 +387,7 @@ def _complete(s: State, d: GameData, side: str, orders: list) -> bool:
         s = sealed.planned(s, d, side, _effect, orders)
     except (KeyError, IndexError, ValueError):
         return False                # an order that cannot be made: its check will say why
-    return not (_room_to_make(s, d, side) or _swap_options(s, d, side))
+    return not (_placeable(s, d, side) or _swap_options(s, d, side))
 
 
 def _reveal(ctx: Ctx, plans: dict) -> None:
