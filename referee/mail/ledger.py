@@ -19,7 +19,9 @@ when his last report or reply was written, and its name (`mailed`, firsttold.py)
 the reminders recorded as sent without a mail for one (`spared`, firsttold.py), and
 the answers a skirmish's pass owes to the mails it took, written once every mail of the
 pass is taken (`answers_due`, direct.py), and the note ('#' lines) a skirmish player's mail
-gave with a dispute still open, for the moderator's mail (`dispute_notes`, disputenotes.py).
+gave with a dispute still open, for the moderator's mail (`dispute_notes`, disputenotes.py),
+and the missed deadlines whose wait a player ended himself, told to the moderator
+(`waits_over`, waitover.py).
 `inbox` takes the game's mail lock, then handles one message at a time, saving the
 ledger (on disk) before the next one, so a crash, a kill or a full disk at any point
 loses nothing and repeats nothing: a reply still owed is written by the next run.

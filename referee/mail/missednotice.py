@@ -24,6 +24,7 @@ from .askagain import asking_body, file_stamp, late_mail, late_tail, more_time, 
 from .deadlinepost import Post, address_of, everyone
 from .firsttold import reported_this_pass
 from .refusal import prose
+from .waitover import still_theirs
 
 # Why the game waits under the policy default when no answer is open (reminders._fate).
 NO_ANSWER = "no order the referee may give for the side is open here"
@@ -50,8 +51,10 @@ def missed_facts(tl: Timeline, late: list[Due], policy: str, post: Post, log: li
         return [_fact(d, policy)]
     reason = "" if tl.settings.missed == "wait" else (
         f" The game's policy is default, but {why}, so the game waits.")
+    theirs = still_theirs(tl, late)     # the players' own extensions, and his mail after one
     body = prose(f"The game waits on you: {late_words(tl, MODERATOR, late)} and none came "
                  f"(the decision: {decision_of(tl, late)}).{reason}") + \
+        (f"\n\n{prose(theirs)}" if theirs else "") + \
         "\n\n" + _waiting_choices(post.journal, [e.side for e in late])
     told = _tell_each(tl, late, post, "missed", lambda reader: body if reader == MODERATOR
                       else _waiting_mail(tl, late, reader, post),

@@ -32,6 +32,7 @@ from .ledger import fault, game_lock, load_ledger, save_ledger
 from .refusal import MOST_NAMED, NAMED_LENGTH, WIDTH, prose
 from .reminders import deadline_lines, waits_on_the_moderator
 from .senders import typed_journal
+from .waitover import tell_wait_over
 
 # The values every die shows in the two dry runs that count the dice held orders roll: the
 # count may rest on what the dice show (a hit re-rolled, a battle ended), so both ends.
@@ -45,6 +46,7 @@ def waits_on_a_person(table: Table, name: str, outbox: Path, now: datetime) -> s
     whose orders were not entered told so."""
     holds = _standing_holds(table, outbox, now)
     tell_the_end(table, outbox, now)        # once: the game over waits on his reveal alone
+    tell_wait_over(table, outbox, now)      # once: a wait on him the player himself ended
     line = waits_on_the_moderator(table, name)
     if line is not None:
         return line
