@@ -161,7 +161,8 @@ def asking_body(tl: Timeline, d: Due, post: Post, lead: str, more: str, then: st
     of mails shows it alone), what follows his decision, the orders open to him and the
     link of his dice sheet due (ordersopen.py), more time, what follows, and where his last
     map is."""
-    orders = orders_open_text(tl.state, tl.data, d.side, post.sheets.get(d.side))
+    orders = orders_open_text(tl.state, tl.data, d.side, post.sheets.get(d.side),
+                              post.standing)
     where = post.map_line(d.side)
     more = more.strip()
     return (f"{lead}\n\n" + (f"{orders}\n\n" if orders else "") +

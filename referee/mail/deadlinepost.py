@@ -51,6 +51,15 @@ class Post:
             for side, p in self.people.items() if side != MODERATOR}
         self.head = records[0].get("hash")
         self.sheets = sheets_in(raw)        # each side's dice sheet: his link due
+        self._table, self._raw = table, raw
+
+    @cached_property
+    def standing(self) -> dict[str, list[dict]]:
+        """The sides' standing orders as kept, read once (ordersopen.kept_standing): his
+        mail asking for orders reads them as his report does."""
+        from .ordersopen import kept_standing  # start-up: only a mail asking for orders
+
+        return kept_standing(self._table, self._raw)
 
     def _record(self, seq: int | None) -> tuple[str, dict] | None:
         """The game and its record seq, for a Message-ID (None: no record named)."""

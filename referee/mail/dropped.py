@@ -33,7 +33,7 @@ from ..table import Table
 from .copies import mail_of
 from .entered import first_order, moderator_orders, not_entered
 from .holds import decision_of, held_at, held_lines, record_kept, standing
-from .ordersopen import orders_open_text
+from .ordersopen import kept_standing, orders_open_text
 from .outcome import halt_of
 from .refusal import prose
 
@@ -182,7 +182,8 @@ def _asked_now(table: Table, side: str, due: str | None, now: str = "") -> str:
     if side not in waiting_on(game.state):
         return prose("Nothing is asked of you now: the game waits on the other side. Your "
                      "next report says what comes next.")
-    orders = orders_open_text(game.state, game.data, side)
+    orders = orders_open_text(game.state, game.data, side,
+                              standing=kept_standing(table))
     return "\n\n".join(p for p in (
         prose(ASK[now].format(pending_prompt(game.state, game.data, side))),
         orders, due or "") if p)

@@ -9,11 +9,13 @@ link due, as his report gives them.
 
 from __future__ import annotations
 
+from ..base.errors import UsageError
 from ..base.plurals import counted
 from ..data.gamedata import GameData
 from ..engine import legal_orders
 from ..engine.order_text import format_order
 from ..engine.state import State
+from ..game import standing as g_standing
 from ..game.ahead import ahead
 from ..game.views import order_aids
 from ..render.coming import ahead_blocks
@@ -25,16 +27,30 @@ from ..render.reports import orders_open_blocks
 from ..render.sections import Document, Section, para
 
 
-def orders_open_text(state: State, data: GameData, side: str, sheet=None) -> str:
+def kept_standing(table, raw: bytes | None = None) -> dict[str, list[dict]]:
+    """The sides' standing orders as kept beside the game a Table holds (raw: the journal's
+    bytes the caller reads, else the Table's), read as its reports read them
+    (table/showing.py): none when the file is not this referee's."""
+    try:
+        return g_standing.load(table.path, table.records[0]["hash"],
+                               table.raw if raw is None else raw)
+    except UsageError:
+        return {}
+
+
+def orders_open_text(state: State, data: GameData, side: str, sheet=None,
+                     standing: dict[str, list[dict]] | None = None) -> str:
     """What follows side's decision (game/ahead.py: the 'Then' steps, how to answer several
-    in one mail), 'Reply with one order per line, made from these:' and his legal orders,
-    grouped, then the link of his dice sheet (`sheet`, store/sheets.SheetPos) due, wrapped
-    at 72 columns; '' when no order is open to him. His standing orders are not read: a
-    decision they would answer is told as asked."""
+    in one mail, the example), 'Reply with one order per line, made from these:' and his
+    legal orders, grouped, then the link of his dice sheet (`sheet`, store/sheets.SheetPos)
+    due, wrapped at 72 columns; '' when no order is open to him. standing: the sides'
+    standing orders as kept (game/standing.py), read as his report reads them (a decision
+    they answer is not asked), so that every mail of one position gives him the same steps
+    and the same example."""
     legal = [format_order(o) for o in legal_orders(state, data, side)]
     if not legal:
         return ""
-    got = ahead(state, data, side, legal)
+    got = ahead(state, data, side, legal, standing or {})
     blocks = [*(ahead_blocks(got, data, side) if got is not None else []),
               *orders_open_blocks(legal, order_aids(state, data, side), bounded=True),
               *link_due(sheet, got)]
