@@ -116,3 +116,20 @@ def test_the_moderators_own_extension_ends_the_wait_without_a_mail(
     assert [r["actor"] for r in records(journal)
             if r.get("clock", {}).get("kind") == "extend"] == ["moderator", "german"]
     assert len(post.mails_to("moderator")) == 1
+
+
+@pytest.mark.parametrize("later, told", [(2 * H, True), (30 * H, False)])
+def test_a_wait_ended_before_the_referee_told_them_is_news_only_for_a_day(
+        cli, post, tmp_path, clock, monkeypatch, later, told):
+    """A pass of a referee that did not tell waits over applied the player's orders (the
+    telling is switched off for it); the next pass tells it if it comes within a day, and
+    keeps it as told without a mail after that."""
+    journal, table = _missed(cli, post, tmp_path, monkeypatch)
+    table.answer("german", DUE + H)
+    with monkeypatch.context() as m:
+        m.setattr("referee.mail.waiting.tell_wait_over", lambda *a: None)
+        assert _tick(cli, journal, monkeypatch, DUE + H).exit_code == 0
+    assert len(post.mails_to("moderator")) == 1
+    for moment in (DUE + H + later, DUE + 2 * H + later):
+        assert _tick(cli, journal, monkeypatch, moment).exit_code == 0
+    assert len(post.mails_to("moderator")) == (2 if told else 1)

@@ -9,8 +9,9 @@ under the game's mail lock and the journal's, as the mail of a game over is kept
 (ended.py); the mail's name is that record's, so it is written once across crashes and
 passes.
 
-Only each side's last wait is looked at: a referee that starts telling this on a game
-that ended a wait long before tells it at most once a side.
+Only each side's last wait is looked at, and a ledger that never kept a wait told (a game
+begun under a referee that did not tell them) is not mailed of a wait its player ended
+more than a day before: that is not news.
 """
 
 from __future__ import annotations
@@ -105,8 +106,8 @@ def tell_wait_over(table: Table, outbox: Path, now: datetime) -> None:
         return
     ended = ended_by_player(table.records)
     head = table.records[0]
-    if not ended:
-        return
+    if not ended or _all_told(load_ledger(head["game_id"], head["hash"]), ended, now):
+        return              # the common case costs no timeline: each wait told once
     post = Post(table, table.raw, outbox, now, head["game_id"])
     to = post.address(MODERATOR)
     if to is None:
@@ -121,7 +122,7 @@ def tell_wait_over(table: Table, outbox: Path, now: datetime) -> None:
         kept = set(book.get(TOLD) or [])
         hashes = {r["hash"] for r in table.records}
         for missed, ender in ended:
-            if missed["hash"] in kept:
+            if _told(book, kept, missed, ender, now):
                 continue
             post.write(f"waitover-{missed['seq']:06d}-{missed['hash'][:16]}-moderator.eml", to,
                        subject, over_words(tl, missed, ender),
@@ -130,6 +131,24 @@ def tell_wait_over(table: Table, outbox: Path, now: datetime) -> None:
             kept.add(missed["hash"])
         book[TOLD] = sorted(h for h in kept if h in hashes)
         save_ledger(book)
+
+
+def _all_told(book: dict, ended: list[tuple[dict, dict]], now: datetime) -> bool:
+    kept = set(book.get(TOLD) or [])
+    return all(_told(book, kept, missed, ender, now) for missed, ender in ended)
+
+
+def _told(book: dict, kept: set, missed: dict, ender: dict, now: datetime) -> bool:
+    """Whether the end of this wait is told already, or is not news: a game whose ledger
+    never kept a wait told (a referee that did not tell them before) is not mailed of a
+    wait ended more than a day ago; it is kept as told."""
+    if missed["hash"] in kept:
+        return True
+    at = parse_stamp(str(ender.get("at")))
+    if TOLD not in book and at is not None and now - at > DAY:
+        kept.add(missed["hash"])
+        return True
+    return False
 
 
 def over_words(tl: Timeline, missed: dict, ender: dict) -> str:
