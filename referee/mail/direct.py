@@ -31,6 +31,7 @@ from .disputenotes import keep_note, note_of, open_notes
 from .elsewhere import found_or_kept, written_anywhere
 from .eml import plain_mail
 from .ended import end_told
+from .faulted import FAILED, TOLD_HIM, failed_on, set_aside_reason
 from .keyed import keyed_side
 from .ledger import (
     copy_handled,
@@ -80,7 +81,8 @@ class Handled:
     where: str
     message_id: str
     sender: str
-    # applied, refused, ignored, done (handled before), unreadable, skipped (the referee's own)
+    # applied, refused, ignored, done (handled before), unreadable, skipped (the referee's
+    # own), failed (set aside: faulted.py)
     status: str = ""
     side: str | None = None
     reason: str | None = None
@@ -108,11 +110,22 @@ def _side_of(m: Message, players: dict[str, str]) -> str | None:
     return next((s for s, a in players.items() if address_key(a) == m.sender), None)
 
 
+def _taken(table: Table, m: Message, players: dict, keys: dict, ledger: dict) -> Handled:
+    """m handled (and recovered), or set aside as failed when an error no rule foresaw is
+    its own (faulted.py: the journal untouched), as a campaign's message is."""
+    out, done = Handled(m.where, m.message_id, m.sender), []
+    exc = failed_on(table, m, lambda: done.append(_recovered(table, m, ledger, keys, _handle(
+        table, m, players, keys, table.kind.mailed(table), out))))
+    return done[0] if exc is None else Handled(m.where, m.message_id, m.sender, FAILED,
+                                               out.side, set_aside_reason(out.side, exc),
+                                               keyed=out.keyed)
+
+
 def _handle(table: Table, m: Message, players: dict, keys: dict,
-            seen: dict[str, tuple[set[str], dict[str, int]]]) -> Handled:
-    """One mail: ignored (no player's), skipped (another game's), refused (no key, orders
-    refused, a copy), answered (`explain N`: directquery.py), applied, or done (before)."""
-    out = Handled(m.where, m.message_id, m.sender)
+            seen: dict[str, tuple[set[str], dict[str, int]]], out: Handled) -> Handled:
+    """One mail (out, as it goes): ignored (no player's), skipped (another game's), refused
+    (no key, orders refused, a copy), answered (`explain N`: directquery.py), applied, or
+    done (before)."""
     side = _side_of(m, players)
     if m.unreadable:            # gone or changed since the mailbox was read: read it again
         out.status, out.reason = "unreadable", m.problem
@@ -273,8 +286,7 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
         if m.sha256 and handled_before(ledger, m.sha256):
             done.append(Handled(m.where, m.message_id, m.sender, "done", new=False))
             continue
-        h = _recovered(table, m, ledger, keys, _handle(table, boxes.load(m), players, keys,
-                                                 table.kind.mailed(table)))
+        h = _taken(table, boxes.load(m), players, keys, ledger)
         if h.robot:                 # a bounce of a player's mail tells the moderator
             h.reason = set_aside(table, m, h.robot, ledger, outbox, _roster(table, players))
         boxes.release(m)
@@ -290,9 +302,8 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
             bool(h.unmatched) and _stranger_answered(ledger, h))
         if due:
             ledger["answers_due"].append({**asdict(h), "digest": m.sha256})
-        noted = m.sha256 and (h.side and h.status != "ignored" or h.status in (AUTOMATIC,
-                                                                               "skipped")
-                              or bool(h.unmatched))
+        noted = m.sha256 and (h.side and h.status != "ignored" or h.status in (
+            AUTOMATIC, "skipped", FAILED) or bool(h.unmatched))
         if noted:
             # Only a keyed mail speaks for its Message-ID: a keyless one under the same ID
             # would make a copy of the player's mail look new, and be answered again.
@@ -444,6 +455,8 @@ def _answer(table: Table, outbox: Path, h: Handled, address: str, digest: str, k
         head = recorded_in_part(h.records, h.text, h.why, h.left) + "\n" if h.text else \
             prose(f"{RECORDED}: " + ", ".join(f"#{n}" for n in h.records))
         rest = "\n".join(table.kind.recorded_lines(table, h.records))
+    elif h.status == FAILED:        # no word of the error (faulted.py)
+        head = prose(sentence(f"{NOT_RECORDED}: {TOLD_HIM}"))
     elif h.text:
         head = nothing_recorded(h.text, h.why)
     elif h.copied is not None:

@@ -31,7 +31,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from ..base.errors import ContractError, OrderError, RefereeError, clipped, one_line
-from ..table import Table
+from ..table import Table, kind_named
 from .mailboxes import Message
 from .outcome import Outcome
 
@@ -48,7 +48,23 @@ def taken_or_set_aside(table: Table, m: Message, out: Outcome, replies: list, pe
                        take: Callable[[], None]) -> None:
     """take() (m classified and handled, out saying how); an error that is m's (above) sets
     m aside instead: out says so, and replies holds the answer to its side alone."""
-    before, answers = _size(table.path), len(replies)
+    answers = len(replies)
+    exc = failed_on(table, m, take)
+    if exc is None:
+        return
+    del replies[answers:]
+    _set_aside(out, exc)
+    if out.side is not None and out.side in people:
+        told = Outcome(out.where, out.message_id, out.sender, FAILED, TOLD_HIM, out.side)
+        replies.append((people[out.side]["address"], out.side, told, m))
+
+
+def failed_on(table: Table, m: Message, take: Callable[[], object]) -> Exception | None:
+    """take(), and None; or the error that is m's (above), its traceback on standard error
+    and whatever table held half-worked forgotten, for m to be set aside (any other error
+    is raised). The campaign's mail and a kind's that reads each mail whole (direct.py)
+    share it."""
+    before = _size(table.path)
     try:
         take()
     except Exception as exc:
@@ -60,11 +76,8 @@ def taken_or_set_aside(table: Table, m: Message, out: Outcome, replies: list, pe
               f"set aside:", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
         table.forget()      # whatever it held half-worked is read again
-        del replies[answers:]
-        _set_aside(out, exc)
-        if out.side is not None and out.side in people:
-            told = Outcome(out.where, out.message_id, out.sender, FAILED, TOLD_HIM, out.side)
-            replies.append((people[out.side]["address"], out.side, told, m))
+        return exc
+    return None
 
 
 def _the_messages(exc: Exception) -> bool:
@@ -90,18 +103,26 @@ def _set_aside(out: Outcome, exc: Exception) -> None:
     blank = Outcome(out.where, out.message_id, out.sender, FAILED, side=out.side)
     for f in fields(Outcome):
         setattr(out, f.name, getattr(blank, f.name))
-    told = f", and {out.side} is told so" if out.side else ""
-    out.reason = (f"set aside: the referee failed on it ({error_line(exc)}); nothing of it "
-                  f"was applied{told}")
+    out.reason = set_aside_reason(out.side, exc)
 
 
-def problem(o: Outcome, journal: str) -> str:
+def set_aside_reason(side: str | None, exc: Exception) -> str:
+    """Why a message is set aside, for the pass and the moderator (never for its side)."""
+    told = f", and {side} is told so" if side else ""
+    return (f"set aside: the referee failed on it ({error_line(exc)}); nothing of it "
+            f"was applied{told}")
+
+
+def problem(o: Outcome, journal: str, kind: str = "campaign") -> str:
     """The game's problem for a message set aside: which one, and what the moderator may
-    do, told by the pass that set it aside (no later pass reads it again)."""
+    do, told by the pass that set it aside (no later pass reads it again). kind: the
+    game's (a skirmish's orders are entered by its own command, the last its kind gives
+    for playing a side by hand)."""
     who = o.side or "SIDE"
+    by_hand = kind_named(kind).by_hand(journal, who)
+    order = by_hand[-1] if by_hand else f"referee order {journal} --as {who} ..."
     return (f"the referee failed on message {one_line(clipped(o.message_id or '(none)'))} "
             f"from {one_line(clipped(o.sender or '(no sender)'))}: "
             f"{o.reason.removeprefix('set aside: ')}; it is set aside and no pass reads it "
-            f"again: read it, then give its orders (`referee order {journal} "
-            f"--as {who} ...`) or ask its sender to send them again (the traceback is on "
-            f"standard error)")
+            f"again: read it, then give its orders (`{order}`) or ask its sender to send "
+            f"them again (the traceback is on standard error)")

@@ -452,7 +452,7 @@ def _handle_mail(x: Game, spool: Spool, games_dir, with_map: bool) -> bool:
                            "status": o.status, "side": o.side, "reason": o.reason,
                            "records": o.records, "new": o.new})
         if o.status == FAILED:      # set aside for good: told by this pass alone
-            x.fail(faulted_problem(o, named(x.journal)))
+            x.fail(faulted_problem(o, named(x.journal), x.kind))
     lost = sum(o.status == "unreadable" for o in outcomes)
     if lost:                    # gone from the pass's own copy: read again from the source
         x.read = False
