@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from .columns import columns
 from .layout import (
     FIXED_WIDTH,
     _edges,
@@ -69,9 +70,12 @@ def _block_text(block: Block, width: int) -> list[str]:
 
 
 def _underlined(title: str, width: int, rule: str) -> list[str]:
-    """A wrapped title and a rule under it, no longer than width."""
+    """A wrapped title and a rule under it as wide as its widest line shows (columns.py: a
+    wide character two columns, a combining mark none), no wider than width: one hard line,
+    which a phone's reflowing mail program leaves whole when the title fits it."""
     lines = _wrap_plain(title, width, soft=True)
-    return lines + [rule * min(width, max(len(x.rstrip()) for x in lines))] if lines else []
+    return lines + [rule * min(width, max(columns(x.rstrip()) for x in lines))] if lines \
+        else []
 
 
 def to_text(doc: Document, width: int = 72) -> str:
