@@ -34,6 +34,7 @@ from ..engine.order_text import format_order
 from ..engine.reading import parse_order
 from ..engine.state import State
 from .drydice import DryDice, DryStop
+from .forced import closer as forced_closer
 from .planexample import plan_example
 from .views import order_aids
 
@@ -50,10 +51,13 @@ FOLLOWED = 6
 
 
 class Step(msgspec.Struct, frozen=True):
-    """One decision on the way: its kind and rule (engine/core.DECISIONS)."""
+    """One decision on the way: its kind and rule (engine/core.DECISIONS); only: the one
+    order open there, when the referee would close it for the side (game/forced.py), which
+    a line of his mail that reaches it answers all the same."""
 
     kind: str
     rule: str
+    only: str = ""
 
 
 class Branch(msgspec.Struct):
@@ -136,7 +140,9 @@ def _follow(state: State, data: GameData, side: str, standing: dict,
             branch.then_side = p.side if branch.end == "other" else None
             return
         spec = DECISIONS[state.pending.kind]
-        branch.steps.append(Step(state.pending.kind, spec.rule))
+        forced = forced_closer(state, data, side)
+        branch.steps.append(Step(state.pending.kind, spec.rule,
+                                 format_order(forced) if forced is not None else ""))
         closer = next((c for c in CLOSERS if c.kind in spec.accepts and
                        check(state, data, c, side) is None), None)
         if closer is None:

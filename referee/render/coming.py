@@ -47,7 +47,7 @@ def _end_parts(b: Branch, data: GameData, reader: str, whose: str = "your") -> l
 
 def _branch_item(b: Branch, data: GameData, reader: str) -> list[Span]:
     steps = b.steps[:-1] if b.end == "choice" else b.steps
-    parts = [step_text(s) for s in steps] + _end_parts(b, data, reader)
+    parts = [_step_only(s) for s in steps] + _end_parts(b, data, reader)
     spans: list[Span] = [Span("after ")]
     for i, text in enumerate(b.first):
         spans += [Span(" or " if i == len(b.first) - 1 else ", ")] * bool(i) + \
@@ -56,6 +56,21 @@ def _branch_item(b: Branch, data: GameData, reader: str) -> list[Span]:
         spans += _more_spans(b)
     spans.append(Span(": " + "; then: ".join(parts)))
     return spans
+
+
+def _step_only(step: Step) -> str:
+    """A later step, and when one order alone is open there, that one."""
+    return f"{kind_name(step.kind)} ({step.rule}, only {step.only} open)" if step.only else \
+        step_text(step)
+
+
+# Under the 'Then' list when a step on it has one order alone open: a line of the mail that
+# reaches such a step answers it, as it answers any other; the referee closes it only when
+# the mail ends before it (mail/handling.close_forced).
+ONLY_OPEN = ("A step with one order only open is closed for you when your mail ends "
+             "before it; a line of your mail that reaches it answers it in turn, as it "
+             "answers any other step: your {order} there closes that step, not the one "
+             "after it.")
 
 
 def _more_spans(b: Branch) -> list[Span]:
@@ -127,6 +142,9 @@ def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -
         blocks.append(para("Then, if you close each later step at once (a battle your "
                            "orders start adds steps, 2.0):" if later else "Then (2.0):"))
         blocks.append(Items([_branch_item(b, data, reader) for b in ah.branches]))
+        only = next((s.only for b in ah.branches for s in b.steps if s.only), None)
+        if only is not None:
+            blocks.append(para(ONLY_OPEN.format(order=only)))
         if ah.unfollowed:
             blocks.append(para("Not followed here: " + ", ".join(
                 f"{counted(n, f'more {verb} order')}" for verb, n in ah.unfollowed.items())
