@@ -65,12 +65,10 @@ def _step_only(step: Step) -> str:
 
 
 # Under the 'Then' list when a step on it has one order alone open: a line of the mail that
-# reaches such a step answers it, as it answers any other; the referee closes it only when
-# the mail ends before it (mail/handling.close_forced).
-ONLY_OPEN = ("A step with one order only open is closed for you when your mail ends "
-             "before it; a line of your mail that reaches it answers it in turn, as it "
-             "answers any other step: your {order} there closes that step, not the one "
-             "after it.")
+# reaches such a step answers it, as it answers any other.
+ONLY_OPEN = ("A step marked 'only ... open' is answered, like any other, by the next line "
+             "of your mail that reaches it: your {order} there closes that step, not the "
+             "one after it.")
 
 
 def _more_spans(b: Branch) -> list[Span]:
