@@ -18,7 +18,8 @@ def _pass_turn(path, side):
 
 def _quietly(path):
     """Answer everything but the card-or-pass decision: place reinforcements where first
-    allowed, spend no Build Points, take forced choices in listed order."""
+    allowed and move no unit into or out of an army (8.1), spend no Build Points, take
+    forced choices in listed order."""
     from referee.engine import legal_orders
     from referee.engine.order_text import format_order
     while True:
@@ -29,6 +30,10 @@ def _quietly(path):
         side = st.pending.side
         orders = [format_order(o) for o in legal_orders(st, game.data, side)
                   if o.kind != "armistice"]
+        if st.pending.kind == "reinforce":
+            # An arrival with no place as the board stands, for which units moved into armies
+            # could make room, keeps the plan open (2.0 I, 8.1): the quiet player makes none.
+            orders = [o for o in orders if o.split()[0] in ("place", "swap")] or ["done"]
         order = "done" if "done" in orders and st.pending.kind == "production" else orders[0]
         r = g.submit(path, side, [order])
         assert r.rejected is None, r.rejected
