@@ -40,3 +40,20 @@ def test_the_mails_example_plan_places_every_arrival_it_has_room_for(tmp_path):
     assert r.rejected is None, r.rejected
     assert sorted(g.open_game(journal).state.armies["uk-5"].contents) == \
         ["uk:artillery", "uk:infantry"]
+
+
+def test_an_arrival_left_by_done_says_room_could_have_been_made(tmp_path):
+    # The same arrivals, the infantry placed alone: ENGLAND is full (1.2.2), but the plan
+    # could still put units into uk-5 and the artillery after them (8.1), so it stays open;
+    # a 'done' then leaves the artillery in the force pool, and the record says it was the
+    # plan's choice, not that no area could take it.
+    sc = position("1916", turn=9, add_units=["uk-i-01 uk infantry england",
+                                             "uk-a-01 uk artillery england"])
+    journal = new_game(tmp_path, sc)
+    r = batch.submit(journal, "entente", ["place uk-5 england", "place uk infantry england",
+                                          "done"])
+    assert r.rejected is None, r.rejected
+    lost = [e for e in g.open_game(journal).records[-1]["events"]
+            if e["type"] == "ReinforcementLost"]
+    assert [e["unit"] for e in lost] == ["uk:artillery"], lost
+    assert "could have made room" in lost[0]["reason"], lost

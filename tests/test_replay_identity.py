@@ -28,7 +28,9 @@ movement unless joined, 8.3.2-8.3.6, played again to the same orders, the 1916 a
 games' such moves told so; rules 12: an army holding units counts as it enters an area,
 before it takes any unit there in, 1.2.2, 8.1, played again from the same seeds under the
 current game data, each to new orders from where the orders random play chose among first
-differed (the 1918 game from its set-up, the US reinforcements now placed as any others).
+differed (the 1918 game from its set-up, the US reinforcements now placed as any others);
+rules 13: a reinforcement plan stays open while units moved into armies could still make
+room for an arrival, 2.0 I, 8.1, played again from the same seeds).
 Whatever moves in the engine without a change of rules, every
 one of their records must still be decided again from its order to exactly the recorded
 events, and every die and shuffle must come again from the secret.

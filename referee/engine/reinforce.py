@@ -30,6 +30,7 @@ from .movement import (
     settle,
     template_ref,
 )
+from .room import room_in
 from .state import State, piece_key, template_key
 from .supply import supplied_areas
 
@@ -86,7 +87,7 @@ def next_placement(ctx: Ctx) -> bool:
     asked = []
     for side in d.sides:
         if s.arrivals.get(side) or s.swaps_due.get(side):
-            if _placeable(s, d, side) or _swap_options(s, d, side):
+            if _room_to_make(s, d, side) or _swap_options(s, d, side):
                 asked.append(side)
                 continue
             _drop_all(ctx, side)
@@ -97,10 +98,16 @@ def next_placement(ctx: Ctx) -> bool:
 
 
 def _drop_all(ctx: Ctx, side: str) -> None:
+    """What is left unplaced stays in the force pool, saying why: no room even with units
+    moved into armies (8.1), or a plan ended by 'done' before the room it could make."""
+    why = ("the plan ended without placing it, though units moved into armies could have "
+           "made room within the stacking limit (1.2.2, 8.1)"
+           if _room_to_make(ctx.state, ctx.data, side) else
+           "no supplied Friendly or Disputed area within the stacking limit can take it, "
+           "even with units moved into armies (1.2.2, 8.1)")
     for item in list(ctx.state.arrivals.get(side, [])):
         ctx.emit(ReinforcementLost(side=side, unit=item["unit"], reason=(
-            "no supplied Friendly or Disputed area within the stacking limit can take it; it "
-            "stays in the force pool")))
+            f"{why}; it stays in the force pool")))
     for sw in list(ctx.state.swaps_due.get(side, [])):
         ctx.emit(CommonwealthSwapped(side=side, unit=sw["unit"], name=sw["name"], replaced=None,
                                      area=None))
@@ -127,7 +134,27 @@ def place_areas(s: State, d: GameData, side: str, item: dict, supplied: set[str]
 
 
 def _placeable(s: State, d: GameData, side: str) -> bool:
+    """Whether some arrival of side's has a legal place as the board stands (2.0 I)."""
     return any(True for _ in _place_orders(s, d, side))
+
+
+def _room_to_make(s: State, d: GameData, side: str) -> bool:
+    """Whether some arrival of side's has a legal place, or would have one once units went into
+    armies within an area it may arrive in (8.1: army contents may be altered while
+    reinforcements are placed; 1.2.2: how that frees a place, room.py). What the plan's own
+    later orders could still place keeps it open. Counted, not played: asked at every step of
+    a plan, it looks at the areas and units beyond the board as it stands only when nothing
+    is placeable there."""
+    if _placeable(s, d, side):
+        return True
+    if not s.arrivals.get(side):
+        return False
+    supplied = supplied_areas(s, d, side)
+    arriving: dict[str, list[str]] = {}
+    for item in s.arrivals[side]:
+        for area in place_areas(s, d, side, item, supplied):
+            arriving.setdefault(area, []).append(item["unit"])
+    return any(room_in(s, d, side, area, units) for area, units in arriving.items())
 
 
 def _place_orders(s: State, d: GameData, side: str):
@@ -190,9 +217,12 @@ def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | 
     elif ":" in o.unit:
         count += 1
     if count > d.units.stacking_limit:
+        # 8.1: army contents may be altered while placing; say so where an army could help.
+        room = "; units moved into an army there first make room (8.1)" \
+            if s.armies_in(o.area, side, d) else ""
         return Violation("1.2.2", f"{d.areas[o.area].name} would hold {count} "
                                   f"{d.side_name(side)} units; the stacking limit is "
-                                  f"{d.units.stacking_limit}")
+                                  f"{d.units.stacking_limit}{room}")
     return None
 
 
@@ -387,7 +417,7 @@ def _complete(s: State, d: GameData, side: str, orders: list) -> bool:
         s = sealed.planned(s, d, side, _effect, orders)
     except (KeyError, IndexError, ValueError):
         return False                # an order that cannot be made: its check will say why
-    return not (_placeable(s, d, side) or _swap_options(s, d, side))
+    return not (_room_to_make(s, d, side) or _swap_options(s, d, side))
 
 
 def _reveal(ctx: Ctx, plans: dict) -> None:
