@@ -180,8 +180,9 @@ def unexplainable(journal: Path, seq: int, exc: Exception) -> JournalError:
 
 def explain_facts(journal: Path, seq_text: str, reader: str = "public",
                   games_dir: Path | None = None, raw: bytes | None = None
-                  ) -> tuple[dict[str, Any], Any]:
-    """One record as reader may see it, with the game data in force there: its order, the
+                  ) -> tuple[dict[str, Any], Any, Any]:
+    """One record as reader may see it, with the game data in force there and the game
+    before it (None for record 0): its order, the
     decision it answered (with its rule) and the checks it passed, each die with its purpose
     (and, once the secret is revealed, its derivation), the events of each hit and of how it
     was paid (`hits`), and its own events (`changes`), all redacted for reader (UsageError
@@ -208,14 +209,14 @@ def _header_explained(header: dict) -> dict[str, Any]:
 
 
 def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, reader: str,
-             games_dir: Path | None) -> tuple[dict[str, Any], Any]:
+             games_dir: Path | None) -> tuple[dict[str, Any], Any, Any]:
     header = records[0]
     rec = records[seq]
     shown = redact(rec, reader)
     out: dict[str, Any] = {"game_id": header["game_id"], "seq": seq, "reader": reader}
     if seq == 0:
         out.update(_header_explained(header))
-        return out, data
+        return out, data, None
     name = Path(journal).name
     state = start_state(header, data, name)
     era = Era(header, data, games_dir, name)
@@ -244,7 +245,7 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
     # Its fire phases as a Surprise Attack! battle under way or begun in it has them (9.7).
     out["changes"] = Battles.at(state).marked(marked(shown.get("events", [])))
     out["hits"] = _hits(records, seq, data, reader, out["changes"])
-    return out, data
+    return out, data, state
 
 
 def _decision(state, data, rec: dict) -> dict[str, Any] | None:

@@ -20,6 +20,7 @@ from ..game.audit import FACES, count_dice, explain_facts, unexplainable
 from ..store.sheets import SHEET
 from .came import came
 from .documents import players_words, reader_words, side_name
+from .incontext import in_context
 from .phrases import PHASE, phase_name
 from .record_text import describe
 from .sections import Document, Items, Orders, Section, Table, para, plain
@@ -57,9 +58,15 @@ def explain(journal: Path, raw: bytes, seq_text: str, reader: str = "public",
     it (UsageError for a SEQ the journal does not hold). raw: the journal's bytes (the
     Table's). The document is built as its class once it is told, so that what `explain
     --format json` prints is what the `explanation` schema says."""
-    doc, data = explain_facts(journal, seq_text, reader, games_dir, raw)
+    doc, data, before = explain_facts(journal, seq_text, reader, games_dir, raw)
     _mark_came(doc, reader)
     try:
+        # Its events as `log` and the report tell them, with what the game before it holds.
+        told = in_context(doc["changes"], before, data)
+        same = {id(ev): t for ev, t in zip(doc["changes"], told, strict=True)}
+        doc["changes"] = told
+        doc["hits"] = [{**h, "fired": same.get(id(h["fired"]), h["fired"])} if "fired" in h
+                       else h for h in doc["hits"]]
         doc["hits"] = [_hit_line(h, data, reader) for h in doc["hits"]]
         doc["changes"] = [line for ev in doc["changes"] if (line := describe(ev, data, reader))]
     except UNREADABLE as exc:

@@ -60,10 +60,10 @@ from .documents import (
     vp_section,
 )
 from .entrenchnote import with_note
-from .firewhy import with_reasons
 from .formats import render
 from .givenback import given_note
 from .grouped import grouped_blocks
+from .incontext import in_context
 from .linkdue import link_due
 from .phone import reordered, vp_brief
 from .phone import wanted as phone_wanted
@@ -252,8 +252,9 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     # An entrenchment's note first: an event that says more than its plan's order is told.
     events = [shown(with_note, rec["seq"], journal, ev, state, data, reader)
               for ev in marked(seen["events"])]
+    # What each event did that the game before it holds: fire's reasons, Bad Weather's.
+    events = shown(in_context, rec["seq"], journal, events, before, data)
     for ev in Battles.at(before).marked(told_once(events, reader, rec.get("actor"))):
-        ev = shown(with_reasons, rec["seq"], journal, ev, before, data)   # fire's reasons
         line = shown(describe, rec["seq"], journal, ev, data, reader)
         if line:
             # A revealed plan (one order a line) in one sentence: its orders are told, not

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..base.plurals import counted
 from .firewhy import ARMIES, WHY
+from .incontext import CANCELLED, GASSED, GROUNDED, SPENT
 from .phrases import area, card_name, kind_name, opened, phase_name, side, unit_named, unprinted
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -35,7 +36,18 @@ def _battle_declared(ev: dict, data: GameData, reader: str) -> str:
 def _combat_card_played(ev: dict, data: GameData, reader: str) -> str:
     where = f" in {area(ev['area'], data)}" if ev.get("area") else ""
     card = data.cards[ev["card"]]
-    return f"{side(ev, data)} plays {card.title}{where} ({card.rule})"
+    line = f"{side(ev, data)} plays {card.title}{where} ({card.rule})"
+    weather = data.card_types["bad_weather"].title if ev.get(CANCELLED) or GASSED in ev else ""
+    if ev.get(CANCELLED):
+        line += f", cancelled by {weather} as it is played ({card.rule})"
+    for gas in ev.get(GASSED, []):
+        ct = data.card_types[gas["key"]]
+        at = f" in {area(gas['area'], data)}" if gas.get("area") else ""
+        line += (f"; the {data.side_name(gas['side'])} {ct.title}{at} is cancelled by "
+                 f"{weather} ({ct.rule})")
+    if ev.get(GROUNDED):
+        line += f"; Biplanes take no part in this combat phase (8.3.4, {card.rule})"
+    return line
 
 
 def _bonus_designated(ev: dict, data: GameData, reader: str) -> str:
@@ -48,7 +60,12 @@ def _offensive_downgraded(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _battle_cancelled(ev: dict, data: GameData, reader: str) -> str:
-    return f"No battle in {area(ev['area'], data)}: {ev['reason']}"
+    line = f"No battle in {area(ev['area'], data)}: {ev['reason']}"
+    for c in ev.get(SPENT, []):
+        ct = data.card_types[c["key"]]
+        line += (f"; the {data.side_name(c['side'])} {ct.title} played for it is spent "
+                 f"with no effect ({ct.rule})")
+    return line
 
 
 # ---------------------------------------------------------------- a battle

@@ -196,9 +196,11 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
     from ..game.records import header_of, record_of  # start-up: only log needs it
     from ..game.replay import Era, check_actor, data_for  # start-up: only log needs it
     from ..render.came import came_note  # start-up: only log needs it
+    from ..render.incontext import in_context  # start-up: only log needs it
     from ..render.record_text import note_pending  # start-up: only log needs it
     from ..store.journal import scan  # start-up: only log needs it
     from ..store.rosternews import RosterNews  # start-up: only log needs it
+    from .played import Played  # start-up: only log needs it
 
     raw, name, games_dir = table.raw, table.name, table.games_dir
     records = scan(raw, name)
@@ -222,9 +224,11 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
     battles = Battles()                 # a Surprise Attack! battle under way (9.7)
     roster = RosterNews()               # what each roster record changed, in words
     zone = zone_of(raw)                 # the game's time zone, its deadlines are told in
+    game = Played(first, data, games_dir, name) if fmt != "json" else None
     for rec in scan(raw, name):         # a stream: memory stays flat
         data = upgraded.get(rec["seq"], data)
         news = roster.read(rec, data.side_name)
+        before = game.apply(rec, rec["seq"] >= since) if game is not None else None
         if rec["seq"] < since:
             note_pending(rec, pending)
             battles.marked(rec.get("events", []))
@@ -233,6 +237,8 @@ def log_lines(table, reader: str, since: int, fmt: str, width: int) -> Iterator[
         if fmt == "json":
             yield json.dumps(shown, sort_keys=True, separators=(",", ":"))
             continue
+        # What each event did that the game before it holds, as a report tells it.
+        shown = {**shown, "events": in_context(shown.get("events", []), before, data)}
         # How the order came, as the reader's report marks it; the referee's closing with
         # the rule of the decision it closed: the one its side was last asked (render/came.py).
         mark = came_note(shown, reader, decision_rule(pending.get(rec.get("actor", ""))))
