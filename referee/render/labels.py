@@ -303,30 +303,6 @@ def _crosses(a: Segment, b: Segment) -> bool:
     return d1 * d2 < 0 and d3 * d4 < 0
 
 
-def _score(box: Box, x: float, y: float, r: float, px: float, py: float,
-           font: float) -> float:
-    """How good a place is: its distance from the circle, and a little more the further its
-    direction turns from the preferred one (px, py)."""
-    dx, dy = (box[0] + box[2]) / 2 - x, (box[1] + box[3]) / 2 - y
-    d = math.hypot(dx, dy) or 1.0
-    near = math.hypot(max(box[0] - x, 0.0, x - box[2]), max(box[1] - y, 0.0, y - box[3]))
-    return max(near - r, 0.0) + (1.0 - (dx * px + dy * py) / d) * font
-
-
-def _corners(bits: int, x: float, kw: int) -> list[int]:
-    """The corner worth trying in each run of free ones of a row: the one that centres the
-    box nearest over the area's column."""
-    target = int(x // CELL) - kw // 2
-    out = []
-    while bits:
-        start = (bits & -bits).bit_length() - 1
-        rest = bits >> start
-        end = start + (~rest & (rest + 1)).bit_length() - 2
-        out.append(min(max(target, start), end))
-        bits &= ~(((1 << (end - start + 1)) - 1) << start)
-    return out
-
-
 def place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: float,
           prefer: float, reach: float, strict: bool | None = True, font: float = 12.0,
           keep: bool = True, apart: float | None = None, lead: float = 1.5,
@@ -371,10 +347,14 @@ def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: 
            prefer: float, reach: float, strict: bool | None, font: float, keep: bool,
            apart: float | None = None, lead: float = 1.5, tie: float | None = None
            ) -> tuple[Box, Segment | None] | None:
-    """The first place in the order of (score, box) whose leader is clear. A search that
-    found none finds none again until something is added to the space (every try of
-    stacks.py's for an area asks first for the places near its circle), and is not made
-    again."""
+    """The first place in the order of (score, box) whose leader is clear. A place is tried
+    in each run of free cells of a row of the window: the one that centres the box nearest
+    over the area's column. Its score is its distance from the circle, and a little more
+    the further its direction turns from the preferred one (px, py), worked out a row at a
+    time (what is the same along a row, once); one over the lines joining neighbours
+    scores OVER letters more. A search that found none finds none again until something
+    is added to the space (every try of stacks.py's for an area asks first for the places
+    near its circle), and is not made again."""
     asked = (owner, x, y, r, w, h, prefer, reach, strict, font, apart, lead, tie)
     if asked in space.refused:
         return None
@@ -383,15 +363,27 @@ def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: 
     px, py = math.cos(prefer), math.sin(prefer)
     dx, dy = (kw * CELL - w) / 2, ((math.ceil(h / CELL) + 1) * CELL - h) / 2
     tried = []
+    target, twice, hypot = int(x // CELL) - kw // 2, font * 2, math.hypot
     for j, bits, clear in space.openings(w, h, window, strict):
         y0 = j * CELL + dy
+        y1 = y0 + h
         over = 0.0 if clear else OVER * font
-        for i in _corners(bits, x, kw):
+        cy, gy = (y0 + y1) / 2 - y, max(y0 - y, 0.0, y - y1)
+        while bits:                         # a run of free cells: its place nearest the column
+            start = (bits & -bits).bit_length() - 1
+            rest = bits >> start
+            end = start + (~rest & (rest + 1)).bit_length() - 2
+            i = target if start <= target <= end else start if target < start else end
+            bits &= ~(((1 << (end - start + 1)) - 1) << start)
             x0 = i * CELL + dx
-            box = (x0, y0, x0 + w, y0 + h)
-            score = _score(box, x, y, r, px, py, font)
-            if score - font * 2 <= reach:
-                tried.append((score + over, box))
+            x1 = x0 + w
+            cx = (x0 + x1) / 2 - x
+            d = hypot(cx, cy) or 1.0
+            gx = x0 - x if x0 - x > x - x1 else x - x1
+            near = hypot(gx if gx > 0.0 else 0.0, gy) - r
+            score = (near if near > 0.0 else 0.0) + (1.0 - (cx * px + cy * py) / d) * font
+            if score - twice <= reach:
+                tried.append((score + over, (x0, y0, x1, y1)))
     tried.sort()
     suspects: list[tuple[tuple, int, int]] = []
     for _, box in tried:
