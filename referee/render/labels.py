@@ -248,30 +248,39 @@ class Space:
     def openings(self, w: float, h: float, window: Box, strict: bool | None):
         """The top left corners (in cells) of every free w x h box within the window, by
         row: (j, bits, clear): clear says they keep off the soft lines (strict None: both
-        those that do and those that do not). The window's rows are worked on together,
-        as one integer read from the packed rows."""
+        those that do and those that do not)."""
+        yield from sorted(self.found(w, h, window, strict), key=lambda o: (o[0], not o[2]))
+
+    def found(self, w: float, h: float, window: Box, strict: bool | None
+              ) -> list[tuple[int, int, bool]]:
+        """openings' rows, in no particular order. The window's rows are worked on together,
+        as one integer read from the packed rows; its rows are read one by one only
+        between its first byte set and its last."""
         kw, kh = math.ceil(w / CELL) + 1, math.ceil(h / CELL) + 1
         j_lo, j_hi = max(int(window[1] // CELL), self.j0), min(int(window[3] // CELL),
                                                                    self.j1 - kh)
         lo = max(int(window[0] // CELL), self.i0)
         room = (((1 << (int(window[2] // CELL) + 2)) - 1) >> lo) << lo & self.inside
         kinds = (True,) if strict else (False,) if strict is False else (True, False)
+        out: list[tuple[int, int, bool]] = []
         if j_hi < j_lo:
-            return
+            return out
         width, n = self.width, j_hi + kh - j_lo
         rooms = int.from_bytes(room.to_bytes(width, "little") * n, "little")
         start = (j_lo - self.j0) * width
-        down, seen = {}, 0
+        seen, size, read = 0, (j_hi - j_lo + 1) * width, int.from_bytes
         for clear in kinds:
-            taken = int.from_bytes(self.packed_rows(clear)[start:start + n * width], "little")
+            taken = read(self.packed_rows(clear)[start:start + n * width], "little")
             got = _runs_down_packed(_runs(rooms & ~taken, kw), kh, width * 8)
-            down[clear] = (got & ~seen).to_bytes(n * width, "little")
+            packed = (got & ~seen).to_bytes(n * width, "little")[:size]
             seen = got
-        for at, j in enumerate(range(j_lo, j_hi + 1)):
-            for clear in kinds:
-                bits = int.from_bytes(down[clear][at * width:(at + 1) * width], "little")
+            first = (size - len(packed.lstrip(b"\0"))) // width
+            last = len(packed.rstrip(b"\0"))
+            for at in range(first * width, last, width):
+                bits = read(packed[at:at + width], "little")
                 if bits:
-                    yield j, bits, clear
+                    out.append((j_lo + at // width, bits, clear))
+        return out
 
 
 def _runs_down_packed(rows: int, k: int, stride: int) -> int:
@@ -364,7 +373,7 @@ def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: 
     dx, dy = (kw * CELL - w) / 2, ((math.ceil(h / CELL) + 1) * CELL - h) / 2
     tried = []
     target, twice, hypot = int(x // CELL) - kw // 2, font * 2, math.hypot
-    for j, bits, clear in space.openings(w, h, window, strict):
+    for j, bits, clear in space.found(w, h, window, strict):
         y0 = j * CELL + dy
         y1 = y0 + h
         over = 0.0 if clear else OVER * font
