@@ -19,6 +19,7 @@ from ..contracts.outputs import Explanation
 from ..game.audit import FACES, count_dice, explain_facts, unexplainable
 from ..store.sheets import SHEET
 from .came import came
+from .crisis_told import crisis_told
 from .documents import players_words, reader_words, side_name
 from .incontext import in_context
 from .phrases import PHASE, phase_name
@@ -68,7 +69,8 @@ def explain(journal: Path, raw: bytes, seq_text: str, reader: str = "public",
         doc["hits"] = [{**h, "fired": same.get(id(h["fired"]), h["fired"])} if "fired" in h
                        else h for h in doc["hits"]]
         doc["hits"] = [_hit_line(h, data, reader) for h in doc["hits"]]
-        doc["changes"] = [line for ev in doc["changes"] if (line := describe(ev, data, reader))]
+        doc["changes"] = [line for ev in crisis_told(doc["changes"])
+                          if (line := describe(ev, data, reader))]
     except UNREADABLE as exc:
         raise unexplainable(journal, doc["seq"], exc) from None
     return Explanation.plain(**doc)

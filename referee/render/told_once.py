@@ -10,6 +10,7 @@ heading, as the board names its areas.
 
 from __future__ import annotations
 
+from .crisis_told import crisis_told
 from .phrases import opened, secret_data
 
 # The events that reveal a plan, and those that seal one.
@@ -82,8 +83,9 @@ def told_once(events: list[dict], reader: str, actor: str | None = None) -> list
     """The events of a record as its report tells them: the sealing and closing of a whole
     plan by the record's actor left out (its heading names the plan), a seal of a plan the
     record reveals too marked (its orders are told once, revealed), and each revealed plan
-    a heading over the events that carried it out."""
-    events = _heading_says(events, actor, reader)
+    a heading over the events that carried it out; a Crisis! card played told by the crisis
+    it declares (crisis_told.py)."""
+    events = _heading_says(crisis_told(events), actor, reader)
     shown = revealed_sides(events)
     if not shown:
         return events

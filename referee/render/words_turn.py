@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..base.plurals import counted, noun, plain_plurals
 from ..engine.victory import level_of
+from .crisis_told import PLAYED
 from .documents import reason_words
 from .phrases import area, cards, kind_name, opened, secret_data, side, unprinted
 
@@ -137,7 +138,9 @@ def _cards_discarded(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _card_removed(ev: dict, data: GameData, reader: str) -> str:
-    return f"{data.cards[ev['card']].title} is removed from play ({ev['reason']})"
+    why = str(ev["reason"])       # one citing its rule follows a colon: no brackets in brackets
+    return f"{data.cards[ev['card']].title} is removed from play" + (
+        f": {why}" if "(" in why else f" ({why})")
 
 
 # ---------------------------------------------------------------- Military Crisis! (9.8, 9.9)
@@ -145,7 +148,11 @@ def _card_removed(ev: dict, data: GameData, reader: str) -> str:
 def _crisis_declared(ev: dict, data: GameData, reader: str) -> str:
     # The VP count for one side (3.1): a crisis its own player cannot answer costs it one.
     moves = "falls" if ev["target"] == data.vp_side else "rises"
-    return (f"{side(ev, data)} plays {ev['name']}: the {data.side_name(ev['target'])} player "
+    what = ev["name"]
+    if ev.get(PLAYED):              # the card played for it, whose own line is not told
+        ct = data.cards[ev["card"]]
+        what = f"{ct.title} ({ct.rule}), the {what}"
+    return (f"{side(ev, data)} plays {what}: the {data.side_name(ev['target'])} player "
             f"must remove {ev['count']} {'/'.join(n.upper() for n in ev['nations'])} "
             f"infantry-type {noun(ev['count'], 'unit')}, or, with too few on the map, the VP "
             f"total {moves} by 1 (3.1)")
