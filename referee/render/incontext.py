@@ -7,7 +7,9 @@ and `explain` say one event in one wording (words_combat reads what is added her
   Biplanes in the battle areas it keeps out of the combat phase (8.3.4, 9.5);
 - a Poison Gas! played once Bad Weather was (a record made under rules that still took
   it): cancelled as it is played (9.3);
-- a battle that is not fought: the combat cards played for it, spent with no effect.
+- a battle that is not fought: the combat cards played for it, spent with no effect;
+- a battle area named for a special offensive's extra dice: the card whose dice they are
+  (9.1.3-9.1.6), the one the attacker's turn counts as.
 
 Every combat card is played in the open, so what is added tells no reader more than the
 records he may read. Without the game before the record (none given: a redacted export
@@ -29,6 +31,7 @@ GASSED = "_gassed"      # Bad Weather's: the Poison Gas! it cancels, each {"side
 GROUNDED = "_grounded"  # Bad Weather's: that Biplanes take no part in the combat phase
 CANCELLED = "_cancelled"    # a Poison Gas! played after Bad Weather: cancelled as played
 SPENT = "_spent"        # a battle not fought: the combat cards played for it
+BONUS = "_bonus"        # a battle area named for extra dice: the special offensive's key
 
 
 def in_context(events: list[dict], before, data: GameData) -> list[dict]:
@@ -39,10 +42,16 @@ def in_context(events: list[dict], before, data: GameData) -> list[dict]:
     weather = bool((before.combat or {}).get("weather"))
     played = [{**c, CANCELLED: True} if weather and _cancels(c["key"], data) else dict(c)
               for c in (before.combat or {}).get("cards", [])]
+    ts = before.turn_state
+    bonus = ts.card_as if ts is not None and ts.card_as in data.card_bonus else None
     out = []
     for ev in events:
         kind = ev.get("type")
-        if kind == "FireResolved":
+        if kind == "BonusDesignated" and bonus:
+            ev = {**ev, BONUS: bonus}
+        elif kind == "OffensiveDowngraded":
+            bonus = None
+        elif kind == "FireResolved":
             ev = with_reasons(ev, before, data)
         elif kind == "CombatCardPlayed":
             ev, weather = _card(ev, played, weather, data, before)

@@ -3,9 +3,9 @@ phase and how each hit was paid (2.0 II.3-II.4, 5.x, 8.3, 9.x), one function per
 
 from __future__ import annotations
 
-from ..base.plurals import counted
+from ..base.plurals import counted, noun
 from .firewhy import ARMIES, WHY
-from .incontext import CANCELLED, GASSED, GROUNDED, SPENT
+from .incontext import BONUS, CANCELLED, GASSED, GROUNDED, SPENT
 from .phrases import area, card_name, kind_name, opened, phase_name, side, unit_named, unprinted
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -51,7 +51,12 @@ def _combat_card_played(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _bonus_designated(ev: dict, data: GameData, reader: str) -> str:
-    return f"The special offensive's extra dice go to {area(ev['area'], data)} (9.1)"
+    key = ev.get(BONUS)
+    if key is None:             # the game before it not known: the card is not either
+        return f"The special offensive's extra dice go to {area(ev['area'], data)} (9.1)"
+    ct, dice = data.card_types[key], data.card_bonus[key].dice
+    return (f"{ct.title}'s extra {noun(dice, 'die', 'dice')} {'goes' if dice == 1 else 'go'} "
+            f"to {area(ev['area'], data)} ({ct.rule})")
 
 
 def _offensive_downgraded(ev: dict, data: GameData, reader: str) -> str:

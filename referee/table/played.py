@@ -37,5 +37,6 @@ class Played:
 
 def _needs(rec: dict) -> bool:
     """Whether a record has an event whose line reads the game before it."""
-    return any(ev.get("type") in ("FireResolved", "CombatCardPlayed", "BattleCancelled")
+    return any(ev.get("type") in ("FireResolved", "CombatCardPlayed", "BattleCancelled",
+                                  "BonusDesignated")
                for ev in rec.get("events", []) if isinstance(ev, dict))
