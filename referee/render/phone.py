@@ -57,10 +57,22 @@ def _example_apart(blocks: list) -> tuple[list, list]:
     return blocks[at:end], blocks[:at] + blocks[end:]
 
 
+def vp_change(since: int, change: int) -> str:
+    """How the VP changed over the records a report tells (3.1), as a sentence; nothing for
+    a report from the start of the game in which they did not change (the game's first
+    mail: "+0 since record 0" told a player nothing). Record 0 is said as what it is to
+    him, the start of the game."""
+    if not change:
+        return f"No change since record {since}." if since else ""
+    return f"Change since {f'record {since}' if since else 'the start of the game'}: " \
+        f"{change:+d}."
+
+
 def vp_brief(vp: dict, since: int, change: int) -> Section:
     """The VP in one line, its breakdown only when it changed (3.1)."""
+    said = vp_change(since, change)
     head = Para([Span(f"VP {vp['total']}: {vp['level_name']}", "bold"),
-                 Span(f"; change since record {since}: {change:+d}.")])
+                 Span(f"; {said[:1].lower()}{said[1:]}" if said else ".")])
     if not change:
         return Section("Victory points", [head])
     return Section("Victory points", [head, Items([[Span(f"{b['label']}: {b['vp']:+d}")]

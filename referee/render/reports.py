@@ -65,7 +65,7 @@ from .givenback import given_note
 from .grouped import grouped_blocks
 from .incontext import in_context
 from .linkdue import link_due
-from .phone import reordered, vp_brief
+from .phone import reordered, vp_brief, vp_change
 from .phone import wanted as phone_wanted
 from .record_text import bare, describe
 from .sections import Document, Items, Para, Section, Span, as_json, para
@@ -234,7 +234,9 @@ def _laid_out(happened: list[Section], now: list[Section], views: tuple[dict, di
         return reordered([*happened, vp_brief(sview["vp"], since, change),
                           board_section(board, points_apart=len(now) > 1)], now)
     vp_doc = vp_section(sview["vp"], sview.get("result"))
-    vp_doc.blocks.insert(1, para(f"Change since record {since}: {change:+d}."))
+    said = vp_change(since, change)
+    if said:
+        vp_doc.blocks.insert(1, para(said))
     return [*happened, vp_doc, board_section(board), *now]
 
 
