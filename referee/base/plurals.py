@@ -20,9 +20,25 @@ IRREGULAR = {"die": "dice", "army": "armies"}
 _WRITTEN = re.compile(r"\b([0-9]{1,9}) ((?:[a-z-]+ )?)([a-z]+)\(s\)")
 
 
-def a_or_an(words: str) -> str:
-    """words with the article its first sound takes: 'an impulse', 'a player turn'."""
-    return f"{'an' if words[:1].lower() in 'aeiou' else 'a'} {words}"
+# Words whose first vowel is said as a consonant ('a unit', 'a usual', 'a European', 'a one').
+_SAID_Y_OR_W = ("uni", "use", "usu", "uti", "ura", "eu", "one", "once")
+# The capital letters whose names begin with a vowel: 'an FR army', 'an SMG', 'a UK army'.
+_LETTERS_AN = "AEFHILMNORSX"
+
+
+def a_or_an(words: str, capital: bool = False) -> str:
+    """words with the article its first sound takes: 'an impulse', 'a player turn', 'a unit',
+    'a UK army', 'an FR army' (a word in capitals said letter by letter); capital: 'A', 'An'
+    (a sentence's first word). The one helper wherever an article goes before a word that
+    is not known when the code is written (a unit type, a card title, a name from data)."""
+    first = words.split(" ", 1)[0].strip("\"'(")
+    if len(first) > 1 and first.isalpha() and first.isupper():
+        an = first[0] in _LETTERS_AN
+    else:
+        low = first.lower()
+        an = low[:1] in "aeiou" and not low.startswith(_SAID_Y_OR_W)
+    article = "an" if an else "a"
+    return f"{article.capitalize() if capital else article} {words}"
 
 
 def joined(words: list[str]) -> str:

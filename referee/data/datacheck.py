@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..base.plurals import a_or_an
 from .gamedata import GameData
 
 
@@ -86,15 +87,15 @@ def army_limits_problems(data: GameData, nation: str, contents: Counter, year: i
     for (cnat, kind), n in contents.items():
         cls = data.units.unit_types[kind].class_ if kind in data.units.unit_types else None
         if cls not in ("infantry", "auxiliary") or kind == "army":
-            out.append(f"a {kind} cannot go on an army template (1.4)")
+            out.append(f"{a_or_an(kind)} cannot go on an army template (1.4)")
             continue
         anywhere = [n for n, x in data.units.nations.items() if x.infantry_in_any_army]
         if cnat != nation and not (cnat in anywhere and kind == "infantry"
                                    and data.nation_side.get(nation) == data.nation_side[cnat]):
             but = "".join(f", except {n.upper()} infantry in any "
                           f"{data.side_name(data.nation_side[n])} army" for n in anywhere)
-            out.append(f"a {cnat} {kind} in a {nation} army: an army holds only its own "
-                       f"nationality{but} (8.1)")
+            out.append(f"{a_or_an(cnat.upper())} {kind} in {a_or_an(nation.upper())} army: an "
+                       f"army holds only its own nationality{but} (8.1)")
         if cls == "infantry":
             inf += n
         else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..base.plurals import a_or_an
 from ..contracts.scenariomodels import Scenario, ScenarioUnit
 from .datacheck import Known, army_limits_problems, first_turn_of, turn_label
 from .gamedata import GameData
@@ -215,8 +216,8 @@ class _ScenarioCheck:
                     for r in t.reinforcements if (r.nation, r.type) == (nat, kind)]
             if first is not None and first > 1 and self.start <= first and not came and \
                     sc.position.phase != "production":
-                self.out.append(loc.at(*at).says(f"a {nat} {kind} cannot be in play before "
-                                                 f"turn {first} ({turn_label(data, first)}) "
+                self.out.append(loc.at(*at).says(f"{a_or_an(nat.upper())} {kind} cannot be in play "
+                                                 f"before turn {first} ({turn_label(data, first)}) "
                                                  f"({when.rule})"))
 
     def check_counter_years(self, loc: At, u: ScenarioUnit) -> None:

@@ -7,7 +7,7 @@ cancel some of them (9.5). battle.py fights what is left.
 
 from __future__ import annotations
 
-from ..base.plurals import counted
+from ..base.plurals import a_or_an, counted
 from ..contracts.events_combat import (
     BattleCancelled,
     BattleDeclared,
@@ -97,8 +97,8 @@ def _declare_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None
         if o.area in s.combat["declared"]:
             return Violation("5.1.2", f"a battle is already declared in {d.areas[o.area].name}")
         if s.turn_state.mode == "limited" and s.combat["declared"]:
-            return Violation("9.1.2", f"a {d.card_title('limited_offensive')} allows one Battle "
-                                      f"Area only")
+            return Violation("9.1.2", f"{a_or_an(d.card_title('limited_offensive'))} allows "
+                                      f"one Battle Area only")
     return None
 
 
@@ -252,7 +252,8 @@ def _bonus_check(s: State, d: GameData, o: Bonus, side: str) -> Violation | None
     if o.area not in s.combat["declared"] or o.area in s.combat["bonus"]:
         return Violation(ct.rule, "name a declared Battle Area not named yet")
     if not any(a.nation == nation for a in s.armies_in(o.area, side, d)):
-        return Violation(ct.rule, f"{ct.title} needs a {nation.upper()} army in the Battle Area")
+        return Violation(ct.rule, f"{ct.title} needs {a_or_an(nation.upper())} army in the "
+                                  f"Battle Area")
     if no_fire_in_rough(d, bonus.fires_as) and d.areas[o.area].terrain == "rough":
         return Violation("8.3.5", f"{ct.title}'s extra dice are {bonus.fires_as} fire, and "
                                   f"{bonus.fires_as}s do not fire in Rough terrain "

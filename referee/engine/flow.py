@@ -370,7 +370,7 @@ def _pass_prompt(s: State, d: GameData) -> str:
     ts = s.turn_state
     left = ("one unit may move (not into an Enemy area)" if ts.moves == 0
             else "the pass move is made")
-    reserves = (f"a {d.card_types['strategic_reserves'].title} card moves a second unit; "
+    reserves = (f"{a_or_an(d.card_types['strategic_reserves'].title)} card moves a second unit; "
                 if "strategic_reserves" in d.card_types else "")              # 9.6
     return (f"a pass: {left}; {reserves}"
             f"with no card played, cards may be discarded and replaced; then end the turn "

@@ -13,7 +13,7 @@ import itertools
 import msgspec
 
 from ..base.errors import quoted
-from ..base.plurals import counted
+from ..base.plurals import a_or_an, counted
 from ..contracts.events_map import (
     AreaControlChanged,
     ArmyEliminated,
@@ -268,12 +268,12 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
                                              f"an Offensive card no unit may enter one, even "
                                              f"an empty one (4.2)")
             if cur_status != "friendly":
-                return Violation("4.2", f"a unit may never move from a {cur_status.title()} "
+                return Violation("4.2", f"a unit may never move from {a_or_an(cur_status.title())} "
                                         f"area ({d.areas[cur].name}) into an Enemy area "
                                         f"({d.areas[area].name})")
             if ts.mode == "limited" and area not in entered and entered:
-                return Violation("9.1.2", f"a {d.card_title('limited_offensive')} enters one "
-                                          f"Enemy area only; "
+                return Violation("9.1.2", f"{a_or_an(d.card_title('limited_offensive'))} enters "
+                                          f"one Enemy area only; "
                                           f"{d.areas[entered[0]].name} was already entered")
             entered.append(area)
         last = i == len(o.path) - 1

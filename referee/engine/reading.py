@@ -17,6 +17,7 @@ from ..base.errors import (
     quoted,
 )
 from ..base.nearness import did_you_mean, fold, nearest
+from ..base.plurals import a_or_an
 from ..contracts.orders import (
     Annihilate,
     Armistice,
@@ -328,7 +329,7 @@ def _to_area(factory, alone: tuple[str, str] | None = None):
         r.keyword("to")
         to = r.area()
         if alone is not None and not r.done() and fold(r.words[r.pos]) in ("into", "taking"):
-            raise r.fail(f"a {alone[0]} cannot be combined with any other type of movement, "
+            raise r.fail(f"{a_or_an(alone[0])} cannot be combined with any other type of movement, "
                          f"such as joining an army or taking units in (rule {alone[1]}); "
                          f"'{r.words[0]} {unit} {to}' is the move alone")
         r.expect_end()

@@ -9,7 +9,7 @@ special-card hits (8.2.2, 8.3.5, 9.1.5, 9.1.6).
 
 from __future__ import annotations
 
-from ..base.plurals import counted
+from ..base.plurals import a_or_an, counted
 from ..contracts.events_combat import BiplaneReacts, UnitRetreated
 from ..contracts.events_map import ArmyEliminated, PieceEliminated
 from ..contracts.orders import Done, Eliminate, Ord, React, Retreat
@@ -45,7 +45,7 @@ def retreat_violation(s: State, d: GameData, o: Retreat, side: str, how: str) ->
         return Violation("5.4.3", "only cavalry retreats before combat")
     if d.units.has(m.kind, "never_retreats"):          # 8.3.3, 8.3.6
         return Violation(d.units.unit_types[m.kind].rule,
-                         f"a {m.kind.replace('_', ' ')} never retreats")
+                         f"{a_or_an(m.kind.replace('_', ' '))} never retreats")
     if o.to not in d.neighbours[area]:
         return Violation(HOW_RULE[how], f"{d.areas[o.to].name} is not adjacent to "
                                         f"{d.areas[area].name}")

@@ -25,6 +25,7 @@ from ..base.clock import (
     stamp,
 )
 from ..base.errors import UNREADABLE, JournalError, UsageError, quoted
+from ..base.plurals import a_or_an
 from ..engine import waiting_on
 from ..engine.state import State
 
@@ -105,11 +106,11 @@ def fact_problem(fact: dict, sides) -> str | None:
     its kind needs is missing, a side is no side of the game, a duration is out of range."""
     missing = [k for k in NEEDS[fact["kind"]] if fact.get(k) is None]
     if missing:
-        return f"a {fact['kind']} fact without {', '.join(missing)}"
+        return f"{a_or_an(fact['kind'])} fact without {', '.join(missing)}"
     if fact.get("side") is not None and fact["side"] not in sides:
         return f"it names {fact['side']!r}, no side of the game"
     if fact.get("hold") is not None and fact["kind"] != "extend":
-        return f"a {fact['kind']} fact naming a hold (an extension's only)"
+        return f"{a_or_an(fact['kind'])} fact naming a hold (an extension's only)"
     for name in ("deadline", "by", "before"):
         try:
             if fact.get(name) is not None:

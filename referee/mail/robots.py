@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..base.addresses import address_key
 from ..base.errors import StorageError, one_line
+from ..base.plurals import a_or_an
 from ..base.readers import MODERATOR
 from ..render.documents import players_words, side_name
 from ..store.mailroute import referee_address
@@ -472,7 +473,7 @@ def _by_hand(book: Roster, sides: list[str]) -> tuple[str, list[str], str]:
     another, so the moderator passes the game's mail on to the player himself (the kind's
     commands for it, when it has any)."""
     commands = book.by_hand(sides[0]) if book.by_hand else []
-    return (f"A {book.fixed} keeps the addresses it was made with: no command "
+    return (f"{a_or_an(book.fixed, capital=True)} keeps the addresses it was made with: no command "
             "registers another. What to do: ask him yourself, by phone or another way you "
             "know reaches him, not at an address a mail gives you, how he can be reached" + (
                 "; meanwhile you can send him the report yourself and enter the orders he "

@@ -3,7 +3,7 @@ phase and how each hit was paid (2.0 II.3-II.4, 5.x, 8.3, 9.x), one function per
 
 from __future__ import annotations
 
-from ..base.plurals import counted, noun
+from ..base.plurals import a_or_an, counted, noun
 from .firewhy import ARMIES, WHY
 from .incontext import BONUS, CANCELLED, GASSED, GROUNDED, SPENT
 from .phrases import area, card_name, kind_name, opened, phase_name, side, unit_named, unprinted
@@ -201,7 +201,7 @@ def _unit_retreated(ev: dict, data: GameData, reader: str) -> str:
 
 
 def _biplane_reacts(ev: dict, data: GameData, reader: str) -> str:
-    first = f", a {ev['on']} hit first" if ev.get("on") else ""
+    first = f", {a_or_an(ev['on'])} hit first" if ev.get("on") else ""
     return f"{side(ev, data)} Biplane {ev['unit']} reacts: it will force a re-roll{first} (8.3.4)"
 
 

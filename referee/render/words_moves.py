@@ -3,6 +3,7 @@ reinforcements (4.x, 8.1, 15.4.1, 2.0 I, 8.2.3), one function per event kind."""
 
 from __future__ import annotations
 
+from ..base.plurals import a_or_an
 from .phrases import area, kind_name, opened, side, unprinted
 
 # Imported for annotations only: the quick paths do without the typing module.
@@ -147,8 +148,8 @@ def _commonwealth_swapped(ev: dict, data: GameData, reader: str) -> str:
     e = opened(ev, reader)
     nation = (data.commonwealth_nation or "").upper()
     if e is None:
-        return (f"The {ev['name']} unit takes the place of a {nation} infantry unit in one of "
-                f"the {side(ev, data)} armies (8.2.3; hidden, 1.4)")
+        return (f"The {ev['name']} unit takes the place of {a_or_an(nation)} infantry unit "
+                f"in one of the {side(ev, data)} armies (8.2.3; hidden, 1.4)")
     if not e.get("replaced"):
         return (f"The {ev['name']} swap does not take place: no {nation} infantry on the map "
                 f"(8.2.3)")
