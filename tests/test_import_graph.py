@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("battle",),                                        # the combat phase's battles, fought
     ("builds", "losses", "reinforce", "retreats", "scramble"),    # what phases hand decisions
                                                         # to; what a build costs and needs
-    ("sealed", "supply"),
+    ("room", "sealed", "supply"),                       # room: what moves into armies free
     ("movement",),                                      # primitives: moving and settling
     ("alone", "armies", "cards", "fire", "own_area"),
     ("core", "intake"),                                 # Ctx, prompt, the decision registry;

@@ -44,3 +44,15 @@ def test_a_long_title_s_rule_is_its_widest_line_and_one_hard_line_when_flowed():
 def test_columns():
     assert columns("abc") == 3 and columns("ｗｉｄｅ") == 8 and columns("e\u0301") == 1
     assert columns("a\u200db") == 2 and columns("—") == 1
+
+
+def test_the_width_without_the_unicode_tables_is_the_width_with_them():
+    """columns() spares the Unicode tables for Latin-1 and the common dashes and quotes (a
+    cold read loads none): there it must count as the tables do."""
+    import unicodedata
+
+    from referee.render import columns as widths
+    for c in [chr(i) for i in range(0x400)] + sorted(widths._ONE):
+        full = 0 if unicodedata.category(c) in widths._NONE else \
+            2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+        assert widths.columns(c * 3) == 3 * full, (hex(ord(c)), widths.columns(c * 3))
