@@ -121,15 +121,28 @@ def test_the_moderators_own_extension_ends_the_wait_without_a_mail(
 @pytest.mark.parametrize("later, told", [(2 * H, True), (30 * H, False)])
 def test_a_wait_ended_before_the_referee_told_them_is_news_only_for_a_day(
         cli, post, tmp_path, clock, monkeypatch, later, told):
-    """A pass of a referee that did not tell waits over applied the player's orders (the
-    telling is switched off for it); the next pass tells it if it comes within a day, and
-    keeps it as told without a mail after that."""
-    journal, table = _missed(cli, post, tmp_path, monkeypatch)
-    table.answer("german", DUE + H)
+    """The wait began and the player's orders ended it under a referee that did not tell
+    such ends (the telling switched off for those passes); the next pass tells it if it
+    comes within a day, and keeps it as told without a mail after that."""
     with monkeypatch.context() as m:
         m.setattr("referee.mail.waiting.tell_wait_over", lambda *a: None)
+        journal, table = _missed(cli, post, tmp_path, monkeypatch)
+        table.answer("german", DUE + H)
         assert _tick(cli, journal, monkeypatch, DUE + H).exit_code == 0
     assert len(post.mails_to("moderator")) == 1
     for moment in (DUE + H + later, DUE + 2 * H + later):
         assert _tick(cli, journal, monkeypatch, moment).exit_code == 0
     assert len(post.mails_to("moderator")) == (2 if told else 1)
+
+
+def test_a_wait_ended_by_mail_read_days_later_is_still_told(cli, post, tmp_path, clock,
+                                                            monkeypatch):
+    """The host stopped for two days after the missed deadline: the player's orders read
+    at the first pass after it still end a wait the moderator was told of, and he is told."""
+    journal, table = _missed(cli, post, tmp_path, monkeypatch)
+    table.answer("german", DUE + H)
+    assert _tick(cli, journal, monkeypatch, DUE + 50 * H).exit_code == 0
+    mails = post.mails_to("moderator")
+    assert len(mails) == 2, [text_of(m) for m in mails]
+    assert "The game no longer waits on you for the German player's orders" in \
+        words(text_of(mails[-1]))
