@@ -40,3 +40,20 @@ def test_the_entente_crisis_cites_9_8_alone(tmp_path):
     game = g.open_game(j)
     asked = pending_prompt(game.state, game.data)
     assert asked.endswith("to remove from the map (9.8)"), asked
+
+
+def test_explain_cites_the_german_crisis_decision_as_9_9(tmp_path, cli):
+    """The decision a removal answered is told with the card's rule, 'crisis (9.9)', not the
+    Entente card's 9.8, and its check is said to be 9.9's."""
+    import json
+
+    j = _german_crisis(tmp_path / "ge")
+    assert g.submit(j, "german", ["remove ge-i-01"]).rejected is None
+    seq = len(g.open_game(j).records) - 1
+    r = cli("explain", j, str(seq), "--as", "german", "--format", "json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["decision"]["rule"] == "9.9", doc["decision"]
+    assert "the check of the decision (9.9) passes on it again now" in doc["checks"], doc
+    text = cli("explain", j, str(seq), "--as", "german").stdout
+    assert "crisis (9.9)" in " ".join(text.split()), text

@@ -66,6 +66,14 @@ def pending_prompt(state: State, data: GameData, reader: str | None = None) -> s
     return spec.prompt(state, data)
 
 
+def pending_rule(state: State, data: GameData) -> str:
+    """The rule the pending decision is asked under: its kind's, or the one of the case at
+    hand where a kind serves several (a Military Crisis!: its card's, 9.8 or 9.9)."""
+    spec = DECISIONS[state.pending.kind]
+    rule_of = spec.extra.get("rule_of")
+    return rule_of(state, data) if rule_of is not None else spec.rule
+
+
 def _sealed(state: State) -> tuple[SealedPlans, dict] | None:
     """The pending decision's sealed plans, when both sides are answering it at once."""
     p = state.pending
@@ -124,8 +132,9 @@ def unanswered(state: State, data: GameData, kinds: tuple[str, ...], side: str,
     spec = DECISIONS[p.kind]
     if not acting(state, side):
         # The prompt's own rule is the violation's, which the refusal cites once.
-        asked = spec.prompt(state, data).removesuffix(f" ({spec.rule})")
-        return Violation(spec.rule, f"it is not the {data.side_name(side)} player's decision: "
+        rule = pending_rule(state, data)
+        asked = spec.prompt(state, data).removesuffix(f" ({rule})")
+        return Violation(rule, f"it is not the {data.side_name(side)} player's decision: "
                                     f"the referee is waiting on the "
                                     f"{data.side_name(p.side)} player ({asked})")
     if not set(kinds) & set(spec.accepts):
@@ -134,7 +143,7 @@ def unanswered(state: State, data: GameData, kinds: tuple[str, ...], side: str,
         open_now = open_kinds(state, data, side)
         answers = ", ".join(a.replace("_", " ") for a in spec.accepts if a in open_now) or \
             ", ".join(a.replace("_", " ") for a in spec.accepts)
-        return Violation(spec.rule, f"'{shown}' does not answer the "
+        return Violation(pending_rule(state, data), f"'{shown}' does not answer the "
                                     f"decision now, which is yours "
                                     f"({pending_prompt(state, data, side)}); "
                                     f"expected: "
@@ -341,6 +350,6 @@ def is_private(state: State, order: Ord) -> bool:
 
 
 __all__ = ["check", "closes_plans", "completes_plan", "decide", "decide_plan", "sealed_for",
-           "evolve", "is_private", "legal_orders", "pending_prompt", "plan_label", "plan_labels",
-           "plan_so_far",
+           "evolve", "is_private", "legal_orders", "pending_prompt", "pending_rule",
+           "plan_label", "plan_labels", "plan_so_far",
            "unanswered", "waiting_on", "Ctx", "Violation"]

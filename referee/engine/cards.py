@@ -79,8 +79,9 @@ def crisis_entry(state: State, data: GameData, side: str, key: str):
     """The crisis a Crisis! card stands for now, or a Violation saying why it cannot be played."""
     ct = data.card_types[key]
     if ct.event_side != side:
-        return Violation(ct.rule, f"only the {ct.event_side} player may play {ct.title} as a "
-                                  f"crisis; the other side may use it only as Ersatz 1")
+        return Violation(ct.rule, f"only {data.player_words(ct.event_side)} may play "
+                                  f"{ct.title} as a crisis; the other side may use it only as "
+                                  f"Ersatz 1")
     year = data.year(state.turn)
     for entry in ct.crises:
         if entry.year == year:

@@ -131,13 +131,22 @@ def end_crisis(ctx: Ctx, answered: bool, reason: str) -> None:
     prompt(ctx, c["resume"], c.get("resume_side") or c["side"])
 
 
+def crisis_rule(s: State, d: GameData) -> str:
+    """The rule of the crisis being answered: its card's, 9.8 the Entente's crisis, 9.9 the
+    German's (both while none is being answered)."""
+    card = d.cards.get(s.crisis["card"]) if s.crisis else None
+    return card.rule if card is not None and card.rule else "9.8, 9.9"
+
+
+def _nations(c: dict) -> str:
+    return " or ".join(n.upper() for n in c["nations"])
+
+
 def _prompt(s: State, d: GameData) -> str:
     c = s.crisis
-    nat = " or ".join(n.upper() for n in c["nations"])
+    nat = _nations(c)
     more = " more" if c["left"] < c["count"] else ""     # once some were chosen
-    # The rule of the card played: 9.8 the Entente's crisis, 9.9 the German's.
-    card = d.cards.get(c["card"])
-    rule = card.rule if card is not None and card.rule else "9.8, 9.9"
+    rule = crisis_rule(s, d)
     return (f"{c['name']}: choose {c['left']}{more} {nat} infantry-type "
             f"{noun(c['left'], 'unit')} to remove from "
             f"the map ({rule})")
@@ -150,14 +159,15 @@ def _candidates(s: State, d: GameData, side: str):
 
 def _check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
     c = s.crisis
+    rule = crisis_rule(s, d)
     if isinstance(o, CrisisRefuse):
-        return Violation("9.8", f"the units can be removed, so they must be: choose "
-                                f"{c['left']} to remove (the VP of 3.1 is conceded only when "
-                                f"the map holds too few)")
+        return Violation(rule, f"the units can be removed, so they must be: choose "
+                               f"{c['left']} to remove (the VP of 3.1 is conceded only when "
+                               f"the map holds too few)")
     if o.unit not in {u[0] for u in crisis_units(s, d)}:
-        kinds = " or ".join(c["kinds"])
-        return Violation("9.8", f"{o.unit} is not a {'/'.join(c['nations'])} {kinds} unit on "
-                                f"the map")
+        kinds = " or ".join(k.replace("_", " ") for k in c["kinds"])
+        return Violation(rule, f"{o.unit} is not one of the {_nations(c)} {kinds} units "
+                               f"on the map")
     return None
 
 
@@ -180,5 +190,5 @@ def _apply(ctx: Ctx, o: Ord, side: str) -> None:
 
 
 register(DecisionSpec(
-    kind="crisis", rule="9.8", prompt=_prompt, accepts=("crisis_remove", "crisis_refuse"),
-    candidates=_candidates, check=_check, apply=_apply))
+    kind="crisis", rule="9.8, 9.9", prompt=_prompt, accepts=("crisis_remove", "crisis_refuse"),
+    candidates=_candidates, check=_check, apply=_apply, extra={"rule_of": crisis_rule}))

@@ -23,6 +23,7 @@ from ..engine import (
     decide,
     decide_plan,
     legal_orders,
+    pending_rule,
     plan_so_far,
     sealed_for,
     sealed_sides,
@@ -136,12 +137,12 @@ def _follow(state: State, data: GameData, side: str, standing: dict,
         if not _alone(state, side):
             p = state.pending
             branch.end = "both" if len(waiting_on(state)) > 1 else "other"
-            branch.then = Step(p.kind, DECISIONS[p.kind].rule)
+            branch.then = Step(p.kind, pending_rule(state, data))
             branch.then_side = p.side if branch.end == "other" else None
             return
         spec = DECISIONS[state.pending.kind]
         forced = forced_closer(state, data, side)
-        branch.steps.append(Step(state.pending.kind, spec.rule,
+        branch.steps.append(Step(state.pending.kind, pending_rule(state, data),
                                  format_order(forced) if forced is not None else ""))
         closer = next((c for c in CLOSERS if c.kind in spec.accepts and
                        check(state, data, c, side) is None), None)
@@ -326,7 +327,7 @@ def ahead(state: State, data: GameData, side: str, legal: list[str],
         return None
     mine = {side: (standing or {}).get(side, [])}
     kind = state.pending.kind
-    now = Step(kind, DECISIONS[kind].rule)
+    now = Step(kind, pending_rule(state, data))
     sealed = sealed_for(state, side)
     reps = _representatives(legal, data)
     if sealed:
@@ -360,7 +361,7 @@ def _after_only(state: State, data: GameData, side: str, legal: list[str], reps:
         return ()
     if any(e.type == "CardsDrawn" for e in events) or not _alone(after, side):
         return ()
-    step = Step(after.pending.kind, DECISIONS[after.pending.kind].rule)
+    step = Step(after.pending.kind, pending_rule(after, data))
     return (text, step, [format_order(o) for o in legal_orders(after, data, side)],
             order_aids(after, data, side))
 
@@ -430,7 +431,7 @@ def next_for(state: State, data: GameData, reader: str) -> Branch | None:
     if _plan_hidden(state, reader):
         kind = state.pending.kind
         return Branch(first=[], steps=[], orders=[], turn_ended=False, end="sealed",
-                      then=Step(kind, DECISIONS[kind].rule))
+                      then=Step(kind, pending_rule(state, data)))
     branch = Branch(first=[], steps=[], orders=[], turn_ended=False, end="")
     at = _follow(state, data, side, {}, branch)
     if at is not None:

@@ -23,7 +23,7 @@ from ..base.errors import UNREADABLE, JournalError, OrderError, UsageError, quot
 from ..base.plurals import counted
 from ..base.readers import MODERATOR, check_name, check_reader
 from ..contracts.outputs import DiceCounts
-from ..engine import check, legal_orders, pending_prompt, plan_labels, waiting_on
+from ..engine import check, legal_orders, pending_prompt, pending_rule, plan_labels, waiting_on
 from ..engine.core import DECISIONS
 from ..engine.order_text import format_order
 from ..engine.reading import parse_order
@@ -254,9 +254,8 @@ def _decision(state, data, rec: dict) -> dict[str, Any] | None:
     p = state.pending
     if p is None or state.phase == "over":
         return None
-    spec = DECISIONS[p.kind]
-    return {"kind": p.kind, "side": p.side, "waiting_on": waiting_on(state), "rule": spec.rule,
-            "prompt": pending_prompt(state, data)}
+    return {"kind": p.kind, "side": p.side, "waiting_on": waiting_on(state),
+            "rule": pending_rule(state, data), "prompt": pending_prompt(state, data)}
 
 
 # ---------------------------------------------------------------- explain: the checks
@@ -298,7 +297,7 @@ def _order_checks(state, data, rec: dict, reader: str) -> list[str]:
         return [f"the order cannot be read again: {exc}"]
     lines: list[str] = []
     v = check(state, data, order, rec["actor"])
-    rule = DECISIONS[state.pending.kind].rule if state.pending else "2.0"
+    rule = pending_rule(state, data) if state.pending else "2.0"
     if order.kind == "armistice":
         lines.append("an armistice order may be given at any decision (3.2, 3.3); it "
                      "does not answer the one pending")
@@ -307,7 +306,7 @@ def _order_checks(state, data, rec: dict, reader: str) -> list[str]:
         lines.append("a Military Crisis! card is played at any decision of its "
                      "owner's player turn (9.8, 9.9); it does not answer the one "
                      "pending")
-        rule = "9.8"
+        rule = data.card_types[order.card].rule
     if v is None:
         lines.append(f"the check of the decision ({rule}) passes on it again now")
     else:

@@ -26,8 +26,7 @@ import msgspec
 
 from ..contracts.orders import CrisisRefuse, EndMovement, EndTurn, Ord, Pass
 from ..data.gamedata import GameData
-from ..engine import legal_orders
-from ..engine.core import DECISIONS
+from ..engine import legal_orders, pending_rule
 from ..engine.losses import loss_type
 from ..engine.order_text import format_order
 from ..engine.state import State, template_key
@@ -237,7 +236,7 @@ def default_answer(state: State, data: GameData, side: str) -> Answer | None:
         orders = [o for kind in step.kinds for o in legal if o.kind == kind]
         chosen = step.pick(state, data, side, orders) if orders else None
         if chosen is not None:
-            return Answer(format_order(chosen), step.rule or DECISIONS[pending.kind].rule,
+            return Answer(format_order(chosen), step.rule or pending_rule(state, data),
                           step.why, step.then)
     return None
 
