@@ -191,8 +191,25 @@ def _play_check(s: State, d: GameData, o: PlayCard, side: str, offensive: bool):
 
 def _card_or_pass_check(s: State, d: GameData, o: Ord, side: str) -> Violation | None:
     if isinstance(o, PlayCard):
-        return _play_check(s, d, o, side, offensive=True)
+        return _play_check(s, d, o, side, offensive=True) or _names_no_area(s, d, o, side)
     return None
+
+
+def _names_no_area(s: State, d: GameData, o: PlayCard, side: str) -> Violation | None:
+    """An opening card names no area (2.0 II.1): the battles are declared after movement
+    (2.0 II.3), and a special offensive's extra dice go to a Battle Area named then with
+    'bonus AREA' (9.1.3-9.1.6). Rules 13: 'play offensive paris' was taken, the area
+    dropped, as if it had chosen something."""
+    if not o.area:
+        return None
+    ct = d.card_types[o.card]
+    bonus = d.card_bonus.get(offensive_as(s, d, side, o.card))
+    later = (f"its extra dice go to a Battle Area named after movement with 'bonus AREA' "
+             f"({ct.rule})" if bonus is not None else
+             "battles are declared after movement (2.0 II.3)")
+    return Violation("2.0 II.1", f"{ct.title} names no area (play {o.card}): a "
+                                 f"{d.term('player_turn')} opens with its card alone "
+                                 f"(2.0 II.1); {later}")
 
 
 def _card_or_pass_apply(ctx: Ctx, o: Ord, side: str) -> None:
