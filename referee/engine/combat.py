@@ -293,7 +293,9 @@ def _cards_prompt(s: State, d: GameData) -> str:
 def _bonus_words(s: State, d: GameData) -> str | None:
     """The special offensive in play as itself this turn, said apart from the cards: the
     battle areas still to name for its extra dice, with the order that names one (9.1.3-
-    9.1.6); None with no special offensive in play, or its areas all named."""
+    9.1.6), counted among the areas the order may name now (its check, as legal_orders has
+    it); that its dice are lost and why when no area can take any; None with no special
+    offensive in play, or its areas all named, or no more area able to take them."""
     key = s.turn_state.card_as
     bonus = d.card_bonus.get(key) if key else None
     if bonus is None:
@@ -302,10 +304,35 @@ def _bonus_words(s: State, d: GameData) -> str | None:
     if left <= 0:
         return None
     ct = d.card_types[key]
+    side = s.pending.side
+    # The areas the order may name are legal_orders' own (the single source of legality).
+    open_areas = [a for a in s.combat["declared"]
+                  if _bonus_check(s, d, Bonus(area=a), side) is None]
+    if not open_areas:
+        return None if s.combat["bonus"] else _bonus_lost(s, d, key, side)
+    left = min(left, len(open_areas))
     more = " more" if s.combat["bonus"] else ""
     return (f"name {'a' if left == 1 else f'up to {left}'}{more} battle "
             f"{'area' if left == 1 else 'areas'} for {ct.title}'s extra dice "
             f"('bonus AREA', {ct.rule})")
+
+
+def _bonus_lost(s: State, d: GameData, key: str, side: str) -> str:
+    """Why no Battle Area can take a special offensive's extra dice, which are lost (9.1.3-
+    9.1.6: they go to a designated Battle Area holding an Army of the card's nation; 8.3.5:
+    tanks do not fire in Rough terrain)."""
+    ct, bonus = d.card_types[key], d.card_bonus[key]
+    held = [a for a in s.combat["declared"]
+            if any(x.nation == bonus.army_nation for x in s.armies_in(a, side, d))]
+    army = f"{bonus.army_nation.upper()} army"
+    if not held:
+        why = f"no Battle Area holds a {army} ({ct.rule})"
+    else:
+        names = and_list([d.areas[a].name for a in held])
+        why = (f"the Battle {'Area' if len(held) == 1 else 'Areas'} holding a {army} "
+               f"({names}) {'is' if len(held) == 1 else 'are'} Rough terrain, where "
+               f"{bonus.fires_as}s do not fire (8.3.5, {ct.rule})")
+    return f"{ct.title}'s extra dice are lost: {why}"
 
 
 def _cards_candidates(s: State, d: GameData, side: str):
