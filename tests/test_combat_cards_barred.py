@@ -54,8 +54,9 @@ def test_the_side_asked_reads_why_his_cards_are_not_allowed_and_nobody_else(
     assert r.exit_code == 0, r.output
     said = " ".join(r.stdout.split())
     if reader == "german":
-        assert f"Your hand holds none of these cards. In your hand, not allowed now: " \
-               f"{BARRED}." in said, r.stdout
+        assert "your hand holds none of the cards the rules allow now (Surprise " \
+               "Attack!); then 'done' (2.0 II.3b)" in said, r.stdout
+        assert f"In your hand, not allowed now: {BARRED}." in said, r.stdout
     else:
         assert "Poison Gas" not in said and "not allowed now" not in said
         assert "hand holds" not in said, said
@@ -65,7 +66,8 @@ def test_once_poison_gas_is_allowed_he_reads_that_his_hand_holds_it(tmp_path, cl
     r = cli("report", _asked_for_cards(tmp_path, turn=4), "--as", "german")
     said = " ".join(r.stdout.split())
     assert "not allowed now" not in said
-    assert "Of these cards your hand holds Poison Gas!." in said, r.stdout
+    assert "of the cards the rules allow now (Poison Gas!, Surprise Attack!) your hand " \
+        "holds Poison Gas!: play it, naming its battle area;" in said, r.stdout
 
 
 
@@ -137,3 +139,25 @@ def test_the_list_holds_cards_alone_and_a_special_offensive_is_said_apart(tmp_pa
     assert g.submit(j, "german", ["bonus verdun"]).rejected is None
     game = g.open_game(j)
     assert "Gericht" not in pending_prompt(game.state, game.data)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_the_side_asked_reads_his_hand_first_and_the_others_the_rules_alone(
+        tmp_path, cli, fmt):
+    """'cards the rules allow now: Poison Gas!, Surprise Attack!' read, to a German whose
+    hand held neither, as his hand. His own prompt leads with what he holds; the other
+    side's and the public's give the list alone, with no word of his hand."""
+    import json
+
+    j = _asked_for_cards(tmp_path, turn=4)
+    said = {}
+    for reader in ("german", "entente", "public"):
+        r = cli("status", j, "--as", reader, "--format", fmt)
+        assert r.exit_code == 0, r.output
+        said[reader] = " ".join((json.loads(r.stdout)["prompt"] if fmt == "json"
+                                 else r.stdout).split())
+    assert "of the cards the rules allow now (Poison Gas!, Surprise Attack!) your hand " \
+        "holds Poison Gas!: play it, naming its battle area" in said["german"], said
+    for reader in ("entente", "public"):
+        assert "(cards the rules allow now: Poison Gas!, Surprise Attack!)" in said[reader]
+        assert "hand" not in said[reader], said

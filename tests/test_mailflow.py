@@ -254,7 +254,8 @@ def test_an_answer_to_part_of_the_decisions_gets_the_rest_asked(tmp_path, cli):
     # hand, so the referee closes it; he plays combat cards next, still before the Entente.
     assert "German: done (declare battles) — ⚑ closed by the referee: the only order open " \
         "(2.0 II.3)" in text
-    assert "Your decision: as attacker, play combat cards" in text
+    assert "Your decision: as attacker, your hand holds none of the cards the rules allow " \
+        "now" in text
 
 
 # ---------------------------------------------------------------- one reply per mistake

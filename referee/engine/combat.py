@@ -150,10 +150,14 @@ def allowed_in_hand(s: State, d: GameData, side: str) -> list[str] | None:
     """The titles of the combat cards his prompt names (those the date allows, 9.3-9.5) that
     side's hand holds; None unless side is asked for combat cards. Secret (his hand): for
     his own report only, as barred_in_hand."""
+    keys = allowed_in_keys(s, d, side)
+    return None if keys is None else [d.card_title(k) for k in keys]
+
+
+def allowed_in_keys(s: State, d: GameData, side: str) -> list[str] | None:
+    """The keys of allowed_in_hand's cards, deck order."""
     held = _held_combat_cards(s, d, side)
-    if held is None:
-        return None
-    return [d.card_title(k) for k in held if _open_now(s, d, k)]
+    return None if held is None else [k for k in held if _open_now(s, d, k)]
 
 
 def _open_now(s: State, d: GameData, key: str) -> bool:
@@ -261,14 +265,15 @@ def _bonus_check(s: State, d: GameData, o: Bonus, side: str) -> Violation | None
     return None
 
 
-def _cards_prompt(s: State, d: GameData) -> str:
+def _cards_prompt(s: State, d: GameData, own: bool = False) -> str:
     """The combat cards the side asked may play now: the deck's for his part, but none the
     date forbids to everyone (9.3-9.5); which of his own hand are not allowed, and why, his
     own report tells (barred_in_hand), never the prompt, which the opponent reads too. A card
     played in a battle area names it; Bad Weather names none, it affects every battle
     (9.5), and the prompt says so; once played, it closes what _open_now says. The list
     holds cards alone: the battle areas a special offensive in play gives its extra dice
-    (9.1) are said apart, with the order that names them, and only while one is in play."""
+    (9.1) are said apart, with the order that names them, and only while one is in play.
+    own: the words for the side asked alone, which lead with what his hand holds."""
     who = "attacker" if s.pending.kind == "attacker_cards" else "defender"
     keys = combat_cards_of(d, who == "attacker")
     allowed = [k for k in keys if _open_now(s, d, k)]
@@ -279,6 +284,8 @@ def _cards_prompt(s: State, d: GameData) -> str:
     if not names and not whole and bonus is None:
         what = "none the rules allow now" if keys else "none in this deck"
         return f"as {who}, play combat cards ({what}); then 'done' (2.0 II.3b)"
+    if own and allowed:
+        return _own_cards_prompt(s, d, who, allowed, bonus)
     areas = "their battle areas" if len(names) > 1 else "its battle area"
     # The deck's cards the rules allow now, never read as the cards in his hand: the other
     # side reads the prompt too ('Waiting on the German player: ... (cards allowed now:
@@ -288,6 +295,27 @@ def _cards_prompt(s: State, d: GameData) -> str:
     play = f"play {', or '.join(said + whole)}" if said or whole else ""
     extra = f"{'; ' if play else ''}{bonus}" if bonus else ""
     return f"as {who}, {play}{extra}; then 'done' (2.0 II.3b)"
+
+
+def _own_cards_prompt(s: State, d: GameData, who: str, allowed: list[str],
+                      bonus: str | None) -> str:
+    """The combat cards asked of the side asked, read by him alone: which of the cards the
+    rules allow now his hand holds, first, never the list alone, which read as his hand
+    (2.0 II.3b). Secret (his hand): pending_prompt gives it to him only."""
+    listed = ", ".join(d.card_title(k) for k in allowed)
+    held = [k for k in allowed if k in (allowed_in_keys(s, d, s.pending.side) or [])]
+    extra = f"; {bonus}" if bonus else ""
+    if not held:
+        return (f"as {who}, your hand holds none of the cards the rules allow now "
+                f"({listed}){extra}; then 'done' (2.0 II.3b)")
+    named = [d.card_title(k) for k in held if k not in DEFENDER_ONLY]
+    plays = [f"play {'it' if len(named) == 1 else 'them'}, naming "
+             f"{'its battle area' if len(named) == 1 else 'their battle areas'}"] if named else []
+    plays += [f"play {d.card_title(k)}, which names no battle area: it affects every battle "
+              f"({d.card_types[k].rule})" for k in held if k in DEFENDER_ONLY]
+    return (f"as {who}, of the cards the rules allow now ({listed}) your hand holds "
+            f"{and_list([d.card_title(k) for k in held])}: {', or '.join(plays)}{extra}; "
+            f"then 'done' (2.0 II.3b)")
 
 
 def _bonus_words(s: State, d: GameData) -> str | None:
@@ -435,7 +463,7 @@ for _kind, _side in (("attacker_cards", "attacker"), ("defender_cards", "defende
     register(DecisionSpec(
         kind=_kind, rule="2.0 II.3", prompt=_cards_prompt,
         accepts=("play", "bonus", "done"), candidates=_cards_candidates, check=_cards_check,
-        apply=_cards_apply))
+        apply=_cards_apply, extra={"own_prompt": lambda s, d: _cards_prompt(s, d, own=True)}))
 
 
 def after_cards(ctx: Ctx) -> None:

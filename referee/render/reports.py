@@ -26,8 +26,7 @@ from typing import Any
 from ..base.errors import JournalError
 from ..base.readers import PUBLIC
 from ..contracts.views import ReportView
-from ..engine.combat import allowed_in_hand, barred_in_hand
-from ..engine.core import and_list
+from ..engine.combat import barred_in_hand
 from ..engine.victory import level_of, vp_breakdown
 from ..game import signedreceipt
 from ..game.ahead import Ahead, ahead, next_for
@@ -390,16 +389,10 @@ def _now_sections(journal: Path, mine: dict, state, data, reader: str,
 
 
 def _hand_lines(state, data, reader: str) -> list[str]:
-    """Asked for combat cards (2.0 II.3b): which of the cards his prompt names his hand holds,
-    and those of his hand the date does not allow now (9.3-9.5)."""
-    allowed = allowed_in_hand(state, data, reader)
-    if allowed is None:
-        return []
-    out = [f"Of these cards your hand holds {and_list(allowed)}." if allowed else
-           "Your hand holds none of these cards."]
+    """Asked for combat cards (2.0 II.3b): those of his hand the date does not allow now
+    (9.3-9.5). Which of the cards allowed now his hand holds, his own prompt says first."""
     barred = barred_in_hand(state, data, reader)
-    return out + (["In your hand, not allowed now: " + "; ".join(barred) + "."] if barred
-                  else [])
+    return ["In your hand, not allowed now: " + "; ".join(barred) + "."] if barred else []
 
 
 def _after_the_end(reader: str, revealed: bool, data, journal: str) -> list[Para]:
