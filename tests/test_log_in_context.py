@@ -74,7 +74,7 @@ def test_a_battle_not_fought_says_the_card_played_for_it_is_spent():
     from referee.render.record_text import describe
 
     data = g.game_data("ttlm")
-    before = SimpleNamespace(combat={"weather": True, "cards": [
+    before = SimpleNamespace(turn_state=None, combat={"weather": True, "cards": [
         {"side": "german", "area": "bar_le_duc", "key": "surprise_attack"},
         {"side": "german", "area": "bar_le_duc", "key": "poison_gas"}]})
     ev = {"type": "BattleCancelled", "area": "bar_le_duc",

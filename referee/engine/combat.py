@@ -352,12 +352,12 @@ def _bonus_lost(s: State, d: GameData, key: str, side: str) -> str:
     ct, bonus = d.card_types[key], d.card_bonus[key]
     held = [a for a in s.combat["declared"]
             if any(x.nation == bonus.army_nation for x in s.armies_in(a, side, d))]
-    army = f"{bonus.army_nation.upper()} army"
+    army = a_or_an(f"{bonus.army_nation.upper()} army")
     if not held:
-        why = f"no Battle Area holds a {army} ({ct.rule})"
+        why = f"no Battle Area holds {army} ({ct.rule})"
     else:
         names = and_list([d.areas[a].name for a in held])
-        why = (f"the Battle {'Area' if len(held) == 1 else 'Areas'} holding a {army} "
+        why = (f"the Battle {'Area' if len(held) == 1 else 'Areas'} holding {army} "
                f"({names}) {'is' if len(held) == 1 else 'are'} Rough terrain, where "
                f"{bonus.fires_as}s do not fire (8.3.5, {ct.rule})")
     return f"{ct.title}'s extra dice are lost: {why}"
