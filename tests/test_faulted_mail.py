@@ -178,22 +178,31 @@ def _run(journal: Path, box: Path, outbox: Path, fault: str | None = None
 
 
 def _ended(root: Path, monkeypatch, cli, fault: str | None, runs: int) -> list[tuple]:
+    """The end state after each of `runs` runs that follow a first one (killed at `fault`):
+    the first in a process of its own, the runs after it in this one, BOOM failing in each
+    (as test_inbox_faults.py runs its reruns)."""
     _use_home(monkeypatch, root / "home")
+    monkeypatch.setenv("REFEREE_NOW", NOW)
     journal = new_game(cli, root / "game")
     box = _box(root / "box.mbox")
     states = []
     first = _run(journal, box, root / "out", fault)
     assert first.returncode == (70 if fault else 0), first.stderr
+    _failing(monkeypatch)
     for _ in range(runs):
-        again = _run(journal, box, root / "out")
-        assert again.returncode == 0, again.stderr
+        again = cli("inbox", journal, box, "--outbox", root / "out")
+        assert again.exit_code == 0, again.output
         states.append(_end_state(journal, root / "out"))
     return states
 
 
-@pytest.fixture
-def set_aside_baseline(tmp_path_factory, cli, monkeypatch):
-    (state,) = _ended(tmp_path_factory.mktemp("aside"), monkeypatch, cli, None, 1)
+@pytest.fixture(scope="module")
+def set_aside_baseline(tmp_path_factory):
+    """What a run without a kill, then one more, leave (the same for every step below)."""
+    from conftest import Cli
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        (state,) = _ended(tmp_path_factory.mktemp("aside"), monkeypatch, Cli(), None, 1)
     records_, ledger, mails = state
     assert "failed" in ledger["handled"].values(), ledger["handled"]
     assert sum(FAILED_WORDS in " ".join(m[3].split()).lower() for m in mails) == 1, mails
