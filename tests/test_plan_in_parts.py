@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from commandclock import START, at
 from test_deadlines import new_game, player_mail, records
 from test_production_mail import _pass
 
 import gamecalls as g
+from referee.base.clock import NOW_VARIABLE
 
 
 def _flat(text: str) -> str:
@@ -24,10 +26,27 @@ def _first(text: str) -> str:
     return _flat(text.split("\n\n")[0])
 
 
-@pytest.fixture
-def parts(tmp_path, cli, clock) -> tuple:
+@pytest.fixture(scope="module")
+def parts(tmp_path_factory) -> tuple:
     """The journal and the mails, by name, of a game whose German sends his production plan
-    in two mails and the Entente his reinforcements in two."""
+    in two mails and the Entente his reinforcements in two: played once for the module, in
+    a referee home of its own, and only read by its tests."""
+    from conftest import Cli
+
+    from referee.store import home as homemod
+
+    tmp_path = tmp_path_factory.mktemp("parts")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("REFEREE_HOME", str(tmp_path / "home"))
+        mp.setenv(NOW_VARIABLE, at(START))
+        homemod._KEY.clear()
+        try:
+            return _played(tmp_path, Cli())
+        finally:
+            homemod._KEY.clear()
+
+
+def _played(tmp_path, cli) -> tuple:
     journal = new_game(tmp_path, cli, "--deadline", "48h")
     _pass(tmp_path, journal, "opening")
     for side, line in (("german", "pass"), ("german", "end turn"), ("entente", "pass"),
