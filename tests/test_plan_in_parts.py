@@ -9,12 +9,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from commandclock import START, at
+from sharedgames import played_apart
 from test_deadlines import new_game, player_mail, records
 from test_production_mail import _pass
 
 import gamecalls as g
-from referee.base.clock import NOW_VARIABLE
 
 
 def _flat(text: str) -> str:
@@ -33,17 +32,9 @@ def parts(tmp_path_factory) -> tuple:
     a referee home of its own, and only read by its tests."""
     from conftest import Cli
 
-    from referee.store import home as homemod
-
     tmp_path = tmp_path_factory.mktemp("parts")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("REFEREE_HOME", str(tmp_path / "home"))
-        mp.setenv(NOW_VARIABLE, at(START))
-        homemod._KEY.clear()
-        try:
-            return _played(tmp_path, Cli())
-        finally:
-            homemod._KEY.clear()
+    with played_apart(tmp_path):
+        return _played(tmp_path, Cli())
 
 
 def _played(tmp_path, cli) -> tuple:

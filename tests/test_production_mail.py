@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 from mailboxes import write_maildir
+from sharedgames import played_apart
 from test_deadlines import ADDRESSES, mails, new_game, player_mail, text_of
 
 import gamecalls as g
@@ -36,10 +37,19 @@ def _pass(tmp_path, journal, name: str, box=None) -> dict[str, str]:
     return {side: got[a.casefold()] for side, a in ADDRESSES.items() if a.casefold() in got}
 
 
-@pytest.fixture
-def phase(tmp_path, cli, clock) -> dict[str, str]:
+@pytest.fixture(scope="module")
+def phase(tmp_path_factory) -> dict[str, str]:
     """The mails of the production phase, by name: start-SIDE, sealed-first (the Entente's,
-    once the German has sealed), own-plan (the German's answer), revealed-SIDE."""
+    once the German has sealed), own-plan (the German's answer), revealed-SIDE; played once
+    for the module's tests, which only read them."""
+    from conftest import Cli
+
+    tmp_path = tmp_path_factory.mktemp("phase")
+    with played_apart(tmp_path):
+        return _phase(tmp_path, Cli())
+
+
+def _phase(tmp_path, cli) -> dict[str, str]:
     journal = new_game(tmp_path, cli, "--deadline", "48h")
     _pass(tmp_path, journal, "opening")
     for side, line in (("german", "pass"), ("german", "end turn"), ("entente", "pass"),
