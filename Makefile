@@ -15,7 +15,9 @@ UV      := .venv-tools/bin/uv
 UV_VERSION := 0.13.8
 # The game data compiled from its YAML: the first read of a journal needs no YAML parsing.
 # It is bound to the content of the YAML files and ignored when they change. One per game.
-GAMES    := $(notdir $(patsubst %/game.yaml,%,$(wildcard games/*/game.yaml)))
+# The skirmish's data is small and read as it is: no compiled copy (a target never written
+# would make every `make` build the others again).
+GAMES    := $(filter-out skirmish,$(notdir $(patsubst %/game.yaml,%,$(wildcard games/*/game.yaml))))
 COMPILED := $(GAMES:%=referee/_compiled/%.json)
 
 .PHONY: demo test soak-tests schemas setup soak bench roundtrips docs lock test-latest try-wheel
