@@ -102,6 +102,10 @@ SOAKS: dict[str, tuple[str, ...] | str] = {
     "tests/test_replay_identity.py::test_every_record_is_decided_again_to_the_same_events_"
     "and_dice": ("ttlm-1914-seed7.jsonl",),
     "tests/test_hidden_templates.py::test_random_games_leak_no_army_contents": ("1914-2-4",),
+    "tests/test_reinforce_room_played.py::test_the_counted_room_of_every_plan_of_a_stored_"
+    "game_is_the_played_room": ("ttlm-1914-seed7.jsonl.gz-20",),
+    "tests/test_reinforce_room_played.py::test_the_counted_room_of_every_plan_of_a_random_"
+    "game_is_the_played_room": ("aac-1914-open-6",),
     "tests/skirmish/test_skirmish_listed_all.py::test_every_listed_order_can_be_legal_and_"
     "every_legal_one_is_listed": ("patrol-1", "duel-1"),
     # Pictures laid out from many seeds, sizes or spoilt copies: a few in `make test`.

@@ -61,6 +61,8 @@ def room_in(s: State, d: GameData, side: str, area: str, arriving: list[str]) ->
                 return True             # two into an empty army free a place
             if not marked(s, d, e.id) and any(_holds(s, d, e, [m[1], k]) for k in units):
                 return True             # one into it, and the arrival after it
+            if any(_refilled(s, d, e, m, x, units) for x in held if x.strength > 1):
+                return True             # one into it, then a unit of a fuller army
     return any(_freed_template(s, d, side, x, held, ones, units) for x in held
                if x.strength > 1)
 
@@ -71,16 +73,34 @@ def _freed_template(s: State, d: GameData, side: str, x: Army, held: list[Army],
     leaves x's template room for an arrival, or for a unit counting one, whose move then
     frees a place."""
     for key, n in x.contents.items():
-        if not n or not any(_joins(s, d, side, template_ref(x, key), y) for y in held
-                            if y is not x):
+        into = [y for y in held if y is not x and _joins(s, d, side, template_ref(x, key), y)]
+        if not n or not into:
             continue
         left = Counter(x.contents)
         left[key] -= 1
         if not marked(s, d, x.id) and any(_holds(s, d, x, [k], left) for k in units):
             return True
-        for ref, k, _ in ones:
-            if _holds(s, d, x, [k], left) and not _kept_apart(s, d, ref, x):
+        # A unit counting one frees its place going into x only if what it leaves behind
+        # counts none: not the army the unit of x went into.
+        for ref, k, source in ones:
+            if _holds(s, d, x, [k], left) and not _kept_apart(s, d, ref, x) and \
+                    any(y is not source for y in into):
                 return True
+    return False
+
+
+def _refilled(s: State, d: GameData, e: Army, m: tuple, x: Army, units: list[str]) -> bool:
+    """Whether, once m is in the empty army e (the count unchanged), a unit of x may follow
+    it there (the count unchanged again) and leave x's template room for an arrival."""
+    if marked(s, d, x.id):
+        return False
+    for key, n in x.contents.items():
+        if not n or not _holds(s, d, e, [m[1], key]):
+            continue
+        left = Counter(x.contents)
+        left[key] -= 1
+        if any(_holds(s, d, x, [k], left) for k in units):
+            return True
     return False
 
 
