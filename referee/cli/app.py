@@ -23,7 +23,18 @@ from .. import __version__, load_msgspec
 from ..base.errors import GameDataError, quoted
 from ..base.flowing import FLOWED
 from ..base.plurals import counted
-from . import MAILED, audit, deadlinecmd, mailcmd, play, sheetcmd, skirmishcmd, tools, wants_json
+from . import (
+    MAILED,
+    audit,
+    deadlinecmd,
+    handovercmd,
+    mailcmd,
+    play,
+    sheetcmd,
+    skirmishcmd,
+    tools,
+    wants_json,
+)
 from .commands import error_line, guard
 from .helptext import HELP_OPTIONS, Command, Group, epilog
 from .params import GAMES, OPTION_UNITS
@@ -185,7 +196,7 @@ def main_options(
 COMMANDS = (play.new, play.players, play.order, play.standing, play.status, play.show,
             audit.log, audit.report, tools.inbox, mailcmd.mail, mailcmd.tick, mailcmd.watch,
             deadlinecmd.deadline, deadlinecmd.extend,
-            audit.verify, audit.upgrade, audit.rekey, audit.reveal,
+            audit.verify, audit.upgrade, audit.rekey, handovercmd.handover, audit.reveal,
             audit.repair, tools.autoplay, tools.schema, tools.demo, audit.explain, audit.dice,
             tools.map_, tools.area)
 for command in COMMANDS:       # map_ is `map`: the trailing _ keeps the builtin unshadowed

@@ -39,6 +39,7 @@ EXAMPLES = {
     "verify": "referee verify war.jsonl --secret war.jsonl.secret",
     "upgrade": "referee upgrade war.jsonl",
     "rekey": "referee rekey war.jsonl",
+    "handover": "referee handover war.jsonl",
     "reveal": "referee reveal war.jsonl",
     "repair": "referee repair war.jsonl",
     "autoplay": "referee autoplay war.jsonl --seed 7 --until 2",

@@ -67,6 +67,7 @@ from .chain import (  # noqa: F401 - the journal's names for the layers above
     upcast_all,
 )
 from .forgedfrom import WROTE_NOTHING, forged_end
+from .handedover import refuse as refuse_handed
 from .journalfolder import folder_given
 from .landing import cut_to_chain, landed, only_ours
 from .locks import release, take
@@ -358,7 +359,8 @@ class Journal:
     def _signer(self, raw: bytes, marked: bool = True) -> signing.GameKey:
         """The key that signs what is appended: the one of this user's that signed the last
         record (or the new one that record names); ForeignGameError for any other journal
-        (a damaged one is reported as damaged)."""
+        (a damaged one is reported as damaged); one handed over to another machine too."""
+        refuse_handed(raw, self.name)
         rec = _last_record(raw)
         fpr = signing.signer_of(rec.get("sig"))
         key = signing.held(fpr) if fpr else None

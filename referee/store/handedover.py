@@ -1,0 +1,81 @@
+"""A game handed over to another machine (`referee handover`): a mark in this referee's home.
+
+A game moved by copying its journal, its secret and its key file is whole on the new machine,
+but the old one still holds the key and the journal: its `tick` would go on applying the
+players' mail, and two journals of one game, each validly signed, would disagree. Handing over
+marks, in this user's referee home (signed with the home's key, as the mark of the last
+record written is: written.py), that the game, as of its last record, is another machine's.
+From then on every command that writes to it here refuses, writing nothing, and `tick` and
+`watch` pass it over; reading it (status, show, log, verify) goes on. The mark knows the game
+by its id and record 0: another game that only shares the id is not touched, and a mark put in
+the game folder, or one copied from another home, is no mark (only this home's key signs one).
+Removing the file takes the game back on this machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from ..base.errors import ForeignGameError, one_line
+from . import home
+
+
+class HandedOverError(ForeignGameError):
+    """A command that writes was given a game this referee handed over to another machine."""
+
+    kind = "handed_over"
+
+
+def mark_path(game_id: str) -> Path:
+    """Where the handover mark of a game is kept (its file named for the id's digest)."""
+    name = hashlib.sha256(game_id.encode("utf-8", "surrogatepass")).hexdigest()[:40]
+    return home.data_dir("handed", f"{name}.handed")
+
+
+def of_game(game_id: object, first: object) -> dict | None:
+    """The handover mark of the game of this id whose record 0 has the hash first, or None."""
+    if not isinstance(game_id, str) or not isinstance(first, str):
+        return None
+    mark = home.read_signed(mark_path(game_id), max_bytes=1 << 16)
+    return mark if mark and mark.get("game_id") == game_id and mark.get("first") == first \
+        else None
+
+
+def of_journal(raw: bytes) -> dict | None:
+    """The handover mark of the game these journal bytes hold, or None."""
+    try:
+        header = json.loads(raw[:raw.find(b"\n")])
+    except (ValueError, RecursionError):
+        return None
+    return of_game(header.get("game_id"), header.get("hash")) if isinstance(header, dict) \
+        else None
+
+
+def note(raw: bytes, last: dict, path: Path | str) -> dict:
+    """Mark the game of raw (last: its last record) handed over as of that record; the mark,
+    on disk when this returns (OSError when it cannot be kept)."""
+    from .chain import now
+    from .writtenat import place
+
+    header = json.loads(raw[:raw.find(b"\n")])
+    mark = {"game_id": header["game_id"], "first": header["hash"], "seq": last["seq"],
+            "hash": last["hash"], "path": place(path), "at": now()}
+    home.keep_signed(mark_path(header["game_id"]), mark)
+    return mark
+
+
+def words(mark: dict) -> str:
+    """What a refusal says of the game handed over (without the file's name)."""
+    return (f"game {one_line(str(mark.get('game_id')))} was handed over to another machine at "
+            f"record {mark.get('seq')} (`referee handover`, {one_line(str(mark.get('at')))}); "
+            f"nothing was written here; to take it back on this machine, remove "
+            f"{mark_path(str(mark.get('game_id')))}")
+
+
+def refuse(raw: bytes, name: str) -> None:
+    """HandedOverError, one line, when the game of raw is handed over from this machine."""
+    mark = of_journal(raw)
+    if mark is not None:
+        raise HandedOverError(f"{name}: {words(mark)}")
