@@ -32,18 +32,20 @@ class TickReport:
     down: list[MailboxDown] = field(default_factory=list)   # mailboxes that could not be read
     exports: list[Path] = field(default_factory=list)   # redacted exports passed over
     servers: list[ServerDown] = field(default_factory=list)     # SMTP servers down
+    handed: list[str] = field(default_factory=list)     # games handed over: their lines
 
     @property
     def passed(self) -> list[str]:
-        """The line that names the redacted exports the pass passed over (none or one): no
-        problem, no game, told so that the moderator knows the pass saw them."""
+        """The line that names the redacted exports the pass passed over (none or one), and one
+        for each game handed over to another machine: no problem, told so that the moderator
+        knows the pass saw them."""
         if not self.exports:
-            return []
+            return self.handed
         names = joined([one_line(p.name) for p in self.exports])
         one = len(self.exports) == 1
         return [f"passed   {names}: {'a redacted export' if one else 'redacted exports'} "
                 f"(`referee log --format json`), not {'a game' if one else 'games'}: no game "
-                f"is played from {'it' if one else 'them'}"]
+                f"is played from {'it' if one else 'them'}", *self.handed]
 
     @property
     def problems(self) -> list[str]:

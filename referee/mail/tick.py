@@ -24,6 +24,7 @@ from ..base.errors import RefereeError, StorageError, one_line
 from ..base.plurals import counted
 from ..base.readers import MODERATOR
 from ..store import mailsettings
+from ..store.handedover import HandedOverError
 from ..store.journal import signed_only
 from ..store.locks import BusyError, patience
 from ..store.mailroute import check_target, is_local
@@ -40,6 +41,7 @@ from .faulted import FAILED
 from .faulted import problem as faulted_problem
 from .folderexports import seen_as, unplayable
 from .fornow import noted as note_refused_now
+from .handedhere import handed_line
 from .heldreminders import held_reminders
 from .inbox import inbox
 from .ledger import fault, load_ledger
@@ -66,6 +68,7 @@ from .tickgame import (
     load_game,
 )
 from .toolarge import too_large
+from .twinjournals import one_journal_a_game
 from .unasked import gave_back
 from .unaskedfold import give_back_first
 from .unclaimed import (
@@ -100,7 +103,7 @@ def tick(path: Path, games_dir: Path | None = None, with_map: bool = True,
 
 def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickReport:
     index, known = gameindex.load_all(path)
-    games, broken, aside, held, exports = _games(path, games_dir, index, known)
+    games, broken, aside, held, (exports, handed) = _games(path, games_dir, index, known)
     found = len(games) + len(broken) + len(held)
     try:
         shared = workers()
@@ -109,7 +112,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
         broken.append(f"mail settings: {exc}")
     share = partial(each_game, share_among=shared, done=done)
     claims_known = withheld.known_now(games, aside, known, INDEXED)
-    games, twins = _one_journal_a_game(games)
+    games, twins = one_journal_a_game(games)
     for problem, xs in twins:
         broken.append(problem)
         aside.append(withheld.twins(xs, len(broken) - 1))
@@ -153,7 +156,8 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
     busy = [w.journals[0] for w in aside if w.busy] + [x.journal for x in games if x.busy]
     broken += busysince.too_long(path, busy, moment)
     return TickReport(games, unclaimed, broken, *told_now(pending), withheld.waiting(aside),
-                      withheld.unknown(aside), found, held, down, exports, servers)
+                      withheld.unknown(aside), found + len(handed), held, down, exports, servers,
+                      handed)
 
 
 # What the index keeps of a game (gameindex.py): what claims its mail and where it goes.
@@ -162,7 +166,8 @@ INDEXED = ("game_id", "header_hash", "source", "target", "keys", "addresses", "k
 
 
 def _games(path: Path, games_dir, index: dict, known: dict
-           ) -> tuple[list[Game], list[str], list[withheld.Withheld], list[str], list[Path]]:
+           ) -> tuple[list[Game], list[str], list[withheld.Withheld], list[str],
+                      tuple[list[Path], list[str]]]:
     """Each journal's game: from the index while the journal is as it found it, else read
     (a journal that cannot be read is a problem line, its game as the index last knew it
     withheld (known); one another process holds locked is a busy line, its game withheld
@@ -170,12 +175,16 @@ def _games(path: Path, games_dir, index: dict, known: dict
     line, its game withheld until the clock passes it). A redacted export saved in the
     folder (as the game-over mail has the moderator make them), a file this referee never
     knew as a game's journal (folderexports.py), is no game's, and no problem: passed
-    over, listed apart (the last list); one named alone is a problem, as a game asked for."""
-    games, broken, aside, held, exports = [], [], [], [], []
+    over, listed apart (the last list's first); one named alone is a problem, as a game asked
+    for. A game handed over to another machine is passed over too, its line in the second."""
+    games, broken, aside, held, exports, handed = [], [], [], [], [], []
     moment, names = clock_now(), {*index, *known}
     for journal in journals_in(path):
         served = _served(journal, index)
         try:
+            if (line := handed_line(journal, served)) is not None:
+                handed.append(line)
+                continue
             game = served or load_game(journal, games_dir)
             ahead = clockbehind.set_aside(game, moment, len(broken))
             if ahead is None:
@@ -183,6 +192,8 @@ def _games(path: Path, games_dir, index: dict, known: dict
             else:               # the clock behind its journal: not played (clockbehind.py)
                 broken.append(ahead[0])
                 aside.append(ahead[1])
+        except HandedOverError:         # handed over since the index was read
+            handed.append(str(handed_line(journal, None)))
         except BusyError as exc:
             held.append(f"{exc}: passed over, its mail waits for the next pass")
             aside.append(withheld.unread(journal, known, len(held) - 1, INDEXED, busy=True))
@@ -194,7 +205,7 @@ def _games(path: Path, games_dir, index: dict, known: dict
             broken.append(unplayable(journal, exc, game, why))
             if game is None or why is not None:
                 aside.append(withheld.unread(journal, known, len(broken) - 1, INDEXED))
-    return games, broken, aside, held, exports
+    return games, broken, aside, held, (exports, handed)
 
 
 def _served(journal: Path, index: dict) -> Game | None:
@@ -245,20 +256,6 @@ def _indexed(games: list[Game], index: dict, idle: set[str], games_dir, moment) 
             if made is not None:
                 out[name] = made
     return out
-
-
-def _one_journal_a_game(games: list[Game]) -> tuple[list[Game], list[tuple[str, list]]]:
-    """The games to play, and a problem for each game id that two journals of the folder
-    hold (a backup copy beside the live one): neither is played, since a message would be
-    applied to both and answered twice, until the moderator moves one away."""
-    by_id: dict[str, list[Game]] = {}
-    for x in games:
-        by_id.setdefault(x.game_id, []).append(x)
-    twins = [(f"game {game_id}: {len(xs)} journals hold it "
-              f"({', '.join(one_line(x.journal.name) for x in xs)}); none is played until "
-              f"only one is left in the folder", xs)
-             for game_id, xs in by_id.items() if len(xs) > 1]
-    return [x for x in games if len(by_id[x.game_id]) == 1], twins
 
 
 def _take_mail(source: str, group: list[Game], aside: list, games_dir, with_map: bool,
