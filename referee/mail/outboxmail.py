@@ -20,6 +20,7 @@ from .holds import sides_on_hold
 from .ledger import mail_name, note_start
 from .leftover import held_sides
 from .lostrecord import lost_note
+from .movedhost import moved_note
 from .newsmail import NEWS, REPORT, news_body, owed
 from .notmatched import as_owed_now, not_matched
 from .observers import resume_from, sent_mark
@@ -165,7 +166,8 @@ class _Outbox:
             what = REPORT if side in news else owed(self.records, since, side)
             if what is None:
                 continue                    # nothing new for him a mail owes
-            notes = [n for n in (lost_note(self.records, ledger["sent"].get(side), side),
+            notes = [n for n in (moved_note(self.records, ledger, side),
+                                 lost_note(self.records, ledger["sent"].get(side), side),
                                  key_note(self.records, ledger, side),
                                  *ledger["notes"].get(side, ())) if isinstance(n, str)]
             subject = table_subject(self.table, side)
