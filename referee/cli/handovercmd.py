@@ -27,10 +27,10 @@ def handover(
     """Hand the game over to another machine (moderator): from its last record on, nothing on
     this machine writes to it; prints what to copy there."""
     from ..mail.tickgame import game_lock  # start-up: only handover needs them
-    from ..store import handedover, signing
-    from ..store.chain import last_line, record_in
-    from ..store.dice import secret_path
-    from ..store.journal import Journal
+    from ..store import handedover, signing  # start-up: only handover needs it
+    from ..store.chain import last_line, record_in  # start-up: only handover needs it
+    from ..store.dice import secret_path  # start-up: only handover needs it
+    from ..store.journal import Journal  # start-up: only handover needs it
 
     commands.check_private(journal)
     first = json.loads(Journal(journal).first_line() or b"{}")
@@ -49,7 +49,7 @@ def handover(
 
 def _told(journal: Path, mark: dict, key: Path, secret: Path) -> list[str]:
     """What handover prints: the game handed over, what to copy, what stays, how to undo."""
-    from ..store import handedover
+    from ..store import handedover  # start-up: only handover needs it
 
     name = one_line(str(journal))
     lines = [f"{name}: game {one_line(mark['game_id'])} is handed over to another machine at "

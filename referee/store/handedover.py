@@ -56,8 +56,8 @@ def of_journal(raw: bytes) -> dict | None:
 def note(raw: bytes, last: dict, path: Path | str) -> dict:
     """Mark the game of raw (last: its last record) handed over as of that record; the mark,
     on disk when this returns (OSError when it cannot be kept)."""
-    from .chain import now
-    from .writtenat import place
+    from .chain import now  # start-up: only handover needs it
+    from .writtenat import place  # start-up: only handover needs it
 
     header = json.loads(raw[:raw.find(b"\n")])
     mark = {"game_id": header["game_id"], "first": header["hash"], "seq": last["seq"],
