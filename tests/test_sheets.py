@@ -232,12 +232,12 @@ def test_a_game_with_two_sheets_mixes_each_sides_own_link_into_its_dice_and_veri
     g.reveal(path, force=True)
     assert "every die and shuffle recomputed" in " ".join(g.verify(path).lines)
     rec = max(used, key=lambda r: len(r.get("dice", [])))
-    doc, _ = g_audit.explain_facts(path, str(rec["seq"]))
+    doc, *_ = g_audit.explain_facts(path, str(rec["seq"]))
     stream, mix = streams[rec["seq"]]
     assert [r["hmac_input"] for r in doc["dice"]["rolls"]] == \
         [f"{GAME}/{stream}/{i}/{mix}" for i in range(len(rec["dice"]))]
     assert all(r["derived"]["matches"] for r in doc["dice"]["rolls"])
-    doc, _ = g_audit.explain_facts(path, "2")
+    doc, *_ = g_audit.explain_facts(path, "2")
     assert doc["checks"][0].startswith("a dice sheet registered for german")
 
 
