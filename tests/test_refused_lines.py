@@ -15,7 +15,17 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_hostile_mail import ADDRESSES, KEYS, eml, handled, mail, new_game, not_applied_reply
+from test_hostile_mail import (
+    ADDRESSES,
+    GAME,
+    KEYS,
+    TAG2,
+    eml,
+    handled,
+    mail,
+    new_game,
+    not_applied_reply,
+)
 from test_mail_prose import body_of, flat
 
 import gamecalls as g
@@ -134,10 +144,12 @@ def journal(tmp_path, cli):
     return new_game(cli, tmp_path / "game")
 
 
-def _reply(cli, journal, tmp_path, line: str, side: str = "german") -> str:
+def _reply(cli, journal, tmp_path, line: str, side: str = "german",
+           subject: str = TAG2) -> str:
     body = f"{line}\n\nOrder key: {KEYS[side]}\n"
     before = journal.read_bytes()
-    out = handled(cli, journal, eml(tmp_path / "in", mail(ADDRESSES[side], body=body)),
+    out = handled(cli, journal, eml(tmp_path / "in", mail(ADDRESSES[side], body=body,
+                                                          subject=subject)),
                   outbox=tmp_path / "out")
     assert [o["status"] for o in out] == ["rejected"] and journal.read_bytes() == before
     text = body_of(not_applied_reply(tmp_path / "out", side))
@@ -181,3 +193,34 @@ def test_every_verb_gives_orders_of_the_kinds_told(game):
         assert set(verbs.values()) == {format_order(o).split()[0] for o in legal}
     verbs = open_verbs(opened.state, opened.data, "german")
     assert verbs["resign"] == "surrender" and "refuse" not in verbs     # none proposed
+
+
+# The German's 'done' while the Entente pays a battle's hits: the losses prompt cites the
+# Siege Gun's hit on the fort (8.3.3) in its own words, and the decision's rule (5.3) is
+# cited after it all the same, in the line, the JSON error and the mail's reply.
+OWED = ("order 'done' rejected: it is not the German player's decision: the referee is "
+        "waiting on the Entente player (pay 2 hits in Liège, 1 of them a Siege Gun hit on "
+        "the fort (8.3.3): lose a step of the fort or play an Ersatz card if the hand holds "
+        "one) (rule 5.3)")
+
+
+def _owing(cli, journal):
+    r = cli("order", journal, "--as", "german", "play offensive", "move ge-1 liege",
+            "end movement", "done", "done", "done")
+    assert r.exit_code == 0, r.stderr
+    assert g.open_game(journal).state.pending.kind == "losses"
+
+
+def test_a_refusal_while_the_other_side_pays_hits_cites_the_decision_rule(
+        journal, cli, tmp_path):
+    _owing(cli, journal)
+    before = journal.read_bytes()
+    r = cli("order", journal, "--as", "german", "done")
+    assert r.exit_code == 1 and journal.read_bytes() == before
+    assert r.stderr == f"referee: {OWED}\n", r.stderr
+    r = cli("order", journal, "--as", "german", "done", "--format", "json")
+    obj = json.loads(r.stderr)
+    assert (obj["error"], obj["rule"], obj["exit"]) == (OWED, "5.3", 1), obj
+    text = _reply(cli, journal, tmp_path, "done", subject=f"Re: [referee {GAME} #8] german")
+    why = OWED.removeprefix("order 'done' rejected: ")
+    assert f"The line: done Why: {why}. Applied: nothing." in text, text

@@ -63,8 +63,12 @@ def cited(reason: str, rule: str) -> str:
     """A reason and the rule it rests on, cited once: the reason as it is when its own words
     cite a rule in brackets already, else followed by '(rule RULE)' ('(RULE)' for one that
     names the scenario)."""
-    if cites(reason):
-        return reason
+    return reason if cites(reason) else citing(reason, rule)
+
+
+def citing(reason: str, rule: str) -> str:
+    """reason followed by its rule, even where its own words cite another in brackets: a
+    decision's prompt quoted within it cites a part's rule (8.3.3), not the decision's."""
     return f"{reason} ({rule})" if rule.startswith(CITED_AS_SAID) else f"{reason} (rule {rule})"
 
 

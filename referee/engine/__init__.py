@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..base.errors import IllegalOrderError, clipped
+from ..base.errors import IllegalOrderError, citing, clipped
 from ..contracts.events_base import Ev
 from ..contracts.orders import Ord
 from ..data.gamedata import GameData
@@ -134,9 +134,10 @@ def unanswered(state: State, data: GameData, kinds: tuple[str, ...], side: str,
         # The prompt's own rule is the violation's, which the refusal cites once.
         rule = pending_rule(state, data)
         asked = spec.prompt(state, data).removesuffix(f" ({rule})")
-        return Violation(rule, f"it is not the {data.side_name(side)} player's decision: "
-                                    f"the referee is waiting on the "
-                                    f"{data.side_name(p.side)} player ({asked})")
+        # Cited here: a prompt that cites a part's rule (8.3.3) would hide the decision's.
+        return Violation(rule, citing(f"it is not the {data.side_name(side)} player's "
+                                      f"decision: the referee is waiting on the "
+                                      f"{data.side_name(p.side)} player ({asked})", rule))
     if not set(kinds) & set(spec.accepts):
         # The kinds of answer open now (open_kinds), not every kind the decision takes:
         # 'annihilate' is none while the side's units can pay the hits (5.3.4).
