@@ -19,6 +19,7 @@ from ..contracts.outputs import NewGame
 from ..contracts.views import PlayersView
 from ..store.players import OBSERVER
 from . import commands
+from .oneaddress import warn_shared
 from .params import (
     GAMES,
     READER_HELP,
@@ -119,6 +120,8 @@ def new(
     sides = [p.partition("=")[0].strip().casefold() for p in player or []]
     route = _route_of_new(journal, mail_in, mail_out, mail_from)
     table = Table(journal, GAMES["dir"])
+    if player and "roster" in table.kind.features:
+        warn_shared(journal, table.kind.players(table))
     view = table.kind.status_view(table, PUBLIC)
     aids = view.pop("_aids", None)
     if format == Fmt.json:
@@ -284,6 +287,10 @@ def players(
     else:
         listed, watchers = _fixed_players(table, keys), []
     rekeyed = _rekeyed(before, listed)
+    if set_ and "roster" in table.kind.features:
+        now = {p["side"]: p["address"] for p in listed}
+        warn_shared(journal, now, [s for s, a in now.items() if s not in before or
+                                   address_key(a) != address_key(before[s])], before)
     renewed = rekeyed + [p["side"] for p in listed                 # --new-key's, as --set's
                          if p["side"] in (new_key or []) and p["side"] not in rekeyed]
     if format == Fmt.json:
