@@ -251,7 +251,7 @@ def test_the_forms_now_quick_print_what_typer_prints(game, cli, secret_file, tmp
     twin.parent.mkdir()
     assert cli("new", twin, "--scenario", "1914", "--game-id", "test-1914",
                "--secret-file", secret_file).exit_code == 0
-    orders = ("--as", "german", "--no-atomic", "--no-dry-run", "pass", "move ge-1 paris")
+    orders = ("--as", "german", "pass", "move ge-1 paris")
     r = cli("order", twin, *orders)
     code, out, err = quick_run("order", game, *orders)
     assert (code, _timeless(out), err) == (r.exit_code, _timeless(r.stdout), r.stderr)

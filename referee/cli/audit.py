@@ -111,6 +111,7 @@ def upgrade(
         help="Adopt a game begun before signing with the key in this file (made there if "
              "missing) instead of a new one; never a file beside the journal.")] = None,
     adopt: Annotated[bool, typer.Option(
+        "--adopt",
         help="Adopt a game begun before journals were signed: everything in it is signed as "
              "your game's (without it, upgrade shows what that would vouch for).")] = False,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
@@ -177,7 +178,7 @@ def rekey(
 def reveal(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
     force: Annotated[bool, typer.Option(
-        help="Reveal before the game is over (closes it).")] = False,
+        "--force", help="Reveal before the game is over (closes it).")] = False,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Append the dice secret to the journal so that anyone can check every roll."""

@@ -39,9 +39,9 @@ def deadline(
              "every time is told there (with UTC beside it) and its weekend is skipped; "
              "UTC puts the game back on UTC.")] = None,
     pause: Annotated[bool, typer.Option(
-        help="Pause the game: no orders are taken and no deadline runs.")] = False,
+        "--pause", help="Pause the game: no orders are taken and no deadline runs.")] = False,
     resume: Annotated[bool, typer.Option(
-        help="Resume a paused game: the deadlines run again from now.")] = False,
+        "--resume", help="Resume a paused game: the deadlines run again from now.")] = False,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Each owing side's deadline; with options, a moderator's record changing them."""

@@ -83,7 +83,7 @@ def new(
     extensions: Annotated[Optional[int], typer.Option(
         help="How many times each side may ask for more time by mail, 'extend 24h' "
              "(default 2).")] = None,
-    skip_weekends: Annotated[bool, typer.Option(help=SKIP_HELP)] = False,
+    skip_weekends: Annotated[bool, typer.Option("--skip-weekends", help=SKIP_HELP)] = False,
     zone: Annotated[Optional[str], typer.Option(help=ZONE_HELP)] = None,
     mail_in: Annotated[Optional[str], typer.Option(
         help="Where players' mail is read (`referee mail` changes it later): an mbox file, a "
@@ -251,7 +251,7 @@ def _say_created(journal, game, dice: str, where, sides: list[str], route: dict)
 
 def players(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
-    keys: Annotated[bool, typer.Option(help="Print each side's order key too.")] = False,
+    keys: Annotated[bool, typer.Option("--keys", help="Print each side's order key too.")] = False,
     set_: Annotated[Optional[list[str]], typer.Option(
         "--set", help="Change an address, SIDE=ADDRESS, or add an observer, "
                       "observer=ADDRESS (a new roster record).")] = None,
@@ -369,8 +369,10 @@ def order(
         help="Reject unless the journal's last record is this one (stale view guard).")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
     atomic: Annotated[bool, typer.Option(
+        "--atomic",
         help="Apply the whole batch or nothing: one rejected order rejects them all.")] = False,
     dry_run: Annotated[bool, typer.Option(
+        "--dry-run",
         help="Check the orders without writing, up to the first one whose result needs dice, "
              "the deck or the other side.")] = False,
 ) -> None:
