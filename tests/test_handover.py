@@ -96,3 +96,46 @@ def test_the_first_mail_of_a_mailed_game_from_a_referee_without_its_ledger_says_
     assert moved_note(mailed, {"sent": {}}, "german") == MOVED
     assert moved_note(mailed, {"sent": {"german": [1, "h"]}}, "german") is None
     assert moved_note([{"seq": 0}, {"seq": 1}], {"sent": {}}, "german") is None
+
+
+def _shared_box(cli, tmp_path: Path, monkeypatch) -> dict:
+    """alpha and bravo reading one Maildir; alpha's German passes (applied); alpha handed over."""
+    from test_tick_unplayable import _played
+
+    made = _played(cli, tmp_path, monkeypatch)
+    assert cli("handover", made["alpha"][0]).exit_code == 0
+    return made
+
+
+def test_a_handed_over_game_s_mail_in_a_shared_maildir_is_left_for_the_new_machine(
+        cli, tmp_path, monkeypatch, referee_home):
+    """alpha handed over, bravo still played here from the same Maildir: the Entente's orders
+    for alpha are neither applied nor told as mail no game claims (a stranger's is, once);
+    the handed line counts them, and the tally does not count alpha as handled. The file
+    stays as it came and is not known as dealt with: taken back, alpha applies it."""
+    from test_tick_unplayable import _entente, _put, _stranger, _tick
+    from ticklines import unstamped
+
+    made = _shared_box(cli, tmp_path, monkeypatch)
+    journal = made["alpha"][0]
+    before = journal.read_bytes()
+    _put(tmp_path / "box", "2.eml", _entente(made))
+    _put(tmp_path / "box", "3.eml", _stranger())
+    raw = (tmp_path / "box" / "new" / "2.eml").read_bytes()
+    for strangers in (1, 0):
+        r = _tick(cli, tmp_path)
+        assert r.exit_code == 0, r.output
+        lines = unstamped(r.stdout)
+        assert [line for line in lines if line.startswith("handed   ")] == [
+            "handed   alpha.jsonl: game alpha was handed over to another machine at record "
+            f"{len(before.splitlines()) - 1} (`referee handover`): passed over, 1 message for "
+            "it left for that machine"], r.stdout
+        assert "2.eml" not in r.stdout and "applied" not in r.stdout, r.stdout
+        assert ("1 new message no game claims" in r.stdout) == bool(strangers), r.stdout
+        assert lines[-1] == "2 games: 1 handled, 1 handed over to another machine", r.stdout
+    assert journal.read_bytes() == before
+    assert (tmp_path / "box" / "new" / "2.eml").read_bytes() == raw
+    for mark in (referee_home / "handed").glob("*.handed"):
+        mark.unlink()
+    r = _tick(cli, tmp_path)
+    assert r.exit_code == 0 and "2.eml (entente)" in r.stdout, r.output

@@ -1,21 +1,57 @@
 """A game of the folder that this referee handed over to another machine (store/handedover.py):
-`tick` and `watch` pass it over, claim none of its mail (the machine it went to reads it) and
+`tick` and `watch` pass it over, take none of its mail (the machine it went to reads it) and
 say so in a standing line, no problem: cron stays quiet, and `watch` repeats the line as it
-repeats the others that stand."""
+repeats the others that stand.
+
+Its mail in a mailbox the pass still reads for the folder's other games is not "mail no game
+claims" either: a message the game would claim (its tag, one of its order keys, a sender
+registered in it) is claimed by it and left exactly as it is, unread on IMAP, not known as
+dealt with in a Maildir, for the new machine to take, as the mail of a game the pass cannot
+play is held (withheld.py); its line counts those the pass found. What claims its mail is
+what the folder's index kept of it, as for an unreadable journal (this machine reads the
+journal of a game handed over only to show it, never to mail its players); when nothing is
+kept, its mail is no game's, as before.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..base.errors import RefereeError, one_line
+from ..base.plurals import counted
 from ..store import handedover
 from ..store.journal import Journal
+from . import withheld
 from .tickgame import Game
 
 
-def handed_line(journal: Path, served: Game | None) -> str | None:
-    """The line of a journal whose game is handed over (served: its game as the folder's index
-    holds it, else its record 0 is read), or None."""
+@dataclass
+class Handed:
+    """A journal of the folder whose game is handed over: its mark, and what claims its mail
+    (None when nothing tells it: its mail is then no game's, as before)."""
+
+    journal: Path
+    mark: dict
+    claims: withheld.Withheld | None = None
+
+    @property
+    def line(self) -> str:
+        """Its standing line, with how many messages the pass left for the other machine."""
+        n = len(self.claims.waiting) if self.claims is not None else 0
+        left = f"{counted(n, 'message')} for it" if n else "its mail"
+        return (f"handed   {one_line(self.journal.name)}: game "
+                f"{one_line(str(self.mark['game_id']))} was handed over to another machine at "
+                f"record {self.mark['seq']} (`referee handover`): passed over, {left} left for "
+                f"that machine")
+
+
+def handed_over(journal: Path, served: Game | None, known: dict, fields: tuple[str, ...]
+                ) -> Handed | None:
+    """The journal's game if it is handed over (served: its game as the folder's index holds
+    it, else its record 0 is read), or None; with what claims its mail: the served game, else
+    what the index kept of it (known, as gameindex.load_all gives it) while that is the
+    marked game's."""
     if served is not None:
         mark = handedover.of_game(served.game_id, served.header_hash)
     else:
@@ -25,6 +61,19 @@ def handed_line(journal: Path, served: Game | None) -> str | None:
             return None
     if mark is None:
         return None
-    return (f"handed   {one_line(journal.name)}: game {one_line(str(mark['game_id']))} was "
-            f"handed over to another machine at record {mark['seq']} (`referee handover`): "
-            f"passed over, its mail left for that machine")
+    game = served or _known(journal, mark, known, fields)
+    claims = None
+    if game is not None and game.source is not None:
+        claims = withheld.Withheld([journal], [game], -1, "", handed=True)
+    return Handed(journal, mark, claims)
+
+
+def _known(journal: Path, mark: dict, known: dict, fields: tuple[str, ...]) -> Game | None:
+    found = known.get(journal.name)
+    if not isinstance(found, dict) or found.get("game_id") != mark["game_id"] or \
+            found.get("header_hash") != mark["first"]:
+        return None
+    try:
+        return Game(journal, **{k: found[k] for k in fields})
+    except (KeyError, TypeError):
+        return None

@@ -122,13 +122,16 @@ def stamped(moment: datetime, lines: Iterable[str]) -> list[str]:
 
 def tally(report: TickReport) -> str:
     """The line every pass of `tick` ends with: its games, and how many were handled, how
-    many passed over (busy) and how many problems are left when some are."""
+    many passed over (busy, or handed over to another machine: not handled here) and how
+    many problems are left when some are."""
     games = counted(max(report.found, len(report.games)), 'game')
-    busy = len(report.busy)
-    if not report.problems and not busy:
+    busy, handed = len(report.busy), len(report.handed)
+    if not report.problems and not busy and not handed:
         return f"{games}: all handled"
     handled = sum(not x.problems and not x.busy for x in report.games)
     left = [f"{busy} busy (their mail waits for the next pass)"] if busy else []
+    if handed:
+        left.append(f"{handed} handed over to another machine")
     if report.problems:
         left.append(counted(len(report.problems), 'problem'))
     return f"{games}: {handled} handled, {', '.join(left)}"

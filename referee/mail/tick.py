@@ -41,7 +41,7 @@ from .faulted import FAILED
 from .faulted import problem as faulted_problem
 from .folderexports import seen_as, unplayable
 from .fornow import noted as note_refused_now
-from .handedhere import handed_line
+from .handedhere import Handed, handed_over
 from .heldreminders import held_reminders
 from .inbox import inbox
 from .ledger import fault, load_ledger
@@ -104,6 +104,7 @@ def tick(path: Path, games_dir: Path | None = None, with_map: bool = True,
 def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickReport:
     index, known = gameindex.load_all(path)
     games, broken, aside, held, (exports, handed) = _games(path, games_dir, index, known)
+    aside += [h.claims for h in handed if h.claims is not None]     # its mail: left alone
     found = len(games) + len(broken) + len(held)
     try:
         shared = workers()
@@ -157,7 +158,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
     broken += busysince.too_long(path, busy, moment)
     return TickReport(games, unclaimed, broken, *told_now(pending), withheld.waiting(aside),
                       withheld.unknown(aside), found + len(handed), held, down, exports, servers,
-                      handed)
+                      [h.line for h in handed])
 
 
 # What the index keeps of a game (gameindex.py): what claims its mail and where it goes.
@@ -167,7 +168,7 @@ INDEXED = ("game_id", "header_hash", "source", "target", "keys", "addresses", "k
 
 def _games(path: Path, games_dir, index: dict, known: dict
            ) -> tuple[list[Game], list[str], list[withheld.Withheld], list[str],
-                      tuple[list[Path], list[str]]]:
+                      tuple[list[Path], list[Handed]]]:
     """Each journal's game: from the index while the journal is as it found it, else read
     (a journal that cannot be read is a problem line, its game as the index last knew it
     withheld (known); one another process holds locked is a busy line, its game withheld
@@ -176,14 +177,15 @@ def _games(path: Path, games_dir, index: dict, known: dict
     folder (as the game-over mail has the moderator make them), a file this referee never
     knew as a game's journal (folderexports.py), is no game's, and no problem: passed
     over, listed apart (the last list's first); one named alone is a problem, as a game asked
-    for. A game handed over to another machine is passed over too, its line in the second."""
+    for. A game handed over to another machine is passed over too, in the second (with what
+    claims its mail, which the pass leaves for that machine: handedhere.py)."""
     games, broken, aside, held, exports, handed = [], [], [], [], [], []
     moment, names = clock_now(), {*index, *known}
     for journal in journals_in(path):
         served = _served(journal, index)
         try:
-            if (line := handed_line(journal, served)) is not None:
-                handed.append(line)
+            if (gone := handed_over(journal, served, known, INDEXED)) is not None:
+                handed.append(gone)
                 continue
             game = served or load_game(journal, games_dir)
             ahead = clockbehind.set_aside(game, moment, len(broken))
@@ -193,7 +195,7 @@ def _games(path: Path, games_dir, index: dict, known: dict
                 broken.append(ahead[0])
                 aside.append(ahead[1])
         except HandedOverError:         # handed over since the index was read
-            handed.append(str(handed_line(journal, None)))
+            handed += filter(None, [handed_over(journal, None, known, INDEXED)])
         except BusyError as exc:
             held.append(f"{exc}: passed over, its mail waits for the next pass")
             aside.append(withheld.unread(journal, known, len(held) - 1, INDEXED, busy=True))

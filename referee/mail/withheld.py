@@ -20,6 +20,9 @@ message can be told to be its: those no playable game claims are left for the mo
 as before, the line saying that the journal may be theirs; the files of the Maildir that
 games no longer reading it took (it may be one of them) are kept known meanwhile, so that
 mail applied long ago is not announced as new.
+
+A game handed over to another machine is held the same way (handedhere.py), with no problem:
+its mail is that machine's, counted in its own standing line, never listed as waiting here.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ class Withheld:
     waiting: list[str] = field(default_factory=list)
     busy: bool = False          # its journal held locked by another process: its slot is
                                 # among the pass's busy lines, not its problems
+    handed: bool = False        # handed over to another machine (handedhere.py): no slot;
+                                # its mail is that machine's, counted in its own line
 
     @property
     def tags(self) -> set[str]:
@@ -80,17 +85,21 @@ def of_source(withheld: list[Withheld], source: str) -> list[Withheld]:
 def known_now(games: list[Game], withheld: list[Withheld], known: dict,
               fields: tuple[str, ...]) -> dict:
     """What claims each journal's mail, for the index: each game's as read now (or served),
-    and an unreadable journal's as it was last known."""
+    an unreadable journal's as it was last known, and a handed-over game's as the pass knew
+    it (handedhere.py: its later passes read it from here)."""
     out = {w.journals[0].name: known[w.journals[0].name] for w in withheld
            if w.games and len(w.journals) == 1 and w.journals[0].name in known}
+    out.update((w.journals[0].name, {k: getattr(w.games[0], k) for k in fields})
+               for w in withheld if w.handed)
     out.update((x.journal.name, {k: getattr(x, k) for k in fields}) for x in games)
     return out
 
 
 def told(broken: list[str], withheld: list[Withheld], busy: list[str]) -> None:
-    """Each unplayable game's problem line (or busy line), with the mail that waits for it."""
+    """Each unplayable game's problem line (or busy line), with the mail that waits for it
+    (a game handed over has a line of its own: handedhere.py)."""
     for w in withheld:
-        if w.waiting:
+        if w.waiting and not w.handed:
             n = len(w.waiting)
             (busy if w.busy else broken)[w.slot] += (f"; {counted(n, 'message')} for game "
                                f"{one_line(w.games[0].game_id)} "
@@ -123,10 +132,11 @@ def held_aside(took: dict[str, dict], withheld: list[Withheld], tags: set[str]
 
 
 def waiting(withheld: list[Withheld]) -> list[dict]:
-    """The messages held, each with its game and journals (tick --format json)."""
+    """The messages held, each with its game and journals (tick --format json); not those
+    left for the machine a game was handed over to."""
     return [{"where": where, "game_id": w.games[0].game_id,
              "journals": [str(j) for j in w.journals]}
-            for w in withheld for where in w.waiting]
+            for w in withheld if not w.handed for where in w.waiting]
 
 
 def still_held(held: dict[str, dict], withheld: list[Withheld]) -> dict[str, Withheld]:
