@@ -3,11 +3,14 @@ two machines. Each docstring says the case and what the referee does."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 from forging import as_user
+from mailservers import servers  # noqa: F401 - the fixture net needs
 from test_signing_attacks import mailed_game
+from test_transport import ADDRESSES, net  # noqa: F401 - net: a fixture
 
 
 def _handed(cli, tmp_path: Path) -> tuple[Path, bytes, str]:
@@ -139,3 +142,94 @@ def test_a_handed_over_game_s_mail_in_a_shared_maildir_is_left_for_the_new_machi
         mark.unlink()
     r = _tick(cli, tmp_path)
     assert r.exit_code == 0 and "2.eml (entente)" in r.stdout, r.output
+
+
+def _copy_as_told(printed: str, folder: Path, other_home: Path) -> Path:
+    """What handover printed to copy, copied to the new machine: the journal and its secret
+    into folder, the key file into the new home's keys/ folder; the journal there."""
+    told = {line.strip().split(": ", 1)[0]: line.strip().split(": ", 1)[1].split(" (", 1)[0]
+            for line in printed.splitlines() if line.startswith("  ") and ": " in line}
+    journal = Path(told["the journal"])
+    folder.mkdir(mode=0o700)
+    (other_home / "keys").mkdir(parents=True, mode=0o700)
+    moved = folder / journal.name
+    shutil.copy2(journal, moved)
+    shutil.copy2(told["its dice secret"], folder / f"{journal.name}.secret")
+    key = Path(told["the key file"])
+    shutil.copy2(key, other_home / "keys" / key.name)
+    (other_home / "keys" / key.name).chmod(0o600)
+    return moved
+
+
+def test_the_tester_s_fork_through_real_mail_servers(cli, net, tmp_path, monkeypatch):  # noqa: F811
+    """Two machines (two referee homes) and the test servers' IMAP folder, which the old
+    machine reads for alpha and bravo. The old machine plays alpha by mail, hands it over
+    and the files are copied as handover says; its cron tick then finds the German's next
+    orders for alpha in the folder, and applies nothing, marks nothing read and sends
+    nothing, its handed line counting the message. The new machine's tick applies them and
+    answers the German once; the old tick after it still writes nothing. The new journal
+    goes on from the old one: the two do not fork."""
+    from datetime import timedelta
+
+    from mailservers import mail_settings
+    from test_tick_index import START
+    from test_transport import mail, new_game
+    from test_unattended import at
+    from ticklines import unstamped
+
+    from referee.base.clock import NOW_VARIABLE
+
+    monkeypatch.setenv(NOW_VARIABLE, at(START))
+    home = Path(os.environ["REFEREE_HOME"])
+    settings = (home / "mail.toml").read_text()
+    old = tmp_path / "games"
+    journal, keys = new_game(cli, old, "alpha", net)
+    new_game(cli, old, "bravo", net)
+    assert cli("tick", old, "--no-map").exit_code == 0            # the opening reports
+    net.imap.deliver(net.folder, mail("german", keys["german"], ["pass"], "<g1@example.org>",
+                                      "Re: [referee alpha] orders"))
+    r = cli("tick", old, "--no-map")
+    assert r.exit_code == 0 and "applied" in r.stdout, r.output
+    handed = cli("handover", journal)
+    assert handed.exit_code == 0, handed.output
+    other = tmp_path / "home-new"
+    moved = _copy_as_told(handed.stdout, tmp_path / "games-new", other)
+    before, sent = journal.read_bytes(), len(net.smtp.received)
+
+    orders = mail("german", keys["german"], ["end turn"], "<g2@example.org>",
+                  "Re: [referee alpha] orders")
+    net.imap.deliver(net.folder, orders)
+    monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(minutes=10)))
+    for _ in range(2):                  # cron on the old machine, twice
+        r = cli("tick", old, "--no-map")
+        assert r.exit_code == 0, r.output
+        lines = unstamped(r.stdout)
+        assert any(line.startswith("handed   alpha.jsonl: game alpha was handed over") and
+                   line.endswith("passed over, 1 message for it left for that machine")
+                   for line in lines), r.stdout
+        assert "no game claims" not in r.stdout and "applied" not in r.stdout, r.stdout
+        assert lines[-1] == "2 games: 1 handled, 1 handed over to another machine", r.stdout
+        assert journal.read_bytes() == before
+        assert net.imap.seen(net.folder)["<g2@example.org>"] is False
+        assert len(net.smtp.received) == sent
+
+    as_user(monkeypatch, other)         # the new machine: its own home and mail settings
+    mail_settings(settings)
+    monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(minutes=20)))
+    r = cli("tick", moved.parent, "--no-map")
+    assert r.exit_code == 0 and "applied" in r.stdout, r.output
+    assert net.imap.seen(net.folder)["<g2@example.org>"] is True
+    replies = [m for _, tos, m in net.smtp.received[sent:]
+               if tos == [ADDRESSES["german"]] and b"<g2@example.org>" in m]
+    assert len(replies) == 1, net.smtp.received[sent:]
+    grown = moved.read_bytes()
+    assert grown.startswith(before) and len(grown) > len(before)
+    after = len(net.smtp.received)
+    r = cli("tick", moved.parent, "--no-map")
+    assert r.exit_code == 0 and len(net.smtp.received) == after, r.output
+
+    as_user(monkeypatch, home)          # the old machine's cron again: still nothing
+    r = cli("tick", old, "--no-map")
+    assert r.exit_code == 0 and journal.read_bytes() == before, r.output
+    assert "passed over, its mail left for that machine" in r.stdout, r.stdout
+    assert len(net.smtp.received) == after
