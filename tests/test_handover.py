@@ -3,6 +3,7 @@ two machines. Each docstring says the case and what the referee does."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -89,16 +90,32 @@ def test_a_mark_in_the_game_folder_or_from_another_home_means_nothing(
     assert r.exit_code == 0, r.output
 
 
-def test_the_first_mail_of_a_mailed_game_from_a_referee_without_its_ledger_says_why():
-    """The new machine has no ledger of the game: its first mail to each player repeats the
-    game from its start and says why in one line; a game never played by mail, or a side
-    mailed before, gets no such line."""
-    from referee.mail.movedhost import MOVED, moved_note
+def test_a_game_that_came_to_this_home_says_so_in_each_players_first_mail(
+        cli, tmp_path, monkeypatch, referee_home):
+    """The home a game moved to marks the record the game came at (store/written.py): its
+    first mail to a player it never mailed repeats the game from its start and says why;
+    the home that made the game, or a side it mailed before, says nothing of it."""
+    from referee.mail.movedhost import moved_note
+    from referee.store.written import came_at
 
-    mailed = [{"seq": 0}, {"seq": 1, "mail": {"digest": "d", "to": "moderator"}}]
-    assert moved_note(mailed, {"sent": {}}, "german") == MOVED
-    assert moved_note(mailed, {"sent": {"german": [1, "h"]}}, "german") is None
-    assert moved_note([{"seq": 0}, {"seq": 1}], {"sent": {}}, "german") is None
+    journal, _, _ = _handed(cli, tmp_path)
+    game = json.loads(journal.read_text().splitlines()[0])["game_id"]
+    last = json.loads(journal.read_text().splitlines()[-1])["seq"]
+    assert came_at(game) == 0 and moved_note(game, {"sent": {}}, "german") is None
+    other = tmp_path / "home-b"
+    (other / "keys").mkdir(parents=True, mode=0o700)
+    for key in (referee_home / "keys").glob("*.key"):
+        shutil.copy2(key, other / "keys" / key.name)
+    as_user(monkeypatch, other)
+    assert cli("order", journal, "--as", "entente", "pass").exit_code == 0
+    assert came_at(game) == last
+    said = moved_note(game, {"sent": {}}, "german")
+    assert said is not None and said.startswith(
+        f"This report repeats the game from its start: the game came to this referee at "
+        f"record {last} "), said
+    assert moved_note(game, {"sent": {"german": [last + 1, "h"]}}, "german") is None
+    assert cli("players", journal, "--set", "german=wilhelm@example.org").exit_code == 0
+    assert came_at(game) == last            # kept, not moved on by later writes
 
 
 def _shared_box(cli, tmp_path: Path, monkeypatch) -> dict:
@@ -170,6 +187,7 @@ def test_the_tester_s_fork_through_real_mail_servers(cli, net, tmp_path, monkeyp
     answers the German once; the old tick after it still writes nothing. The new journal
     goes on from the old one: the two do not fork."""
     from datetime import timedelta
+    from email import message_from_bytes, policy
 
     from mailservers import mail_settings
     from test_tick_index import START
@@ -222,6 +240,11 @@ def test_the_tester_s_fork_through_real_mail_servers(cli, net, tmp_path, monkeyp
     replies = [m for _, tos, m in net.smtp.received[sent:]
                if tos == [ADDRESSES["german"]] and b"<g2@example.org>" in m]
     assert len(replies) == 1, net.smtp.received[sent:]
+    came = before.count(b"\n") - 1            # the last record's number when it came
+    text = " ".join(message_from_bytes(replies[0], policy=policy.default)
+                    .get_body(("plain",)).get_content().split())
+    assert f"This report repeats the game from its start: the game came to this referee at " \
+           f"record {came} " in text, text[:1500]
     grown = moved.read_bytes()
     assert grown.startswith(before) and len(grown) > len(before)
     after = len(net.smtp.received)

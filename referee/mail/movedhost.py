@@ -1,18 +1,25 @@
-"""The first lines of a player's first mail from a referee that keeps no record of mailing him
-(its ledger of the game holds no mail to his side) while the journal shows the game was played
-by mail before (a record applied from a player's mail): the game moved to another machine
-(`referee handover`), or the mail records were lost. The report then tells the game from its
-start, and says why in words that hold for both."""
+"""The first lines of a player's first mail from a referee that keeps no record of mailing
+him, in a game that came to this referee's home at a record after its start (the home's mark
+of the game, store/written.py: `since`): the game moved to another machine (`referee
+handover`), or this home was lost and made again. The report then tells the game from its
+start, and says why in words that hold for both. A game made here never says it, whatever
+its ledger lost."""
 
 from __future__ import annotations
 
-MOVED = ("This report repeats the game from its start: the referee that sends it has no record "
-         "of what it sent you before (the game moved to a new host, or its mail records were "
-         "lost).")
+from ..base.plurals import counted
+from ..store.written import came_at
 
 
-def moved_note(records: list[dict], ledger: dict, side: str) -> str | None:
-    """MOVED, for a side the ledger never mailed in a game whose records show mail played."""
+def moved_note(game_id: str, ledger: dict, side: str) -> str | None:
+    """Why this report repeats the game from its start, for a side the ledger never mailed
+    in a game that came to this referee at a record after its start; else None."""
     if ledger["sent"].get(side) is not None:
         return None
-    return MOVED if any(isinstance(r.get("mail"), dict) for r in records[1:]) else None
+    since = came_at(game_id)
+    if not since:
+        return None
+    return (f"This report repeats the game from its start: the game came to this referee "
+            f"at record {since} (it moved to a new host, or the referee's home was made "
+            f"again), and it keeps no record of what was sent to you before "
+            f"({counted(since, 'record')} played elsewhere).")

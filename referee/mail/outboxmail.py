@@ -166,7 +166,7 @@ class _Outbox:
             what = REPORT if side in news else owed(self.records, since, side)
             if what is None:
                 continue                    # nothing new for him a mail owes
-            notes = [n for n in (moved_note(self.records, ledger, side),
+            notes = [n for n in (moved_note(self.records[0]["game_id"], ledger, side),
                                  lost_note(self.records, ledger["sent"].get(side), side),
                                  key_note(self.records, ledger, side),
                                  *ledger["notes"].get(side, ())) if isinstance(n, str)]

@@ -297,7 +297,7 @@ class Journal:
         home.sync_dir(self.path.parent)
         if key is not None:
             written.note(b"".join(lines), records[-1], key.fpr, key.fpr, None,
-                         path=self.path)
+                         path=self.path, made=True)
             written.note_game(str(header.get("game_id")), key.fpr)
         return records
 

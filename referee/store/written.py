@@ -81,14 +81,15 @@ def _read(game_id: str) -> dict | None:
 
 def note(raw: bytes, last: dict, signer: str | None, following: str | None,
          handed: str | None, added: list[dict] = (), lost: dict | None | object = _KEPT,
-         path: Path | str | None = None, fd: int | None = None) -> None:
+         path: Path | str | None = None, fd: int | None = None, made: bool = False) -> None:
     """After a write: raw is the journal before it (its header, the keys it names), added
     the records written (none: raw is all of it), last its last record, signer the
     fingerprint that signed it, following the key that signs after it, handed the key a key
     change handed over (if any); lost, the record a repair cut that this referee had written
     (cut: None when it cut none), else the one the mark named lost before; path, the journal
     written, open as fd (writtenat.py: a write that leaves the journal the mark named
-    before an older copy says so)."""
+    before an older copy says so); made: the journal's creation here (the mark's `since`,
+    the record the game came to this home at, is then 0)."""
     header = _header(raw)
     game_id = header.get("game_id")
     if not isinstance(game_id, str) or signer is None:
@@ -113,8 +114,13 @@ def note(raw: bytes, last: dict, signer: str | None, following: str | None,
     if lost is _KEPT:
         lost = before.get("lost") if same else None
     actor = last.get("actor")
+    # The record the game stood at when this home first wrote to it: 0 for a game made here,
+    # N for one that came here at record N (moved from another machine, or this home lost).
+    since = before.get("since") if same and isinstance(before.get("since"), int) else \
+        (0 if made or (before and same) else last["seq"] - len(added))
     home.write_signed(mark_path(game_id), {
         "game_id": game_id, "seq": last["seq"], "hash": last["hash"], "sig": last.get("sig"),
+        "since": since,
         "signer": signer, "keys": keys[-20:], "retired": retired[-20:], "first": first,
         "chain": chain[-20:], **({"lost": lost} if lost else {}),
         **({"actor": actor} if isinstance(actor, str) else {}), **writtenat.noted(path)})
@@ -180,6 +186,14 @@ def wrote(raw: bytes) -> dict | None:
     game of that id)."""
     game_id = game_of(raw)
     return _read(game_id) if game_id is not None else None
+
+
+def came_at(game_id: str) -> int:
+    """The record the game stood at when this home first wrote to it (0: made here, or
+    before marks kept it)."""
+    mark = _read(game_id) or {}
+    since = mark.get("since")
+    return since if isinstance(since, int) and since > 0 else 0
 
 
 def written_at(game_id: str) -> str | None:
