@@ -49,6 +49,18 @@ def played_room(s, d, side: str, area: str, depth: int = DEPTH) -> bool:
     return False
 
 
+def moves_make_room(s, d, side: str, area: str, arriving: list[str]) -> bool:
+    """Whether the moves room.room_moves gives are each legal in turn and, played out, leave
+    a place in area for an arrival."""
+    for o in room.room_moves(s, d, side, area, arriving) or []:
+        if reorganise_violation(s, d, o, side, "Reinforcement") is not None:
+            return False
+        ctx = Ctx(s.clone(), d, sealed.NoDice())
+        apply_reorganise(ctx, o, side)
+        s = ctx.state
+    return placeable_in(s, d, side, area)
+
+
 def arriving_in(s, d, side: str, area: str) -> list[str]:
     """The arrivals of side's that may be placed in area (as _room_to_make gathers them)."""
     supplied = supplied_areas(s, d, side)
@@ -104,7 +116,8 @@ def probes(s, d, side: str) -> list[tuple[str, list[str]]]:
 
 
 class Sweep:
-    """The positions compared, and those where the two answers differ."""
+    """The positions compared, and those where the two answers differ or the moves counted
+    do not make the room they were counted for."""
 
     def __init__(self):
         self.seen: set = set()
@@ -134,3 +147,6 @@ class Sweep:
         if got[0] != got[1]:
             self.differ.append(f"record {s.seq} {side} {key}: counted {got[0]}, "
                                f"played {got[1]}")
+        elif got[0] and not moves_make_room(s, d, side, area, arriving_in(s, d, side, area)):
+            self.differ.append(f"record {s.seq} {side} {key}: the moves counted, "
+                               f"{room.room_moves(s, d, side, area, key[5])}, make no room")

@@ -12,7 +12,8 @@ holding units there.
 This is worked out by counting over the side's counters in one area, each move checked as
 the order would be (movement.reorganise_violation) and each template as the army would hold
 it, without playing any move: the reinforcement plan asks it at every step while nothing
-can be placed as the board stands.
+can be placed as the board stands. The moves found are given too, in order (room_moves),
+for the example of a plan a mail shows; the mail plays them out before it shows them.
 """
 
 from __future__ import annotations
@@ -30,12 +31,20 @@ from .state import Army, State, piece_key
 def room_in(s: State, d: GameData, side: str, area: str, arriving: list[str]) -> bool:
     """Whether moves into armies within area (8.1) make room there for one of arriving (keys
     'nation:kind', or army ids), under the stacking limit (1.2.2)."""
+    return room_moves(s, d, side, area, arriving) is not None
+
+
+def room_moves(s: State, d: GameData, side: str, area: str,
+               arriving: list[str]) -> list[Move] | None:
+    """The moves into armies within area (8.1), in order, that make room there for one of
+    arriving (keys 'nation:kind', or army ids) under the stacking limit (1.2.2): none when
+    one has room as the board stands; None when no such moves make room."""
     count, limit = s.stack_count(area, side, d), d.units.stacking_limit
     units = [k for k in dict.fromkeys(arriving) if ":" in k]
     # Places to free for a loose arrival: an army counts none as it arrives, a unit one.
     need = min(count + (1 if ":" in k else 0) - limit for k in arriving)
     if need <= 0:
-        return True
+        return []
     armies = s.armies_in(area, side, d)
     held = [a for a in armies if a.strength]
     empty = [a for a in armies if not a.strength]
@@ -44,34 +53,45 @@ def room_in(s: State, d: GameData, side: str, area: str, arriving: list[str]) ->
     ones = [(p.id, piece_key(p.nation, p.kind), None) for p in s.pieces_in(area, side, d)]
     ones += [(template_ref(a, k), k, a) for a in held if a.strength == 1
              for k, n in a.contents.items() if n]
-    into_held = [m for m in ones if any(_joins(s, d, side, m[0], a) for a in held
-                                        if a is not m[2])]
+    into_held = [(m, a) for m in ones for a in [next(
+        (a for a in held if a is not m[2] and _joins(s, d, side, m[0], a)), None)] if a]
     if need > 1:
         # Not in a legal position (stacking holds at all times, 1.2.2): counted one place a
         # unit into an army holding units, one for each two others that may join an empty one.
-        rest = [m for m in ones if m not in into_held and
-                any(_joins(s, d, side, m[0], e) for e in empty)]
-        return len(into_held) + len(rest) // 2 >= need
+        taken = [m for m, _ in into_held]
+        rest = [(m, e) for m in ones if m not in taken for e in [next(
+            (e for e in empty if _joins(s, d, side, m[0], e)), None)] if e]
+        if len(into_held) + len(rest) // 2 < need:
+            return None
+        return [_move(m, a) for m, a in into_held] + [_move(m, e) for m, e in rest]
     if into_held:
-        return True
+        return [_move(*into_held[0])]
     for e in empty:
         joining = [m for m in ones if _joins(s, d, side, m[0], e)]
         for i, m in enumerate(joining):
-            if any(_holds(s, d, e, [m[1], o[1]]) for o in joining[i + 1:]):
-                return True             # two into an empty army free a place
+            other = next((o for o in joining[i + 1:] if _holds(s, d, e, [m[1], o[1]])), None)
+            if other is not None:
+                return [_move(m, e), _move(other, e)]   # two into an empty army free a place
             if not marked(s, d, e.id) and any(_holds(s, d, e, [m[1], k]) for k in units):
-                return True             # one into it, and the arrival after it
-            if any(_refilled(s, d, e, m, x, units) for x in held if x.strength > 1):
-                return True             # one into it, then a unit of a fuller army
-    return any(_freed_template(s, d, side, x, held, ones, units) for x in held
-               if x.strength > 1)
+                return [_move(m, e)]                    # one into it, and the arrival after it
+            # One into it, then a unit of a fuller army, whose template then takes one.
+            for x in held:
+                key = _refilled(s, d, e, m, x, units) if x.strength > 1 else None
+                if key is not None:
+                    return [_move(m, e), Move(unit=template_ref(x, key), into=e.id)]
+    return next((got for x in held if x.strength > 1
+                 for got in [_freed_template(s, d, side, x, held, ones, units)] if got), None)
+
+
+def _move(m: tuple, army: Army) -> Move:
+    return Move(unit=m[0], into=army.id)
 
 
 def _freed_template(s: State, d: GameData, side: str, x: Army, held: list[Army],
-                    ones: list, units: list[str]) -> bool:
-    """Whether a unit of x gone into another army holding units there (the count unchanged)
-    leaves x's template room for an arrival, or for a unit counting one, whose move then
-    frees a place."""
+                    ones: list, units: list[str]) -> list[Move] | None:
+    """The moves by which a unit of x gone into another army holding units there (the count
+    unchanged) leaves x's template room for an arrival, or for a unit counting one, whose
+    move then frees a place; None if none do."""
     for key, n in x.contents.items():
         into = [y for y in held if y is not x and _joins(s, d, side, template_ref(x, key), y)]
         if not n or not into:
@@ -79,29 +99,31 @@ def _freed_template(s: State, d: GameData, side: str, x: Army, held: list[Army],
         left = Counter(x.contents)
         left[key] -= 1
         if not marked(s, d, x.id) and any(_holds(s, d, x, [k], left) for k in units):
-            return True
+            return [Move(unit=template_ref(x, key), into=into[0].id)]
         # A unit counting one frees its place going into x only if what it leaves behind
         # counts none: not the army the unit of x went into.
         for ref, k, source in ones:
-            if _holds(s, d, x, [k], left) and not _kept_apart(s, d, ref, x) and \
-                    any(y is not source for y in into):
-                return True
-    return False
+            y = next((y for y in into if y is not source), None)
+            if _holds(s, d, x, [k], left) and not _kept_apart(s, d, ref, x) and y is not None:
+                return [Move(unit=template_ref(x, key), into=y.id), Move(unit=ref, into=x.id)]
+    return None
 
 
-def _refilled(s: State, d: GameData, e: Army, m: tuple, x: Army, units: list[str]) -> bool:
-    """Whether, once m is in the empty army e (the count unchanged), a unit of x may follow
-    it there (the count unchanged again) and leave x's template room for an arrival."""
+def _refilled(s: State, d: GameData, e: Army, m: tuple, x: Army,
+              units: list[str]) -> str | None:
+    """The unit of x (its key) that, once m is in the empty army e (the count unchanged), may
+    follow it there (the count unchanged again) and leave x's template room for an arrival;
+    None if none may."""
     if marked(s, d, x.id):
-        return False
+        return None
     for key, n in x.contents.items():
         if not n or not _holds(s, d, e, [m[1], key]):
             continue
         left = Counter(x.contents)
         left[key] -= 1
         if any(_holds(s, d, x, [k], left) for k in units):
-            return True
-    return False
+            return key
+    return None
 
 
 def _joins(s: State, d: GameData, side: str, ref: str, army: Army) -> bool:
