@@ -282,6 +282,16 @@ def completes_plan(state: State, data: GameData, side: str, orders: list[Ord]) -
         got[0].complete(state, data, side, list(orders))
 
 
+def plan_room(state: State, data: GameData, side: str) -> tuple[list[Ord], str]:
+    """For side's pending sealed plan, when nothing left in it can be placed as the board
+    stands: the moves into armies that make room (8.1, 1.2.2), in order, and what a 'done'
+    now would leave in the force pool (2.0 I); ([], '') where none are needed or none do."""
+    got = _sealed(state)
+    room = DECISIONS[state.pending.kind].extra.get("room") if got is not None else None
+    return room(state, data, side) if room is not None and sealed_for(state, side) else \
+        ([], "")
+
+
 def decide_plan(state: State, data: GameData, orders: list[tuple[str, Ord]], side: str,
                 dice: Dice, in_place: bool = False) -> tuple[list[Ev], State]:
     """One submission of sealed orders as one sealed plan (7.0, 2.0 I, 2.0 V.3).
@@ -352,5 +362,5 @@ def is_private(state: State, order: Ord) -> bool:
 
 __all__ = ["check", "closes_plans", "completes_plan", "decide", "decide_plan", "sealed_for",
            "evolve", "is_private", "legal_orders", "pending_prompt", "pending_rule",
-           "plan_label", "plan_labels", "plan_so_far",
+           "plan_label", "plan_labels", "plan_room", "plan_so_far",
            "unanswered", "waiting_on", "Ctx", "Violation"]

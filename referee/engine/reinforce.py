@@ -30,7 +30,7 @@ from .movement import (
     settle,
     template_ref,
 )
-from .room import room_in
+from .room import room_in, room_moves
 from .state import State, piece_key, template_key
 from .supply import supplied_areas
 
@@ -155,6 +155,24 @@ def _room_to_make(s: State, d: GameData, side: str) -> bool:
         for area in place_areas(s, d, side, item, supplied):
             arriving.setdefault(area, []).append(item["unit"])
     return any(room_in(s, d, side, area, units) for area, units in arriving.items())
+
+
+def _room_plan(s: State, d: GameData, side: str) -> tuple[list[Ord], str]:
+    """For side's sealed plan when none of his arrivals has a place as the board stands: the
+    moves into armies that make room for one (8.1, 1.2.2; room.py), and the arrivals a
+    'done' now would leave in the force pool (2.0 I); ([], '') when something is placeable
+    or no moves make room."""
+    s = _own(s, d, side)
+    if not s.arrivals.get(side) or _placeable(s, d, side):
+        return [], ""
+    supplied = supplied_areas(s, d, side)
+    arriving: dict[str, list[str]] = {}
+    for item in s.arrivals[side]:
+        for area in place_areas(s, d, side, item, supplied):
+            arriving.setdefault(area, []).append(item["unit"])
+    moves = next((got for area, units in arriving.items()
+                  for got in [room_moves(s, d, side, area, units)] if got), [])
+    return list(moves), arrival_words([i["unit"] for i in s.arrivals[side]]) if moves else ""
 
 
 def _place_orders(s: State, d: GameData, side: str):
@@ -443,6 +461,6 @@ register(DecisionSpec(
     kind="reinforce", rule="2.0 I", prompt=_prompt, accepts=("place", "swap", "move", "done"),
     candidates=_candidates, check=_check, apply=_apply, extra={"sealed": sealed.generic(
         "reinforce", "2.0 I", "reinforcements placed", _reveal, _complete),
-        "reader_prompt": _reader_prompt}))
+        "reader_prompt": _reader_prompt, "room": _room_plan}))
 
 __all__ = ["arrivals", "next_placement", "own_position", "piece_key", "settle_empty_armies"]

@@ -69,11 +69,11 @@ def room_moves(s: State, d: GameData, side: str, area: str,
     for e in empty:
         joining = [m for m in ones if _joins(s, d, side, m[0], e)]
         for i, m in enumerate(joining):
+            if not marked(s, d, e.id) and any(_holds(s, d, e, [m[1], k]) for k in units):
+                return [_move(m, e)]                    # one into it, and the arrival after it
             other = next((o for o in joining[i + 1:] if _holds(s, d, e, [m[1], o[1]])), None)
             if other is not None:
                 return [_move(m, e), _move(other, e)]   # two into an empty army free a place
-            if not marked(s, d, e.id) and any(_holds(s, d, e, [m[1], k]) for k in units):
-                return [_move(m, e)]                    # one into it, and the arrival after it
             # One into it, then a unit of a fuller army, whose template then takes one.
             for x in held:
                 key = _refilled(s, d, e, m, x, units) if x.strength > 1 else None

@@ -24,6 +24,7 @@ from ..engine import (
     decide_plan,
     legal_orders,
     pending_rule,
+    plan_room,
     plan_so_far,
     sealed_for,
     sealed_sides,
@@ -105,6 +106,7 @@ class Ahead(msgspec.Struct):
     short: bool = False             # a sealed plan's example: the plan needs more orders
     begun: list[str] = []           # a sealed plan: the orders he has sealed into it so far
     opened: bool = False            # the example has a line legal only after those before it
+    lost: str = ""                  # a sealed plan: the arrivals a 'done' now leaves in the pool
 
 
 def _dice(state: State) -> DryDice:
@@ -334,10 +336,15 @@ def ahead(state: State, data: GameData, side: str, legal: list[str],
         # A sealed plan is one answer, closed by 'done' or by its last arrival placed or
         # card discarded (7.0, 2.0 I, 2.0 V.3).
         first = next((t for t, o in reps if o.kind not in ("done", "move")), None)
-        example, short = plan_example(state, data, side, first) if first else \
-            (["done"] * any(o.kind == "done" for _, o in reps), False)
+        example, short = plan_example(state, data, side, first)
+        if not example:
+            example = ["done"] * any(o.kind == "done" for _, o in reps)
+        # A 'done' now that would leave arrivals in the force pool while moves into armies
+        # could make room for them (2.0 I, 8.1): said, as the example makes that room.
+        begins = first is None and example[0:1] not in ([], ["done"])
+        lost = plan_room(state, data, side)[1] if begins else ""
         return Ahead(now, True, [], example, alone=len(sealed_sides(state)) < 2, short=short,
-                     begun=plan_so_far(state, side))
+                     begun=plan_so_far(state, side), lost=lost)
     branches, unfollowed = _ways(state, data, side, legal, mine)
     example = _example(state, data, side, reps[0][0] if reps else None, mine)
     return Ahead(now, False, _merge(branches), example,

@@ -97,11 +97,14 @@ def _plan_words(ah: Ahead) -> list:
             ah.now.kind == "production" else ": add"
         head = (f"You have begun your sealed plan ({ah.now.rule}){so_far} the rest of it in "
                 f"one mail or more, one order per line, ")
+    # Nothing placeable until units go into armies (8.1): a 'done' now loses the arrivals.
+    lost = ["a ", Span("done", "order"), f" now leaves {ah.lost} in the force pool, though "
+            f"units moved into armies make room (2.0 I, 8.1); "] if ah.lost else []
     if not ah.example or ah.example[-1] == "done":
-        return [head + "and end it with ", Span("done", "order"), "; "]
+        return [head + "and end it with ", Span("done", "order"), "; ", *lost]
     last = CLOSED_BY.get(ah.now.kind, "order")
     return [head + "and no ", Span("done", "order"), f": it closes by itself with its last "
-            f"{last}; "]
+            f"{last}; ", *lost]
 
 
 def _for_example(ah: Ahead) -> str:
