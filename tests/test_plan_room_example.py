@@ -8,6 +8,7 @@ import gamecalls as g
 from casebook import new_game, position
 from referee.game import batch
 from referee.game.planexample import plan_example
+from referee.mail.message import order_lines
 
 
 def _flat(text: str) -> str:
@@ -64,3 +65,18 @@ def test_with_nothing_placeable_the_example_starts_with_the_moves_that_make_room
     assert r.rejected is None, r.rejected
     events = g.open_game(journal).records[-1]["events"]
     assert not [e for e in events if e["type"] == "ReinforcementLost"], events
+
+
+def test_the_plan_so_far_names_the_id_a_placement_gave_to_its_own_side_alone(tmp_path, cli):
+    # The orders open name the infantry placed alone by its id (move uk-i-02 into uk-5): his
+    # plan so far says which unit that is, and the other side reads nothing of it.
+    journal = _infantry_alone(tmp_path)
+    out = cli("report", journal, "--as", "entente").stdout
+    so_far = out.split("Your plan so far:")[1].split("For example")[0]
+    lines = [" ".join(t.split()) for t in so_far.strip().splitlines()]
+    assert lines == ["place uk-5 england", "place uk infantry england # uk-i-02"], so_far
+    assert "uk-i-02" in out.split("Reply with")[1], out
+    assert "uk-i-02" not in cli("report", journal, "--as", "german").stdout
+    # The comment beside it is skipped when the line is sent back in a mail.
+    assert order_lines(so_far) == [(3, "place uk-5 england"),
+                                   (4, "place uk infantry england")], so_far

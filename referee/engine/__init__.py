@@ -282,6 +282,16 @@ def completes_plan(state: State, data: GameData, side: str, orders: list[Ord]) -
         got[0].complete(state, data, side, list(orders))
 
 
+def plan_ids(state: State, data: GameData, side: str) -> list[str]:
+    """For each order side has sealed so far into the pending sealed plan (plan_so_far), the
+    id it gives a unit it sets on its own ('' for none, and for every order of a plan whose
+    kind gives none): for side alone, whose plan it is."""
+    got = _sealed(state)
+    ids = DECISIONS[state.pending.kind].extra.get("ids") if got is not None else None
+    texts = plan_so_far(state, side)
+    return ids(state, data, side) if ids is not None and texts else [""] * len(texts)
+
+
 def plan_room(state: State, data: GameData, side: str) -> tuple[list[Ord], str]:
     """For side's pending sealed plan, when nothing left in it can be placed as the board
     stands: the moves into armies that make room (8.1, 1.2.2), in order, and what a 'done'
@@ -362,5 +372,5 @@ def is_private(state: State, order: Ord) -> bool:
 
 __all__ = ["check", "closes_plans", "completes_plan", "decide", "decide_plan", "sealed_for",
            "evolve", "is_private", "legal_orders", "pending_prompt", "pending_rule",
-           "plan_label", "plan_labels", "plan_room", "plan_so_far",
+           "plan_ids", "plan_label", "plan_labels", "plan_room", "plan_so_far",
            "unanswered", "waiting_on", "Ctx", "Violation"]

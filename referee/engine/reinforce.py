@@ -175,6 +175,20 @@ def _room_plan(s: State, d: GameData, side: str) -> tuple[list[Ord], str]:
     return list(moves), arrival_words([i["unit"] for i in s.arrivals[side]]) if moves else ""
 
 
+def _plan_ids(s: State, d: GameData, side: str) -> list[str]:
+    """The id each order of side's sealed plan so far gives the unit it sets on its own (an
+    arrival placed alone, a Commonwealth unit swapped in, a unit out of its army), in the
+    plan's order; '' for the others. His own plan only: told to him alone (2.0 I)."""
+    ctx = Ctx(s.clone(), d, sealed.NoDice())
+    out = []
+    for o in sealed.own_plan(s, d, side):
+        start = len(ctx.events)
+        _effect(ctx, o, side)
+        out.append(next((e.new_id for e in ctx.events[start:]
+                         if getattr(e, "new_id", None)), ""))
+    return out
+
+
 def _place_orders(s: State, d: GameData, side: str):
     if not s.arrivals.get(side):
         return              # nothing to place: no need to work out supply (6.2) for it
@@ -461,6 +475,7 @@ register(DecisionSpec(
     kind="reinforce", rule="2.0 I", prompt=_prompt, accepts=("place", "swap", "move", "done"),
     candidates=_candidates, check=_check, apply=_apply, extra={"sealed": sealed.generic(
         "reinforce", "2.0 I", "reinforcements placed", _reveal, _complete),
-        "reader_prompt": _reader_prompt, "room": _room_plan}))
+        "reader_prompt": _reader_prompt, "room": _room_plan,
+        "ids": _plan_ids}))
 
 __all__ = ["arrivals", "next_placement", "own_position", "piece_key", "settle_empty_armies"]

@@ -24,6 +24,7 @@ from ..engine import (
     decide_plan,
     legal_orders,
     pending_rule,
+    plan_ids,
     plan_room,
     plan_so_far,
     sealed_for,
@@ -107,6 +108,7 @@ class Ahead(msgspec.Struct):
     begun: list[str] = []           # a sealed plan: the orders he has sealed into it so far
     opened: bool = False            # the example has a line legal only after those before it
     lost: str = ""                  # a sealed plan: the arrivals a 'done' now leaves in the pool
+    begun_ids: list[str] = []       # beside begun: the id each order gave a unit ('' for none)
 
 
 def _dice(state: State) -> DryDice:
@@ -344,7 +346,8 @@ def ahead(state: State, data: GameData, side: str, legal: list[str],
         begins = first is None and example[0:1] not in ([], ["done"])
         lost = plan_room(state, data, side)[1] if begins else ""
         return Ahead(now, True, [], example, alone=len(sealed_sides(state)) < 2, short=short,
-                     begun=plan_so_far(state, side), lost=lost)
+                     begun=plan_so_far(state, side), begun_ids=plan_ids(state, data, side),
+                     lost=lost)
     branches, unfollowed = _ways(state, data, side, legal, mine)
     example = _example(state, data, side, reps[0][0] if reps else None, mine)
     return Ahead(now, False, _merge(branches), example,

@@ -122,7 +122,16 @@ def _so_far(ah: Ahead) -> list:
     is under Build Points: render/costs.py)."""
     if not ah.begun or ah.now.kind == "production":
         return []
-    return [para("Your plan so far:"), Orders(ah.begun)]
+    return [para("Your plan so far:"), Orders(_with_ids(ah.begun, ah.begun_ids))]
+
+
+def _with_ids(texts: list[str], ids: list[str]) -> list[str]:
+    """The orders of his plan so far, each that set a unit on its own with the id it gave
+    it, as a comment the order reader skips (the lists of orders open name units by id)."""
+    if not any(ids):
+        return texts
+    width = max(len(t) for t, i in zip(texts, ids) if i)
+    return [f"{t.ljust(width)}  # {i}" if i else t for t, i in zip(texts, ids)]
 
 
 def ahead_blocks(ah: Ahead, data: GameData, reader: str, example: bool = True) -> list:
