@@ -99,12 +99,21 @@ def next_placement(ctx: Ctx) -> bool:
 
 def _drop_all(ctx: Ctx, side: str) -> None:
     """What is left unplaced stays in the force pool, saying why: no room even with units
-    moved into armies (8.1), or a plan ended by 'done' before the room it could make."""
-    why = ("the plan ended without placing it, though units moved into armies could have "
-           "made room within the stacking limit (1.2.2, 8.1)"
-           if _room_to_make(ctx.state, ctx.data, side) else
-           "no supplied Friendly or Disputed area within the stacking limit can take it, "
-           "even with units moved into armies (1.2.2, 8.1)")
+    moved into armies (8.1), or a plan ended by 'done' before the room it could make; under
+    hidden templates neither, which would tell what armies hold (1.4)."""
+    if hidden_templates(ctx.state):
+        # Which of the two it is rests on what the side's armies hold, which every reader of
+        # this public reason but their owner may not see (1.4): one wording for all, the
+        # owner having been told by his own plan's prompt whether room could be made.
+        why = ("it was not placed within the stacking limit (2.0 I, 1.2.2, 8.1; what armies "
+               "hold is hidden, 1.4, so whether units moved into armies could have made room "
+               "is not said)")
+    elif _room_to_make(ctx.state, ctx.data, side):
+        why = ("the plan ended without placing it, though units moved into armies could have "
+               "made room within the stacking limit (1.2.2, 8.1)")
+    else:
+        why = ("no supplied Friendly or Disputed area within the stacking limit can take it, "
+               "even with units moved into armies (1.2.2, 8.1)")
     for item in list(ctx.state.arrivals.get(side, [])):
         ctx.emit(ReinforcementLost(side=side, unit=item["unit"], reason=(
             f"{why}; it stays in the force pool")))
