@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gamecalls as g
 from casebook import new_game, position
+from referee.base.errors import cited
 from referee.game import batch
 from referee.game.planexample import plan_example
 
@@ -57,3 +58,20 @@ def test_an_arrival_left_by_done_says_room_could_have_been_made(tmp_path):
             if e["type"] == "ReinforcementLost"]
     assert [e["unit"] for e in lost] == ["uk:artillery"], lost
     assert "could have made room" in lost[0]["reason"], lost
+
+
+def test_the_stacking_refusals_cite_1_2_2_and_name_the_side_as_every_line_does(tmp_path):
+    # The place refused cites the stacking limit's rule beside the 8.1 it also cites (a
+    # reason citing one rule in brackets gets no other added); the move that would undo
+    # the room names the side as the board does ('Entente', not 'entente').
+    sc = position("1916", turn=9, add_units=["uk-i-01 uk infantry england",
+                                             "uk-a-01 uk artillery england"])
+    journal = new_game(tmp_path, sc)
+    r = batch.submit(journal, "entente", ["place uk-5 england", "place uk infantry england",
+                                          "place uk artillery england"])
+    v = r.rejected[2]
+    assert v.rule == "1.2.2" and "(1.2.2)" in cited(v.reason, v.rule), v
+    r = batch.submit(journal, "entente", ["move uk-i-01 into uk-5", "move uk-i-02 into uk-5",
+                                          "place uk artillery england", "move uk-5:infantry"])
+    v = r.rejected[2]
+    assert v.rule == "1.2.2" and "4 Entente units" in v.reason, v

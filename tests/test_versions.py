@@ -297,7 +297,7 @@ def test_an_army_taking_units_in_at_the_limit_under_rules_11_replays_as_made_the
     listed = [format_order(o) for o in legal_orders(game.state, game.data, "german")]
     assert not [o for o in listed if o.startswith("move ge-6 metz")], listed
     code, out, err = quick("order", path, "--as", "german", "move ge-6 metz taking ge-i-02")
-    assert code == 1 and "Metz would hold 4 german units as ge-6 enters" in err, err
+    assert code == 1 and "Metz would hold 4 German units as ge-6 enters" in err, err
     assert "(rules 1.2.2, 8.1)" in err and "Traceback" not in err
     code, out, err = quick("order", path, "--as", "german", "end movement")
     assert code == 0, err

@@ -177,11 +177,12 @@ def stack_after(s: State, d: GameData, m: Mover, area: str, into: str | None = N
 def stack_violation(s: State, d: GameData, m: Mover, area: str, into=None, taking=()):
     n = stack_after(s, d, m, area, into)
     if n > d.units.stacking_limit:
-        limit = (f"{d.areas[area].name} would hold {n} {m.side} units; the stacking limit is "
-                 f"{d.units.stacking_limit} (forts and empty armies do not count)")
+        limit = (f"{d.areas[area].name} would hold {n} {d.side_name(m.side)} units; the "
+                 f"stacking limit is {d.units.stacking_limit} (forts and empty armies do not "
+                 f"count)")
         if taking:                          # stacking holds at all times (1.2.2)
-            limit = (f"{d.areas[area].name} would hold {n} {m.side} units as {m.ref} enters, "
-                     f"before it takes any unit in; the stacking limit is "
+            limit = (f"{d.areas[area].name} would hold {n} {d.side_name(m.side)} units as "
+                     f"{m.ref} enters, before it takes any unit in; the stacking limit is "
                      f"{d.units.stacking_limit} at all times, an army holding units counting "
                      f"as one (rules 1.2.2, 8.1)")
         return Violation("1.2.2", limit)
@@ -191,7 +192,8 @@ def stack_violation(s: State, d: GameData, m: Mover, area: str, into=None, takin
 def through_full(s: State, d: GameData, m: Mover, area: str) -> Violation | None:
     if m.counts() and s.stack_count(area, m.side, d) >= d.units.stacking_limit:
         return Violation("1.2.2", f"{m.ref} may not pass through {d.areas[area].name}: it "
-                                  f"already holds {d.units.stacking_limit} {m.side} units")
+                                  f"already holds {d.units.stacking_limit} "
+                                  f"{d.side_name(m.side)} units")
     return None
 
 

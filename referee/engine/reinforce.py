@@ -263,7 +263,7 @@ def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | 
             if s.armies_in(o.area, side, d) else ""
         return Violation("1.2.2", f"{d.areas[o.area].name} would hold {count} "
                                   f"{d.side_name(side)} units; the stacking limit is "
-                                  f"{d.units.stacking_limit}{room}")
+                                  f"{d.units.stacking_limit} (1.2.2){room}")
     return None
 
 
