@@ -40,6 +40,7 @@ from .clockwalk import Walk, walked_on
 from .decisionwords import decision_words
 from .dicesource import batch_dice, needs_others, order_needs, plan_takes_a_link
 from .drydice import DryDice, DryStop
+from .dryplan import dry_close
 from .records import keep_contract
 from .refused import refusal
 from .replay import body, check_current, kept_walk, position
@@ -354,14 +355,10 @@ class Batch:
         if isinstance(last, OrderError) or not closes_plans(state, q.side, last, data,
                                                             parsed[i:i + step - 1]):
             return run, step, moot
-        # Its result rests on the other side's sealed plan (7.0): a dry run or an
-        # all-or-nothing batch must not show it, nor anything checked after it.
-        if q.dry_run and run > 1:
-            return run - 1, run - 1, None        # the plan's orders before 'done'; it comes next
+        # Its result may rest on the other side's sealed plan (7.0): a dry run checks it and
+        # stops there when it does (dryplan.py); an all-or-nothing batch ends after it.
         if q.dry_run:
-            self.stop(f"order {i + 1} ({quoted(q.texts[i])}) closes {plan_label(state)}: its "
-                      f"result waits on the other side's sealed plan; the dry run stops there",
-                      "plans", i + 1)
+            return dry_close(self, i, run, step, moot)
         at = i + step + (moot is not None)
         if q.atomic and at < len(q.texts):
             self.end_atomic(at, f"closes {plan_label(state)} and reveals both plans",
