@@ -2,8 +2,9 @@
 as every reader sees it, so the record that seals a whole plan tells neither its sealing nor
 its closing again (told three times, the plan read as three). A revealed plan is a heading,
 "German's plan revealed:", with the line of each event that carried out its orders under it
-(every placement, build, rebuild, entrenchment, upgrade, card bought or discarded, a
-template hidden from the reader still hidden, 1.4): the orders as typed are not told again
+(every placement, build, rebuild, entrenchment, upgrade, card bought or discarded, unit
+moved into or out of an army, in the order they were carried out; a template hidden from the
+reader still hidden, 1.4): the orders as typed are not told again
 beside the lines that say them in words; an order no event carried out is named on the
 heading, as the board names its areas.
 """
@@ -37,6 +38,8 @@ def _carried(ev: dict, reader: str) -> set[str]:
     e = opened(ev, reader)
     if kind == "TemplateChanged":
         return {"hidden"} if e is None else {"build" if e.get("build") else "upgrade"}
+    if kind == "UnitMoved":       # a unit into or out of an army within its area (8.1)
+        return {"move"} if (e or ev).get("mode") == "reorganise" else set()
     if kind not in CARRIES:
         return set()
     return {"hidden"} if e is None else {CARRIES[kind]}
