@@ -185,6 +185,9 @@ class DecisionShown(Part):
     waiting_on: list[str]
     rule: str
     prompt: str
+    # A sealed plan (2.0 I, 7.0): the prompt its side was asked it under, his plan so far
+    # counted, for a reader who may see that plan, where it differs from `prompt`.
+    own_prompt: Optional[str] = None
 
 
 class Derivation(Part):

@@ -36,6 +36,7 @@ from ..store.players import REGISTER
 from ..store.sheets import SHEET, mix_text
 from .battlethread import Battles
 from .clockwalk import clock_of, zone_of
+from .planexplain import decision_with_own, done_check
 from .planparts import heading_order, is_part, marked
 from .records import header_of, record_of
 from .replay import (
@@ -237,7 +238,8 @@ def _explain(journal: Path, records: list[dict], raw: bytes, data, seq: int, rea
         out["order"]["by"] = shown["by"]
     moderators = rec["order"] in (REGISTER, REVEAL, UPGRADE, SHEET, ROUTE) or seq == 1 or \
         (clock_of(rec) is not None and not answers_missed(rec))
-    out["decision"] = None if moderators else _decision(state, data, rec)
+    out["decision"] = None if moderators else \
+        decision_with_own(_decision(state, data, rec), state, data, rec, reader)
     traced, checks = _checks(state, data, rec, seq, header, reader, sealed, era.rules,
                              zone_of(raw))
     out["checks"] = checks
@@ -334,7 +336,8 @@ def _what_was_checked(state, data, rec: dict, seq: int, reader: str,
         spec = DECISIONS[state.pending.kind] if state.pending else None
         n = len(order_text(rec).split("\n"))
         return [f"a sealed plan of {counted(n, 'order')}, each checked in turn against the plan "
-                f"so far by the check of the decision" + (f" ({spec.rule})" if spec else "")]
+                f"so far by the check of the decision" + (f" ({spec.rule})" if spec else ""),
+                *done_check(state, rec, order_text(rec).split("\n"))]
     return _order_checks(state, data, rec, reader)
 
 

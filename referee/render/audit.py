@@ -69,11 +69,18 @@ def explain(journal: Path, raw: bytes, seq_text: str, reader: str = "public",
         doc["hits"] = [{**h, "fired": same.get(id(h["fired"]), h["fired"])} if "fired" in h
                        else h for h in doc["hits"]]
         doc["hits"] = [_hit_line(h, data, reader) for h in doc["hits"]]
-        doc["changes"] = [line for ev in crisis_told(doc["changes"])
+        doc["changes"] = [one_line(line) for ev in crisis_told(doc["changes"])
                           if (line := describe(ev, data, reader))]
     except UNREADABLE as exc:
         raise unexplainable(journal, doc["seq"], exc) from None
     return Explanation.plain(**doc)
+
+
+def one_line(line: str) -> str:
+    """An event's words as one item: the orders a revealed plan lists one a line (the log's
+    layout) told after its heading, separated by semicolons."""
+    head, *rest = line.split("\n")
+    return head if not rest else f"{head} {'; '.join(r.strip() for r in rest)}"
 
 
 def _mark_came(doc: dict[str, Any], reader: str) -> None:
@@ -100,8 +107,13 @@ def _decision_section(doc: dict[str, Any]) -> Section:
     d = doc.get("decision")
     if d is not None:
         who = players_words(d["waiting_on"])
-        return Section("The decision it answered", [para(
-            f"{d['kind'].replace('_', ' ')} ({d['rule']}), waiting on {who}: {d['prompt']}")])
+        head = f"{d['kind'].replace('_', ' ')} ({d['rule']}), waiting on {who}"
+        if not d.get("own_prompt"):
+            return Section("The decision it answered", [para(f"{head}: {d['prompt']}")])
+        return Section("The decision it answered", [
+            para(f"{head}; as its side was asked it, his plan so far counted (what the last "
+                 f"order answered): {d['own_prompt']}"),
+            para(f"As everybody is shown it, the plan being sealed: {d['prompt']}")])
     sheet = (doc.get("order") or {}).get("text") == SHEET
     what = "the set-up, made by the referee" if doc["seq"] == 1 else \
         "a record of the moderator" if doc["actor"] == MODERATOR else \
