@@ -56,3 +56,14 @@ def test_a_dry_run_checks_the_last_plan_before_it_stops_for_the_other_plan(tmp_p
     good = batch.submit(j, "german", GERMAN, dry_run=True)
     assert good.stop_reason == "plans" and good.rejected is None
     assert "is legal and closes" in good.stopped, good.stopped
+
+
+def test_orders_after_the_only_plans_done_are_not_said_to_follow_two_plans(tmp_path):
+    # Only the Entente places: a 'done' and a place after it in one mail are refused for
+    # what is true, that 'done' closes the only plan, not that it reveals both.
+    journal = new_game(tmp_path, position("1916", turn=9, add_units=CROWDED))
+    assert batch.submit(journal, "entente", ["place uk-5 england"]).rejected is None
+    r = batch.submit(journal, "entente", ["done", "place uk infantry england"], atomic=True,
+                     handoff_ends=True)
+    said = r.rejected[2].follows[1]
+    assert "both plans" not in said and "the only plan asked for" in said, said

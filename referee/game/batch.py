@@ -40,7 +40,7 @@ from .clockwalk import Walk, walked_on
 from .decisionwords import decision_words
 from .dicesource import batch_dice, needs_others, order_needs, plan_takes_a_link
 from .drydice import DryDice, DryStop
-from .dryplan import dry_close
+from .dryplan import dry_close, others_planned
 from .records import keep_contract
 from .refused import refusal
 from .replay import body, check_current, kept_walk, position
@@ -361,8 +361,9 @@ class Batch:
             return dry_close(self, i, run, step, moot)
         at = i + step + (moot is not None)
         if q.atomic and at < len(q.texts):
-            self.end_atomic(at, f"closes {plan_label(state)} and reveals both plans",
-                            i + step - 1)
+            self.end_atomic(at, f"closes {plan_label(state)} and reveals both plans"
+                            if others_planned(state, q.side) else
+                            f"closes {plan_label(state)}, the only plan asked for", i + step - 1)
         return run, step, moot
 
     def decide_at(self, i: int, run: int, step: int, dice: Dice) -> tuple[list, State, str, object]:
