@@ -209,6 +209,7 @@ RUNS = {
                          (["verify", b.old()], "verify-result", 5)],
     "upgrade": lambda b: [(["upgrade", b.old(), "--adopt"], "upgrade-result", 0)],
     "rekey": lambda b: [(["rekey", b.journal], "rekey-result", 0)],
+    "handover": lambda b: [(["handover", b.journal], "handover-result", 0)],
     "reveal": lambda b: [(["reveal", b.journal, "--force"], "reveal-result", 0)],
     "repair": lambda b: [(["repair", b.journal], "repair-result", 0)],
     "autoplay": lambda b: [(["autoplay", b.journal, "--until", "1"], "autoplay-result", 0)],

@@ -19,10 +19,12 @@ import typer
 
 from ..base.errors import StorageError, one_line
 from . import commands
+from .params import Fmt
 
 
 def handover(
     journal: Annotated[Path, typer.Argument(help="The game's journal.")],
+    format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Hand the game over to another machine (moderator): from its last record on, nothing on
     this machine writes to it; prints what to copy there."""
@@ -43,7 +45,17 @@ def handover(
             raise StorageError(f"{handedover.mark_path(game.game_id)}: the mark cannot be kept "
                                f"({exc.strerror}); nothing was handed over") from None
     fpr = signing.signer_of(last.get("sig")) or ""
-    for line in _told(journal, mark, signing.key_file(fpr), secret_path(journal)):
+    key, secret, standing = signing.key_file(fpr), secret_path(journal), \
+        Path(f"{journal}.standing")
+    if format == Fmt.json:
+        from ..contracts.outputs import HandoverResult  # start-up: only handover needs it
+        typer.echo(commands.dump(HandoverResult.of(
+            journal=str(journal), game_id=str(mark["game_id"]), seq=mark["seq"],
+            secret=str(secret) if os.path.lexists(secret) else None, key_file=str(key),
+            standing=str(standing) if os.path.lexists(standing) else None,
+            mark=str(handedover.mark_path(mark["game_id"])))))
+        return
+    for line in _told(journal, mark, key, secret):
         typer.echo(line)
 
 

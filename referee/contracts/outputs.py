@@ -127,6 +127,22 @@ class RekeyResult(Document):
     file: str
 
 
+class HandoverResult(Document):
+    """`handover`: the game handed over to another machine as of its record seq; what to
+    copy there (the journal, its dice secret where this machine keeps it, the key file);
+    the standing orders' file that does not move (signed here), if any; and the mark to
+    remove to take the game back here."""
+
+    schema_version: int
+    journal: str
+    game_id: str
+    seq: int
+    secret: str | None
+    key_file: str
+    standing: str | None
+    mark: str
+
+
 class RevealResult(Document):
     """`reveal`: the record that holds the dice secret now."""
 
@@ -532,6 +548,7 @@ OUTPUTS: dict[str, type[Document]] = {
     "verify-result": VerifyResult,
     "upgrade-result": UpgradeResult,
     "rekey-result": RekeyResult,
+    "handover-result": HandoverResult,
     "reveal-result": RevealResult,
     "repair-result": RepairResult,
     "autoplay-result": AutoplayResult,
