@@ -823,15 +823,24 @@ class Truth:
 
     # -------------------------------------------------- what the negative controls expect
 
-    def template_secrets(self, reader: str) -> bool:
-        """Whether the full journal tells of another side's template outside battles."""
-        for rec, rt in zip(self.records, self.recs):
+    def template_secrets(self, reader: str, since: int = 0) -> bool:
+        """Whether the journal (from record since on) tells of another side's template
+        outside battles."""
+        for rec, rt in zip(self.records[since:], self.recs[since:]):
             events = rec.get("events") or []
             if self.foe_json([events[i] for i in rt.outside], reader):
                 return True
         return False
 
-    def sealed_secrets(self, reader: str) -> bool:
-        """Whether some record holds an order another side sealed."""
-        return any(occ.kind == "sealed" and occ.owner != reader
-                   for rt in self.recs for occ in rt.secret)
+    def sealed_secrets(self, reader: str, since: int = 0) -> bool:
+        """Whether some record (from since on) holds an order another side sealed."""
+        return self.at_stake("sealed", reader, since)
+
+    def at_stake(self, kind: str, reader: str, since: int = 0) -> bool:
+        """Whether some record from since on holds a secret of this kind not for reader."""
+        return any(occ.kind == kind and occ.owner != reader
+                   for rt in self.recs[since:] for occ in rt.secret)
+
+    def parts_for_others(self, reader: str, since: int = 0) -> bool:
+        """Whether some record from since on holds a salted secret part not for reader."""
+        return any(owner != reader for rt in self.recs[since:] for _, owner in rt.salts)

@@ -232,12 +232,15 @@ def play(spec: Spec, folder: Path, addresses: dict[str, str], observers: list[st
 
 
 def read_everything(journal: Path, reader: str, folder: Path, default: bool = False,
-                    pictures: bool = True, turn: int | None = None) -> list[Output]:
+                    pictures: bool = True, turn: int | None = None,
+                    since: int = 0, export: bool = True) -> list[Output]:
     """Every command of the table for one reader in each of its formats, and the export of
     the log checked by verify. default: the public reader named by no --as at all; pictures:
     the map too; turn: read a command that has several text formats (text, markdown, bbcode)
     as JSON and in one of them, the one whose turn it is (so that over the games each reader
-    reads every format of every command)."""
+    reads every format of every command); since: the first record `log` and `report` print
+    (a late position of a long game: the records about it); export: the whole log exported
+    and verified (with since, read on its own)."""
     have = _commands() - ({"map"} if not pictures else set())
     outs = []
     as_ = [] if default else ["--as", reader]
@@ -250,6 +253,8 @@ def read_everything(journal: Path, reader: str, folder: Path, default: bool = Fa
         if command == "area":
             with journal.open(encoding="utf-8") as fh:
                 extra = (AREA_OF[json.loads(fh.readline())["game"]],)
+        if since and command in ("log", "report"):    # (report: the records after it)
+            extra = ("--since", str(since if command == "log" else since - 1))
         formats = _formats(command, formats)
         if reader == MODERATOR:         # once for crashes, and what the controls read
             formats = tuple(f for f in formats if f in ("json", "svg") or
@@ -270,10 +275,15 @@ def read_everything(journal: Path, reader: str, folder: Path, default: bool = Fa
                 code, out, err, escaped = referee(*argv)
             outs.append(Output(command, fmt, reader, argv, code, out, err + (escaped or ""),
                                shape))
-            if command == "log" and fmt == "json":
-                export = folder / f"export-{reader}{'-default' if default else ''}.jsonl"
-                export.write_text(out)
-                argv = ["verify", export, "--export", reader]
+            if command == "log" and fmt == "json" and export:
+                exported = folder / f"export-{reader}{'-default' if default else ''}.jsonl"
+                if since:           # the whole log, which verify reads from the header on
+                    argv = [command, journal, *as_, "--format", fmt]
+                    code, out, err, escaped = referee(*argv)
+                    outs.append(Output(command, fmt, reader, argv, code, out,
+                                       err + (escaped or ""), shape))
+                exported.write_text(out)
+                argv = ["verify", exported, "--export", reader]
                 code, vout, verr, escaped = referee(*argv)
                 outs.append(Output("verify", "text", reader, argv, code, vout,
                                    verr + (escaped or ""), "whole"))
@@ -388,21 +398,27 @@ def outbox_mails(journal: Path, folder: Path, addresses: dict[str, str],
 
 def check_game(journal: Path, folder: Path, addresses: dict[str, str], observers: list[str],
                public_by_default: bool, pictures: bool = True, turn: int | None = None,
-               former: tuple[str, ...] = ()) -> tuple[Truth, list[Output], dict]:
+               former: tuple[str, ...] = (), since: int = 0,
+               orders: bool = True) -> tuple[Truth, list[Output], dict]:
     """Every output of the game for every reader, checked: (the truth, what the negative
     controls read -- the moderator's outputs and the players' mails --, the leaks found).
     former: what the roster held before the moderator changed it (an address replaced, an
-    observer dropped, an order key renewed), which no reader but the moderator may see."""
+    observer dropped, an order key renewed), which no reader but the moderator may see.
+    since: the first record `log` and `report` print; orders: each side's first order given
+    on a copy too (a journal another referee signed takes none)."""
     players, registered, keys, watchers = roster(journal)
     assert registered == addresses, f"players: {registered}, registered with new: {addresses}"
     assert watchers == observers, f"observers: {watchers}, registered with new: {observers}"
     truth = Truth(journal, addresses, keys, observers)
     outs: list[Output] = outbox_mails(journal, folder, addresses, pictures, observers)
     for reader in READERS:
+        # (from a late position, the whole log is exported by one reader, in turn)
         outs += read_everything(journal, reader, folder,
                                 default=reader == PUBLIC and public_by_default,
-                                pictures=pictures, turn=turn)
-    moderator = read_everything(journal, MODERATOR, folder, pictures=pictures) + \
+                                pictures=pictures, turn=turn, since=since,
+                                export=not since or READERS[(turn or 0) % 3] == reader)
+    moderator = read_everything(journal, MODERATOR, folder, pictures=pictures, since=since,
+                                export=not since) + \
         ([players] if players else [])
     moderator += [b for b in map(board_part, moderator) if b is not None]
     moderator += [o for o in outs if o.command == "outbox"]
@@ -416,7 +432,7 @@ def check_game(journal: Path, folder: Path, addresses: dict[str, str], observers
         shown = (o.out if isinstance(o.out, str) else o.out.decode("latin-1")).casefold()
         found.update({(o.label(), o.reader, "former"): [x] for x in former
                       if x.casefold() in shown})
-    for side in SIDES:
+    for side in SIDES if orders else ():
         for o, after in order_outputs(journal, folder, side, addresses, keys, observers):
             bad = crashes([o])
             assert not bad, "order failed:\n" + "\n".join(bad)
@@ -447,10 +463,11 @@ def order_outputs(journal: Path, folder: Path, side: str, addresses: dict[str, s
     return outs
 
 
-def controls(truth: Truth, moderator: list[Output]) -> list[str]:
+def controls(truth: Truth, moderator: list[Output], since: int = 0) -> list[str]:
     """Negative controls: the checks, run on the moderator's output as if a side or the public
     read it, must find the secrets the moderator sees. Returns the controls that found
-    nothing."""
+    nothing. since: the first record the moderator's log and report printed (what they must
+    find is what the records from there on hold)."""
     def of(command: str, fmt: str) -> Output:
         return next(o for o in moderator if o.command == command and o.fmt == fmt)
 
@@ -484,13 +501,13 @@ def controls(truth: Truth, moderator: list[Output]) -> list[str]:
                                        for c in s.hands.get(x, [])} - own:
                     expect("hand", o, reader, "the moderator's board names another hand")
         reports = [of("report", "json")] if "report" in _commands() else []
-        if s.draw_pile:
+        if s.draw_pile and (not since or truth.at_stake("deck", reader, since)):
             for o in [of("log", "json"), of("log", "text"), *reports]:
                 expect("deck", o, reader, "the deck was shuffled")
-        if truth.sealed_secrets(reader):
+        if truth.sealed_secrets(reader, since):
             for o in [of("log", "json"), of("log", "text"), *reports]:
                 expect("sealed", o, reader, "another side sealed orders")
-        if truth.template_secrets(reader):
+        if truth.template_secrets(reader, since):
             for o in [of("log", "json"), of("log", "text"), *reports]:
                 expect("template", o, reader, "another side's template is named outside "
                        "battles")
@@ -509,10 +526,12 @@ def controls(truth: Truth, moderator: list[Output]) -> list[str]:
             if part.get("to") != reader and set(lines) & truth.sealed_now(reader):
                 expect("sealed", of("explain", "json"), reader, "the record explained holds "
                        "a plan still sealed from the reader")
-        expect("salt", of("log", "json"), reader, "secret parts have salts")
-        expect("redaction", of("log", "json"), reader, "secret parts are in the journal")
+        if not since or truth.parts_for_others(reader, since):
+            expect("salt", of("log", "json"), reader, "secret parts have salts")
+            expect("redaction", of("log", "json"), reader, "secret parts are in the journal")
         if truth.addresses and any(side != reader for side in truth.addresses):
-            for o in (of("players", "json"), of("log", "json")):
+            logs = [] if since else [of("log", "json")]     # the roster is in record 0
+            for o in (of("players", "json"), *logs):
                 expect("address", o, reader, "addresses were registered")
         if truth.keys and any(side != reader for side in truth.keys):
             expect("key", of("players", "json"), reader, "each side has an order key")
