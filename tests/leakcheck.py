@@ -298,6 +298,7 @@ class Truth:
         self._sealed: dict[str, set[str]] = {}
         self._static: set[str] | None = None
         self._now: dict[str, Window] = {}
+        self._told: dict[str, list[set[str]]] = {}
 
     # -------------------------------------------------- per record
 
@@ -454,6 +455,25 @@ class Truth:
             said += "\n" + "\n".join(label for label, _ in vp_breakdown(blank, self.data))
             self._static = {m.group(1) for m in self._title_re.finditer(said)}
         return self._static
+
+    def told_titles(self, reader: str) -> list[set[str]]:
+        """Per record, the card titles its chunk may name with no secret: those its own
+        strings account for, and those of the records of its player turn before it. A line
+        is told with what the game before its record holds (render/incontext.py): Bad
+        Weather names the Poison Gas! it cancels, a battle not fought the combat cards
+        spent on it, the extra dice of a special offensive its card -- cards played in the
+        open earlier in the turn, whose title another copy may share in a hand or the deck.
+        A record that begins a player turn is the last of the turn before it too."""
+        if reader not in self._told:
+            out: list[set[str]] = []
+            turn: set[str] = set()
+            for rec, rt in zip(self.records, self.recs):
+                own = self.explained_titles(rt.visible[reader])
+                out.append(turn | own)
+                began = any(ev.get("type") == "PlayerTurnBegan" for ev in rec.get("events") or [])
+                turn = own if began else turn | own
+            self._told[reader] = out
+        return self._told[reader]
 
     def explained_titles(self, tokens) -> set[str]:
         """Titles that the cards or card types among tokens account for, and the titles the
@@ -763,7 +783,7 @@ class Truth:
             w = windows[seq]
             out += self._tokens_in(body, w, seq)
             if rec is None:
-                out += self._titles(body, w, self.explained_titles(rt.visible[reader]), seq)
+                out += self._titles(body, w, self.told_titles(reader)[seq], seq)
             if self.hidden:
                 out += self._record_templates(rt, chunk, rec, reader)
             if rec is not None:

@@ -26,6 +26,9 @@ mails) as if another reader read it must find those secrets (negative controls, 
 game: among them the moderator's board, which names every hand and, with hidden templates,
 every army's contents and every force pool), so a check that finds nothing cannot pass
 unnoticed.
+
+These games end early in the first turn; test_leaks_late.py reads positions over whole games
+with the same readers, commands and checks.
 """
 
 from __future__ import annotations
