@@ -108,7 +108,8 @@ docs: setup
 # checked after every record, odd
 # seeds with every optional rule on, even seeds with each on or off by the seed; then
 # 400 well-chained journals of the wrong shape through every command (12 in `make test`);
-# the leak property test over all 22 of its games (4 in `make test`, 10 in soak-tests).
+# the leak property test over all 22 of its games (4 in `make test`, 10 in soak-tests;
+# soak-tests also reads every record of the stored long games, test_leaks_late.py).
 soak: soak-tests
 	$(BIN)/python -m referee.cli.soak --games 200 --options all
 	$(BIN)/python -m referee.cli.soak --game aac --games 50 --options all

@@ -91,6 +91,8 @@ SOAKS: dict[str, tuple[str, ...] | str] = {
         # map picture, each text format and both ways of reading as the public
         ("g00-ttlm-1914-hidden-early48", "g03-ttlm-1916-open-sealed3",
          "g04-aac-1914-hidden-turn", "g11-ttlm-1918-open-early1"),
+    "tests/test_leaks_late.py::test_every_record_of_the_stored_games_is_read_by_every_reader":
+        "test_no_reader_sees_a_secret_late_in_a_game",
     "tests/test_forum_formats.py::test_a_random_campaigns_posts_read_as_posts":
         ("ttlm-1914-1",),
     "tests/test_defaults.py::test_every_decision_of_a_random_game_has_a_legal_answer":

@@ -415,11 +415,12 @@ def check_game(journal: Path, folder: Path, addresses: dict[str, str], observers
     truth = Truth(journal, addresses, keys, observers)
     outs: list[Output] = outbox_mails(journal, folder, addresses, pictures, observers)
     for reader in READERS:
-        # (from a late position, the whole log is exported by one reader, in turn)
+        # (from a late position read by turns, the whole log is exported by one reader)
         outs += read_everything(journal, reader, folder,
                                 default=reader == PUBLIC and public_by_default,
                                 pictures=pictures, turn=turn, since=since,
-                                export=not since or READERS[(turn or 0) % 3] == reader)
+                                export=not since or turn is None or
+                                READERS[turn % len(READERS)] == reader)
     moderator = read_everything(journal, MODERATOR, folder, pictures=pictures, since=since,
                                 export=not since) + \
         ([players] if players else [])

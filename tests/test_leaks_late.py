@@ -11,7 +11,8 @@ armies (2.0 I, 1.4), a battle not fought, the end of the game. Here those are re
   1918 with hidden ones, each with its secret beside it, copied as the other tests that read
   them do), each drawn with a fixed seed among the records holding the event it is about, a
   few records after it; `log` and `report` print from a few records before it (--since),
-  and the export verify reads is the whole log. Another referee signed those journals: no
+  and the whole log is exported and verified (by one reader in turn, by every reader in the
+  soak). Another referee signed those journals: no
   order is given on a copy of them, and they have no players;
 - random games (autoplay) with players and observers registered, played until such an event
   and read from their start: their mails, order keys and the orders each side gives on a
@@ -22,7 +23,9 @@ games (the text formats by turns: over the positions each reader reads every for
 command; the map picture in some), and the same checks must find the secrets in the
 moderator's output (the negative controls). Each position asserts, counted from its journal,
 that the records it reads hold the event it is about, and the positions together are about
-every event of LATE, so that a change of engine or seed cannot drop one silently.
+every event of LATE, so that a change of engine or seed cannot drop one silently. The soak
+(test_every_record_of_the_stored_games_is_read_by_every_reader) reads every record of every
+stored game, as every reader, in every format.
 """
 
 from __future__ import annotations
@@ -240,3 +243,41 @@ def test_a_title_told_in_context_is_one_played_this_player_turn(tmp_path: Path):
     assert not truth._titles(line, w[58], told[58], 58)
     assert truth._titles(line, w[61], told[61], 61)
 
+
+# The soak: every stored game cut every STEP records, each cut read from the one before it
+# (so that every record is read), by every reader in every format, the map at every
+# PICTURE-th cut; PARTS cuts a case.
+STEP, PICTURE, PARTS = 200, 4, 3
+
+
+def _sweep() -> list[tuple[str, int]]:
+    out = []
+    for name in STORED:
+        lines = gzip.decompress((REPLAYS / f"{name}.jsonl.gz").read_bytes()).count(b"\n")
+        cuts = -(-lines // STEP)
+        out += [(name, first) for first in range(0, cuts, PARTS)]
+    return out
+
+
+@pytest.mark.parametrize("name,first", _sweep(), ids=lambda v: str(v))
+def test_every_record_of_the_stored_games_is_read_by_every_reader(name: str, first: int,
+                                                                  tmp_path: Path):
+    """PARTS cuts of a stored game from the first-th: each read from the cut before it (the
+    first from the start), as test_no_reader_sees_a_secret_late_in_a_game reads a stored
+    game but in every format, the controls too."""
+    found_all, missed_all = {}, []
+    for k in range(first, first + PARTS):
+        since, folder = k * STEP, tmp_path / f"cut{k}"
+        journal = _stored(name, since + STEP, folder)
+        kept = len(_records(journal))
+        if kept <= since:
+            break
+        truth, moderator, found = check_game(journal, folder, {}, [],
+                                             public_by_default=k % 2 == 0,
+                                             pictures=k % PICTURE == 0, since=since,
+                                             orders=False)
+        missed_all += [f"cut {k}: {m}" for m in controls(truth, moderator, since)]
+        found_all.update({(f"cut {k}: {key[0]}", *key[1:]): v for key, v in found.items()})
+    assert not missed_all, "negative controls found nothing:\n" + "\n".join(missed_all)
+    assert not found_all, f"{name}: secrets shown to a reader who may not see them:\n" + \
+        leak_report(found_all)
