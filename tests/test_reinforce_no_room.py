@@ -5,6 +5,7 @@ from __future__ import annotations
 import gamecalls as g
 from casebook import new_game, position
 from referee.base.errors import cited
+from referee.engine import pending_prompt
 from referee.game import batch
 from referee.game.planexample import plan_example
 
@@ -75,3 +76,18 @@ def test_the_stacking_refusals_cite_1_2_2_and_name_the_side_as_every_line_does(t
                                           "place uk artillery england", "move uk-5:infantry"])
     v = r.rejected[2]
     assert v.rule == "1.2.2" and "4 Entente units" in v.reason, v
+
+
+def test_the_no_room_warning_names_the_area_where_moves_into_armies_make_room(tmp_path):
+    # The same arrivals, the infantry placed alone: the artillery has no place as the board
+    # stands, and the warning names where units moved into armies would make room for it
+    # (ENGLAND, where uk-5 stands: 8.1, 1.2.2), not only that some stacking limit could.
+    sc = position("1916", turn=9, add_units=["uk-i-01 uk infantry england",
+                                             "uk-a-01 uk artillery england"])
+    journal = new_game(tmp_path, sc)
+    r = batch.submit(journal, "entente", ["place uk-5 england", "place uk infantry england"])
+    assert r.rejected is None, r.rejected
+    opened = g.open_game(journal)
+    asked = pending_prompt(opened.state, opened.data, "entente")
+    assert "no area can take uk artillery as the board stands: make room in ENGLAND " \
+           "within the stacking limit (units into armies there, 8.1)" in asked, asked

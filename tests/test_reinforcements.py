@@ -182,6 +182,8 @@ def test_an_arrival_no_area_can_take_is_told_before_the_plan_is_in(tmp_path):
     game = g.open_game(j)
     asked = pending_prompt(game.state, game.data, "entente")
     assert "no area can take uk infantry as the board stands" in asked, asked
+    # No army there to move units into: no room to make, and it says so (8.1, 1.2.2).
+    assert "no units moved into armies make room for it" in asked, asked
     assert "fr-6" not in asked.split("no area can take")[1], asked     # only the stuck one
     german = pending_prompt(game.state, game.data, "german")
     assert "no area can take" not in german, german     # nothing of his own to warn of

@@ -158,12 +158,20 @@ def _room_to_make(s: State, d: GameData, side: str) -> bool:
         return True
     if not s.arrivals.get(side):
         return False
+    return any(room_in(s, d, side, area, units)
+               for area, units in _arriving(s, d, side).items())
+
+
+def _arriving(s: State, d: GameData, side: str, only: list[str] | None = None) -> dict:
+    """Each area side's arrivals (those of only, if given) may be placed in: the arrivals
+    (2.0 I), as room.py asks for them."""
     supplied = supplied_areas(s, d, side)
     arriving: dict[str, list[str]] = {}
-    for item in s.arrivals[side]:
-        for area in place_areas(s, d, side, item, supplied):
-            arriving.setdefault(area, []).append(item["unit"])
-    return any(room_in(s, d, side, area, units) for area, units in arriving.items())
+    for item in s.arrivals.get(side, []):
+        if only is None or item["unit"] in only:
+            for area in place_areas(s, d, side, item, supplied):
+                arriving.setdefault(area, []).append(item["unit"])
+    return arriving
 
 
 def _room_plan(s: State, d: GameData, side: str) -> tuple[list[Ord], str]:
@@ -174,12 +182,7 @@ def _room_plan(s: State, d: GameData, side: str) -> tuple[list[Ord], str]:
     s = _own(s, d, side)
     if not s.arrivals.get(side) or _placeable(s, d, side):
         return [], ""
-    supplied = supplied_areas(s, d, side)
-    arriving: dict[str, list[str]] = {}
-    for item in s.arrivals[side]:
-        for area in place_areas(s, d, side, item, supplied):
-            arriving.setdefault(area, []).append(item["unit"])
-    moves = next((got for area, units in arriving.items()
+    moves = next((got for area, units in _arriving(s, d, side).items()
                   for got in [room_moves(s, d, side, area, units)] if got), [])
     return list(moves), arrival_words([i["unit"] for i in s.arrivals[side]]) if moves else ""
 
@@ -324,8 +327,16 @@ def _no_room(s: State, d: GameData, side: str) -> str:
     stuck = [i["unit"] for i in s.arrivals.get(side, []) if i["unit"] not in placeable]
     if not stuck:
         return ""
-    return (f"; no area can take {arrival_words(stuck)} as the board stands: make room "
-            f"within a stacking limit (units into armies, 8.1), or it stays in the force pool")
+    # Where moves into armies would free a place for one of them (room.py), as named.
+    where = [d.areas[a].name for a, units in _arriving(s, d, side, stuck).items()
+             if room_moves(s, d, side, a, units)]
+    if not where:
+        return (f"; no area can take {arrival_words(stuck)} as the board stands, and no "
+                f"units moved into armies make room for it (1.2.2, 8.1): it stays in the "
+                f"force pool")
+    return (f"; no area can take {arrival_words(stuck)} as the board stands: make room in "
+            f"{' or '.join(where)} within the stacking limit (units into armies there, 8.1), "
+            f"or it stays in the force pool")
 
 
 def arrival_words(units: list[str]) -> str:
