@@ -378,3 +378,24 @@ def test_a_unit_that_can_only_leave_its_army_says_so():
     assert sorted(format_order(parse_order(t, data)) for t in typed) == sorted(flat)
     for typed_stays in ("move ge-1:infantry (stays)", "move ge-1:infantry stays"):
         assert format_order(parse_order(typed_stays, data)) == "move ge-1:infantry"
+
+
+def test_the_legend_tells_of_brackets_only_when_a_line_shows_them():
+    """2.0 I, 8.1: an arrival offered only into an army (`place uk artillery england into
+    uk-5`, ENGLAND full) reads `ENGLAND into uk-5`, no brackets: the legend does not speak
+    of [words]. Offered alone too, it reads `ENGLAND [into uk-5]`, and the legend does."""
+    from gamecalls import game_data
+
+    data = game_data()
+    names = {a.id: readable_name(a.id, data) for a in data.map.areas}
+
+    def text(flat: list[str]) -> str:
+        doc = Document("t", [Section("o", grouped_blocks(flat, {"names": names}))])
+        return " ".join(to_text(doc, WIDE).split())
+
+    only = text(["place uk artillery england into uk-5", "move uk-a-01 into uk-5"])
+    assert "→ ENGLAND into uk-5" in only and "may be added" not in only, only
+    both = text(["place uk artillery england", "place uk artillery england into uk-5",
+                 "move uk-a-01 into uk-5"])
+    assert "ENGLAND [into uk-5]" in both, both
+    assert "[words] may be added to the choice" in both, both

@@ -259,13 +259,9 @@ def _choices_text(choices: list[Choice], names: dict, enemy: set, mark: bool,
                   skip: int = 0) -> str:
     """Choices as a person reads them; those that are the same areas with words after them or
     without (`Eifel`, `Eifel into ge-3`) as one: `Eifel [into ge-3]`."""
-    by_areas: dict[tuple[str, ...], list[Choice]] = {}
-    for c in choices:
-        by_areas.setdefault(c.areas, []).append(c)
     parts: list[str] = []
-    for areas, same in by_areas.items():
-        tails = [" ".join(c.words) for c in same if c.words]
-        if areas[skip:] and tails and len(same) - len(tails) == 1:
+    for areas, same, tails in _by_areas(choices, skip):
+        if tails:
             parts.append(" ".join(_area_word(a, names, enemy, mark) for a in areas[skip:])
                          + f" [{' | '.join(tails)}]")
         else:
@@ -273,16 +269,40 @@ def _choices_text(choices: list[Choice], names: dict, enemy: set, mark: bool,
     return ", ".join(parts)
 
 
+def _by_areas(choices: list[Choice], skip: int = 0):
+    """(areas, the choices of those areas, the words read in brackets after them: none unless
+    the areas are offered once bare and the rest with words)."""
+    by_areas: dict[tuple[str, ...], list[Choice]] = {}
+    for c in choices:
+        by_areas.setdefault(c.areas, []).append(c)
+    for areas, same in by_areas.items():
+        tails = [" ".join(c.words) for c in same if c.words]
+        one = bool(areas[skip:]) and len(same) - len(tails) == 1
+        yield areas, same, tails if one else []
+
+
+def _near_far(g: Group) -> tuple[list[Choice], dict[tuple[str, ...], list[Choice]]]:
+    """A group's choices of one area or none, and its two-area ones by their first areas."""
+    far: dict[tuple[str, ...], list[Choice]] = {}
+    for c in g.choices:
+        if len(c.areas) > 1:
+            far.setdefault(c.areas[:-1], []).append(c)
+    return [c for c in g.choices if len(c.areas) <= 1], far
+
+
+def bracketed(g: Group) -> bool:
+    """Whether the group's choices, as group_text reads them, show words in brackets."""
+    near, far = _near_far(g)
+    return any(tails for choices, skip in [(near, 0)] + [(c, len(v)) for v, c in far.items()]
+               for _, _, tails in _by_areas(choices, skip))
+
+
 def group_text(g: Group, names: dict, enemy: set) -> tuple[str, str]:
     """(typed part, its choices as a person reads them) of a group; '*' on Enemy areas of a
     move (5.1.1), a two-area move under its first area (4.1), words that may follow an area
     in brackets (`Eifel [into ge-3]`)."""
     mark = g.verb == "move"
-    near = [c for c in g.choices if len(c.areas) <= 1]
-    far: dict[tuple[str, ...], list[Choice]] = {}
-    for c in g.choices:
-        if len(c.areas) > 1:
-            far.setdefault(c.areas[:-1], []).append(c)
+    near, far = _near_far(g)
     parts = [_choices_text(near, names, enemy, mark)] if near else []
     for via, choices in far.items():
         first = " ".join(_area_word(a, names, enemy, mark) for a in via)
@@ -306,7 +326,7 @@ def _legend(groups: list[Group], names: dict, enemy: set, stays: bool,
     if pick is not None:
         bits.append(f"; {pick.verb}: the cards chosen among those after {ARROW}"
                     + (" (×2: up to twice)" if any(n > 1 for _, n in pick.pick.cards) else ""))
-    if any(c.words and c.areas for c in choices):
+    if any(bracketed(g) for g in groups if g.kind != "rest" and g.pick is None):
         bits.append("; [words] may be added to the choice")
     if any(len(c.areas) > 1 for c in choices):
         bits.append(f"; via A {ARROW} B: the two-area move A B")
