@@ -27,6 +27,7 @@ from referee.engine.order_text import format_order
 from referee.game.ahead import ahead
 
 H = timedelta(hours=1)
+SECRET = "5e" * 32            # the fixed secret of conftest.py
 DUE = START + 48 * H
 EXAMPLE = re.compile(r"For example[^:]*: (.*?) Reply with one order per line")
 
@@ -38,10 +39,14 @@ def post(servers, monkeypatch, tmp_path) -> Post:
 
 def new_game(cli, folder, post: Post):
     """The 1916 scenario, its reinforcements placed at START (2.0 I): the German asked to
-    play an Offensive-type card or pass (2.0 II.1), with a battle his example starts."""
+    play an Offensive-type card or pass (2.0 II.1), with a battle his example starts. The
+    dice secret is fixed: the hands it deals hold the combat cards whose 'done' the
+    standing order 'no combat cards' leaves out."""
     folder.mkdir(parents=True, exist_ok=True)
     journal = folder / f"{GAME_ID}.jsonl"
-    r = cli("new", journal, "--scenario", "1916", "--game-id", GAME_ID,
+    secret = folder / "fixed.secret"
+    secret.write_text(SECRET + "\n")
+    r = cli("new", journal, "--scenario", "1916", "--game-id", GAME_ID, "--secret-file", secret,
             "--signing-key", fixed_key(folder.parent / "keys"),
             *[a for side, address in ADDRESSES.items()
               for a in ("--player", f"{side}={address}")],
