@@ -25,6 +25,8 @@ MARK = "soak"
 
 SOAKS: dict[str, tuple[str, ...] | str] = {
     # A run killed at each step, then run again: one step in `make test`.
+    "tests/skirmish/test_skirmish_faulted_mail.py::test_killed_at_any_step_the_rerun_ends_as_"
+    "a_run_without_the_kill": ("reply",),
     "tests/test_tick_sharing.py::test_a_shared_pass_killed_at_a_step_then_run_again_applies_"
     "and_answers_once": ("reply",),
     "tests/test_too_large_killed.py::test_a_pass_killed_at_a_step_answers_a_mail_too_large_"
