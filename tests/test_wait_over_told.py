@@ -16,22 +16,16 @@ from datetime import timedelta
 
 import pytest
 from mailservers import route_through
+from test_late_extension import DUE, H, at
 from test_unattended import START, Post, Table, new_game, records, text_of, words
 from ticklines import problem_text
 
 from referee.base.clock import NOW_VARIABLE
 
-H = timedelta(hours=1)
-DUE = START + 48 * H
-
 
 @pytest.fixture
 def post(servers, monkeypatch, tmp_path) -> Post:
     return route_through(servers, monkeypatch, tmp_path / "user", Post)
-
-
-def at(moment) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _missed(cli, post, tmp_path, monkeypatch, extensions: str = "1"):
