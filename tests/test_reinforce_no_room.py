@@ -10,14 +10,19 @@ from referee.game import batch
 from referee.game.planexample import plan_example
 
 
+def _england_holding_two(tmp_path):
+    """SUMMER 1916: uk-5, a UK infantry and a UK artillery arrive in ENGLAND, which holds
+    a UK infantry and a UK artillery already."""
+    return new_game(tmp_path, position("1916", turn=9, add_units=[
+        "uk-i-01 uk infantry england", "uk-a-01 uk artillery england"]))
+
+
 def test_an_arrival_left_without_room_is_refused_with_the_stacking_limit(tmp_path):
     # SUMMER 1916: uk-5, a UK infantry and a UK artillery arrive in ENGLAND, which holds
     # two UK units already. Placing the infantry alone fills ENGLAND (3 units, the empty
     # army not counting), so the artillery cannot follow: the player must read that it is
     # the stacking limit, not only that his plan is complete.
-    sc = position("1916", turn=9, add_units=["uk-i-01 uk infantry england",
-                                             "uk-a-01 uk artillery england"])
-    journal = new_game(tmp_path, sc)
+    journal = _england_holding_two(tmp_path)
     r = batch.submit(journal, "entente", ["place uk-5 england", "place uk infantry england",
                                           "place uk artillery england"])
     assert r.rejected is not None
@@ -30,9 +35,7 @@ def test_the_mails_example_plan_places_every_arrival_it_has_room_for(tmp_path):
     # The same arrivals: the example a mail gives puts the infantry and the artillery into
     # the army placed first, where they add nothing to ENGLAND's stack (8.1, 1.2.2), so no
     # arrival of the example goes back to the force pool for want of room.
-    sc = position("1916", turn=9, add_units=["uk-i-01 uk infantry england",
-                                             "uk-a-01 uk artillery england"])
-    journal = new_game(tmp_path, sc)
+    journal = _england_holding_two(tmp_path)
     opened = g.open_game(journal)
     orders, short = plan_example(opened.state, opened.data, "entente", "place uk-5 england")
     assert not short
@@ -49,9 +52,7 @@ def test_an_arrival_left_by_done_says_room_could_have_been_made(tmp_path):
     # could still put units into uk-5 and the artillery after them (8.1), so it stays open;
     # a 'done' then leaves the artillery in the force pool, and the record says it was the
     # plan's choice, not that no area could take it.
-    sc = position("1916", turn=9, add_units=["uk-i-01 uk infantry england",
-                                             "uk-a-01 uk artillery england"])
-    journal = new_game(tmp_path, sc)
+    journal = _england_holding_two(tmp_path)
     r = batch.submit(journal, "entente", ["place uk-5 england", "place uk infantry england",
                                           "done"])
     assert r.rejected is None, r.rejected
@@ -65,9 +66,7 @@ def test_the_stacking_refusals_cite_1_2_2_and_name_the_side_as_every_line_does(t
     # The place refused cites the stacking limit's rule beside the 8.1 it also cites (a
     # reason citing one rule in brackets gets no other added); the move that would undo
     # the room names the side as the board does ('Entente', not 'entente').
-    sc = position("1916", turn=9, add_units=["uk-i-01 uk infantry england",
-                                             "uk-a-01 uk artillery england"])
-    journal = new_game(tmp_path, sc)
+    journal = _england_holding_two(tmp_path)
     r = batch.submit(journal, "entente", ["place uk-5 england", "place uk infantry england",
                                           "place uk artillery england"])
     v = r.rejected[2]
@@ -82,9 +81,7 @@ def test_the_no_room_warning_names_the_area_where_moves_into_armies_make_room(tm
     # The same arrivals, the infantry placed alone: the artillery has no place as the board
     # stands, and the warning names where units moved into armies would make room for it
     # (ENGLAND, where uk-5 stands: 8.1, 1.2.2), not only that some stacking limit could.
-    sc = position("1916", turn=9, add_units=["uk-i-01 uk infantry england",
-                                             "uk-a-01 uk artillery england"])
-    journal = new_game(tmp_path, sc)
+    journal = _england_holding_two(tmp_path)
     r = batch.submit(journal, "entente", ["place uk-5 england", "place uk infantry england"])
     assert r.rejected is None, r.rejected
     opened = g.open_game(journal)
