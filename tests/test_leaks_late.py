@@ -34,13 +34,13 @@ import gzip
 import hashlib
 import json
 import random
-import shutil
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from leakcheck import Truth
+from test_forum_formats import _position as cut_position
 from test_leaks import BIG, COMMANDS, READERS, by_turns, check_game, controls, leak_report, referee
 from test_leaks import _addresses as addresses_of
 from test_leaks import _observers as observers_of
@@ -104,16 +104,10 @@ class Place:
 
 
 def _stored(name: str, keep: int, into: Path) -> Path:
-    """The stored game's first `keep` records (a journal cut at a record is a whole journal),
-    with its secret, both private."""
+    """The stored game's first `keep` records with its secret, both private (the forum
+    test's cut), in into."""
     into.mkdir(parents=True, exist_ok=True)
-    journal = into / f"{name}-{keep}.jsonl"
-    lines = gzip.decompress((REPLAYS / f"{name}.jsonl.gz").read_bytes()).splitlines(True)
-    journal.write_bytes(b"".join(lines[:keep]))
-    journal.chmod(0o600)
-    shutil.copy(REPLAYS / f"{name}.jsonl.secret", f"{journal}.secret")
-    Path(f"{journal}.secret").chmod(0o600)
-    return journal
+    return cut_position(name, keep, into)[0]
 
 
 def _records(journal: Path) -> list[dict]:
