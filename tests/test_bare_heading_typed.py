@@ -5,9 +5,9 @@ said no step."""
 from __future__ import annotations
 
 import pytest
+from test_heading_as_read import fixed_game
 
 import gamecalls as g
-from casebook import SECRET
 
 
 def _flat(text: str) -> str:
@@ -17,11 +17,7 @@ def _flat(text: str) -> str:
 @pytest.mark.parametrize("game", ["ttlm", "aac"])
 def test_a_bare_answer_typed_in_capitals_or_with_a_full_stop_names_its_step(
         tmp_path, cli, game):
-    secret = tmp_path / "fixed.secret"
-    secret.write_text(SECRET + "\n")
-    secret.chmod(0o600)
-    journal = tmp_path / "g.jsonl"
-    g.create_game(journal, "1914", game_id="bare-typed", secret_file=secret, game=game)
+    journal = fixed_game(tmp_path, game, "bare-typed")
     assert g.submit(journal, "german", ["PASS"]).rejected is None
     assert g.submit(journal, "german", ["End turn."]).rejected is None
     assert g.submit(journal, "entente", ["Pass."]).rejected is None

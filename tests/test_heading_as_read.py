@@ -18,13 +18,19 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-@pytest.mark.parametrize("game", ["ttlm", "aac"])
-def test_a_full_stop_ending_an_order_is_not_in_its_heading(tmp_path, cli, game):
+def fixed_game(tmp_path, game: str, game_id: str):
+    """A 1914 game of `game` dealt from the fixed secret, its journal g.jsonl."""
     secret = tmp_path / "fixed.secret"
     secret.write_text(SECRET + "\n")
     secret.chmod(0o600)
     journal = tmp_path / "g.jsonl"
-    g.create_game(journal, "1914", game_id="as-read", secret_file=secret, game=game)
+    g.create_game(journal, "1914", game_id=game_id, secret_file=secret, game=game)
+    return journal
+
+
+@pytest.mark.parametrize("game", ["ttlm", "aac"])
+def test_a_full_stop_ending_an_order_is_not_in_its_heading(tmp_path, cli, game):
+    journal = fixed_game(tmp_path, game, "as-read")
     assert g.submit(journal, "german", ["Pass."]).rejected is None
     assert g.submit(journal, "german", ["End turn!"]).rejected is None
     assert g.submit(journal, "entente", ["pass…"]).rejected is None
