@@ -14,12 +14,11 @@ Removing the file takes the game back on this machine.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 
 from ..base.errors import ForeignGameError, one_line
 from . import home
+from .written import game_file, head
 
 
 class HandedOverError(ForeignGameError):
@@ -30,8 +29,7 @@ class HandedOverError(ForeignGameError):
 
 def mark_path(game_id: str) -> Path:
     """Where the handover mark of a game is kept (its file named for the id's digest)."""
-    name = hashlib.sha256(game_id.encode("utf-8", "surrogatepass")).hexdigest()[:40]
-    return home.data_dir("handed", f"{name}.handed")
+    return game_file("handed", game_id, "handed")
 
 
 def of_game(game_id: object, first: object) -> dict | None:
@@ -45,12 +43,8 @@ def of_game(game_id: object, first: object) -> dict | None:
 
 def of_journal(raw: bytes) -> dict | None:
     """The handover mark of the game these journal bytes hold, or None."""
-    try:
-        header = json.loads(raw[:raw.find(b"\n")])
-    except (ValueError, RecursionError):
-        return None
-    return of_game(header.get("game_id"), header.get("hash")) if isinstance(header, dict) \
-        else None
+    first = head(raw)
+    return of_game(first.get("game_id"), first.get("hash"))
 
 
 def note(raw: bytes, last: dict, path: Path | str) -> dict:
@@ -59,10 +53,10 @@ def note(raw: bytes, last: dict, path: Path | str) -> dict:
     from .chain import now  # start-up: only handover needs it
     from .writtenat import place  # start-up: only handover needs it
 
-    header = json.loads(raw[:raw.find(b"\n")])
-    mark = {"game_id": header["game_id"], "first": header["hash"], "seq": last["seq"],
+    first = head(raw)
+    mark = {"game_id": first["game_id"], "first": first["hash"], "seq": last["seq"],
             "hash": last["hash"], "path": place(path), "at": now()}
-    home.keep_signed(mark_path(header["game_id"]), mark)
+    home.keep_signed(mark_path(first["game_id"]), mark)
     return mark
 
 

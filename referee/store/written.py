@@ -50,20 +50,20 @@ _KEPT = object()                    # note(): the mark's lost record stays as it
 
 def game_of(raw: bytes) -> str | None:
     """The game id record 0 of these journal bytes names (None when it cannot be read)."""
-    game_id = _header(raw).get("game_id")
+    game_id = head(raw).get("game_id")
     return game_id if isinstance(game_id, str) else None
 
 
-def _header(raw: bytes) -> dict:
+def head(raw: bytes) -> dict:
     """Record 0 of these journal bytes ({} when it cannot be read)."""
     try:
-        header = json.loads(raw[:raw.find(b"\n")])
+        rec = json.loads(raw[:raw.find(b"\n")])
     except (ValueError, RecursionError):
         return {}
-    return header if isinstance(header, dict) else {}
+    return rec if isinstance(rec, dict) else {}
 
 
-def _file(folder: str, game_id: str, suffix: str) -> Path:
+def game_file(folder: str, game_id: str, suffix: str) -> Path:
     """A file of this referee's home named for a game (its id's digest)."""
     name = hashlib.sha256(game_id.encode("utf-8", "surrogatepass")).hexdigest()[:40]
     return home.data_dir(folder, f"{name}.{suffix}")
@@ -71,7 +71,7 @@ def _file(folder: str, game_id: str, suffix: str) -> Path:
 
 def mark_path(game_id: str) -> Path:
     """Where the mark of a game is kept."""
-    return _file("written", game_id, "mark")
+    return game_file("written", game_id, "mark")
 
 
 def _read(game_id: str) -> dict | None:
@@ -90,7 +90,7 @@ def note(raw: bytes, last: dict, signer: str | None, following: str | None,
     written, open as fd (writtenat.py: a write that leaves the journal the mark named
     before an older copy says so); made: the journal's creation here (the mark's `since`,
     the record the game came to this home at, is then 0)."""
-    header = _header(raw)
+    header = head(raw)
     game_id = header.get("game_id")
     if not isinstance(game_id, str) or signer is None:
         return
@@ -147,7 +147,7 @@ def cut_too_far(keep: bytes, last: dict, signer: str | None) -> str | None:
     the one after keep, or one keep should hold and does not, whole records it wrote are
     gone too: a cut back, which a repair must not make good (problem's words)."""
     mark = _read(game_of(keep) or "")
-    if mark and _same_game(mark, _header(keep), signer) and mark.get("seq") == last["seq"] + 1:
+    if mark and _same_game(mark, head(keep), signer) and mark.get("seq") == last["seq"] + 1:
         return None
     return problem(keep, last, signer)
 
@@ -206,7 +206,7 @@ def written_at(game_id: str) -> str | None:
 
 def problem(raw: bytes, last: dict, signer: str | None) -> str | None:
     """Why the referee must not act on these bytes of a journal, or None."""
-    header = _header(raw)
+    header = head(raw)
     game_id = header.get("game_id")
     mark = _read(game_id) if isinstance(game_id, str) else None
     if not mark or not _same_game(mark, header, signer):
@@ -246,7 +246,7 @@ def older_copy(raw: bytes, last: dict, signer: str | None) -> str | None:
     moved with the game, as the guide says): the record 0 its mark names, its last record
     signed (checked against the public half the journal names) by a key that the mark's
     chain hands over, and without the record the mark names. None otherwise."""
-    header = _header(raw)
+    header = head(raw)
     game_id = header.get("game_id")
     mark = _read(game_id) if isinstance(game_id, str) and signer else None
     chain = _chain(mark) if mark and _first(mark) == header.get("hash") else None
@@ -313,13 +313,13 @@ def signs_game(game_id: str) -> str | None:
 
 
 def _game_path(game_id: str) -> Path:
-    return _file("games", game_id, "game")
+    return game_file("games", game_id, "game")
 
 
 # ---------------------------------------------------------------- the standing orders' file
 
 def _standing_path(game: str) -> Path:
-    return _file("written", game, "standing")
+    return game_file("written", game, "standing")
 
 
 def standing_mark(game: str) -> Path | None:
