@@ -28,6 +28,7 @@ def handover(
 ) -> None:
     """Hand the game over to another machine (moderator): from its last record on, nothing on
     this machine writes to it; prints what to copy there."""
+    from ..game.standing import store_path  # start-up: only handover needs it
     from ..mail.tickgame import game_lock  # start-up: only handover needs them
     from ..store import handedover, signing  # start-up: only handover needs it
     from ..store.chain import last_line, record_in  # start-up: only handover needs it
@@ -45,8 +46,7 @@ def handover(
             raise StorageError(f"{handedover.mark_path(game.game_id)}: the mark cannot be kept "
                                f"({exc.strerror}); nothing was handed over") from None
     fpr = signing.signer_of(last.get("sig")) or ""
-    key, secret, standing = signing.key_file(fpr), secret_path(journal), \
-        Path(f"{journal}.standing")
+    key, secret, standing = signing.key_file(fpr), secret_path(journal), store_path(journal)
     if format == Fmt.json:
         from ..contracts.outputs import HandoverResult  # start-up: only handover needs it
         typer.echo(commands.dump(HandoverResult.of(
@@ -55,11 +55,11 @@ def handover(
             standing=str(standing) if os.path.lexists(standing) else None,
             mark=str(handedover.mark_path(mark["game_id"])))))
         return
-    for line in _told(journal, mark, key, secret):
+    for line in _told(journal, mark, key, secret, standing):
         typer.echo(line)
 
 
-def _told(journal: Path, mark: dict, key: Path, secret: Path) -> list[str]:
+def _told(journal: Path, mark: dict, key: Path, secret: Path, standing: Path) -> list[str]:
     """What handover prints: the game handed over, what to copy, what stays, how to undo."""
     from ..store import handedover  # start-up: only handover needs it
 
@@ -78,7 +78,6 @@ def _told(journal: Path, mark: dict, key: Path, secret: Path) -> list[str]:
                      f"{one_line(journal.name)}.secret")
     lines.append(f"  the key file: {one_line(str(key))} (into that machine's keys/ folder, same "
                  f"name, mode 0600)")
-    standing = Path(f"{journal}.standing")
     if os.path.lexists(standing):
         lines.append(f"  not {one_line(str(standing))}: it is signed by this machine's referee; "
                      f"give the standing orders again there (`referee standing`), as `referee "
