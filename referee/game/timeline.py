@@ -136,6 +136,11 @@ class Timeline(msgspec.Struct):
     def due_for(self, side: str) -> Due | None:
         return next((d for d in self.dues if d.side == side), None)
 
+    def late(self) -> list[Due]:
+        """The deadlines passed that nobody answered for (the policy wait, or a pause): the
+        sides the game waits on the moderator for."""
+        return [d for d in self.dues if (d.side, d.handoff, stamp(d.due)) in self.missed]
+
 
 def answers_missed(rec: dict) -> bool:
     """Whether a record is the referee's answer for a side that missed its deadline (policy

@@ -170,7 +170,7 @@ def waits_on_the_moderator(table, name: str) -> str | None:
         why = f"{pause_words(pause, table.raw)}; " if pause is not None else ""
         return (f"the game is paused and waits on the moderator: {why}`referee deadline "
                 f"{name} --resume` resumes it")
-    late = [d for d in tl.dues if (d.side, d.handoff, stamp(d.due)) in tl.missed]
+    late = tl.late()
     return waiting_words(tl, late, name) if late else None
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from ..base.clock import for_players, parse_stamp, stamp
+from ..base.clock import for_players, parse_stamp
 from ..base.plurals import counted
 from ..base.readers import MODERATOR
 from ..game import timeline as g_timeline
@@ -164,8 +164,7 @@ def over_words(tl: Timeline, missed: dict, ender: dict) -> str:
     else:
         how = f"{who}'s orders came by mail (record {ender['seq']})"
     missed_at = _missed_due(tl, fact)
-    still = [s for s, h, due in tl.missed if s != side and
-             any(x.side == s and x.handoff == h and stamp(x.due) == due for x in tl.dues)]
+    still = [d.side for d in tl.late() if d.side != side]
     rest = (f" The game still waits on you for {players_words(sorted(still))}'s orders."
             if still else "")
     return (f"The game no longer waits on you for {who}'s orders, due by {missed_at} and "
