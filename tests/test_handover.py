@@ -8,6 +8,7 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
 from forging import as_user
 from mailservers import servers  # noqa: F401 - the fixture net needs
 from test_signing_attacks import mailed_game
@@ -256,3 +257,17 @@ def test_the_tester_s_fork_through_real_mail_servers(cli, net, tmp_path, monkeyp
     assert r.exit_code == 0 and journal.read_bytes() == before, r.output
     assert "passed over, its mail left for that machine" in r.stdout, r.stdout
     assert len(net.smtp.received) == after
+
+
+@pytest.mark.parametrize("first", [b"garbage{\n", b"\n", b"[1, 2]\n", b'{"game_id": 5}\n',
+                                   b"\xa7\xff" * 4000, b""])
+def test_a_file_whose_record_0_is_no_header_is_refused_in_one_line(cli, tmp_path, first):
+    """A damaged or planted file named as the journal: one line, exit 3, no mark kept."""
+    journal = tmp_path / "bad.jsonl"
+    journal.write_bytes(first)
+    journal.chmod(0o600)
+    r = cli("handover", journal)
+    assert r.exit_code == 3, r.output
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.output, r.stderr
+    assert journal.read_bytes() == first
+    assert not list((Path(os.environ["REFEREE_HOME"]) / "handed").glob("*"))

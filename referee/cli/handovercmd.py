@@ -9,7 +9,6 @@ prints what the new machine needs and how to take the game back here.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from ..base.errors import StorageError, one_line
+from ..base.errors import JournalError, StorageError, one_line
 from . import commands
 from .params import Fmt
 
@@ -30,14 +29,21 @@ def handover(
     this machine writes to it; prints what to copy there."""
     from ..game.standing import store_path  # start-up: only handover needs it
     from ..mail.tickgame import game_lock  # start-up: only handover needs them
-    from ..store import handedover, signing  # start-up: only handover needs it
+    from ..store import (  # start-up: only handover needs it
+        handedover,
+        signing,
+        written,  # start-up: only handover needs it
+    )
     from ..store.chain import last_line, record_in  # start-up: only handover needs it
     from ..store.dice import secret_path  # start-up: only handover needs it
     from ..store.journal import Journal  # start-up: only handover needs it
 
     commands.check_private(journal)
-    first = json.loads(Journal(journal).first_line() or b"{}")
-    game = SimpleNamespace(game_id=str(first.get("game_id")), header_hash=str(first.get("hash")))
+    first = written.head((Journal(journal).first_line() or b"") + b"\n")
+    if not isinstance(first.get("game_id"), str) or not isinstance(first.get("hash"), str):
+        raise JournalError(f"{one_line(str(journal))}: record 0 is not a game's header the "
+                           f"referee wrote; nothing was handed over")
+    game = SimpleNamespace(game_id=first["game_id"], header_hash=first["hash"])
     with game_lock(game), Journal(journal).exclusive() as raw:
         last = record_in(last_line(raw))
         try:
