@@ -136,10 +136,15 @@ class Timeline(msgspec.Struct):
     def due_for(self, side: str) -> Due | None:
         return next((d for d in self.dues if d.side == side), None)
 
+    def is_late(self, d: Due) -> bool:
+        """Whether a deadline passed with nobody answering for it (the policy wait, or a
+        pause): the journal recorded it missed, for that side's hand-off at that time."""
+        return (d.side, d.handoff, stamp(d.due)) in self.missed
+
     def late(self) -> list[Due]:
         """The deadlines passed that nobody answered for (the policy wait, or a pause): the
         sides the game waits on the moderator for."""
-        return [d for d in self.dues if (d.side, d.handoff, stamp(d.due)) in self.missed]
+        return [d for d in self.dues if self.is_late(d)]
 
 
 def answers_missed(rec: dict) -> bool:

@@ -38,7 +38,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ..base.addresses import address_key
-from ..base.clock import for_players, parse_duration, parse_stamp, span_words, stamp
+from ..base.clock import for_players, parse_duration, parse_stamp, span_words
 from ..base.errors import StorageError, UsageError
 from ..game import timeline as g_timeline
 from ..game.clockwalk import has_deadlines
@@ -168,7 +168,7 @@ def _needless(tl, timed: bool, on_hold: dict, post: Post, ledger: dict | None, h
         return "his mailed orders wait for the moderator's dice"
     if file_stamp(d.due) != h.due:
         return f"his deadline is {for_players(d.due, d.zone)} now"
-    if (h.side, d.handoff, stamp(d.due)) in tl.missed or post.now >= d.due:
+    if tl.is_late(d) or post.now >= d.due:
         return "the deadline has passed"
     if post.address(h.side) is None or address_key(post.address(h.side)) != address_key(h.to):
         return "his side's address is another now"

@@ -148,7 +148,7 @@ def _due_line(tl: Timeline, d: Due) -> str:
     """A side's deadline as its mails give it: when its orders are due, or, once that time
     has passed, that the game waits for them (nobody answering for him) or that the referee
     goes on answering for him (what the notice of his answers said beside the report)."""
-    if (d.side, d.handoff, stamp(d.due)) in tl.missed:
+    if tl.is_late(d):
         return (f"Your orders were due by {for_players(d.due, d.zone)}; that time has passed "
                 f"and the game waits for them (the moderator is told: he may extend the deadline)."
                 f"{more_time(tl, d.side)}")
@@ -295,11 +295,11 @@ def _fate(tl: Timeline, d: Due, now: datetime, rule_missed: datetime | None,
     if why == OVER:                 # held no longer (fornow.py): ruled as any other
         why = None
     if why == OWED or (why is not None and now >= d.due and
-                       (d.side, d.handoff, stamp(d.due)) not in tl.missed):
+                       not tl.is_late(d)):
         return UNASKED
     if now < d.due:
         return REMIND
-    if (d.side, d.handoff, stamp(d.due)) in tl.missed:
+    if tl.is_late(d):
         return RULED
     if rule_missed is None or rule_missed < d.due:
         return NOT_YET
@@ -403,7 +403,7 @@ def _wait_instead(j: Table, outbox: Path, now: datetime, games_dir, log: list[st
         tl = _timeline(j, raw)
         again = tl.due_for(d.side)
         if again is None or again.handoff != d.handoff or \
-                (d.side, d.handoff, stamp(again.due)) in tl.missed:
+                tl.is_late(again):
             return tl.seq, tl.hash, []
         post = Post(j, raw, outbox, now, tl.state.game_id)
         return tl.seq, tl.hash, missed_facts(tl, [again], "wait", post, log, why, reporting)
@@ -554,7 +554,7 @@ def quiet_until(journal: Path, now: datetime, games_dir: Path | None = None
     moments: list[datetime] = []
     on_hold = sides_on_hold(j)
     for d in tl.dues:
-        if (d.side, d.handoff, stamp(d.due)) in tl.missed or d.side in on_hold:
+        if tl.is_late(d) or d.side in on_hold:
             continue
         if now >= d.due:
             return now
