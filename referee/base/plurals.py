@@ -38,7 +38,15 @@ def a_or_an(words: str, capital: bool = False) -> str:
         low = first.lower()
         an = low[:1] in "aeiou" and not low.startswith(_SAID_Y_OR_W)
     article = "an" if an else "a"
-    return f"{article.capitalize() if capital else article} {words}"
+    return f"{upper_first(article) if capital else article} {words}"
+
+
+def upper_first(words: str) -> str:
+    """words with their first letter a capital, the rest as written: a sentence's opening
+    ('the German player' as 'The German player', 'an FR army' as 'An FR army', never
+    'An fr army' as str.capitalize makes it); '' as it is. The one helper wherever
+    words made for the middle of a sentence open one."""
+    return words[:1].upper() + words[1:]
 
 
 def joined(words: list[str]) -> str:

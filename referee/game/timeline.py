@@ -28,7 +28,7 @@ from ..base.clock import (
 )
 from ..base.clock import now as clock_now
 from ..base.errors import OrderError, UsageError, one_line, quoted
-from ..base.plurals import counted
+from ..base.plurals import counted, upper_first
 from ..contracts.records import MOST_REMINDERS
 from ..contracts.views import Deadlines
 from ..data.gamedata import GameData
@@ -245,7 +245,7 @@ def answered_words(rec: dict, reader: str | None = None, answer: str | None = No
     fact = clock_of(rec) or {}
     side = str(fact.get("side") or "")
     words = _answered(rec, fact, _Person(side, reader is not None and reader == side), answer)
-    return words[0].upper() + words[1:]
+    return upper_first(words)
 
 
 def _answered(rec, fact, p: _Person, answer) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from ..base.clock import duration_text, for_players, left_label, span_words, stamp
-from ..base.plurals import counted
+from ..base.plurals import counted, upper_first
 from ..base.readers import MODERATOR
 from ..engine import pending_prompt
 from ..game.clockwalk import Due
@@ -194,7 +194,7 @@ def whose(tl: Timeline, reader: str, side: str, opening: bool = False) -> str:
     'German's' that read, to the German himself, as a stranger's); opening: a sentence's
     first words ('Your', 'The German player's')."""
     words = "your" if reader == side else f"{tl.data.player_words(side)}'s"
-    return words[0].upper() + words[1:] if opening else words
+    return upper_first(words) if opening else words
 
 
 def file_stamp(moment: datetime) -> str:

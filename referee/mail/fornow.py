@@ -28,6 +28,7 @@ from datetime import datetime, timedelta
 from ..base.addresses import address_key
 from ..base.clock import for_players, parse_stamp, stamp
 from ..base.errors import StorageError
+from ..base.plurals import upper_first
 from ..base.readers import MODERATOR
 from ..game.clockwalk import Due
 from ..render.documents import players_words
@@ -98,7 +99,7 @@ def tell_hold_over(tl, d: Due, post: Post, log: list[str]) -> None:
     who = players_words([d.side])
     said = f" since {for_players(first, d.zone)}" if first is not None else ""
     body = prose(
-        f"{who[0].upper()}{who[1:]}'s orders were due by {due}, but the mail asking them "
+        f"{upper_first(who)}'s orders were due by {due}, but the mail asking them "
         f"never reached him: the mail server refuses it for now (a 4xx answer, as a full "
         f"mailbox gives) at every pass{said}. His deadline was held for it as long as the "
         f"game gives for the decision past it, until {for_players(end, d.zone)}, and is now "

@@ -4,6 +4,7 @@ nothing, or refused with why (stale, held for dice, a line that fails)."""
 from __future__ import annotations
 
 from ..base.errors import OrderError, clipped, quoted
+from ..base.plurals import upper_first
 from ..engine.order_text import format_order
 from ..game.batch import AlreadyApplied
 from ..game.forced import closer, rule_of
@@ -269,7 +270,7 @@ def _applied(out, result, lines: list[tuple[int, str]],
     if result.left is not None:
         said.append(_left_note(out, result, lines, standing_lines, table))
     out.reason = "; ".join(said)
-    out.notes = [s[0].upper() + s[1:] + "." for s in said] + out.notes
+    out.notes = [upper_first(s) + "." for s in said] + out.notes
     applied = [(a.record["seq"], a.text) for a in result.applied]
     aside = all(" ".join(str(a.record.get("order", "")).lower().split()) in ASIDE
                 for a in result.applied)

@@ -13,6 +13,7 @@ observer's name both sides. Each side's missed deadline is a record of its own u
 from __future__ import annotations
 
 from ..base.clock import for_players, stamp
+from ..base.plurals import upper_first
 from ..base.readers import MODERATOR
 from ..engine import pending_prompt
 from ..game.clockwalk import Due
@@ -118,7 +119,7 @@ def late_words(tl: Timeline, reader: str, late: list[Due], opening: bool = False
                 f"{when.pop()}"
     else:
         words = f"{_possessive([e.side for e in late])} orders were due by {when.pop()}"
-    return words[0].upper() + words[1:] if opening else words
+    return upper_first(words) if opening else words
 
 
 def _possessive(sides: list[str]) -> str:

@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ..base.clock import for_players, parse_stamp
-from ..base.plurals import counted
+from ..base.plurals import counted, upper_first
 from ..base.readers import MODERATOR
 from ..game import timeline as g_timeline
 from ..game.clockwalk import has_deadlines
@@ -49,11 +49,11 @@ def still_theirs(tl: Timeline, late: list) -> str:
         who = players_words([d.side])
         left = allowed - tl.used.get(d.side, 0)
         if left <= 0:
-            parts.append(f"{who[0].upper()}{who[1:]} has asked for the "
+            parts.append(f"{upper_first(who)} has asked for the "
                          f"{counted(allowed, 'extension')} this game allows: only you can "
                          f"give more time.")
             continue
-        parts.append(f"{who[0].upper()}{who[1:]} may still extend it himself, with a line "
+        parts.append(f"{upper_first(who)} may still extend it himself, with a line "
                      f"'extend 24h' in a mail read by the referee before "
                      f"{for_players(d.due + DAY, d.zone)} ({counted(left, 'extension')} "
                      f"left of the {allowed} this game allows).")

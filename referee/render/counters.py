@@ -21,6 +21,7 @@ import functools
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from ..base.plurals import upper_first
 from ..data.gamedata import GameData
 from .documents import fort_strength
 from .svgparts import Scale, text_width
@@ -108,7 +109,7 @@ def counter(u: dict, area: str, data: GameData) -> Counter:
                        str(strength), "no fire" if strength == 0 else "", tags,
                        f"{name} fort, strength {fort_strength(strength)}", strength)
     tail = _tail(u["id"], u["nation"], mark)
-    tail = tail if len(tail) <= 3 else tail[:1].upper() + tail[1:8]
+    tail = tail if len(tail) <= 3 else upper_first(tail[:8])
     return Counter(u["id"], area, u["side"], u["nation"], fill, ink,
                    f"{letters} {mark}{tail}" if tail.isdigit() else f"{letters} {mark} {tail}",
                    "", "", tags, f"{u['id']} {words}", None)

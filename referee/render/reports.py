@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base.errors import JournalError
+from ..base.plurals import upper_first
 from ..base.readers import PUBLIC
 from ..contracts.views import ReportView
 from ..engine.combat import barred_in_hand
@@ -473,9 +474,8 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
     if stat["game_over"]:
         why, level = result_words(stat.get("result") or {})
         if level is None:
-            return Section("The game is over", [para(Span(f"{why[:1].upper()}{why[1:]}.",
-                                                          "bold"))])
-        return Section("The game is over", [para(f"{why[:1].upper()}{why[1:]}: ",
+            return Section("The game is over", [para(Span(f"{upper_first(why)}.", "bold"))])
+        return Section("The game is over", [para(f"{upper_first(why)}: ",
                                                  Span(level, "bold"))])
     waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]
     blocks: list = []

@@ -7,7 +7,7 @@ the game is over: reveal"); and, once the secret is published, how the dice are 
 
 from __future__ import annotations
 
-from ...base.plurals import counted
+from ...base.plurals import counted, upper_first
 from ...base.readers import MODERATOR, PUBLIC
 from ...render.documents import side_name
 from ...render.record_text import wrap_lines
@@ -38,7 +38,7 @@ def end_words(card, state: SkState) -> str:
     last = _last_test(state)
     ended = f" It ended with {test_head(last)[:-1]}: {last['result']} ({last['rule']})." \
         if last else ""
-    return f"The game is over: {won}. {_cap(whose)} no figure left fighting ({gone})." + \
+    return f"The game is over: {won}. {upper_first(whose)} no figure left fighting ({gone})." + \
         ended + " " + READING
 
 
@@ -53,10 +53,6 @@ def end_line(game, records: list[dict]) -> str:
     left = state.fighting()
     won = f"the {side_name(left[0])} side won" if left else "no side won"
     return f"the game ended at record #{ending_record(records)['seq']}: {won}"
-
-
-def _cap(words: str) -> str:
-    return words[:1].upper() + words[1:]
 
 
 def _gone(card, state: SkState, side: str) -> str:
