@@ -2,5 +2,5 @@
 records stay readable): here, below every layer, because the game data's history files each
 version of the data under the rules in force when it was filed (data/datastore.py)."""
 
-RULES_VERSION = 13
+RULES_VERSION = 14
 FIRST_RULES_VERSION = 1          # a header without `rules_version`: before versions were kept

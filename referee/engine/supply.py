@@ -157,7 +157,7 @@ def check_supply(ctx: Ctx) -> None:
                 if a.strength <= 1:
                     ctx.emit(ArmyEliminated(side=side, army=ref, area=a.area, rule="6.5",
                                             reason="out of supply with one unit or none"))
-                else:
+                elif _losable(st, d, ref):      # 8.3.6: a gun alone pays no loss
                     need.append(ref)
         if need:
             ctx.emit(AttritionDue(side=side, armies=need))
@@ -172,8 +172,7 @@ def next_attrition(ctx: Ctx) -> None:
     owed = (s.production or {}).get("attrition", {})
     for side in ctx.data.sides:
         for army_id in list(owed.get(side, [])):
-            army = ctx.state.armies[army_id]
-            kinds = sorted(k for k, n in army.contents.items() if n)
+            kinds = _losable(ctx.state, ctx.data, army_id)
             if len(kinds) == 1:
                 _attrition(ctx, side, army_id, kinds[0])
             else:
@@ -194,10 +193,18 @@ def _attrition(ctx: Ctx, side: str, army_id: str, key: str) -> None:
                                 nation=nation, kind=kind))
 
 
+def _losable(s: State, d: GameData, army_id: str) -> list[str]:
+    """The template keys an unsupplied army may lose (6.5): any unit it holds but one that
+    cannot be taken as a unit loss (8.3.6: the Paris Gun; units.yaml never_a_loss)."""
+    never = d.units.kinds_with("never_a_loss")
+    return sorted(k for k, n in s.armies[army_id].contents.items()
+                  if n and k.split(":")[1] not in never)
+
+
 def _attrition_candidates(s: State, d: GameData, side: str):
     for army_id in s.production["attrition"].get(side, []):
         army = s.armies[army_id]
-        for key in sorted(army.contents):
+        for key in _losable(s, d, army_id):
             yield Lose(unit=template_ref(army, key))
 
 
@@ -207,8 +214,13 @@ def _attrition_check(s: State, d: GameData, o: Lose, side: str) -> Violation | N
     if army_id not in owed or ":" not in o.unit:
         return Violation("6.5", f"name a unit of an unsupplied army still to lose one: "
                                 f"{', '.join(owed)}")
-    if not s.armies[army_id].contents.get(template_key(s, o.unit)[1]):
+    key = template_key(s, o.unit)[1]
+    if not s.armies[army_id].contents.get(key):
         return Violation("6.5", f"army {army_id} holds no such unit")
+    kind = key.split(":")[1]
+    if kind in d.units.kinds_with("never_a_loss"):
+        return Violation("8.3.6", f"the {kind.replace('_', ' ')} cannot be taken as a unit "
+                                  f"loss; army {army_id} loses one of its other units (6.5)")
     return None
 
 
