@@ -37,10 +37,12 @@ def test_status_says_the_armistice_waits_for_the_answer(cli, game):
     _proposed(cli, game)
     entente = " ".join(cli("status", game, "--as", "entente").stdout.split())
     assert "The German player proposes an armistice (3.2): 'accept armistice' ends the " \
-           "game now; 'refuse armistice' plays on. You may answer it at any time." in entente
+           "game now; 'refuse armistice' plays on. You may answer it at any time until the " \
+           "season ends, when it lapses (2.0 VI)." in entente
     assert entente.index("proposes an armistice") < entente.index("Waiting on the German")
     german = " ".join(cli("status", game, "--as", "german").stdout.split())
-    assert "Your armistice proposal waits for the other player's answer (3.2)." in german
+    assert "Your armistice proposal waits for the other player's answer (3.2); 'withdraw " \
+           "armistice' takes it back, and it lapses when the season ends (2.0 VI)." in german
     public = " ".join(cli("status", game).stdout.split())
     assert "The German player has proposed an armistice; the other player has not " \
            "answered it yet (3.2)." in public

@@ -1,7 +1,8 @@
 """A mailed 'armistice' (3.2): the word every player knows, though an order begins with
-another ('propose armistice', 'accept armistice', 'refuse armistice'). Mail reads the line
-as an order, never as prose: a running game refuses it naming the orders meant; a game
-closed by `reveal --force`, or over, answers it as it answers any order, saying so."""
+another ('propose armistice', 'withdraw armistice', 'accept armistice', 'refuse
+armistice'). Mail reads the line as an order, never as prose: a running game refuses it
+naming the orders meant; a game closed by `reveal --force`, or over, answers it as it
+answers any order, saying so."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def test_a_mailed_armistice_is_refused_naming_the_orders_meant(tmp_path, cli, li
     outcomes, said = _reply(tmp_path, journal, line)
     assert [(o.status, o.line) for o in outcomes] == [("rejected", 1)], outcomes
     assert "no orders found" not in said and "Not read as orders" not in said, said
-    assert "propose armistice, accept armistice or refuse armistice" in said, said
+    assert "propose armistice, withdraw armistice, accept armistice or refuse armistice" \
+        in said, said
     assert journal.read_bytes() == before
 
 

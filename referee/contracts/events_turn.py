@@ -183,6 +183,20 @@ class ArmisticeRefused(Ev):
     side: str
 
 
+class ArmisticeWithdrawn(Ev):
+    """The side that proposed the armistice takes its offer back (3.2)."""
+
+    side: str
+
+
+class ArmisticeLapsed(Ev):
+    """An armistice proposal not answered by the end of the season it was made in ends with
+    it (3.2: an offer to end the war as things stand; 2.0 VI)."""
+
+    side: str            # who had proposed it
+    season: str          # the season that ended, as the turn track names it
+
+
 class SecretRevealed(Ev):
     """The dice secret was published so that anyone can check every die (dice.py)."""
 

@@ -243,9 +243,9 @@ class Eft(Ord, tag="eft"):
 
 
 class Armistice(Ord, tag="armistice"):
-    """Propose, accept or refuse an armistice (3.2), or resign (3.3)."""
+    """Propose, withdraw, accept or refuse an armistice (3.2), or resign (3.3)."""
 
-    act: Literal["propose", "accept", "refuse", "surrender"]
+    act: Literal["propose", "withdraw", "accept", "refuse", "surrender"]
 
 
 Order = Union[PlayCard, Pass, EndMovement, EndTurn, Discard, Move, Rail, Strategic,

@@ -6,8 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..contracts.events_turn import (
+    ArmisticeLapsed,
     ArmisticeProposed,
     ArmisticeRefused,
+    ArmisticeWithdrawn,
     CardPlayed,
     CardRemoved,
     CardsDiscarded,
@@ -157,7 +159,8 @@ def _proposed(s: State, e: ArmisticeProposed, d: GameData) -> None:
     s.armistice = e.side
 
 
-def _refused(s: State, e: ArmisticeRefused, d: GameData) -> None:
+def _refused(s: State, e: ArmisticeRefused | ArmisticeWithdrawn | ArmisticeLapsed,
+             d: GameData) -> None:
     s.armistice = None
 
 
@@ -184,7 +187,8 @@ BY_TYPE: dict[type, Callable[[State, Any, GameData], None]] = {
     DeckShuffled: _shuffled, CardsStacked: _stacked, CardsDrawn: _drawn,
     CardPlayed: _played, CardsDiscarded: _discarded, CardRemoved: _removed,
     RulesUpgraded: _upgraded_rules, SecretRevealed: _revealed, ArmisticeProposed: _proposed,
-    ArmisticeRefused: _refused, PlansOpened: _plans_opened, PlanSealed: _plan_sealed,
+    ArmisticeRefused: _refused, ArmisticeWithdrawn: _refused, ArmisticeLapsed: _refused,
+    PlansOpened: _plans_opened, PlanSealed: _plan_sealed,
     PlanClosed: _plan_closed, PlanRevealed: _plan_revealed,
 }
 

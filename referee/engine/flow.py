@@ -49,7 +49,7 @@ from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .order_text import format_order
 from .state import State, other
 from .suppress import apply_suppress, suppress_candidates, suppress_violation
-from .victory import victory_level
+from .victory import lapse_armistice, victory_level
 
 # ---------------------------------------------------------------- I  reinforcements
 
@@ -111,6 +111,7 @@ def advance_season(ctx: Ctx) -> None:
     if s.turn >= s.last_turn:
         end_game(ctx, f"the last seasonal turn ({d.label(s.turn)}) has been played (2.0 VI)")
         return
+    lapse_armistice(ctx)
     if d.turn(s.turn).season == "WINTER":
         reshuffle(ctx, f"end of {d.label(s.turn)} (1.3, 2.0 VI)")
     ctx.emit(SeasonAdvanced(turn=s.turn + 1, label=d.label(s.turn + 1)))

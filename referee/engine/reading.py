@@ -422,9 +422,10 @@ def _eft(r: Reader) -> Ord:
 
 
 # A word a player writes first for an order that begins with another (3.2: an armistice is
-# proposed, accepted or refused): read as an order's first word, so that mail takes such a
-# line for an order, refused naming the orders meant, never for prose passed over.
-MEANT = {"armistice": ("propose armistice", "accept armistice", "refuse armistice")}
+# proposed, withdrawn, accepted or refused): read as an order's first word, so that mail
+# takes such a line for an order, refused naming the orders meant, never for prose passed over.
+MEANT = {"armistice": ("propose armistice", "withdraw armistice", "accept armistice",
+                       "refuse armistice")}
 # What may end such a word, which mail reads as an order's first word all the same
 # (mail/message.py's looks_like_order).
 _STOPS = ",.!:;"
@@ -489,6 +490,7 @@ VERBS = {
     "eft": _eft,
     "propose": _armistice_word("propose"),
     "accept": _armistice_word("accept"),
+    "withdraw": _armistice_word("withdraw"),
     "surrender": _armistice_word("surrender"),
     "resign": _armistice_word("surrender"),
 }

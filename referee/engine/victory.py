@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from ..base.plurals import noun
 from ..contracts.chartmodels import VictoryLevel
-from ..contracts.events_turn import ArmisticeProposed, ArmisticeRefused, GameEnded
+from ..contracts.events_turn import (
+    ArmisticeLapsed,
+    ArmisticeProposed,
+    ArmisticeRefused,
+    ArmisticeWithdrawn,
+    GameEnded,
+)
 from ..contracts.orders import Armistice, Ord
 from ..data.gamedata import GameData
 from .core import Ctx, Violation
@@ -126,12 +132,15 @@ def check_decisive(ctx: Ctx) -> None:
 
 
 def armistice_orders(s: State, d: GameData, side: str):
-    """Orders a side may give at any time: propose, accept or refuse an armistice; resign."""
+    """Orders a side may give at any time: propose an armistice, or withdraw his own, or
+    accept or refuse the other's; resign."""
     if s.phase == "over":
         return
     if s.armistice is None:
         yield Armistice(act="propose")
-    elif s.armistice != side:
+    elif s.armistice == side:
+        yield Armistice(act="withdraw")
+    else:
         yield Armistice(act="accept")
         yield Armistice(act="refuse")
     yield Armistice(act="surrender")
@@ -143,6 +152,11 @@ def armistice_violation(s: State, d: GameData, o: Armistice, side: str) -> Viola
         if s.armistice is not None:
             return Violation("3.2", f"the {d.side_name(s.armistice)} player's proposal is "
                                     f"still open")
+        return None
+    if o.act == "withdraw":
+        if s.armistice != side:
+            return Violation("3.2", f"the {d.side_name(side)} player has no armistice proposal "
+                                    f"open to withdraw")
         return None
     if o.act in ("accept", "refuse"):
         if s.armistice is None or s.armistice == side:
@@ -162,6 +176,8 @@ def apply_armistice(ctx: Ctx, o: Ord, side: str) -> None:
     vp, level = victory_level(s, d)
     if o.act == "propose":
         ctx.emit(ArmisticeProposed(side=side))
+    elif o.act == "withdraw":
+        ctx.emit(ArmisticeWithdrawn(side=side))
     elif o.act == "refuse":
         ctx.emit(ArmisticeRefused(side=side))
     elif o.act == "accept":
@@ -176,3 +192,12 @@ def apply_armistice(ctx: Ctx, o: Ord, side: str) -> None:
         ctx.emit(GameEnded(reason=f"the {side} player surrenders: the level counts one worse "
                                   f"for him (3.3)", vp=vp, level=levels[j].id,
                            level_name=levels[j].name))
+
+
+def lapse_armistice(ctx: Ctx) -> None:
+    """At the end of a season (2.0 VI) a proposal still open ends: 3.2's armistice is
+    offered to end the war as things stand (the French: the present level applies), and
+    what stands changes with the next season."""
+    s = ctx.state
+    if s.armistice is not None:
+        ctx.emit(ArmisticeLapsed(side=s.armistice, season=ctx.data.label(s.turn)))

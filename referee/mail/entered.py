@@ -22,14 +22,16 @@ The hold stands then, for the lines left.
 from __future__ import annotations
 
 from ..base.readers import MODERATOR
-from ..contracts.events_turn import ArmisticeProposed, ArmisticeRefused
+from ..contracts.events_turn import ArmisticeProposed, ArmisticeRefused, ArmisticeWithdrawn
 from ..engine import game_over, waiting_on
 from ..game.replay import order_text
 from ..table import Table
 
 # What a side may do at any time (3.2) beside his decision, leaving it as it was: an
-# armistice proposed or refused answers none (an armistice accepted, a surrender, ends it).
-_BESIDE_THE_DECISION = frozenset({ArmisticeProposed.__name__, ArmisticeRefused.__name__})
+# armistice proposed, withdrawn or refused answers none (an armistice accepted, a surrender,
+# ends it).
+_BESIDE_THE_DECISION = frozenset({ArmisticeProposed.__name__, ArmisticeRefused.__name__,
+                                  ArmisticeWithdrawn.__name__})
 
 
 def order_of(record: dict, side: str) -> bool:

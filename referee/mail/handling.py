@@ -255,8 +255,9 @@ def close_forced(table: Table, out) -> None:
 
 
 # Orders given beside the decision asked, which leave it as it was: a dice sheet registered,
-# an armistice proposed or refused (3.2; accepted, it ends the game, which the lead says).
-ASIDE = frozenset({SHEET, "propose armistice", "refuse armistice"})
+# an armistice proposed, withdrawn or refused (3.2; accepted, it ends the game, which the
+# lead says).
+ASIDE = frozenset({SHEET, "propose armistice", "withdraw armistice", "refuse armistice"})
 
 
 def _applied(out, result, lines: list[tuple[int, str]],

@@ -188,17 +188,20 @@ def armistice_para(proposer: str, other: str | None, reader: str, paused: bool,
                    level: str | None = None) -> Para:
     """An armistice proposed and not yet answered (3.2), as its reader reads it: to the side
     that may answer it, what each answer does and that it is his at any time (once the game
-    resumes, paused); to the proposer, that it waits; to anyone else, that it is not
-    answered yet. level: the level the game would end at (the report's VP), if known."""
+    resumes, paused) until the season ends; to the proposer, that it waits, how he takes it
+    back and when it lapses; to anyone else, that it is not answered yet. level: the level
+    the game would end at (the report's VP), if known."""
     if answers_armistice(reader, proposer):
         return para(
             Span(f"The {side_name(proposer)} player proposes an armistice (3.2): ", "bold"),
             f"'accept armistice' ends the game{'' if paused else ' now'}"
             f"{f', as {a_or_an(level)}' if level else ''}; 'refuse armistice' plays on. You may "
-            f"answer it {'once the game resumes' if paused else 'at any time'}.")
+            f"answer it {'once the game resumes,' if paused else 'at any time'} until the "
+            f"season ends, when it lapses (2.0 VI).")
     whom = f"the {side_name(other)} player" if other else "the other player"
     if reader == proposer:
-        return para(f"Your armistice proposal waits for {whom}'s answer (3.2).")
+        return para(f"Your armistice proposal waits for {whom}'s answer (3.2); 'withdraw "
+                    f"armistice' takes it back, and it lapses when the season ends (2.0 VI).")
     return para(f"The {side_name(proposer)} player has proposed an armistice; {whom} has not "
                 f"answered it yet (3.2).")
 

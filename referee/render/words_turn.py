@@ -184,6 +184,15 @@ def _armistice_refused(ev: dict, data: GameData, reader: str) -> str:
     return f"The {side(ev, data)} player refuses the armistice; the war goes on (3.2)"
 
 
+def _armistice_withdrawn(ev: dict, data: GameData, reader: str) -> str:
+    return f"The {side(ev, data)} player withdraws his armistice proposal (3.2)"
+
+
+def _armistice_lapsed(ev: dict, data: GameData, reader: str) -> str:
+    return (f"The {side(ev, data)} player's armistice proposal, not answered, lapses with "
+            f"the end of {ev['season']} (3.2, 2.0 VI)")
+
+
 WORDING: dict[str, Wording] = {
     "PhaseBegan": _phase_began,
     "PlayerTurnBegan": _player_turn_began,
@@ -207,4 +216,6 @@ WORDING: dict[str, Wording] = {
     "CrisisEnded": _crisis_ended,
     "ArmisticeProposed": _armistice_proposed,
     "ArmisticeRefused": _armistice_refused,
+    "ArmisticeWithdrawn": _armistice_withdrawn,
+    "ArmisticeLapsed": _armistice_lapsed,
 }
