@@ -31,8 +31,9 @@ current game data, each to new orders from where the orders random play chose am
 differed (the 1918 game from its set-up, the US reinforcements now placed as any others);
 rules 13: a reinforcement plan stays open while units moved into armies could still make
 room for an arrival, 2.0 I, 8.1, played again from the same seeds; rules 14: the Paris
-Gun is never the unit an unsupplied army loses, 6.5, 8.3.6, which no stored game had, so
-each was played again to the same records under the new header).
+Gun is never the unit an unsupplied army loses, 6.5, 8.3.6, and an army a retreat leaves
+empty beside no Friendly infantry-type unit is eliminated at once, 8.1, played again from the
+same seeds, the 1916 and 1918 games to new ends from the first such retreat).
 Whatever moves in the engine without a change of rules, every
 one of their records must still be decided again from its order to exactly the recorded
 events, and every die and shuffle must come again from the secret.

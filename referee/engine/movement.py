@@ -492,19 +492,27 @@ def apply_reorganise(ctx: Ctx, o: Move, side: str) -> None:
     apply_move(ctx, o, side, mode="reorganise")
 
 
+def strand_empty_armies(ctx: Ctx, area: str, emptied: str | None = None) -> None:
+    """8.1: an empty army in a Disputed area without Friendly infantry-type units is
+    eliminated at once; `emptied` names the army whose last unit has just gone out of it."""
+    s, d = ctx.state, ctx.data
+    if s.disputed(area, d):
+        for a in list(s.armies_in(area)):
+            side = d.nation_side[a.nation]
+            if a.strength == 0 and not has_infantry(s, d, area, side):
+                how = "its last unit retreated out of it, leaving " * (a.id == emptied)
+                ctx.emit(ArmyEliminated(side=side, army=a.id, area=area, rule="8.1",
+                                        reason=f"{how}an empty army in a Disputed area "
+                                               f"without Friendly infantry-type units"))
+
+
 def settle(ctx: Ctx, areas) -> None:
     """After units come or go: eliminate stranded empty armies, then update control (4.1, 8.1)."""
     s, d = ctx.state, ctx.data
     for area in dict.fromkeys(areas):
         if area is None or area not in d.areas:
             continue
-        if s.disputed(area, d):
-            for a in list(s.armies_in(area)):
-                side = d.nation_side[a.nation]
-                if a.strength == 0 and not has_infantry(s, d, area, side):
-                    ctx.emit(ArmyEliminated(side=side, army=a.id, area=area, rule="8.1",
-                                            reason="an empty army in a Disputed area without "
-                                                   "Friendly infantry-type units"))
+        strand_empty_armies(ctx, area)
         present = [x for x in d.sides if s.present(area, x, d)]
         if len(present) == 1:
             side = present[0]

@@ -161,6 +161,9 @@ def apply_retreat(ctx: Ctx, o: Retreat, side: str, how: str) -> None:
         ctx.emit(UnitRetreated(side=side, unit=o.unit, kind=m.kind, nation=m.nation,
                                from_area=m.area, to_area=o.to, how=how, new_id=new_id,
                                into=o.into))
+    # 8.1 at once in the battle area: the army a unit left, or one the retreat left without
+    # Friendly infantry-type units, may stand there empty (control waits for the battle's end).
+    movement.strand_empty_armies(ctx, m.area, m.source.id if m.source is not None else None)
     movement.settle(ctx, [o.to])
     army = ctx.state.armies.get(o.unit)
     if army is not None and army.status == "map" and army.strength == 0 and \
