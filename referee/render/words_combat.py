@@ -149,10 +149,18 @@ def _armies_there(ev: dict, data: GameData) -> str:
 
 def _silent(ev: dict, data: GameData) -> str:
     """The unit types in the battle that fire no die in this phase, each with its rule, once
-    for the phase (8.3.1 cavalry in offensive fire, 8.3.3, 8.3.5)."""
+    for the phase (8.3.1 cavalry in offensive fire, 8.3.3, 8.3.5); a type that never fires
+    in Rough terrain says that is why, where the battle area is Rough (8.3.5)."""
     types = data.units.unit_types
-    said = [f"{kind_name(k)} ({types[k].rule})" if k in types else kind_name(k)
-            for k in ev["silent"]]
+    rough = ev["area"] in data.areas and data.areas[ev["area"]].terrain == "rough"
+
+    def why(k: str) -> str:
+        fire = types[k].firepower
+        where = "in Rough terrain, " if rough and "in_rough" in fire and not fire["in_rough"] \
+            else ""
+        return f"{kind_name(k)} ({where}{types[k].rule})"
+
+    said = [why(k) if k in types else kind_name(k) for k in ev["silent"]]
     verb = "fires" if len(said) == 1 else "fire"
     return f"{' and '.join(said)} {verb} no die in {ev['phase']} fire"
 
