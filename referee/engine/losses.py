@@ -130,7 +130,9 @@ def _prompt(s: State, d: GameData, own: bool = False) -> str:
         [f"play an Ersatz card{'' if own else ' if the hand holds one'}"] * ersatz + \
         ["annihilate"] * ("annihilate" in kinds)
     said = " or ".join(ways) if len(ways) < 3 else ", ".join(ways[:-1]) + ", or " + ways[-1]
-    return f"pay {counted(pay['hits'] + pay['siege'], 'hit')} in {area}{what}{siege}: {said} (5.3)"
+    # One citation: a unit loss alone already cites its own, more precise rule (5.3.1).
+    cited = "" if said.endswith(f"({LOSS_RULE})") else " (5.3)"
+    return f"pay {counted(pay['hits'] + pay['siege'], 'hit')} in {area}{what}{siege}: {said}{cited}"
 
 
 def _lose_words(pay: dict) -> str:
@@ -140,7 +142,10 @@ def _lose_words(pay: dict) -> str:
         return "lose a step of the fort"
     if pay["target"] == "dogfight":
         return "lose a Biplane"
-    return "lose a unit from the strongest unit in the battle area (5.3.1)"
+    return f"lose a unit from the strongest unit in the battle area ({LOSS_RULE})"
+
+
+LOSS_RULE = "5.3.1"          # which unit a hit takes (the strongest; its most numerous type)
 
 
 def _siege_words(siege: int, hits: int) -> str:
