@@ -215,5 +215,6 @@ def test_a_scenario_unit_must_have_been_buildable_before_the_start(tmp_path):
     with pytest.raises(GameDataError) as err:
         load_game(d)
     assert "units[" in str(err.value.problems) and \
-        "a GE paris_gun cannot be in play before turn 16 (SPRING 1918) (8.3.6)" in \
+        "a GE paris_gun cannot be in play before the Production phase of turn 16 (SPRING 1918), " \
+        "the first in which it can be built (8.3.6)" in \
         "\n".join(err.value.problems)

@@ -204,7 +204,8 @@ class _ScenarioCheck:
 
     def check_build_dates(self, loc: At, u: ScenarioUnit) -> None:
         """No unit, nor any in an army, is in play before it can be built unless it arrived as
-        a reinforcement (7.6)."""
+        a reinforcement (7.6). A type's first date is a Production Phase, the last phase of
+        its turn (2.0 V): before it, in that turn too, none of the type has been built."""
         data, sc = self.data, self.sc
         # (where it is written, from the unit: its type or an item of its contents)
         for kind, nat, at in [(u.type, u.nation, ("type",))] + [
@@ -214,11 +215,13 @@ class _ScenarioCheck:
             first = when.from_turn if when else None
             came = [t.turn for t in data.events.turns if self.arrived(t.turn)
                     for r in t.reinforcements if (r.nation, r.type) == (nat, kind)]
-            if first is not None and first > 1 and self.start <= first and not came and \
-                    sc.position.phase != "production":
-                self.out.append(loc.at(*at).says(f"{a_or_an(nat.upper())} {kind} cannot be in play "
-                                                 f"before turn {first} ({turn_label(data, first)}) "
-                                                 f"({when.rule})"))
+            built = first is None or first <= 1 or self.start > first or (
+                self.start == first and sc.position.phase == "production")
+            if not built and not came:
+                self.out.append(loc.at(*at).says(
+                    f"{a_or_an(nat.upper())} {kind} cannot be in play before the Production "
+                    f"phase of turn {first} ({turn_label(data, first)}), the first in which "
+                    f"it can be built ({when.rule})"))
 
     def check_counter_years(self, loc: At, u: ScenarioUnit) -> None:
         """A unit whose counters bear a year, or an army holding one, has a counter of a year
