@@ -37,7 +37,7 @@ from ..store.journal import Journal, now, stale
 from ..store.secrets import load_secret
 from . import standing
 from .clockwalk import Walk, walked_on
-from .decisionwords import decision_words
+from .decisionwords import decision_words, roll_waits
 from .dicesource import batch_dice, needs_others, order_needs, plan_takes_a_link
 from .drydice import DryDice, DryStop
 from .dryplan import dry_close, others_planned
@@ -491,7 +491,7 @@ class Batch:
         standing-order change is kept now, under the lock, just before its records."""
         q, result = self.q, self.result
         if result.rejected is None and self.manual is not None:
-            self.manual.check_used_up()
+            self.manual.check_used_up(roll_waits(self.state, self.data))
         # A rejected all-or-nothing batch leaves the game as it was; so does its report.
         failed = q.atomic and result.rejected is not None
         result.state = self.pos.state if failed else self.state

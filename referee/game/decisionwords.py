@@ -53,3 +53,13 @@ def owed_words(state: State | None, data: GameData | None, side: str, kind: str)
             (state.pending.kind, state.pending.side) == (kind, side):
         return pending_prompt(state, data)
     return decision_words(kind)
+
+
+def roll_waits(state: State, data: GameData) -> str:
+    """Why manual dice given with a batch were not needed yet, as a refusal's tail: no die is
+    rolled before the decision the game now waits on, whose and what; none when it is over."""
+    p = state.pending
+    if p is None or p.side not in data.sides:
+        return ""
+    return (f"; the next roll waits on {data.player_words(p.side)}'s decision: "
+            f"{decision_words(p.kind)}")

@@ -162,12 +162,12 @@ class ManualDice:
         self.used += count
         return out
 
-    def check_used_up(self) -> None:
-        """Reject dice that no roll used."""
+    def check_used_up(self, why: str = "") -> None:
+        """Reject dice that no roll used; why (its own punctuation first) says why none did."""
         if self.used < len(self.values):
             extra = len(self.values) - self.used
             raise DiceError(f"{extra} more dice given than needed (the orders rolled "
-                            f"{self.used})")
+                            f"{self.used}){why}")
 
 
 class Dice:

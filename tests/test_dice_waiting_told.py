@@ -1,0 +1,40 @@
+"""Manual dice given before any die is rolled are refused with why none was needed yet: the
+next roll waits on a decision, whose and what (here a cavalry retreat before combat, 5.4.3,
+which the defender answers after the attacker and before any fire)."""
+
+from __future__ import annotations
+
+import gamecalls as g
+from casebook import new_game, position
+from referee.base.errors import DiceError
+from referee.store.dice import ManualDice
+
+
+def test_the_refusal_gives_the_reason_it_is_handed():
+    m = ManualDice([6, 1])
+    try:
+        m.check_used_up("; the next roll waits on X")
+    except DiceError as exc:
+        assert str(exc) == ("dice rejected: 2 more dice given than needed (the orders rolled 0); "
+                            "the next roll waits on X (nothing was recorded)")
+    else:
+        raise AssertionError("extra dice accepted")
+
+
+def test_dice_given_before_the_other_sides_cavalry_retreat_are_refused_with_why(tmp_path, cli):
+    sc = position("1918", turn=17, player="german", hands={"german": ["off-01"], "entente": []},
+                  remove_units=["ge-i-05"],
+                  add_units=["ge-9 ge army colmar 1I+2S+1C", "fr-c-09 fr cavalry vosges"])
+    j = new_game(tmp_path, sc, dice="manual")
+    for order in ("play offensive", "move ge-9 vosges", "end movement"):
+        r = g.submit(j, "german", [order])
+        assert r.rejected is None, (order, r.rejected)
+    assert g.open_game(j).state.pending.kind == "cavalry_retreat"
+    before = j.read_bytes()
+    r = cli("order", j, "--as", "german", "--dice", "6,1", "done")
+    assert r.exit_code == 1, r.stdout
+    assert r.stderr.splitlines() == [
+        "referee: dice rejected: 2 more dice given than needed (the orders rolled 0); the next "
+        "roll waits on the Entente player's decision: cavalry retreating before combat (5.4.3) "
+        "(nothing was recorded)"], r.stderr
+    assert j.read_bytes() == before
