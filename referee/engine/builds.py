@@ -117,7 +117,12 @@ def available(s: State, d: GameData, unit: str) -> Violation | None:
     """Availability dates and counter limits of a unit to build (7.6, 8.x)."""
     nation, kind = unit.split(":")
     ut = d.units.unit_types.get(kind)
-    if ut is None or kind in ("army", "fort"):
+    if ut is None:
+        side = d.nation_side[nation]
+        return Violation("7.6", f"{kind} is not a unit type of this game; the "
+                                f"{d.side_name(side)} player builds "
+                                f"{and_list(buildable_kinds(d, side))}")
+    if kind in ("army", "fort"):
         return Violation("7.6", f"{kind.replace('_', ' ')} is not bought this way (armies are "
                                 f"rebuilt with 'rebuild', forts never)")
     if nation not in ut.nations:
@@ -140,6 +145,15 @@ def available(s: State, d: GameData, unit: str) -> Violation | None:
             return Violation("8.3.4", f"every {nation.upper()} {kind.replace('_', ' ').title()} "
                                       f"counter marked {year} or earlier is already in play")
     return None
+
+
+def buildable_kinds(d: GameData, side: str) -> list[str]:
+    """The unit types side's nations build with 'build', by the names an order gives them, in
+    the order units.yaml lists them, whatever their dates (7.2, 7.6: their cost_bp)."""
+    return [k for k, ut in d.units.unit_types.items()
+            if ut.class_ not in ("army", "fort") and ut.cost_bp is not None and
+            any(n in ut.nations and k in d.units.mix.get(n, {}) and
+                d.build_date(n, k) is not None for n in d.units.sides[side])]
 
 
 def _commonwealth_violation(s: State, d: GameData, orders: list[Ord],

@@ -1,0 +1,43 @@
+"""What a refused production order says (7.2-7.6, 8.1, 8.2.2): the unit type it names as a
+player types it, the rule that says why, and names a reader knows, never a data id or file."""
+
+from __future__ import annotations
+
+import gamecalls as g
+from casebook import new_game, position
+
+
+def _production(tmp_path, game="ttlm", name="p", turn=1, **kw):
+    """A position one pass away from production, then that pass: production begins."""
+    kw.setdefault("hands", {"german": ["off-01"], "entente": ["off-03"]})
+    sc = position("1914", game=game, turn=turn, player="entente", passes=1, **kw)
+    j = new_game(tmp_path, sc, name=name, game=game)
+    assert g.submit(j, "entente", ["pass", "end turn"]).rejected is None
+    assert g.open_game(j).state.pending.kind == "production"
+    return j
+
+
+def _refused(j, side, order):
+    """The rule and the reason the order is refused with."""
+    r = g.submit(j, side, [order])
+    assert r.rejected is not None, f"{order!r} was accepted"
+    return r.rejected[2].rule, r.rejected[2].reason
+
+
+def test_a_misspelt_unit_type_is_unknown_and_the_types_built_are_listed(tmp_path):
+    """7.6: a word that names no unit type is no army or fort: the refusal says so and lists
+    the types the side builds, as an order names them."""
+    j = _production(tmp_path)
+    rule, why = _refused(j, "german", "build ge infantryy aachen")
+    assert rule == "7.6"
+    assert why.startswith("infantryy is not a unit type of this game; the German player "
+                          "builds infantry, stosstruppen"), why
+    assert "rebuild" not in why and "paris_gun" in why and "siege_gun" in why
+
+
+def test_aac_an_unknown_type_lists_the_imperial_guard_as_it_is_typed(tmp_path):
+    j = _production(tmp_path, game="aac")
+    rule, why = _refused(j, "entente", "build ru guard riga")
+    assert rule == "7.6"
+    assert why == ("guard is not a unit type of this game; the Entente player builds "
+                   "infantry, imperial_guard, cavalry, artillery and biplane"), why
