@@ -41,3 +41,17 @@ def test_aac_an_unknown_type_lists_the_imperial_guard_as_it_is_typed(tmp_path):
     assert rule == "7.6"
     assert why == ("guard is not a unit type of this game; the Entente player builds "
                    "infantry, imperial_guard, cavalry, artillery and biplane"), why
+
+
+def test_an_army_is_not_built_but_rebuilt_once_eliminated(tmp_path):
+    """7.3, 8.1: an army comes back only once eliminated, with 'rebuild'; 7.6 only prices
+    that empty army at 1 BP. A fort is never built nor rebuilt (8.4)."""
+    j = _production(tmp_path)
+    rule, why = _refused(j, "german", "build ge army trier")
+    assert rule == "7.3"
+    assert why == ("armies are not built: only an eliminated army comes back, empty, with "
+                   "'rebuild ARMY AREA' (rules 7.3, 8.1)"), why
+    r = g.submit(j, "german", ["build ge army trier"])
+    assert str(r.rejected[2]).count("rule") == 1, str(r.rejected[2])
+    assert _refused(j, "german", "build ge fort trier") == (
+        "8.4", "forts are never built, nor rebuilt once destroyed")

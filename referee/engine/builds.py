@@ -122,9 +122,11 @@ def available(s: State, d: GameData, unit: str) -> Violation | None:
         return Violation("7.6", f"{kind} is not a unit type of this game; the "
                                 f"{d.side_name(side)} player builds "
                                 f"{and_list(buildable_kinds(d, side))}")
-    if kind in ("army", "fort"):
-        return Violation("7.6", f"{kind.replace('_', ' ')} is not bought this way (armies are "
-                                f"rebuilt with 'rebuild', forts never)")
+    if ut.class_ == "army":         # 7.6's empty army is the price of one rebuilt (8.1)
+        return Violation("7.3", f"armies are not built: only an eliminated army comes back, "
+                                f"empty, with 'rebuild ARMY AREA' (rules 7.3, {ut.rule})")
+    if ut.class_ == "fort":
+        return Violation(ut.rule, "forts are never built, nor rebuilt once destroyed")
     if nation not in ut.nations:
         return Violation("7.6", f"{nation.upper()} has no {kind.replace('_', ' ')} units")
     when = d.build_date(nation, kind)
