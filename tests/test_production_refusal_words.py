@@ -55,3 +55,27 @@ def test_an_army_is_not_built_but_rebuilt_once_eliminated(tmp_path):
     assert str(r.rejected[2]).count("rule") == 1, str(r.rejected[2])
     assert _refused(j, "german", "build ge fort trier") == (
         "8.4", "forts are never built, nor rebuilt once destroyed")
+
+
+def test_a_build_date_refusal_names_no_data_file(tmp_path):
+    """8.3.4: the Biplane's date is refused with its rule and the data's note, but not the
+    file the note names for the data's editor."""
+    j = _production(tmp_path, turn=7)
+    rule, why = _refused(j, "german", "build ge biplane aachen")
+    assert rule == "8.3.4"
+    assert why == ("GE biplane units may be built from SPRING 1916 (from 1916; each counter "
+                   "from the year printed on it); this is WINTER 1915-16"), why
+
+
+def test_no_build_date_note_of_either_game_is_told_with_a_file_name():
+    from referee.engine.builds import unfiled
+
+    for game in ("ttlm", "aac"):
+        dates = g.game_data(game).events.build_dates
+        notes = [w.note for row in dates.units.values() for w in row.values()]
+        notes += [w.note for w in dates.upgrades.values()]
+        assert any(".yaml" in n for n in notes), game        # the data does name files
+        for note in notes:
+            told = unfiled(note)
+            assert ".yaml" not in told and "()" not in told, (game, note, told)
+    assert unfiled("marked 1918 (units.yaml, reconstructed)") == "marked 1918 (reconstructed)"

@@ -7,6 +7,7 @@ out of armies (8.1), and against the Build Points it leaves.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import msgspec
@@ -113,6 +114,21 @@ def unpaid(s: State, d: GameData, side: str, o: Ord) -> Violation | None:
     return Violation("7.0", f"not enough Build Points: {have} left, this costs {cost}")
 
 
+# A part of a data note naming a file, for whoever edits the data: "(units.yaml)".
+_FILE_PART = re.compile(r"[\w./-]+\.(?:yaml|yml|json)")
+_BRACKETS = re.compile(r" ?\(([^()]*)\)")
+
+
+def unfiled(note: str) -> str:
+    """A data note as a player reads it: without the files it names for the data's editor
+    ('... printed on it (units.yaml)' -> '... printed on it'; '(units.yaml, reconstructed)'
+    -> '(reconstructed)')."""
+    def kept(m: re.Match) -> str:
+        parts = [x for x in m[1].split(", ") if not _FILE_PART.fullmatch(x.strip())]
+        return f" ({', '.join(parts)})" if parts else ""
+    return _BRACKETS.sub(kept, note)
+
+
 def available(s: State, d: GameData, unit: str) -> Violation | None:
     """Availability dates and counter limits of a unit to build (7.6, 8.x)."""
     nation, kind = unit.split(":")
@@ -134,8 +150,8 @@ def available(s: State, d: GameData, unit: str) -> Violation | None:
         return Violation("7.6", f"{nation.upper()} {kind.replace('_', ' ')} units are never "
                                 f"built (no build date in the game data)")
     if s.turn < when.from_turn:
-        why = ", ".join(x for x in (when.source if when.source != "core" else "", when.note)
-                        if x)
+        why = ", ".join(x for x in (when.source if when.source != "core" else "",
+                                    unfiled(when.note)) if x)
         return Violation(when.rule, f"{nation.upper()} {kind.replace('_', ' ')} units may be "
                                     f"built from {d.label(when.from_turn)}"
                                     f"{f' ({why})' if why else ''}; this is {d.label(s.turn)}")
