@@ -7,10 +7,10 @@ import gamecalls as g
 from casebook import new_game, position
 
 
-def _production(tmp_path, game="ttlm", name="p", turn=1, **kw):
+def _production(tmp_path, game="ttlm", name="p", base="1914", **kw):
     """A position one pass away from production, then that pass: production begins."""
     kw.setdefault("hands", {"german": ["off-01"], "entente": ["off-03"]})
-    sc = position("1914", game=game, turn=turn, player="entente", passes=1, **kw)
+    sc = position(base, game=game, player="entente", passes=1, **kw)
     j = new_game(tmp_path, sc, name=name, game=game)
     assert g.submit(j, "entente", ["pass", "end turn"]).rejected is None
     assert g.open_game(j).state.pending.kind == "production"
@@ -79,3 +79,23 @@ def test_no_build_date_note_of_either_game_is_told_with_a_file_name():
             told = unfiled(note)
             assert ".yaml" not in told and "()" not in told, (game, note, told)
     assert unfiled("marked 1918 (units.yaml, reconstructed)") == "marked 1918 (reconstructed)"
+
+
+def test_a_unit_on_the_map_that_never_entrenches_is_told_why(tmp_path):
+    """A Stoßtruppen unit never entrenches (8.2.2); an auxiliary does not either, as only
+    armies and infantry entrench (2.0 V.2, 6.4, 7.4): each is on the map, and the refusal
+    says what it is, with one list of rules."""
+    units = ["ge-s-20 ge stosstruppen aachen", "ge-c-20 ge cavalry aachen"]
+    j = _production(tmp_path, base="1918", add_units=units)
+    rule, why = _refused(j, "german", "entrench ge-s-20")
+    assert (rule, why) == ("8.2.2", "ge-s-20 is a stosstruppen unit, and stosstruppen units "
+                                    "never entrench"), why
+    rule, why = _refused(j, "german", "entrench ge-c-20")
+    assert (rule, why) == ("7.4", "ge-c-20 is a cavalry unit: only armies and infantry units "
+                                  "entrench, never an auxiliary unit (rules 2.0 V.2, 6.4, "
+                                  "7.4)"), why
+    for order in ("entrench ge-s-20", "entrench ge-c-20"):
+        said = str(g.submit(j, "german", [order]).rejected[2])
+        assert said.count("rule") == 1 and "on the map" not in said, said
+    rule, why = _refused(j, "german", "entrench fr-1")                  # not his
+    assert (rule, why) == ("7.4", "fr-1 is not a German army or infantry unit on the map")

@@ -323,10 +323,12 @@ def _entrench_violation(s: State, d: GameData, o: Entrench, side: str) -> Violat
         already = p.entrenched
     else:
         ok, already = False, False
+    if not ok and ref in s.pieces and s.pieces[ref].area in d.areas and \
+            d.nation_side[s.pieces[ref].nation] == side:
+        return _never_entrenches(d, ref, s.pieces[ref].kind)
     if not ok:
         return Violation("7.4", f"{ref} is not {a_or_an(d.side_name(side))} army or infantry "
-                                f"unit on "
-                                f"the map (Stoßtruppen and auxiliaries never entrench, 8.2.2)")
+                                f"unit on the map")
     if already:
         return Violation("7.4", f"{ref} is already entrenched")
     if any(isinstance(x, Upgrade) and x.unit == ref for x in orders):
@@ -339,6 +341,17 @@ def _entrench_violation(s: State, d: GameData, o: Entrench, side: str) -> Violat
         return Violation("7.4", f"at most {limit} BP of entrenchment ({per_bp * limit} units) "
                                 f"in {d.label(s.turn)}")
     return unpaid(s, d, side, o)
+
+
+def _never_entrenches(d: GameData, ref: str, kind: str) -> Violation:
+    """Why a unit of side's on the map may not entrench: its type is an auxiliary, or one of
+    the infantry types that never entrench, each citing the rules that say so."""
+    ut = d.units.unit_types[kind]
+    what = f"{ref} is {a_or_an(kind.replace('_', ' '))} unit"
+    if ut.class_ == "infantry":             # Stoßtruppen (8.2.2: its type's rule)
+        return Violation(ut.rule, f"{what}, and {kind.replace('_', ' ')} units never entrench")
+    return Violation("7.4", f"{what}: only armies and infantry units entrench, never "
+                            f"{a_or_an(ut.class_)} unit (rules 2.0 V.2, 6.4, 7.4)")
 
 
 def _upgrade_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violation | None:
