@@ -99,3 +99,15 @@ def test_a_unit_on_the_map_that_never_entrenches_is_told_why(tmp_path):
         assert said.count("rule") == 1 and "on the map" not in said, said
     rule, why = _refused(j, "german", "entrench fr-1")                  # not his
     assert (rule, why) == ("7.4", "fr-1 is not a German army or infantry unit on the map")
+
+
+def test_aac_austro_hungarian_infantry_is_not_upgraded_being_not_german(tmp_path):
+    """AAC 7.6 upgrades German infantry only: an Austro-Hungarian unit on the map, of the
+    German player's side, is refused for its nation, not as off the map or the other side's."""
+    j = _production(tmp_path, game="aac", turn=13)
+    rule, why = _refused(j, "german", "upgrade ah-i-01")
+    assert (rule, why) == ("AAC 7.6", "only German Empire infantry is upgraded to Stoßtruppen; "
+                                      "ah-i-01 is Austria-Hungary's"), why
+    rule, why = _refused(j, "german", "upgrade ru-i-01")                # not his
+    assert (rule, why) == ("7.5", "ru-i-01 is not a German infantry unit on the map"), why
+    assert g.submit(j, "german", ["upgrade ge-i-01"]).rejected is None

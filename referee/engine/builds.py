@@ -386,17 +386,31 @@ def _upgraded_unit_violation(s: State, d: GameData, o: Upgrade, side: str) -> Vi
             return Violation("7.5", f"{o.unit} stands in the {box}, not in an area or on an "
                                     f"army template on the map")
         ok = p.kind == "infantry" and p.nation == stoss
+        other = p.kind == "infantry" and p.nation != stoss and d.nation_side[p.nation] == side
     elif ":" in o.unit and o.unit.split(":")[0] in s.armies:
         army = s.armies[o.unit.split(":")[0]]
         ok = army.status == "map" and bool(army.contents.get(f"{stoss}:infantry")) and \
             o.unit.endswith(":infantry") and army.nation == stoss
+        other = army.status == "map" and o.unit.endswith(":infantry") and \
+            army.nation != stoss and d.nation_side[army.nation] == side and \
+            bool(army.contents.get(f"{army.nation}:infantry"))
     else:
-        ok = False
+        ok = other = False
+    if other:       # a side of several nations (AT ALL COSTS!'s German player's)
+        nations = d.units.nations
+        return Violation("AAC 7.6", f"only {nations[stoss].name} infantry is upgraded to "
+                                    f"Stoßtruppen; {o.unit} is "
+                                    f"{nations[_nation_of(s, o.unit)].name}'s")
     if not ok:
         return Violation("7.5", f"{o.unit} is not {a_or_an(d.side_name(side))} infantry unit "
                                 f"on the "
                                 f"map")
     return None
+
+
+def _nation_of(s: State, ref: str) -> str:
+    """The nation of a stand-alone unit or of the army a unit reference names (ARMY:KIND)."""
+    return s.pieces[ref].nation if ref in s.pieces else s.armies[ref.split(":")[0]].nation
 
 
 def _buy_violation(s: State, d: GameData, o: Buy, side: str) -> Violation | None:
