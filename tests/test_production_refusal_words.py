@@ -111,3 +111,25 @@ def test_aac_austro_hungarian_infantry_is_not_upgraded_being_not_german(tmp_path
     rule, why = _refused(j, "german", "upgrade ru-i-01")                # not his
     assert (rule, why) == ("7.5", "ru-i-01 is not a German infantry unit on the map"), why
     assert g.submit(j, "german", ["upgrade ge-i-01"]).rejected is None
+
+
+def test_a_home_country_is_named_as_a_reader_knows_it(tmp_path):
+    """7.3: an eliminated army is rebuilt in its home country, named as the map names it
+    ('Germany', 'Austria-Hungary'), never by its data id."""
+    j = _production(tmp_path, eliminated_armies=["ge-7"], remove_units=["ge-7"])
+    assert _refused(j, "german", "rebuild ge-7 lille") == (
+        "7.3", "army ge-7 is rebuilt in its home country, Germany")
+    j = _production(tmp_path, game="aac", name="east", eliminated_armies=["ah-3"],
+                    remove_units=["ah-3"])
+    assert _refused(j, "german", "rebuild ah-3 posen") == (
+        "7.3", "army ah-3 is rebuilt in its home country, Austria-Hungary")
+
+
+def test_an_arrival_placed_outside_its_country_names_the_country_in_words():
+    """A Game Events placement in a country (reconstructed data; none now uses one) is told
+    by the country's name, not its id."""
+    from referee.contracts.orders import Place
+    from referee.engine.reinforce import _misplaced
+
+    v = _misplaced(g.game_data("aac"), Place(unit="ah:infantry", area="posen"), "austria_hungary")
+    assert "area of Austria-Hungary (reconstructed)" in v.reason, v.reason

@@ -212,6 +212,12 @@ class GameData:
         """A side's player as a refusal or a note names him: 'the German player'."""
         return f"the {GameData.side_name(side)} player"
 
+    def country_name(self, country: str) -> str:
+        """A country as a reader knows it (map.yaml `country_names`: 'Austria-Hungary'), or,
+        in data that names it not, its id in words ('austria_hungary' -> 'Austria Hungary')."""
+        named = next((c.name for c in self.map.country_names if c.id == country), None)
+        return named or country.replace("_", " ").title()
+
     @cached_property
     def countries(self) -> frozenset[str]:
         """Every country the game names: map.yaml `countries` and the nations' home countries."""

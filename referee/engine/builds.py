@@ -282,8 +282,8 @@ def _rebuild_violation(s: State, d: GameData, o: Rebuild, side: str) -> Violatio
         return Violation("4.6", f"{army.nation.upper()} armies are rebuilt in "
                                 f"{d.areas[home].name}")
     if not home and a.country != nation.home_country:
-        return Violation("7.3", f"army {o.army} is rebuilt in its home country "
-                                f"({nation.home_country})")
+        return Violation("7.3", f"army {o.army} is rebuilt in its home country, "
+                                f"{d.country_name(nation.home_country)}")
     v = _where_violation(s, d, side, o.area, ("friendly",), "7.3",
                          "rebuilt armies go to a supplied Friendly area")
     return v or unpaid(s, d, side, o)

@@ -237,8 +237,8 @@ def _misplaced(d: GameData, o: Place, code: str) -> Violation:
         return Violation("Game Events chart", f"{what} arrives in {home} (reconstructed); "
                                               f"{name} is not {home}")
     return Violation("Game Events chart", f"{what} arrives in a supplied Friendly or Disputed "
-                                          f"area of {code.title()} (reconstructed); {name} is "
-                                          f"not one")
+                                          f"area of {d.country_name(code)} (reconstructed); "
+                                          f"{name} is not one")
 
 
 def _place_violation(s: State, d: GameData, o: Place, side: str) -> Violation | None:
