@@ -135,7 +135,9 @@ def test_an_eliminated_uk_army_is_rebuilt_in_england(tmp_path):
 
 def test_upgrades_to_stosstruppen_from_summer_1917(tmp_path):
     j = _to_production(tmp_path, name="early")
-    assert _rule(g.submit(j, "german", ["upgrade ge-i-01"])) == "7.5"
+    # The date is 8.2.2's: from SUMMER 1917 they are built and, besides, one infantry piece a
+    # phase upgraded; 7.5 says only how the counters are swapped.
+    assert _rule(g.submit(j, "german", ["upgrade ge-i-01"])) == "8.2.2"
     j = _to_production(tmp_path, name="late", turn=13)
     assert g.submit(j, "german", ["upgrade ge-1:infantry"]).rejected is None
     # One per phase: the limit is 8.2.2's (each production phase one infantry piece may be

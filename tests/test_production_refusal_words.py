@@ -133,3 +133,11 @@ def test_an_arrival_placed_outside_its_country_names_the_country_in_words():
 
     v = _misplaced(g.game_data("aac"), Place(unit="ah:infantry", area="posen"), "austria_hungary")
     assert "area of Austria-Hungary (reconstructed)" in v.reason, v.reason
+
+
+def test_aac_the_upgrade_date_cites_the_stosstruppen_rule(tmp_path):
+    """The upgrade's first turn is dated with the Stoßtruppen's (8.2.2), in AT ALL COSTS! too,
+    whose data gives TTLM's date (its manifest is not available)."""
+    j = _production(tmp_path, game="aac", turn=12)
+    assert _refused(j, "german", "upgrade ge-i-01") == (
+        "8.2.2", "upgrades to Stoßtruppen begin in SUMMER 1917; this is SPRING 1917")

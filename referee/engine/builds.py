@@ -362,10 +362,14 @@ def _upgrade_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violatio
     when = d.events.build_dates.upgrades.get("stosstruppen")
     if when is None or s.turn < when.from_turn:
         since = f"begin in {d.label(when.from_turn)}" if when else "are not in this game's data"
-        return Violation(when.rule if when else "7.5",
+        # The date is 8.2.2's (the Stoßtruppen type's rule): from SUMMER 1917 they are built
+        # and, besides, one infantry a phase upgraded; 7.5, the data's rule for the upgrade,
+        # says only how the counters are swapped.
+        return Violation(_stoss_rule(d) if when else "7.5",
                          f"upgrades to Stoßtruppen {since}; this is {d.label(s.turn)}")
     if any(isinstance(x, Upgrade) for x in plan(s, d, side)):
-        return Violation("8.2.2", "one infantry unit per production phase may be upgraded")
+        return Violation(_stoss_rule(d), "one infantry unit per production phase may be "
+                                         "upgraded")
     if any(isinstance(x, Entrench) and o.unit in x.units for x in plan(s, d, side)):
         return Violation("8.2.2", f"{o.unit} is being entrenched; Stoßtruppen never entrench")
     builds = sum(1 for x in plan(s, d, side) if isinstance(x, Build) and
@@ -373,6 +377,13 @@ def _upgrade_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violatio
     if s.pool[stoss].get("stosstruppen", 0) - builds <= 0:
         return Violation("11.1", "no Stoßtruppen counter is left in the force pool")
     return _upgraded_unit_violation(s, d, o, side) or unpaid(s, d, side, o)
+
+
+def _stoss_rule(d: GameData) -> str:
+    """The rule of the Stoßtruppen type (8.2.2), which dates the upgrade to it and allows
+    one a Production phase."""
+    ut = d.units.unit_types.get("stosstruppen")
+    return ut.rule if ut else "8.2.2"
 
 
 def _upgraded_unit_violation(s: State, d: GameData, o: Upgrade, side: str) -> Violation | None:
