@@ -1,5 +1,6 @@
 """Counts people read in reports and logs, said as plain English: "1 die", "2 losses",
-"1 eliminated Entente army", never "1 dice", "loss(es)" or "army(ies)" (base/plurals.py).
+"1 eliminated army of the Entente player", never "1 dice", "loss(es)" or "army(ies)"
+(base/plurals.py).
 The EFT box's roll (2.0 V.4) and the VP lines of an eliminated army (3.1) are worked out
 when shown, never kept in a journal: their words change no journal byte."""
 
@@ -29,11 +30,11 @@ def test_an_eliminated_army_s_vp_line_says_army_or_armies(tmp_path):
                   eliminated_armies=["fr-10", "ge-9"])
     st = g.open_game(new_game(tmp_path, sc)).state
     labels = [label for label, _ in vp_breakdown(st, data)]
-    assert "1 eliminated Entente army (3.1)" in labels, labels
+    assert "1 eliminated army of the Entente player (3.1)" in labels, labels
     another = next(a for k, a in st.armies.items() if k.startswith("fr-") and
                    a.status != "eliminated")
     another.status = "eliminated"
     labels = [label for label, _ in vp_breakdown(st, data)]
-    assert "2 eliminated Entente armies (3.1)" in labels, labels
-    assert "1 eliminated German army (3.1)" in labels, labels
+    assert "2 eliminated armies of the Entente player (3.1)" in labels, labels
+    assert "1 eliminated army of the German player (3.1)" in labels, labels
     assert not [x for x in labels if "(ies)" in x or "(s)" in x], labels

@@ -141,3 +141,17 @@ def test_aac_the_upgrade_date_cites_the_stosstruppen_rule(tmp_path):
     j = _production(tmp_path, game="aac", turn=12)
     assert _refused(j, "german", "upgrade ge-i-01") == (
         "8.2.2", "upgrades to Stoßtruppen begin in SUMMER 1917; this is SPRING 1917")
+
+
+def test_aac_the_vp_line_counts_the_german_player_s_armies_by_the_side(tmp_path):
+    """AAC 3.1 takes a VP off for each eliminated army of the German player, Austro-Hungarian
+    ones too: the line names them by the side, never 'German armies', which reads as one
+    nation's."""
+    from referee.engine.victory import vp_breakdown
+
+    sc = position("1914", game="aac", eliminated_armies=["ah-3", "ge-8"],
+                  remove_units=["ah-3", "ge-8"])
+    st = g.open_game(new_game(tmp_path, sc, game="aac")).state
+    lines = dict(vp_breakdown(st, g.game_data("aac")))
+    assert lines.get("2 eliminated armies of the German player (3.1)") == -2, lines
+    assert not [x for x in lines if "German armies" in x], lines

@@ -92,8 +92,8 @@ def test_each_vp_modification(tmp_path, data):
     st.vp_adjust = {"entente_crisis_unpaid": 2, "german_crisis_unpaid": 1}
     lines = dict(vp_breakdown(st, data))
     assert lines["German-Friendly areas (3.1)"] == 19           # Compiègne is worth nothing
-    assert lines["1 eliminated Entente army (3.1)"] == 1
-    assert lines["1 eliminated German army (3.1)"] == -1
+    assert lines["1 eliminated army of the Entente player (3.1)"] == 1
+    assert lines["1 eliminated army of the German player (3.1)"] == -1
     assert lines["Entente Military Crisis! not answered (3.1)"] == 2
     assert lines["German Military Crisis! not answered (3.1)"] == -1
     assert lines["Total Blockade 1918 (3.1)"] == -3

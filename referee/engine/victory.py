@@ -75,12 +75,14 @@ def vp_breakdown(state: State, data: GameData) -> list[tuple[str, int]]:
               if a.status == "eliminated" and data.nation_side[a.nation] != mine)
     ger = sum(1 for a in state.armies.values()
               if a.status == "eliminated" and data.nation_side[a.nation] == mine)
+    # Counted by side (3.1; AAC 3.1's "German Army" is any of the German player's, Austro-
+    # Hungarian too), so named by the player: "German armies" would read as one nation's.
     if ent:
-        lines.append((f"{ent} eliminated {data.side_name(foe)} "
-                      f"{noun(ent, 'army', 'armies')} (3.1)", ent))
+        lines.append((f"{ent} eliminated {noun(ent, 'army', 'armies')} of "
+                      f"{data.player_words(foe)} (3.1)", ent))
     if ger:
-        lines.append((f"{ger} eliminated {data.side_name(mine)} "
-                      f"{noun(ger, 'army', 'armies')} (3.1)", -ger))
+        lines.append((f"{ger} eliminated {noun(ger, 'army', 'armies')} of "
+                      f"{data.player_words(mine)} (3.1)", -ger))
     for side in (foe, mine):
         n = state.vp_adjust.get(f"{side}_crisis_unpaid", 0)
         if n:
