@@ -29,7 +29,8 @@ _KINDS = {
     "end": ("end_movement", "end_turn"), "remove": ("crisis_remove",),
     "refuse": ("armistice", "crisis_refuse"), "fire": ("done",), "hold": ("done",),
     "stay": ("done",), "declare": ("battle",), "propose": ("armistice",),
-    "accept": ("armistice",), "surrender": ("armistice",), "resign": ("armistice",),
+    "accept": ("armistice",), "withdraw": ("armistice",), "surrender": ("armistice",),
+    "resign": ("armistice",),
 }
 # Kinds that check weighs before the decision: an armistice is offered at any decision
 # (3.2), a Military Crisis! card played at any decision of its player turn (9.8, 9.9).
