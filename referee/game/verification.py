@@ -200,7 +200,7 @@ def verify(path: Path | str, secret_file: Path | None = None,
     header_of(header, name)
     if export is not None:      # a full journal's records are held to it as each is read
         audit_contracts(raw, name)
-    authors, times = Authorship(name, header, beside=raw), TimesBack()
+    authors, times = Authorship(name, header, beside=raw), TimesBack(header)
     records = _read(_chain_faults(scan(raw, name)), authors, times)
     next(records)
     try:
@@ -255,7 +255,7 @@ def _read(records, authors: Authorship, times: TimesBack):
     yield next(records)
     for rec in records:
         authors.check(rec)
-        times.see(rec["seq"], rec.get("at"))
+        times.see(rec["seq"], rec.get("at"), rec.get("events"))
         yield rec
 
 
