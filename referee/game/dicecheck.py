@@ -20,6 +20,7 @@ from ..store.sheets import (
     shown_tip,
     steps_down,
 )
+from .dicenamed import differing
 from .moderated import check_sheet
 
 
@@ -199,4 +200,8 @@ def check_dice(rec: dict, name: str, game_id: str, secret: bytes) -> None:
         return False
 
     if not fits(0, 0):
-        raise fail(name, n, "its dice are not the ones the committed secret gives")
+        # Without shuffles the record's dice are the stream's in order: each that differs
+        # is named (dicenamed.py).
+        named = differing(rec, stream) if not blocks and len(stream) == len(rolled) else ""
+        raise fail(name, n, "its dice are not the ones the committed secret gives" +
+                   (f": {named}" if named else ""))

@@ -61,6 +61,7 @@ from .dicecheck import (
     register_checked,
 )
 from .dicecheck import fail as _fail
+from .dicenamed import differing
 from .dicesource import plans_stream, record_source
 from .forced import closed_wrongly
 from .moderated import (
@@ -505,9 +506,12 @@ def _compare(rec: dict, name: str, written: dict, dice: Dice) -> None:
     if got != rec["events"] or list(dice.rolls) != rec.get("dice", []):
         k = next((i for i, (a, b) in enumerate(zip(got, rec["events"])) if a != b),
                  min(len(got), len(rec["events"])))
-        what = "its dice" if got == rec["events"] else f"event {k}"
+        rolls = list(dice.rolls)
+        named = differing(rec, rolls) if len(rolls) == len(rec.get("dice", [])) else ""
+        what = f"its dice differ: {named}" if named else \
+            "its dice differ" if got == rec["events"] else f"event {k} differs"
         raise _fail(name, n, f"({rec['order']!r}): deciding it again gives a different "
-                             f"result ({what} differs)")
+                             f"result ({what})")
 
 
 def _dice_line(secret: bytes | None, manual: bool, full: bool) -> str:
