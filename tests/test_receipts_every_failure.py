@@ -59,6 +59,10 @@ def test_a_ruling_that_fails_too_is_said_after_the_receipts(game, cli):
     assert len(lines) == 2, r.stderr
     assert f"receipt {receipts[1]}" in lines[0] and "rewritten" in lines[0]
     assert f"record {last['seq']}" in lines[1] and "receipt" not in lines[1]
-    out = r.stdout.splitlines()                 # who signed the records read before it
-    assert len(out) == 1 and out[0].startswith(
+    out = r.stdout.splitlines()          # every check, passed or failed, then the verdict
+    assert out[0] == f"chain: {len(recs)} records, every hash and link checks", r.stdout
+    assert out[1].startswith(
         f"signatures: records 0-{last['seq']}, each signed by the game's key "), r.stdout
+    assert out[2].startswith(f"rulings: FAILED: record {last['seq']}: "), r.stdout
+    assert out[3].startswith("receipts: 2 checked, 1 in the journal as they were, 1 not")
+    assert out[4:] == ["verify: FAILED (rulings; receipts)"], r.stdout

@@ -60,6 +60,8 @@ def _error_of(exc: RefereeError) -> str:
         more["problems"] = exc.problems
     if isinstance(exc, JournalError) and exc.record is not None:
         more["record"] = exc.record
+    if isinstance(exc, JournalError) and getattr(exc, "checks", None):
+        more["checks"] = exc.checks
     return error_line(str(exc), exc.kind, getattr(exc, "rule", None), exc.exit_code, **more)
 
 

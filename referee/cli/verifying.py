@@ -19,7 +19,8 @@ def verify(journal: Path, secret: Path | None, export: str | None, receipt: list
     Receipts the journal no longer holds end it with ReceiptsFailed, once what was checked
     is printed (echo, in text)."""
     # start-up: only verify needs it
-    from ..game.receipts import ReceiptsFailed, check_receipts, read_key
+    from ..game.failedchecks import failed_kinds, verdict  # start-up: only verify needs it
+    from ..game.receipts import ReceiptsFailed, check_receipts, read_key  # start-up: likewise
 
     pinned = read_key(key) if key is not None else None
     pins = [(pinned, None, "--key")] if pinned is not None else []
@@ -30,20 +31,34 @@ def verify(journal: Path, secret: Path | None, export: str | None, receipt: list
     try:
         report = _verified(table, secret, export, pins + receipt_pins)
     except RefereeError as exc:
-        if failed:      # who signed what was read, every receipt that fails, what else
-            if fmt != "json":
+        checks = getattr(exc, "checks", None)
+        if checks is None:      # no summary (a skirmish's): who signed what was read
+            if failed and fmt != "json":
                 for line in getattr(exc, "signed", []):
                     echo(line)
-            raise ReceiptsFailed(failed, exc.lines()) from None
-        raise
+            if failed:
+                raise ReceiptsFailed(failed, exc.lines()) from None
+            raise
+        # Every check, passed or failed, then the verdict (failedchecks.py); the errors
+        # themselves follow on stderr: every receipt that fails, then what else.
+        checks = [*checks, *receipts]
+        kinds = failed_kinds(checks) + (["receipts"] if failed else [])
+        checks.append(verdict(kinds))
+        if fmt != "json":
+            for line in checks:
+                echo(line)
+        if failed:
+            raise _with(ReceiptsFailed(failed, exc.lines()), checks) from None
+        raise _with(exc, checks) from None
     report.lines.extend(receipts)
     if report.times is not None:        # a warning only: old journals may hold such records
         report.lines.append(report.times)
-    if failed:      # what was checked, then every receipt that fails
+    if failed:      # what was checked, then the verdict, then every receipt that fails
+        report.lines.append(verdict(["receipts"]))
         if fmt != "json":
             for line in report.lines:
                 echo(line)
-        raise ReceiptsFailed(failed)
+        raise _with(ReceiptsFailed(failed), report.lines)
     code = EXIT_OLDER_RULES if report.older else None
     if fmt == "json":
         return [_json(report, journal, export, receipt)], code
@@ -54,6 +69,13 @@ def verify(journal: Path, secret: Path | None, export: str | None, receipt: list
                                f"under older rules were replayed, not decided again)"], code
     return [*report.lines, "verify: OK" + (
         f" (chain only; not checked: {', '.join(report.unchecked)})" if export else "")], code
+
+
+def _with(exc, checks: list[str]):
+    """The error verify ends with, carrying the lines of what it checked (in JSON, the error
+    object's `checks`)."""
+    exc.checks = checks
+    return exc
 
 
 def _verified(table, secret: Path | None, export: str | None, pins: list):

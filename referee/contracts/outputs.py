@@ -32,6 +32,8 @@ class ErrorObject(Document):
     problems: Optional[list[str]] | UnsetType = UNSET      # game_data: every problem found
     # journal: the record at fault, when known
     record: Optional[int] | UnsetType = UNSET
+    # verify: each check it made, passed or failed, one line each, then its verdict
+    checks: Optional[list[str]] | UnsetType = UNSET
 
 
 # ---------------------------------------------------------------- playing

@@ -203,5 +203,7 @@ def check_dice(rec: dict, name: str, game_id: str, secret: bytes) -> None:
         # Without shuffles the record's dice are the stream's in order: each that differs
         # is named (dicenamed.py).
         named = differing(rec, stream) if not blocks and len(stream) == len(rolled) else ""
-        raise fail(name, n, "its dice are not the ones the committed secret gives" +
+        err = fail(name, n, "its dice are not the ones the committed secret gives" +
                    (f": {named}" if named else ""))
+        err.check = "dice"
+        raise err

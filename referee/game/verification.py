@@ -63,6 +63,7 @@ from .dicecheck import (
 from .dicecheck import fail as _fail
 from .dicenamed import differing
 from .dicesource import plans_stream, record_source
+from .failedchecks import failed_checks
 from .forced import closed_wrongly
 from .moderated import (
     check_clock,
@@ -199,6 +200,15 @@ def verify(path: Path | str, secret_file: Path | None = None,
     name = journal.name
     header = next(scan(raw, name))
     header_of(header, name)
+    try:
+        return _verify(raw, name, header, secret_file, games_dir, export, pins)
+    except JournalError as exc:         # every check said, passed or failed (failedchecks.py)
+        exc.checks = failed_checks(raw, name, header, exc, export, pins)
+        raise
+
+
+def _verify(raw: bytes, name: str, header: dict, secret_file: Path | None,
+            games_dir: Path | None, export: str | None, pins) -> Verification:
     if export is not None:      # a full journal's records are held to it as each is read
         audit_contracts(raw, name)
     authors, times = Authorship(name, header, beside=raw), TimesBack(header)
