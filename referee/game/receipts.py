@@ -163,17 +163,33 @@ def check_receipts(raw: bytes, name: str, receipts: list[str], key: str | None =
     failures += _check_signed(raw, name, (game_id, first),
                               [r for _, r in given if r.signed], found, last, key)
     failures.sort(key=lambda failure: failure[0])
+    failing = len(failures)             # receipts as given, before those said once are folded
+    failures = list(dict.fromkeys(failures))     # two mails carrying one receipt: said once
     count = len(given)
     pins = [(r.key, r.seq, f"the key of receipt {r.seq}:{r.digest[:12]}…")
             for _, r in given if r.key is not None]
     signed = sum(1 for _, r in given if r.signed)
     said = f" ({signed} with a signature)" if signed else ""
     if failures:
-        held = count - len(failures)
+        held = count - failing
         return [f"receipts: {count} checked{said}, {held} in the journal as they were, "
-                f"{len(failures)} not (below)"], pins, failures
+                f"{failing} not (below){_differs_from(failures)}"], pins, failures
     return [f"receipts: {count} checked{said}, each record is in the journal as it was"], \
         pins, []
+
+
+def _differs_from(failures: list[tuple[int, str]]) -> str:
+    """What the receipts line adds when receipts show the journal rewritten or cut back: the
+    first record where it differs from what the receipts hold. A receipt holds only its
+    record's hash, so what changed in that record it cannot tell."""
+    gone = [seq for seq, line in failures if any(
+        said in line for said in ("the journal was rewritten after", "was cut back"))]
+    if not gone:
+        return ""
+    first = gone[0]
+    return (f": the journal differs from the receipts from record {first} on: rewritten "
+            f"since the mails were sent; a receipt holds only its record's hash, so what "
+            f"changed in record {first} it cannot tell")
 
 
 def _check_signed(raw: bytes, name: str, game: tuple[str, str], given: list[Receipt],
