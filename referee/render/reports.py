@@ -426,8 +426,10 @@ def _after_the_end(reader: str, revealed: bool, data, journal: str) -> list[Para
                  f"game's log as the {side_name(who)} player may see it (",
                  code(f"log --as {who} --format json"), "), and check it with ",
                  code(f"referee verify {who}.jsonl --export {who}"),
-                 ": its chain and signatures (with --key and the game's fingerprint), your "
-                 f"receipts (--receipt, each as a mail ends with it) {dice}.")]
+                 ": its chain and signatures, your receipts (--receipt, each as a mail ends "
+                 f"with it) {dice}. Your receipts are what proves a rewrite: --key with the "
+                 "game's fingerprint alone proves only that the key signed this copy, and "
+                 "whoever holds the key can sign a rewritten one.")]
 
 
 def _tell_armistice(now: Section, state, data, reader: str, stat: dict, level: str) -> None:
