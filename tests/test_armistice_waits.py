@@ -37,12 +37,14 @@ def test_status_says_the_armistice_waits_for_the_answer(cli, game):
     _proposed(cli, game)
     entente = " ".join(cli("status", game, "--as", "entente").stdout.split())
     assert "The German player proposes an armistice (3.2): 'accept armistice' ends the " \
-           "game now; 'refuse armistice' plays on. You may answer it at any time until the " \
-           "season ends, when it lapses (2.0 VI)." in entente
+           "game now; 'refuse armistice' plays on. You may answer it at any time until the end " \
+           "of the season in which you are next asked for a decision, when it lapses " \
+           "(2.0 VI)." in entente
     assert entente.index("proposes an armistice") < entente.index("Waiting on the German")
     german = " ".join(cli("status", game, "--as", "german").stdout.split())
     assert "Your armistice proposal waits for the other player's answer (3.2); 'withdraw " \
-           "armistice' takes it back, and it lapses when the season ends (2.0 VI)." in german
+           "armistice' takes it back, and it lapses at the end of the season in which the other " \
+           "player is next asked for a decision (2.0 VI)." in german
     public = " ".join(cli("status", game).stdout.split())
     assert "The German player has proposed an armistice; the other player has not " \
            "answered it yet (3.2)." in public
@@ -53,3 +55,19 @@ def test_status_says_the_armistice_waits_for_the_answer(cli, game):
     assert "armistice" not in json.loads(cli("status", game, "--as", "entente", "--format",
                                              "json").stdout)
     assert "proposes an armistice" not in cli("status", game, "--as", "entente").stdout
+
+
+def test_status_names_the_season_a_heard_proposal_lapses_with(cli, game):
+    """Once the Entente has been asked a decision after it, the proposal lapses at the end of
+    this season (3.2, 2.0 VI), and both sides' status says which season that is."""
+    _proposed(cli, game)
+    for order in ("pass", "end turn"):          # the Entente's player turn: he is asked
+        r = cli("order", game, "--as", "german", order)
+        assert r.exit_code == 0, r.output
+    entente = " ".join(cli("status", game, "--as", "entente").stdout.split())
+    assert "You may answer it at any time until the end of SUMMER 1914, when it lapses " \
+           "(2.0 VI)." in entente, entente
+    german = " ".join(cli("status", game, "--as", "german").stdout.split())
+    assert "and it lapses at the end of SUMMER 1914 (2.0 VI)." in german, german
+    view = json.loads(cli("status", game, "--as", "german", "--format", "json").stdout)
+    assert view["armistice_heard"] is True

@@ -16,7 +16,8 @@ def test_a_proposal_withdrawn_by_mail_is_offered_the_other_side_no_more(tmp_path
     assert cli("order", journal, "--as", "german", "propose armistice").exit_code == 0
     german = _paragraphs(_reports(tmp_path, journal, 1)["german"])
     assert ("Your armistice proposal waits for the Entente player's answer (3.2); 'withdraw "
-            "armistice' takes it back, and it lapses when the season ends (2.0 VI).") in german
+            "armistice' takes it back, and it lapses at the end of the season in which the "
+            "Entente player is next asked for a decision (2.0 VI).") in german
     reports = _reports(tmp_path, journal, 2,
                        player_mail(tmp_path, "german", ["withdraw armistice"], 2))
     last = json.loads(journal.read_text().splitlines()[-1])

@@ -132,14 +132,16 @@ def test_an_armistice_proposed_leads_the_mail_of_the_side_that_may_answer_it(tmp
     assert lead == _last_part_opening(reports["entente"], "Now"), lead
     assert lead == ("The German player proposes an armistice (3.2): 'accept armistice' ends "
                     "the game now, as a Stalemate; 'refuse armistice' plays on. You may answer "
-                    "it at any time until the season ends, when it lapses (2.0 VI)."), lead
+                    "it at any time until the end of the season in which you are next asked for a "
+                    "decision, when it lapses (2.0 VI)."), lead
     assert title.startswith("TO THE LAST MAN! — report for the Entente player"), title
     flat = " ".join(reports["entente"].split())
     assert "Nothing else is asked of you now." in flat and "Nothing is asked" not in flat
     german = _paragraphs(reports["german"])
     assert german[0].startswith("Your decision: play an Offensive-type card"), german[0]
     assert ("Your armistice proposal waits for the Entente player's answer (3.2); 'withdraw "
-            "armistice' takes it back, and it lapses when the season ends (2.0 VI).") in german
+            "armistice' takes it back, and it lapses at the end of the season in which the "
+            "Entente player is next asked for a decision (2.0 VI).") in german
     # Refused, it is asked no more (3.2: the war goes on).
     assert cli("order", journal, "--as", "entente", "refuse armistice").exit_code == 0
     entente = _reports(tmp_path, journal, 2)["entente"]
@@ -164,6 +166,6 @@ def test_an_armistice_proposed_in_a_paused_game_is_answered_once_it_resumes(tmp_
     ask = next(p for p in said if p.startswith("The German player proposes an armistice"))
     assert ask == ("The German player proposes an armistice (3.2): 'accept armistice' ends "
                    "the game, as a Stalemate; 'refuse armistice' plays on. You may answer "
-                   "it once the game resumes, until the season ends, when it lapses (2.0 "
-                   "VI)."), ask
+                   "it once the game resumes, until the end of the season in which you are next "
+                   "asked for a decision, when it lapses (2.0 VI)."), ask
     assert "at any time" not in " ".join(entente.split())

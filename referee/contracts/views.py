@@ -185,6 +185,9 @@ class StatusView(Document):
     deadlines: Deadlines | None | UnsetType = UNSET      # a game with deadlines: each owing side's
     # the side whose armistice proposal waits for the other's answer (3.2), while one does
     armistice: str | UnsetType = UNSET
+    # whether the side it waits on has had a decision to make since (it lapses at the end
+    # of the season only then, 2.0 VI), while one does
+    armistice_heard: bool | UnsetType = UNSET
     # a side's own standing orders in force, each as its phrase (the sides only)
     standing: list[str] | UnsetType = UNSET
     # mailed orders held for the moderator's dice (the moderator only, when there are any)

@@ -156,12 +156,12 @@ def _revealed(s: State, e: SecretRevealed, d: GameData) -> None:
 
 
 def _proposed(s: State, e: ArmisticeProposed, d: GameData) -> None:
-    s.armistice = e.side
+    s.armistice, s.armistice_heard = e.side, False
 
 
 def _refused(s: State, e: ArmisticeRefused | ArmisticeWithdrawn | ArmisticeLapsed,
              d: GameData) -> None:
-    s.armistice = None
+    s.armistice, s.armistice_heard = None, False
 
 
 def _plans_opened(s: State, e: PlansOpened, d: GameData) -> None:

@@ -142,6 +142,9 @@ class State(msgspec.Struct, dict=True):
     oos: list[str] = []              # units carrying an Out of Supply marker (1.2.3, 6.5)
     sealed: dict[str, Any] | None = None  # sealed plans of both sides (2.0 I, 2.0 V.3)
     armistice: str | None = None                         # the side proposing an armistice
+    # the other side has had a decision to make, or given an order, since that proposal
+    # (3.2, 2.0 VI: only then does it lapse at a season's end; armistice_heard.py)
+    armistice_heard: bool = False
     combat: dict[str, Any] | None = None                 # the combat phase of a player turn
     battle: dict[str, Any] | None = None                 # the battle being fought
     suppressed_turn: dict[str, int] = {}   # option 15.4.1

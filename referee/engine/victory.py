@@ -199,7 +199,9 @@ def apply_armistice(ctx: Ctx, o: Ord, side: str) -> None:
 def lapse_armistice(ctx: Ctx) -> None:
     """At the end of a season (2.0 VI) a proposal still open ends: 3.2's armistice is
     offered to end the war as things stand (the French: the present level applies), and
-    what stands changes with the next season."""
+    what stands changes with the next season. Only once the other side has had a decision
+    to make, or given an order, after it (armistice_heard.py): one he could not yet answer
+    stands to the end of the next season."""
     s = ctx.state
-    if s.armistice is not None:
+    if s.armistice is not None and s.armistice_heard:
         ctx.emit(ArmisticeLapsed(side=s.armistice, season=ctx.data.label(s.turn)))

@@ -241,8 +241,9 @@ def status_view(state: State, data: GameData, reader: str | None = None, game_id
         "game_over": state.phase == "over",
         "result": state.result,
         # an armistice proposed waits for the other side's answer (3.2), while the game goes on
-        **({"armistice": state.armistice} if state.armistice is not None
-           and state.phase != "over" and not state.revealed else {}),
+        **({"armistice": state.armistice, "armistice_heard": state.armistice_heard}
+           if state.armistice is not None and state.phase != "over" and not state.revealed
+           else {}),
     }, data))
 
 

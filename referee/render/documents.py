@@ -185,23 +185,29 @@ def answers_armistice(reader: str, proposer: str) -> bool:
 
 
 def armistice_para(proposer: str, other: str | None, reader: str, paused: bool,
-                   level: str | None = None) -> Para:
+                   level: str | None = None, lapses: str | None = None) -> Para:
     """An armistice proposed and not yet answered (3.2), as its reader reads it: to the side
     that may answer it, what each answer does and that it is his at any time (once the game
-    resumes, paused) until the season ends; to the proposer, that it waits, how he takes it
-    back and when it lapses; to anyone else, that it is not answered yet. level: the level
-    the game would end at (the report's VP), if known."""
+    resumes, paused) until it lapses; to the proposer, that it waits, how he takes it back
+    and when it lapses; to anyone else, that it is not answered yet. level: the level the
+    game would end at (the report's VP), if known. lapses: the season at whose end it lapses
+    (2.0 VI), once the side it waits on has had a decision to make after it; before, it
+    lapses at the end of the season in which he is next asked one (armistice_heard.py)."""
+    whom = f"the {side_name(other)} player" if other else "the other player"
     if answers_armistice(reader, proposer):
+        until = f"the end of {lapses}" if lapses else \
+            "the end of the season in which you are next asked for a decision"
         return para(
             Span(f"The {side_name(proposer)} player proposes an armistice (3.2): ", "bold"),
             f"'accept armistice' ends the game{'' if paused else ' now'}"
             f"{f', as {a_or_an(level)}' if level else ''}; 'refuse armistice' plays on. You may "
-            f"answer it {'once the game resumes,' if paused else 'at any time'} until the "
-            f"season ends, when it lapses (2.0 VI).")
-    whom = f"the {side_name(other)} player" if other else "the other player"
+            f"answer it {'once the game resumes,' if paused else 'at any time'} until "
+            f"{until}, when it lapses (2.0 VI).")
     if reader == proposer:
+        when = f"at the end of {lapses}" if lapses else \
+            f"at the end of the season in which {whom} is next asked for a decision"
         return para(f"Your armistice proposal waits for {whom}'s answer (3.2); 'withdraw "
-                    f"armistice' takes it back, and it lapses when the season ends (2.0 VI).")
+                    f"armistice' takes it back, and it lapses {when} (2.0 VI).")
     return para(f"The {side_name(proposer)} player has proposed an armistice; {whom} has not "
                 f"answered it yet (3.2).")
 
@@ -358,7 +364,8 @@ def status_document(view: dict[str, Any], aids: dict | None = None,
         # An armistice proposed waits for the other side's answer, whatever he is asked (3.2):
         # told him first, as his report does, and to anyone else after the decision now.
         paused = bool((view.get("deadlines") or {}).get("paused"))
-        told = armistice_para(view["armistice"], None, view["reader"], paused)
+        told = armistice_para(view["armistice"], None, view["reader"], paused,
+                              lapses=view["label"] if view.get("armistice_heard") else None)
         answers = answers_armistice(view["reader"], view["armistice"])
         head.blocks.insert(1 if answers else len(head.blocks), told)
     doc = Document(_title(view, "status"), [head])

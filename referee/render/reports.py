@@ -444,7 +444,8 @@ def _tell_armistice(now: Section, state, data, reader: str, stat: dict, level: s
     # Paused, no orders are taken (the refusal above his report says so): not "now".
     paused = bool((stat.get("deadlines") or {}).get("paused"))
     now.blocks.insert(0 if reader == other else 1,
-                      armistice_para(proposer, other, reader, paused, level))
+                      armistice_para(proposer, other, reader, paused, level,
+                                     data.label(state.turn) if state.armistice_heard else None))
 
 
 def _coming(journal: Path, mine: dict, state, data, reader: str, stat: dict,

@@ -32,8 +32,9 @@ if TYPE_CHECKING:
 # a view kept under the format before (2: a sealed plan runs one deadline for both sides, and
 # views kept with the deadlines of the rule before must not be served; 3: views name each
 # nation of the force pools; 4: a paused game's status view shows no deadline; 5: `show`
-# names the optional rules in play with their rules).
-FORMAT = 5
+# names the optional rules in play with their rules; 6: a state keeps whether an armistice
+# proposal's other side has been asked a decision since, which decides when it lapses).
+FORMAT = 6
 
 
 def _journal_id(journal: Path) -> str:
