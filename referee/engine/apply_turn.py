@@ -156,12 +156,21 @@ def _revealed(s: State, e: SecretRevealed, d: GameData) -> None:
 
 
 def _proposed(s: State, e: ArmisticeProposed, d: GameData) -> None:
-    s.armistice, s.armistice_heard = e.side, False
+    s.armistice, s.armistice_heard, s.armistice_ended = e.side, False, None
 
 
-def _refused(s: State, e: ArmisticeRefused | ArmisticeWithdrawn | ArmisticeLapsed,
-             d: GameData) -> None:
+def _refused(s: State, e: ArmisticeRefused, d: GameData) -> None:
+    s.armistice, s.armistice_heard, s.armistice_ended = None, False, None
+
+
+def _withdrawn(s: State, e: ArmisticeWithdrawn, d: GameData) -> None:
     s.armistice, s.armistice_heard = None, False
+    s.armistice_ended = {"side": e.side, "how": "withdrawn", "season": d.label(s.turn)}
+
+
+def _lapsed(s: State, e: ArmisticeLapsed, d: GameData) -> None:
+    s.armistice, s.armistice_heard = None, False
+    s.armistice_ended = {"side": e.side, "how": "lapsed", "season": e.season}
 
 
 def _plans_opened(s: State, e: PlansOpened, d: GameData) -> None:
@@ -187,7 +196,7 @@ BY_TYPE: dict[type, Callable[[State, Any, GameData], None]] = {
     DeckShuffled: _shuffled, CardsStacked: _stacked, CardsDrawn: _drawn,
     CardPlayed: _played, CardsDiscarded: _discarded, CardRemoved: _removed,
     RulesUpgraded: _upgraded_rules, SecretRevealed: _revealed, ArmisticeProposed: _proposed,
-    ArmisticeRefused: _refused, ArmisticeWithdrawn: _refused, ArmisticeLapsed: _refused,
+    ArmisticeRefused: _refused, ArmisticeWithdrawn: _withdrawn, ArmisticeLapsed: _lapsed,
     PlansOpened: _plans_opened, PlanSealed: _plan_sealed,
     PlanClosed: _plan_closed, PlanRevealed: _plan_revealed,
 }

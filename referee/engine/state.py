@@ -145,6 +145,8 @@ class State(msgspec.Struct, dict=True):
     # the other side has had a decision to make, or given an order, since that proposal
     # (3.2, 2.0 VI: only then does it lapse at a season's end; armistice_heard.py)
     armistice_heard: bool = False
+    # how the last proposal ended, when it lapsed or was withdrawn: {side, how, season}
+    armistice_ended: dict[str, str] | None = None
     combat: dict[str, Any] | None = None                 # the combat phase of a player turn
     battle: dict[str, Any] | None = None                 # the battle being fought
     suppressed_turn: dict[str, int] = {}   # option 15.4.1

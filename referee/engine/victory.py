@@ -163,13 +163,25 @@ def armistice_violation(s: State, d: GameData, o: Armistice, side: str) -> Viola
     if o.act in ("accept", "refuse"):
         if s.armistice is None or s.armistice == side:
             return Violation("3.2", "there is no armistice proposal from the other side to "
-                                    "answer")
+                                    f"answer{_ended(s, d, side)}")
         return None
     vp, level = victory_level(s, d)
     if winning(level, d) == side:
         return Violation("3.3", f"a player may not resign while he is winning "
                                 f"({level.name}, {vp} VP)")
     return None
+
+
+def _ended(s: State, d: GameData, side: str) -> str:
+    """How the other side's last proposal ended, when it lapsed (2.0 VI) or was withdrawn
+    and none has been made since, as a refusal's tail; empty otherwise."""
+    e = s.armistice_ended
+    if s.armistice is not None or e is None or e["side"] == side:
+        return ""
+    who = f"the {d.side_name(e['side'])} player"
+    if e["how"] == "lapsed":
+        return f": {who}'s proposal lapsed with the end of {e['season']} (2.0 VI)"
+    return f": {who} withdrew his proposal in {e['season']}"
 
 
 def apply_armistice(ctx: Ctx, o: Ord, side: str) -> None:
