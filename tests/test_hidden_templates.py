@@ -164,7 +164,8 @@ CASES = {
          ("german", ["upgrade ge-1:infantry", "build ge infantry aachen into ge-2",
                      "build ge infantry eifel", "done"]),
          ("entente", ["build fr tank argonne into fr-4", "entrench fr-4", "done"])]),
-    # 6.5: attrition, one kind (no choice) and a choice.
+    # 6.5: attrition, one kind (no choice; asked all the same when hidden: ASKED_WHEN_HIDDEN)
+    # and a choice.
     "attrition": (
         position("1914", player="entente", passes=1,
                  hands={"german": [], "entente": ["ers2-01", "off-03"]},
@@ -279,6 +280,11 @@ PUBLIC = {
 }
 
 
+# Orders given only with the option on: under hidden templates an army with one kind it can
+# lose is asked all the same (6.5, supply.py), so that being asked tells nothing.
+ASKED_WHEN_HIDDEN = {"attrition": [("entente", ["lose be-1:infantry"])]}
+
+
 # Hidden, a build into an army and an upgrade on a template are one event, whose details
 # (which of the two it is among them) only their owner reads.
 HIDDEN_AS = {"UnitBuilt": "TemplateChanged", "InfantryUpgraded": "TemplateChanged"}
@@ -291,7 +297,7 @@ def _case(tmp_path, name: str, hidden: bool):
     folder.mkdir(exist_ok=True)
     journal = new_game(folder, sc, {"hidden_templates": hidden, "suppressing_armies": True},
                        dice, name=name)
-    _run(journal, steps)
+    _run(journal, steps + (ASKED_WHEN_HIDDEN.get(name, []) if hidden else []))
     return journal
 
 

@@ -167,13 +167,18 @@ def check_supply(ctx: Ctx) -> None:
 
 
 def next_attrition(ctx: Ctx) -> None:
-    """Take each owed attrition loss, asking the owner where he has a choice (6.5)."""
+    """Take each owed attrition loss, asking the owner where he has a choice (6.5).
+
+    With hidden templates (1.4) he is asked even when the army holds one kind it can lose,
+    as a Military Crisis! asks him (crisis.py): whether he is asked must not tell the
+    opponent how many kinds a hidden army holds.
+    """
     s = ctx.state
     owed = (s.production or {}).get("attrition", {})
     for side in ctx.data.sides:
         for army_id in list(owed.get(side, [])):
             kinds = _losable(ctx.state, ctx.data, army_id)
-            if len(kinds) == 1:
+            if len(kinds) == 1 and not hidden_templates(ctx.state):
                 _attrition(ctx, side, army_id, kinds[0])
             else:
                 prompt(ctx, "attrition", side)
