@@ -1,6 +1,6 @@
-"""Manual dice given before any die is rolled are refused with why none was needed yet: the
-next roll waits on a decision, whose and what (here a cavalry retreat before combat, 5.4.3,
-which the defender answers after the attacker and before any fire)."""
+"""Manual dice given before any die is rolled are refused with why none was needed yet: no
+die is due yet, and the decision now, whose and what (here a cavalry retreat before combat,
+5.4.3, which the defender answers after the attacker and before any fire)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,30 @@ def test_dice_given_before_the_other_sides_cavalry_retreat_are_refused_with_why(
     r = cli("order", j, "--as", "german", "--dice", "6,1", "done")
     assert r.exit_code == 1, r.stdout
     assert r.stderr.splitlines() == [
-        "referee: dice rejected: 2 more dice given than needed (the orders rolled 0); the next "
-        "roll waits on the Entente player's decision: cavalry retreating before combat (5.4.3) "
-        "(nothing was recorded)"], r.stderr
+        "referee: dice rejected: 2 more dice given than needed (the orders rolled 0); no die "
+        "is due yet: the decision now is the Entente player's, cavalry retreating before "
+        "combat (5.4.3) (nothing was recorded)"], r.stderr
+    assert j.read_bytes() == before
+
+
+def test_dice_given_before_the_senders_own_next_decision_say_it_is_his(tmp_path, cli):
+    """The decision the game waits on may be the sender's own, and no die need come from it
+    (here the defender's retreat instead of firing, 5.4.1, before any fire): the refusal
+    says no die is due yet and that the decision is his, not that a roll waits on it."""
+    sc = position("1918", turn=17, player="german", hands={"german": ["off-01"], "entente": []},
+                  remove_units=["ge-i-05"],
+                  add_units=["ge-9 ge army colmar 1I+2S+1C", "fr-c-09 fr cavalry vosges"])
+    j = new_game(tmp_path, sc, dice="manual")
+    for side, order in (("german", "play offensive"), ("german", "move ge-9 vosges"),
+                        ("german", "end movement"), ("german", "done")):
+        r = g.submit(j, side, [order])
+        assert r.rejected is None, (order, r.rejected)
+    before = j.read_bytes()
+    r = cli("order", j, "--as", "entente", "--dice", "6", "done")
+    assert r.exit_code == 1, r.stdout
+    assert r.stderr.splitlines() == [
+        "referee: dice rejected: 1 more dice given than needed (the orders rolled 0); no die "
+        "is due yet: the decision now is your own, the defender's retreat instead of firing "
+        "(5.4.1) (nothing was recorded)"], r.stderr
+    assert "waits on" not in r.stderr
     assert j.read_bytes() == before

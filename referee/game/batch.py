@@ -491,7 +491,7 @@ class Batch:
         standing-order change is kept now, under the lock, just before its records."""
         q, result = self.q, self.result
         if result.rejected is None and self.manual is not None:
-            self.manual.check_used_up(roll_waits(self.state, self.data))
+            self.manual.check_used_up(roll_waits(self.state, self.data, q.side))
         # A rejected all-or-nothing batch leaves the game as it was; so does its report.
         failed = q.atomic and result.rejected is not None
         result.state = self.pos.state if failed else self.state

@@ -55,11 +55,13 @@ def owed_words(state: State | None, data: GameData | None, side: str, kind: str)
     return decision_words(kind)
 
 
-def roll_waits(state: State, data: GameData) -> str:
+def roll_waits(state: State, data: GameData, sender: str) -> str:
     """Why manual dice given with a batch were not needed yet, as a refusal's tail: no die is
-    rolled before the decision the game now waits on, whose and what; none when it is over."""
+    due yet, and the decision the game now waits on, the sender's own or whose else; none
+    when it is over. It never says a roll waits on that decision: the next die may come
+    from it or from steps after it (a retreat after combat rolls none)."""
     p = state.pending
     if p is None or p.side not in data.sides:
         return ""
-    return (f"; the next roll waits on {data.player_words(p.side)}'s decision: "
-            f"{decision_words(p.kind)}")
+    whose = "your own" if p.side == sender else f"{data.player_words(p.side)}'s"
+    return f"; no die is due yet: the decision now is {whose}, {decision_words(p.kind)}"
