@@ -35,6 +35,15 @@ def test_a_misspelt_unit_type_is_unknown_and_the_types_built_are_listed(tmp_path
     assert "rebuild" not in why and "paris_gun" in why and "siege_gun" in why
 
 
+def test_an_unknown_type_is_echoed_as_it_was_typed(tmp_path):
+    """An army id where a unit type is expected ('build ge ge-1 aachen') is named as typed,
+    not as the reader spelt it for a type's lookup ('ge_1')."""
+    j = _production(tmp_path)
+    rule, why = _refused(j, "german", "build ge Ge-1 aachen")
+    assert rule == "7.6"
+    assert why.startswith("Ge-1 is not a unit type of this game; the German player builds "), why
+
+
 def test_aac_an_unknown_type_lists_the_imperial_guard_as_it_is_typed(tmp_path):
     j = _production(tmp_path, game="aac")
     rule, why = _refused(j, "entente", "build ru guard riga")

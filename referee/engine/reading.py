@@ -364,11 +364,14 @@ def _what(r: Reader) -> str:
     w = r.word("a unit").casefold()
     nations = r.data.units.nations            # the game's nation codes (units.yaml)
     if w in nations:
-        kind = r.word("a unit type").casefold().replace("-", "_")
+        typed = r.word("a unit type")
+        kind = typed.casefold().replace("-", "_")
         two = f"{kind}_{r.words[r.pos].casefold()}" if not r.done() else ""
         if kind not in r.data.units.unit_types and two in r.data.units.unit_types:
             r.pos, kind = r.pos + 1, two        # in two words: 'imperial guard', 'siege gun'
-        return f"{w}:{_kind(kind, r.data)}"
+        kind = _kind(kind, r.data)
+        # no type: the word as typed, which its refusal echoes (7.6), not as looked up
+        return f"{w}:{kind if kind in r.data.units.unit_types else typed}"
     if ":" in w and w.split(":")[0] in nations:
         nation, _, kind = w.partition(":")
         return f"{nation}:{_kind(kind, r.data)}"
