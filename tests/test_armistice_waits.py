@@ -42,11 +42,11 @@ def test_status_says_the_armistice_waits_for_the_answer(cli, game):
            "(2.0 VI)." in entente
     assert entente.index("proposes an armistice") < entente.index("Waiting on the German")
     german = " ".join(cli("status", game, "--as", "german").stdout.split())
-    assert "Your armistice proposal waits for the other player's answer (3.2); 'withdraw " \
-           "armistice' takes it back, and it lapses at the end of the season in which the other " \
-           "player is next asked for a decision (2.0 VI)." in german
+    assert "Your armistice proposal waits for the Entente player's answer (3.2); 'withdraw " \
+           "armistice' takes it back, and it lapses at the end of the season in which the " \
+           "Entente player is next asked for a decision (2.0 VI)." in german
     public = " ".join(cli("status", game).stdout.split())
-    assert "The German player has proposed an armistice; the other player has not " \
+    assert "The German player has proposed an armistice; the Entente player has not " \
            "answered it yet (3.2)." in public
     view = json.loads(cli("status", game, "--as", "entente", "--format", "json").stdout)
     assert view["armistice"] == "german"

@@ -188,6 +188,8 @@ class StatusView(Document):
     # whether the side it waits on has had a decision to make since (it lapses at the end
     # of the season only then, 2.0 VI), while one does
     armistice_heard: bool | UnsetType = UNSET
+    # the side it waits on, whom the status names (3.2), while one does
+    armistice_to: str | UnsetType = UNSET
     # a side's own standing orders in force, each as its phrase (the sides only)
     standing: list[str] | UnsetType = UNSET
     # mailed orders held for the moderator's dice (the moderator only, when there are any)

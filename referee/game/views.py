@@ -22,7 +22,7 @@ from ..data.gamedata import GameData, fold
 from ..engine import acting, check, legal_orders, pending_prompt, waiting_on
 from ..engine.core import DECISIONS
 from ..engine.order_text import format_order
-from ..engine.state import State, contents_text
+from ..engine.state import State, contents_text, other
 from ..engine.victory import level_of, vp_breakdown
 
 
@@ -241,7 +241,8 @@ def status_view(state: State, data: GameData, reader: str | None = None, game_id
         "game_over": state.phase == "over",
         "result": state.result,
         # an armistice proposed waits for the other side's answer (3.2), while the game goes on
-        **({"armistice": state.armistice, "armistice_heard": state.armistice_heard}
+        **({"armistice": state.armistice, "armistice_to": other(state.armistice, data),
+            "armistice_heard": state.armistice_heard}
            if state.armistice is not None and state.phase != "over" and not state.revealed
            else {}),
     }, data))

@@ -364,8 +364,8 @@ def status_document(view: dict[str, Any], aids: dict | None = None,
         # An armistice proposed waits for the other side's answer, whatever he is asked (3.2):
         # told him first, as his report does, and to anyone else after the decision now.
         paused = bool((view.get("deadlines") or {}).get("paused"))
-        told = armistice_para(view["armistice"], None, view["reader"], paused,
-                              lapses=view["label"] if view.get("armistice_heard") else None)
+        told = armistice_para(view["armistice"], view.get("armistice_to"), view["reader"],
+                              paused, lapses=view["label"] if view.get("armistice_heard") else None)
         answers = answers_armistice(view["reader"], view["armistice"])
         head.blocks.insert(1 if answers else len(head.blocks), told)
     doc = Document(_title(view, "status"), [head])
