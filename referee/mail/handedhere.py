@@ -9,8 +9,12 @@ registered in it) is claimed by it and left exactly as it is, unread on IMAP, no
 dealt with in a Maildir, for the new machine to take, as the mail of a game the pass cannot
 play is held (withheld.py); its line counts those the pass found. What claims its mail is
 what the folder's index kept of it, as for an unreadable journal (this machine reads the
-journal of a game handed over only to show it, never to mail its players); when nothing is
-kept, its mail is no game's, as before.
+journal of a game handed over only to show it, never to mail its players). When nothing is
+kept (the journal moved away, the index deleted or rebuilt), the home's own marks still tell
+the game: a message whose tag names the id of a game marked handed over is left the same
+way, from any mailbox the pass reads (the mark names none), and counted in a line of that
+game's, said only when the pass found some (marked_away). Only this home's signed marks
+count: one copied into the game folder, forged or damaged is none (store/handedover.py).
 """
 
 from __future__ import annotations
@@ -31,16 +35,20 @@ class Handed:
     """A journal of the folder whose game is handed over: its mark, and what claims its mail
     (None when nothing tells it: its mail is then no game's, as before)."""
 
-    journal: Path
+    journal: Path | None        # None: the folder holds no journal of it (marked_away)
     mark: dict
     claims: withheld.Withheld | None = None
 
     @property
-    def line(self) -> str:
-        """Its standing line, with how many messages the pass left for the other machine."""
+    def line(self) -> str | None:
+        """Its standing line, with how many messages the pass left for the other machine;
+        None for a game the folder holds no journal of, when the pass found none for it."""
         n = len(self.claims.waiting) if self.claims is not None else 0
         left = f"{counted(n, 'message')} for it" if n else "its mail"
-        return (f"handed   {one_line(self.journal.name)}: game "
+        if self.journal is None and not n:
+            return None
+        named = f"{one_line(self.journal.name)}: game" if self.journal else "game"
+        return (f"handed   {named} "
                 f"{one_line(str(self.mark['game_id']))} was handed over to another machine at "
                 f"record {self.mark['seq']} (`referee handover`): passed over, {left} left for "
                 f"that machine")
@@ -77,3 +85,19 @@ def _known(journal: Path, mark: dict, known: dict, fields: tuple[str, ...]) -> G
         return Game(journal, **{k: found[k] for k in fields})
     except (KeyError, TypeError):
         return None
+
+
+def marked_away(handed: list[Handed], games: list[Game]) -> list[Handed]:
+    """The games this home marks handed over that the folder holds no journal of (moved
+    away, the index that knew them lost) nor plays: each claims the mail whose tag names its
+    id, in any mailbox the pass reads (the mark knows none), leaving it for that machine."""
+    here = {(h.mark["game_id"], h.mark["first"]) for h in handed} | \
+        {(x.game_id, x.header_hash) for x in games}
+    out = []
+    for mark in handedover.every_mark():
+        if (mark["game_id"], mark["first"]) in here:
+            continue
+        game = Game(Path(one_line(str(mark.get("path")))), mark["game_id"], mark["first"],
+                    None, None, [])
+        out.append(Handed(None, mark, withheld.Withheld([], [game], -1, "", handed=True)))
+    return out

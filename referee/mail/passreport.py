@@ -33,6 +33,9 @@ class TickReport:
     exports: list[Path] = field(default_factory=list)   # redacted exports passed over
     servers: list[ServerDown] = field(default_factory=list)     # SMTP servers down
     handed: list[str] = field(default_factory=list)     # games handed over: their lines
+    # Games handed over whose journal the folder no longer holds, that the pass found mail
+    # for (handedhere.marked_away): their lines, not counted among the folder's games.
+    away: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> list[str]:
@@ -40,12 +43,12 @@ class TickReport:
         for each game handed over to another machine: no problem, told so that the moderator
         knows the pass saw them."""
         if not self.exports:
-            return self.handed
+            return self.handed + self.away
         names = joined([one_line(p.name) for p in self.exports])
         one = len(self.exports) == 1
         return [f"passed   {names}: {'a redacted export' if one else 'redacted exports'} "
                 f"(`referee log --format json`), not {'a game' if one else 'games'}: no game "
-                f"is played from {'it' if one else 'them'}", *self.handed]
+                f"is played from {'it' if one else 'them'}", *self.handed, *self.away]
 
     @property
     def problems(self) -> list[str]:

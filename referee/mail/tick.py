@@ -41,7 +41,7 @@ from .faulted import FAILED
 from .faulted import problem as faulted_problem
 from .folderexports import seen_as, unplayable
 from .fornow import noted as note_refused_now
-from .handedhere import Handed, handed_over
+from .handedhere import Handed, handed_over, marked_away
 from .heldreminders import held_reminders
 from .inbox import inbox
 from .ledger import fault, load_ledger
@@ -113,6 +113,8 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
         broken.append(f"mail settings: {exc}")
     share = partial(each_game, share_among=shared, done=done)
     claims_known = withheld.known_now(games, aside, known, INDEXED)
+    away = marked_away(handed, games)       # its journal and index entry gone: the marks
+    aside += [h.claims for h in away]
     games, twins = one_journal_a_game(games)
     for problem, xs in twins:
         broken.append(problem)
@@ -158,7 +160,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
     broken += busysince.too_long(path, busy, moment)
     return TickReport(games, unclaimed, broken, *told_now(pending), withheld.waiting(aside),
                       withheld.unknown(aside), found + len(handed), held, down, exports, servers,
-                      [h.line for h in handed])
+                      [h.line for h in handed], [h.line for h in away if h.line])
 
 
 # What the index keeps of a game (gameindex.py): what claims its mail and where it goes.

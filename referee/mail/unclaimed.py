@@ -246,7 +246,7 @@ def gone_games(took: dict[str, dict], tags: set[str], withheld: list
     user reads the Maildir with now (a finished game removed, or moved to a folder not
     passed over yet), as they were: mail a game handled is not made unclaimed by its
     leaving. A game reading it again is judged by its journal (still_held)."""
-    mine = tags | {tag for w in withheld for tag in w.tags}
+    mine = tags | {tag for w in withheld if w.journals for tag in w.tags}  # a mark alone: gone
     return {tag: (entry["mark"], entry["files"]) for tag, entry in took.items()
             if tag not in mine and isinstance(entry.get("files"), dict) and
             isinstance(entry.get("mark"), list) and len(entry["mark"]) == 2}

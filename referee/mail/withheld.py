@@ -78,8 +78,10 @@ def twins(games: list[Game], slot: int) -> Withheld:
 
 
 def of_source(withheld: list[Withheld], source: str) -> list[Withheld]:
-    """Those that read the source, and those of which nothing is known (any may)."""
-    return [w for w in withheld if not w.games or any(x.source == source for x in w.games)]
+    """Those that read the source, and those of which nothing is known (any may), or only
+    their mark (a game handed over whose journal and index entry are gone: handedhere.py)."""
+    return [w for w in withheld if not w.games or (w.handed and not w.journals) or
+            any(x.source == source for x in w.games)]
 
 
 def known_now(games: list[Game], withheld: list[Withheld], known: dict,

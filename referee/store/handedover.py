@@ -41,6 +41,22 @@ def of_game(game_id: object, first: object) -> dict | None:
         else None
 
 
+def every_mark() -> list[dict]:
+    """Every handover mark this home holds, signed by its key and kept under its own game's
+    name (one damaged, forged, or copied under another game's name is no mark)."""
+    try:
+        paths = sorted(mark_path("").parent.glob("*.handed"))
+    except OSError:
+        return []
+    out = []
+    for path in paths:
+        mark = home.read_signed(path, max_bytes=1 << 16)
+        if mark and isinstance(mark.get("game_id"), str) and isinstance(mark.get("first"), str) \
+                and mark_path(mark["game_id"]) == path:
+            out.append(mark)
+    return out
+
+
 def of_journal(raw: bytes) -> dict | None:
     """The handover mark of the game these journal bytes hold, or None."""
     first = head(raw)
