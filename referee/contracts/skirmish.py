@@ -8,17 +8,38 @@ from msgspec import UNSET, Meta, UnsetType, field
 from .base import Contract, Document, Frozen, Part
 from .events_base import Secret
 from .records import Hex64, Signature, Signing, Stream
+from .skirmish_card import (  # noqa: F401  (the card's tables, read through this module too)
+    Aimed,
+    CountsAs,
+    Facts,
+    Inches,
+    Melee,
+    Modifier,
+    Morale,
+    Motivation,
+    Movement,
+    MoveMode,
+    Name,
+    Phase,
+    PhaseSpec,
+    Quality,
+    Rally,
+    ResultRow,
+    Small,
+    SpotRow,
+    Spotting,
+    SpotWhen,
+    Surrender,
+    TestKind,
+    Text,
+    Unaimed,
+    Unpin,
+    Weapon,
+    Weapons,
+)
 from .views import Rejection
 
-Name = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]{0,31}\Z")]
 FigureId = Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}\Z")]
-Inches = Annotated[int, Meta(ge=0, le=999)]
-Small = Annotated[int, Meta(ge=0, le=99)]
-Text = Annotated[str, Meta(max_length=200)]
-Quality = Literal["gallant", "veteran", "regular", "stubborn", "ferocious", "raw", "irregular"]
-Phase = Literal["movement", "artillery", "fire", "melee", "morale"]
-TestKind = Literal["move", "spot", "aimed", "unaimed", "melee", "morale", "rally", "unpin",
-                   "surrender"]
 
 
 class SkirmishFiles(Frozen):
@@ -36,159 +57,6 @@ class SkirmishGame(Frozen):
     files: SkirmishFiles = field(default_factory=SkirmishFiles)
     scenarios: dict[Name, str]
     challenge_window: Small = 6
-
-
-class PhaseSpec(Frozen):
-    phase: Phase
-    rule: Text
-    tests: list[TestKind]
-
-
-class Motivation(Frozen):
-    rule: Text
-    ranges: dict[Name, Inches]
-    needed_for: list[TestKind]
-
-
-class MoveMode(Frozen):
-    base: Inches
-    dice: Small
-    fire: Literal["none", "unaimed", "close"]
-    spot: bool
-    contact: bool = True
-
-
-class Movement(Frozen):
-    rule: Text
-    modes: dict[Name, MoveMode]
-    assault_fire_range: Inches
-    pinned_retreat: Inches
-
-
-class SpotWhen(Frozen):
-    light: list[Name] = []
-    state: list[Name] = []
-    cover: list[Name] = []
-
-
-class SpotRow(Frozen):
-    when: SpotWhen
-    range: Inches
-
-
-class Spotting(Frozen):
-    rule: Text
-    automatic: list[SpotRow]
-    roll: dict[Quality, Small]
-    gas_mask: Small
-    sniper: Small
-
-
-class Weapon(Frozen):
-    name: Text
-    range: Inches
-    dice: list[Small] = []
-    per_figure: Small = 0
-    radius: Inches = 0
-    defensive_radius: Inches = 0
-    line: Inches = 0
-    area: bool = False
-    automatic: bool = False
-    thrown: bool = False
-
-
-class Weapons(Frozen):
-    rule: Text
-    kinds: dict[Name, Weapon]
-
-
-class Modifier(Frozen):
-    id: Name
-    value: Annotated[int, Meta(ge=-20, le=20)]
-    text: Text
-    beyond: Optional[Inches] = None
-    qualities: list[Quality] = []      # whose quality the modifier is for
-    states: list[Name] = []            # the target states it is for
-
-
-class ResultRow(Frozen):
-    from_: Small = field(name="from")
-    result: Literal["killed", "pinned", "miss"]
-
-
-class Aimed(Frozen):
-    rule: Text
-    die: Small
-    results: list[ResultRow]
-    modifiers: list[Modifier]
-
-
-class Unaimed(Frozen):
-    rule: Text
-    die: Small
-    needed: dict[Quality, Small]
-    modifiers: list[Modifier]
-
-
-class Melee(Frozen):
-    rule: Text
-    die: Small
-    max_attackers: Small
-    killed_by: Small
-    pinned_by: Small
-    ignore_pin: list[Quality]
-    modifiers: list[Modifier]
-    # Figures left in contact after a melee stay in it, fight it again each turn and move
-    # only to break off (False in journals made before: each melee stood alone).
-    contact_lasts: bool = False
-    # An attacker new to a melee moved into contact this turn (a move declared contact=yes);
-    # False in journals made before: any figure that could have moved so could attack.
-    contact_move: bool = False
-    # A move into contact names the enemy figure it contacts (at=); that figure can't move
-    # for the rest of the turn, and the mover attacks it alone in the melee that follows.
-    # False in journals made before: contact=yes named no one, and the contacted moved on.
-    contact_holds: bool = False
-
-
-class CountsAs(Frozen):
-    advancing: Optional[Quality] = None
-    defending: Optional[Quality] = None
-    otherwise: Quality
-
-
-class Morale(Frozen):
-    rule: Text
-    die: Small
-    triggers: dict[Name, Text]
-    needed: dict[Quality, Small]
-    counts_as: dict[Quality, CountsAs]
-    failures: dict[Annotated[str, Meta(pattern=r"^[1-9]\Z")], Text]
-
-
-class Rally(Frozen):
-    rule: Text
-    die: Small
-    needed: dict[Quality, Small]
-
-
-class Unpin(Frozen):
-    rule: Text
-    die: Small
-    success: Small
-    dice: dict[Quality, Small]
-
-
-class Surrender(Frozen):
-    rule: Text
-    never: list[Quality]
-    routing_within: Inches
-    melee_enemies: Small
-
-
-class Facts(Frozen):
-    light: list[Name]
-    state: list[Name]
-    cover: list[Name]
 
 
 class SkirmishCard(Frozen):
