@@ -133,6 +133,11 @@ class SkirmishCard(Frozen):
     # reader alone under his "Your decision:" line. False in journals made before:
     # "B5 3 v G6 1: G6 killed; B2 8 v G6 1: G6 killed", "Waiting on the British player".
     said_once: bool = False
+    # A done closes what its side is asked now: a side the step or phase just ended asked
+    # nothing of is refused a bare done until it makes a record of the new phase, and
+    # `done PHASE` closes the phase it names. False in journals made before: a stray done
+    # closed the next phase unseen.
+    dones_asked: bool = False
 
 
 class Figure(Frozen):

@@ -79,8 +79,10 @@ class Table:
             if self.card.sequence[self.state.phase].phase == phase:
                 return
             for side in ("red", "blue"):
-                if side not in self.state.done:
-                    self.test(side, "done")
+                if side not in self.state.done:     # one asked nothing before names it
+                    named = side in self.state.unasked
+                    self.test(side, f"done {self.card.sequence[self.state.phase].phase}"
+                              if named else "done")
         raise AssertionError(f"never reached {phase}")
 
     def refusal(self, side: str, text: str) -> tuple[str, str] | None:
@@ -105,8 +107,20 @@ def done_until(cli, journal, phase: str, turn: int | None = None, step: str | No
                 (step is None or step in now["firing"]):
             return
         r = cli("order", journal, "--as", now["waiting_on"][0], "done")
+        if r.exit_code and f"'done {now['phase']}' closes" in r.stderr:   # asked nothing before
+            r = cli("order", journal, "--as", now["waiting_on"][0], f"done {now['phase']}")
         assert r.exit_code == 0, r.stderr
     raise AssertionError(f"never reached the {phase} phase")
+
+
+def said_done(cli, journal, side: str, *options: str):
+    """side's done as a player who reads his status says it: `done PHASE` where the step
+    before asked nothing of him and a bare done is refused (card dones_asked)."""
+    r = cli("order", journal, "--as", side, "done", *options)
+    if r.exit_code and "' closes the" in r.stderr:
+        phase = json.loads(cli("status", journal, "--format", "json").stdout)["phase"]
+        r = cli("order", journal, "--as", side, f"done {phase}", *options)
+    return r
 
 
 # A one-rifle-each duel, its scenario file's text: a game that ends at the first kill.

@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 from forging import fixed_key
+from skirmish_cases import said_done
 from test_skirmish_scenario_file import RAID
 
 from referee.store import signing
@@ -29,7 +30,7 @@ def _status(cli, j) -> dict:
 
 
 def _order(cli, j, side: str, text: str):
-    return cli("order", j, "--as", side, text)
+    return said_done(cli, j, side) if text == "done" else cli("order", j, "--as", side, text)
 
 
 def test_a_journal_made_before_the_field_reads_and_plays_its_artillery_phase_as_before(

@@ -8,7 +8,7 @@ import json
 
 import jsonschema
 import pytest
-from skirmish_cases import done_until
+from skirmish_cases import done_until, said_done
 
 from referee.contracts.schemas import schema
 
@@ -25,7 +25,8 @@ def game(patrol):
 
 
 def order(cli, j, side, text, *more):
-    return cli("skirmish", "order", j, "--as", side, text, *more)
+    return said_done(cli, j, side, *more) if text == "done" else \
+        cli("skirmish", "order", j, "--as", side, text, *more)
 
 
 def test_games_list_shows_three_games(cli):

@@ -19,7 +19,7 @@ PACKAGE = Path(referee.table.skirmish.__file__).parent
 LAYERS = [("__init__", "kind"), ("asking", "brief", "explained", "made", "ruled"),
           ("ending", "listed", "formnotes"),
           ("life",), ("decider", "report", "loading"), ("contactnews",),
-          ("settled", "quotednotes", "contacted"),
+          ("settled", "quotednotes", "contacted", "dones"),
           ("checks",),
           ("dicetests", "order_text", "readable", "turns"),
           ("state", "window", "dicekeys", "nearest")]

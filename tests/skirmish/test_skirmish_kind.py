@@ -8,6 +8,7 @@ import json
 
 import jsonschema
 import pytest
+from skirmish_cases import said_done
 from test_skirmish_mail import BRITISH, GERMAN, mail, mailed_patrol
 
 from referee.contracts.schemas import schema
@@ -355,7 +356,7 @@ def _melee(cli, patrol) -> int:
     assert cli("order", patrol, "--as", "british", "move B1 mode=assault contact=yes "
                "at=G1 command=yes", "done").exit_code == 0
     for side in ["german"] + ["british", "german"] * 3:
-        r = cli("order", patrol, "--as", side, "done")
+        r = said_done(cli, patrol, side)
         assert r.exit_code == 0, r.stderr
     r = cli("order", patrol, "--as", "british", "melee G1 attackers=B1")
     assert r.exit_code == 0, r.stderr

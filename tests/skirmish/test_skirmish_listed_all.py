@@ -61,8 +61,8 @@ def _candidates(state, side: str, verb: str, rnd: random.Random) -> list[sk.SkOr
     elif verb == "surrender":
         out = [(s, {"reason": "routing"}) for s in state.sections] + \
               [(f, {"reason": "melee"}) for f in state.figures]
-    elif verb == "done":
-        out = [(None, {})]
+    elif verb == "done":        # a side the step before asked nothing of names the phase
+        out = [(None, {}), (CARD.sequence[state.phase].phase, {})]
     return [sk.SkOrder(verb, s, x, "") for s, x in out]
 
 

@@ -11,6 +11,7 @@ from email import message_from_bytes
 
 from flowtext import written
 from mailboxes import write_maildir
+from skirmish_cases import said_done
 from test_skirmish_mail import BRITISH, GERMAN, mailed_patrol
 
 from referee.mail.refusal import FULL_MOST
@@ -28,7 +29,8 @@ def _moves_until(cli, j, turns: int) -> int:
         orders = [f"move {side[0].upper()}{n} mode=stealthy command=yes"
                   for n in range(1, 7)] if now["phase"] == "movement" else []
         for order in [*orders, "done"]:
-            r = cli("skirmish", "order", j, "--as", side, order)
+            r = said_done(cli, j, side) if order == "done" else \
+                cli("skirmish", "order", j, "--as", side, order)
             assert r.exit_code == 0, r.output
         made += len(orders)
 

@@ -8,7 +8,7 @@ import json
 
 import msgspec
 import pytest
-from skirmish_cases import CARD, Table, figure
+from skirmish_cases import CARD, Table, figure, said_done
 
 
 def _status(cli, j) -> dict:
@@ -21,7 +21,7 @@ def _done_until_morale(cli, j) -> list[str]:
     asked = []
     while (now := _status(cli, j))["phase"] != "morale":
         asked.append(now["phase"])
-        r = cli("order", j, "--as", now["waiting_on"][0], "done")
+        r = said_done(cli, j, now["waiting_on"][0])
         assert r.exit_code == 0, r.output
     return asked
 

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from skirmish_cases import CARD, Table, done_until, figure
+from skirmish_cases import CARD, Table, done_until, figure, said_done
 
 from referee.table.skirmish.checks import claims
 
@@ -126,6 +126,8 @@ def test_done_cannot_skip_the_morale_tests_the_card_compels(cli, tmp_path):
                "manual").exit_code == 0
 
     def order(side, text, *dice):
+        if text == "done":
+            return said_done(cli, j, side)
         return cli("order", j, "--as", side, text, *(("--dice", ",".join(dice)) if dice
                                                       else ()))
 

@@ -5,12 +5,15 @@ by the other."""
 
 from __future__ import annotations
 
+from skirmish_cases import said_done
+
 from referee.table import Table
 from referee.table.skirmish.ending import disputable
 
 
 def _order(cli, j, side, text):
-    return cli("skirmish", "order", j, "--as", side, text)
+    return said_done(cli, j, side) if text == "done" else \
+        cli("skirmish", "order", j, "--as", side, text)
 
 
 def _offered(j) -> list[int]:

@@ -31,6 +31,7 @@ from .checks import (
     too_many,
 )
 from .contacted import held, named, own_defender
+from .dones import after_done, before_done, named_phase_ok, not_asked, spoke, stray_done
 from .nearest import FORCES, one_of
 from .order_text import SkOrder, parse_order
 from .readable import kept
@@ -111,10 +112,13 @@ def check(card: SkirmishCard, state: SkState, o: SkOrder, side: str) -> Refusal 
     if state.over():        # a dispute of its last test, and its ruling, are taken still
         return FLOW, "the game is over: a side has no figure left fighting"
     if o.kind == "done":
-        if o.subject is not None or o.facts:
+        if not named_phase_ok(card, o.subject) or o.facts:
             return FLOW, "done ends the side's part of the phase: it names no figure and no fact"
+        stray = card.dones_asked and stray_done(card, state, o.subject, side)
+        if stray:
+            return stray
         if side in state.done:
-            return FLOW, _not_waited(card, state, side)
+            return FLOW, not_asked(card, state, side, _not_waited(card, state, side))
         due = owed(card, state, side)
         if not due:
             return None
@@ -505,14 +509,17 @@ def evolve(card: SkirmishCard, state: SkState, body: dict, seq: int) -> None:
         state.disputes.append({**body["dispute"], "by": body["actor"], "seq": seq})
         return
     test = body.get("test")
+    spoke(state, body["actor"])
     if test is None:
         state.done.append(body["actor"])
         if waiting(state):
             return
+        was = before_done(card, state)
         if stepped(card, state):
             _start_step(card, state, state.fire_step + 1)
         else:
             _next_phase(card, state)
+        after_done(card, state, was, seq)
         return
     state.tests.append({**test, "record": seq, "side": body["actor"], "order": body["order"],
                         "turn": body["turn"], "phase": body["phase"], "by_mail": "mail" in body})

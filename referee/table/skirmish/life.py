@@ -57,6 +57,7 @@ from .dicekeys import (
     keyed_by_side,
     record_source,
 )
+from .dones import spoke
 from .loading import SkirmishData, card_problems, side_list_problems
 from .window import closed_fact, own_since
 
@@ -372,6 +373,8 @@ def submit_many(path: Path | str, side: str, texts: list[str],
             raise UsageError(f"{journal.name}: not a skirmish game")
         card, state = replay(records)
         check_side(side, tuple(state.sides))
+        if mail:        # a reply the mail route took as fresh: he has seen what is asked now
+            spoke(state, side)
         if state.revealed is not None:
             raise OrderError(f"the dice secret was revealed in record "
                              f"{state.revealed['record']}: the game is closed and takes no "

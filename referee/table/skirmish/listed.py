@@ -85,7 +85,8 @@ def still_open(card: SkirmishCard, state: SkState, side: str) -> list[str]:
     if not waits_turn(card, state, side):
         return []
     tests = ["fire" if t == "aimed" else t for t in sk.phase_of(card, state).tests]
-    done = sk.check(card, state, sk.SkOrder("done", None, {}), side) is None
+    done = any(sk.check(card, state, sk.SkOrder("done", named, {}), side) is None
+               for named in (None, sk.phase_of(card, state).phase))   # dones.py
     return [t for t in tests if usable(card, state, side, t)] + (["done"] if done else [])
 
 
@@ -115,6 +116,8 @@ def _narrowed(card: SkirmishCard, state: SkState, side: str, verb: str
               ) -> dict[str, str | None]:
     if verb == "dispute":
         return {"fact": "KEY"}              # as the rest of his mail names it
+    if verb == "done" and side in state.unasked:    # the step before asked nothing of him:
+        return {"subject": sk.phase_of(card, state).phase}    # his done names the phase
     if verb in _FIRES:
         return _fire_form(card, state, side, verb)
     if verb == "spot":

@@ -79,6 +79,10 @@ class SkState:
     # The sides that may use the 1914 British rapid fire (the scenario's british_1914);
     # None: the scenario does not say, and any side may.
     rapid: list[str] | None = None
+    # The sides the step or phase a done just ended asked nothing of, and that have made no
+    # record since, and what ended by which record (card dones_asked, dones.py).
+    unasked: list[str] = field(default_factory=list)
+    ended: dict | None = None
 
     def clone(self) -> SkState:
         return copy.deepcopy(self)
