@@ -129,3 +129,17 @@ def test_a_figure_that_shot_this_turn_does_not_attack_in_its_melee():
     assert why == "R1 fired this turn: the figure moving into contact can't shoot, so it " \
         "did not move into contact"
     assert t.refusal("red", "melee B1 attackers=R2") is None
+
+
+def test_a_figure_that_moved_into_contact_and_was_pinned_is_refused_for_the_contact():
+    """R1 moved into contact and was then pinned: the pin would not stop its fire in its
+    own step, the move into contact does ("the figure moving into contact can't shoot"),
+    so the refusal names Hand-to-Hand Combat, not If Pinned."""
+    from skirmish_cases import CARD
+    t = Table(red=[figure("R1", "regular")], blue=[figure("B1", "raw")], phase="movement",
+              card=CARD)
+    t.test("red", "move R1 mode=assault contact=yes at=B1 command=yes", [3])
+    t.until("fire")
+    t.fig("R1").pins = 1                    # pinned in the step (by a shot of its own step)
+    assert t.refusal("red", "fire R1 at=B1 range=1 state=halted cover=none") == \
+        ("Hand-to-Hand Combat", "R1 moved into contact and can't shoot")

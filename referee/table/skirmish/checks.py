@@ -213,7 +213,10 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
     unstated = _far_state(card, o) or unread(card, o.kind, facts, w, targets)
     if unstated:
         return unstated
-    barred = _firer(card, state, f)
+    # A move's bar first (Movement's Fire? column, "the figure moving into contact can't
+    # shoot"): it stops the shot whatever else does, where a pin taken in the figure's own
+    # fire step does not, so the pin is not named as what stops it.
+    barred = (_moved_bar(card, f, o.kind) if f.pins else None) or _firer(card, state, f)
     if barred:
         return barred
     for g in [f, *targets]:
