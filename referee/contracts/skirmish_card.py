@@ -142,6 +142,10 @@ class Morale(Frozen):
     needed: dict[Quality, Small]
     counts_as: dict[Quality, CountsAs]
     failures: dict[Annotated[str, Meta(pattern=r"^[1-9]\Z")], Text]
+    # A morale order declares only the facts its section's line of the table reads
+    # (advancing= a section rated by advancing, Ferocious; defending= one rated by
+    # defending, Stubborn). False in journals made before: any section's were recorded.
+    facts_read: bool = False
 
 
 class Rally(Frozen):

@@ -34,7 +34,7 @@ from .contacted import held, named, own_defender
 from .dones import after_done, before_done, named_phase_ok, not_asked, spoke, stray_done
 from .nearest import FORCES, one_of
 from .order_text import SkOrder, parse_order
-from .readable import kept
+from .readable import kept, morale_unread
 from .settled import left_contact, move_settled, told_void
 from .state import SkState, initial_state, is_open, open_disputes
 from .turns import end_turns
@@ -280,6 +280,9 @@ def _check_morale(card, state, o, side):
     trig = o.facts.get("trigger")
     if trig not in mo.triggers:
         return mo.rule, one_of("trigger", trig, mo.triggers)
+    unread = morale_unread(card, s.id, s.quality, o.facts)
+    if unread:
+        return unread
     if trig == "killed" and s.killed_tests >= s.killed_this_turn:
         return mo.rule, f"section {s.id} has {counted(s.killed_this_turn, 'figure')} killed " \
                         f"this turn and has taken a test for each"

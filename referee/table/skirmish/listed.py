@@ -122,6 +122,8 @@ def _narrowed(card: SkirmishCard, state: SkState, side: str, verb: str
         return _fire_form(card, state, side, verb)
     if verb == "spot":
         return {"at": "FIGURE"}             # one test per target
+    if verb == "morale" and card.morale.facts_read:
+        return _morale_form(card, state, side)
     if verb == "melee" and card.forms_named:
         return _melee_form(card, state, side)
     if verb != "move":
@@ -159,6 +161,15 @@ def _fire_form(card: SkirmishCard, state: SkState, side: str, verb: str
                              for f in firers))
         out.update({k: None for k in HANGING if k not in read})
     return out
+
+
+def _morale_form(card: SkirmishCard, state: SkState, side: str) -> dict[str, str | None]:
+    """A morale form offers advancing= and defending= only where a section of the side is
+    rated by it (card morale.facts_read: a Ferocious section, a Stubborn one)."""
+    rated = [card.morale.counts_as.get(s.quality) for s in state.sections.values()
+             if s.side == side and not s.dispersed]
+    return {k: None for k in ("advancing", "defending")
+            if not any(r is not None and getattr(r, k) for r in rated)}
 
 
 def _several(card: SkirmishCard, f: FigureState) -> bool:

@@ -70,3 +70,22 @@ def kept(card: SkirmishCard, kind: str, facts: dict, w: Weapon,
         return facts
     read = reads(card, kind, w, targets)
     return {k: v for k, v in facts.items() if k not in HANGING or k in read}
+
+
+def morale_unread(card: SkirmishCard, section_id: str, quality: str, facts: dict
+                  ) -> Refusal | None:
+    """A morale order's fact its section's line of the table does not read (card
+    morale.facts_read): advancing= where the section's quality is not rated by advancing
+    (Ferocious), defending= where it is not rated by defending (Stubborn)."""
+    mo = card.morale
+    if not mo.facts_read:
+        return None
+    rated = mo.counts_as.get(quality)
+    for key in ("advancing", "defending"):
+        if key in facts and not (rated is not None and getattr(rated, key)):
+            who = [f"{q.capitalize()} counts as {getattr(r, key).capitalize()} if {key}"
+                   for q, r in mo.counts_as.items() if getattr(r, key)]
+            return mo.rule, (f"{key}={'yes' if facts[key] else 'no'}: only a section the "
+                             f"morale table rates by it reads it ({'; '.join(who)}), and "
+                             f"section {section_id} is {quality}")
+    return None
