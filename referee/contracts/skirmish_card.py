@@ -166,6 +166,10 @@ class Surrender(Frozen):
     never: list[Quality]
     routing_within: Inches
     melee_enemies: Small
+    # A surrender for reason=melee is taken, from the figure's owner as from the enemy, only
+    # for a figure in a melee, and its "no surrender" says the enemies the card asks. False
+    # in journals made before: the owner's was taken for any figure, and said no more.
+    melee_checked: bool = False
 
 
 class Facts(Frozen):

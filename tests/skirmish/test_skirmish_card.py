@@ -421,7 +421,27 @@ def test_routing_troops_surrender_but_gallant_never():
 
 
 def test_a_figure_in_melee_surrenders_to_four_enemies_closer_than_its_friends():
-    t = Table(red=[figure("R1")], phase="melee")
+    """Its owner's order and the enemy's claim are checked alike (card
+    surrender.melee_checked): a figure in no melee is refused for both, and "no surrender"
+    says the number the card asks."""
+    t = Table(red=[figure("R1")], blue=[figure("B1")], phase="movement")
+    for side in ("red", "blue"):
+        assert t.refusal(side, "surrender R1 reason=melee enemies=4 closer=yes") == (
+            "Surrendering", "R1 is in no melee: a figure surrenders for reason=melee in a "
+                            "melee only")
+    t.into_contact("red", "R1", at="B1")
+    t.test("red", "melee B1 attackers=R1", [3, 3])          # a tie: both fight on
+    assert t.test("red", "surrender R1 reason=melee enemies=3 closer=yes")["result"] == \
+        "no surrender (3 enemies near, closer than its friends: the card asks 4 or more, " \
+        "closer)"
+    t.test("red", "surrender R1 reason=melee enemies=4 closer=yes")
+    assert t.fig("R1").surrendered
+
+
+def test_a_journal_made_before_took_the_owner_s_surrender_of_a_figure_in_no_melee():
+    old = msgspec.structs.replace(ONE_STEP, surrender=msgspec.structs.replace(
+        ONE_STEP.surrender, melee_checked=False))
+    t = Table(red=[figure("R1")], phase="melee", card=old)
     assert t.test("red", "surrender R1 reason=melee enemies=3 closer=yes")["result"] == \
         "no surrender"
     t.test("red", "surrender R1 reason=melee enemies=4 closer=yes")

@@ -115,14 +115,15 @@ def test_the_side_whose_unit_moves_second_is_told_he_waits_not_asked(cli, tmp_pa
 
 
 def test_the_side_told_he_waits_is_told_too_what_he_may_still_send(cli, tmp_path):
-    """While the British unit moves first, the German may still spot, surrender or say
-    done (check takes them): his report says so in one line, after "Nothing is asked"."""
+    """While the British unit moves first, the German may still spot or say done (check
+    takes them; no surrender, with no figure in a melee nor a section routing, card
+    surrender.melee_checked): his report says so in one line, after "Nothing is asked"."""
     j, order = _new(cli, tmp_path)
     german = cli("skirmish", "report", j, "--as", "german").stdout
     said = " ".join(german.split("Nothing is asked of you now.", 1)[1].split())
     assert "You may still send, though the game does not wait on you: spot FIGURE " \
            "at=FIGURE" in said
-    assert "; surrender " in said and "; done. Reply keeping the Order key line your " \
+    assert "surrender " not in said and "; done. Reply keeping the Order key line your " \
         "mail gives." in said
     r = cli("order", j, "--as", "german", "spot G2 at=B2 range=4 light=day state=halted "
                                           "cover=none")

@@ -334,10 +334,12 @@ def _check_surrender(card, state, o, side):
     f = own_figure(state, o.subject, found.side if found else side)
     if isinstance(f, tuple):
         return f
-    if f.side != side and not (f.attackers or contact_of(state, f.id) or
-                               any(f.id in g.attackers for g in state.figures.values())):
-        return s, f"{f.id} is in no melee: the enemy may claim the surrender of a figure " \
-                  f"in a melee only"
+    if (f.side != side or card.surrender.melee_checked) and not (
+            f.attackers or contact_of(state, f.id) or
+            any(f.id in g.attackers for g in state.figures.values())):
+        who = "a figure" if card.surrender.melee_checked else \
+            "the enemy may claim the surrender of a figure"      # a journal made before
+        return s, f"{f.id} is in no melee: {who} surrenders for reason=melee in a melee only"
     return None
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import msgspec.structs
 
+from ...base.plurals import counted
 from ...contracts.skirmish import Modifier, SkirmishCard
 from .state import FigureState, SectionState
 
@@ -327,14 +328,20 @@ def surrender(card: SkirmishCard, figs: list[FigureState], facts: dict) -> Outco
     within 6"; a figure in melee with four or more enemies near, closer than friends."""
     s = card.surrender
     out = Outcome(s.rule, "")
+    why = ""
     if facts["reason"] == "routing":
         due = facts.get("between", False) and facts.get("within", 999) <= s.routing_within
     else:
-        due = facts.get("enemies", 0) >= s.melee_enemies and facts.get("closer", False)
+        n, closer = facts.get("enemies", 0), facts.get("closer", False)
+        due = n >= s.melee_enemies and closer
+        if not due and s.melee_checked:     # the number the card asks (surrender.melee_checked)
+            why = f" ({counted(n, 'enemy', 'enemies')} near, {'' if closer else 'not '}closer " \
+                  f"than its friends: the card asks {s.melee_enemies} or more, closer)"
     gone = [f for f in figs if f.active and f.quality not in s.never] if due else []
     kept = [f.id for f in figs if f.active and f.quality in s.never]
     out.effects = [{"figure": f.id, "surrendered": 1} for f in gone]
-    out.result = (f"{', '.join(f.id for f in gone)} surrender" if gone else "no surrender") \
+    out.result = (f"{', '.join(f.id for f in gone)} surrender" if gone else
+                  f"no surrender{why}") \
         + (f" ({', '.join(kept)} never surrender: {', '.join(s.never)})" if due and kept
            else "")
     return out
