@@ -179,6 +179,7 @@ def test_aimed_fire_results(die, result):
     (figure("R1"), figure("B1"), "range=19 state=stealthy", {"far_still": -1}),
     (figure("R1"), figure("B1"), "range=18 state=halted", {}),
     (figure("R1", "raw"), figure("B1"), "range=10", {"raw": -2}),
+    (figure("R1", "irregular"), figure("B1"), "range=10", {"irregular": -2}),
     (figure("R1", gas_mask=True), figure("B1"), "range=10", {"gas_mask": -2}),
     (figure("R1"), figure("B1"), "range=10 cover=hard", {"protected": -2}),
     (figure("R1"), figure("B1", body_armour=True), "range=10", {"protected": -2}),
@@ -190,6 +191,20 @@ def test_aimed_fire_modifiers(firer, target, facts, expected):
     total = 16 + sum(expected.values())
     assert got["result"] == "B1 " + ("killed" if total >= 18 else "pinned" if total >= 15
                                      else "miss")
+
+
+def test_an_irregular_firer_is_counted_as_raw_and_a_journal_made_before_as_it_was_played():
+    """"-2 if firer is Raw", Irregular counted as Raw as everywhere else on the card (its
+    spotting roll, its steps of fire): the modifier is named so. Record 0 of a journal made
+    before has no such line, and its Irregular firer takes none."""
+    t = Table(red=[figure("R1", "irregular")], blue=[figure("B1")])
+    got = t.test("red", "fire R1 at=B1 range=10 command=yes", [16])
+    assert [(m["value"], m["why"]) for m in got["modifiers"]] == \
+        [(-2, "firer is Irregular, counted as Raw")]
+    old = msgspec.structs.replace(ONE_STEP, aimed=msgspec.structs.replace(
+        ONE_STEP.aimed, modifiers=[m for m in ONE_STEP.aimed.modifiers if m.id != "irregular"]))
+    t = Table(red=[figure("R1", "irregular")], blue=[figure("B1")], card=old)
+    assert mods(t.test("red", "fire R1 at=B1 range=10 command=yes", [16])) == {}
 
 
 def test_a_pinned_figure_may_not_shoot():

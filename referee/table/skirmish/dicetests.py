@@ -97,8 +97,8 @@ def _aimed_ids(card, firer, target, facts, weapon) -> set[str]:
     far = m["far_still"]
     if facts.get("state") in far.states and facts["range"] > (far.beyond or 0):
         ids.add("far_still")
-    if firer.quality in m["raw"].qualities:
-        ids.add("raw")
+    # "-2 if firer is Raw", and Irregular counted as Raw where the card has that line
+    ids |= {x.id for x in card.aimed.modifiers if firer.quality in x.qualities}
     if firer.gas_mask:
         ids.add("gas_mask")
     if facts.get("cover") == "hard" or target.body_armour:
