@@ -159,6 +159,10 @@ class Unpin(Frozen):
     die: Small
     success: Small
     dice: dict[Quality, Small]
+    # The result names the pins before, the dice the quality rolls and the score each needs
+    # ("G1 removes 2 of 2 pins, 0 left (Gallant: 4D6, each 5-6 removes one pin)"). False
+    # in journals made before: "G1 removes 2 pin(s), 0 left".
+    told: bool = False
 
 
 class Surrender(Frozen):

@@ -414,6 +414,22 @@ def test_removing_pins(quality, dice):
     assert len(got["dice"]) == dice and t.fig("R1").pins == 3 - removed
 
 
+def test_the_unpin_line_names_the_dice_the_score_and_the_pins_before():
+    """"Roll a number of D6. 5-6 needed to remove one pin": the line says how many dice the
+    quality rolls, the score each needs and the pins before, so it can be checked against
+    the card (card unpin.told)."""
+    t = Table(red=[figure("R1", "gallant")], phase="morale", card=ONE_STEP)
+    t.fig("R1").pins = 2
+    got = t.test("red", "unpin R1 command=yes", [5, 6, 1, 2])
+    assert got["result"] == "R1 removes 2 of 2 pins, 0 left (Gallant: 4D6, each 5-6 " \
+                            "removes one pin)"
+    old = msgspec.structs.replace(ONE_STEP, unpin=msgspec.structs.replace(ONE_STEP.unpin,
+                                                                          told=False))
+    t = Table(red=[figure("R1", "raw")], phase="morale", card=old)
+    t.fig("R1").pins = 1
+    assert t.test("red", "unpin R1 command=yes", [6])["result"] == "R1 removes 1 pin(s), 0 left"
+
+
 def test_unpinning_needs_motivation():
     t = Table(red=[figure("R1")], phase="morale")
     t.fig("R1").pins = 1

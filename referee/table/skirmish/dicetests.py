@@ -320,6 +320,11 @@ def unpin(card: SkirmishCard, fig: FigureState, dice) -> Outcome:
     gone = min(fig.pins, sum(1 for v in rolled if v >= u.success))
     out.effects = [{"figure": fig.id, "pins": -gone}] if gone else []
     out.result = f"{fig.id} removes {gone} pin(s), {fig.pins - gone} left"
+    if u.told:      # the dice, the score and the pins before (card unpin.told)
+        top = f"{u.success}-{u.die}" if u.success < u.die else str(u.die)
+        out.result = f"{fig.id} removes {gone} of {counted(fig.pins, 'pin')}, " \
+                     f"{fig.pins - gone} left ({fig.quality.capitalize()}: " \
+                     f"{u.dice[fig.quality]}D{u.die}, each {top} removes one pin)"
     return out
 
 
