@@ -20,7 +20,7 @@ from ..contracts.events_map import (
 )
 from ..contracts.orders import Done, Move, Ord, Place, Swap
 from ..data.gamedata import GameData
-from . import sealed
+from . import hidden_room, sealed
 from .armies import hidden_templates, join_violation
 from .core import Ctx, DecisionSpec, Violation, finish, register
 from .movement import (
@@ -87,7 +87,7 @@ def next_placement(ctx: Ctx) -> bool:
     asked = []
     for side in d.sides:
         if s.arrivals.get(side) or s.swaps_due.get(side):
-            if _room_to_make(s, d, side) or _swap_options(s, d, side):
+            if _to_decide(s, d, side):
                 asked.append(side)
                 continue
             _drop_all(ctx, side)
@@ -160,6 +160,23 @@ def _room_to_make(s: State, d: GameData, side: str) -> bool:
         return False
     return any(room_in(s, d, side, area, units)
                for area, units in _arriving(s, d, side).items())
+
+
+def _to_decide_openly(s: State, d: GameData, side: str) -> bool:
+    """Whether side has an arrival to place, room to make for one (8.1) or a swap to make
+    (8.2.3), counted from what his armies hold."""
+    return _room_to_make(s, d, side) or bool(_swap_options(s, d, side))
+
+
+def _to_decide(s: State, d: GameData, side: str) -> bool:
+    """Whether side has something to decide in his plan: an arrival with a place, or room to
+    make for one (8.1), or a swap to make (8.2.3); under hidden templates (1.4) also wherever
+    what his armies hold could decide that, so that his being asked, and his plan's staying
+    open, tell nothing of it (hidden_room.py)."""
+    if _to_decide_openly(s, d, side):
+        return True
+    return hidden_templates(s) and hidden_room.unsettled(
+        s, d, side, list(_arriving(s, d, side)) if s.arrivals.get(side) else [])
 
 
 def _arriving(s: State, d: GameData, side: str, only: list[str] | None = None) -> dict:
@@ -469,7 +486,7 @@ def _complete(s: State, d: GameData, side: str, orders: list) -> bool:
         s = sealed.planned(s, d, side, _effect, orders)
     except (KeyError, IndexError, ValueError):
         return False                # an order that cannot be made: its check will say why
-    return not (_room_to_make(s, d, side) or _swap_options(s, d, side))
+    return not _to_decide(s, d, side)
 
 
 def _reveal(ctx: Ctx, plans: dict) -> None:
