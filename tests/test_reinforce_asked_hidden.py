@@ -20,6 +20,7 @@ import pytest
 
 import gamecalls as g
 from casebook import new_game, position
+from referee.engine import pending_prompt
 from referee.game import batch
 from referee.render.record_text import describe
 
@@ -99,6 +100,19 @@ def test_with_open_templates_a_plan_without_room_left_closes(tmp_path):
     journal = _spring_1917(tmp_path, "4I+2A+1C", hidden=False)
     assert batch.submit(journal, "entente", PLAN).rejected is None
     assert g.open_game(journal).state.pending.kind != "reinforce"
+
+
+def test_the_side_asked_with_nothing_to_place_reads_that_done_ends_it(tmp_path):
+    # Only the Entente reads why he is asked where nothing can be placed (his own prompt):
+    # the public and the German read the prompt every variant gives.
+    asked = {}
+    for c in ("4I", "4I+2A+1C"):
+        game = g.open_game(_game(tmp_path, c))
+        asked[c] = {r: pending_prompt(game.state, game.data, r) for r in ("entente", "german")}
+    assert "send 'done' (asked all the same: what armies hold is hidden, 1.4)" in \
+        asked["4I+2A+1C"]["entente"], asked
+    assert "send 'done'" not in asked["4I"]["entente"], asked
+    assert asked["4I"]["german"] == asked["4I+2A+1C"]["german"], asked
 
 
 def _swap_only(tmp_path, contents: str, hidden: bool = True):

@@ -348,9 +348,12 @@ def _no_room(s: State, d: GameData, side: str) -> str:
     where = [d.areas[a].name for a, units in _arriving(s, d, side, stuck).items()
              if room_moves(s, d, side, a, units)]
     if not where:
+        # Under hidden templates he may be asked with nothing to decide (hidden_room.py).
+        asked = "; send 'done' (asked all the same: what armies hold is hidden, 1.4)" \
+            if hidden_templates(s) and not _to_decide_openly(s, d, side) else ""
         return (f"; no area can take {arrival_words(stuck)} as the board stands, and no "
                 f"units moved into armies make room for it (1.2.2, 8.1): it stays in the "
-                f"force pool")
+                f"force pool{asked}")
     return (f"; no area can take {arrival_words(stuck)} as the board stands: make room in "
             f"{' or '.join(where)} within the stacking limit (units into armies there, 8.1), "
             f"or it stays in the force pool")
