@@ -30,9 +30,9 @@ def failed_checks(raw: bytes, name: str, header: dict, exc: JournalError,
     if broken is None:
         lines.append(f"chain: {len(records)} records, every hash and link checks")
     else:
-        lines.append(f"chain: FAILED: {_message(broken, name)} (records 0-"
-                     f"{len(records) - 1} check)" if records else
-                     f"chain: FAILED: {_message(broken, name)}")
+        held = "" if not records else " (record 0 checks)" if len(records) == 1 else \
+            f" (records 0-{len(records) - 1} check)"
+        lines.append(f"chain: FAILED: {_message(broken, name)}{held}")
     signed = _signatures(name, header, records, pins)
     lines += signed
     told = any(said in line for line in lines)
