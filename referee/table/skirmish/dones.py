@@ -87,3 +87,17 @@ def named_phase_ok(card: SkirmishCard, subject: str | None) -> bool:
     return subject is None or bool(card.dones_asked) and \
         subject.casefold() in [p.phase for p in card.sequence]
 
+
+
+def done_words(card: SkirmishCard, state: SkState, sides: list[str]) -> str:
+    """The done that closes the part of what is asked now of sides (the side asked, or
+    those the game waits on), as a prompt tells it: `done PHASE` from a side whose bare
+    done stray_done refuses, plain `done` from any other; both when they differ
+    ('done (the German side: done melee)'), so that each reads the order taken from him."""
+    phase = card.sequence[state.phase].phase
+    named = [side_name(s) for s in sides if card.dones_asked and s in state.unasked]
+    if not named:
+        return "done"
+    if len(named) == len(sides):
+        return f"done {phase}"
+    return f"done (the {joined(named)} side: done {phase})"

@@ -34,6 +34,7 @@ from . import decider as sk
 from . import life
 from .asking import asked_now, asked_text, reader_report_text, told_once
 from .brief import bounded
+from .dones import done_words
 from .ending import disputable, end_line, end_words, ending_record, moderator_end_mail, undone_words
 from .explained import dice_counts, explained, explained_document
 from .listed import move_turn_words, step_words, usable, waits_turn
@@ -140,11 +141,13 @@ class SkirmishKind(GameKind):
         return [] if _closed(game.state) else waited(game)
 
     def prompt(self, table, side: str | None = None) -> str:
-        """What the game asks now; side: the reader asked it (listed.move_turn_words)."""
+        """What the game asks now; side: the reader asked it (listed.move_turn_words), and
+        the done taken from him (dones.done_words; else from each side the game waits on)."""
         game = table.game()
+        closes = done_words(game.card, game.state, [side] if side else waited(game))
         return (f"{step_words(game)}"
                 f"{move_turn_words(game.card, game.state, side)}: the tests of the phase with "
-                f"the facts each side declares, then done ({FLOW})")
+                f"the facts each side declares, then {closes} ({FLOW})")
 
     def season(self, table) -> str:
         return f"turn {table.game().state.turn}"
