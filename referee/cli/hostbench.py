@@ -56,6 +56,7 @@ IDLE_1000 = 1.0            # target: seconds for an idle pass over 1,000 games
 BUSY_1000 = 10.0           # target: seconds for the busy pass over 1,000 games (100 mails)
 PER_MAIL = 0.1             # target: seconds a mail with its maps, on one core
 RSS = 200 * MB             # target: the peak RSS of a pass, and of watch (largest folder)
+WATCH_ROUNDS = 2           # rounds of mail `watch` answers while its memory is measured
 
 
 def _folder(root: Path, n: int) -> list[Path]:
@@ -167,12 +168,12 @@ def _sent(root: Path) -> int:
 
 def _watch_rss(referee: str, root: Path, games: list[Path]) -> int:
     """The peak resident memory (KB) of `watch` over the folder, one pass a second, while
-    two rounds of mail for a tenth of the games are dropped into its box, each once the
-    one before is answered, then two idle passes (Linux: the kernel's high-water mark)."""
+    WATCH_ROUNDS rounds of mail for a tenth of the games are dropped into its box, each once
+    the one before is answered, then two idle passes (Linux: the kernel's high-water mark)."""
     proc = subprocess.Popen([referee, "watch", str(root / "games"), "--interval", "1"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for n in range(2):
+        for n in range(WATCH_ROUNDS):
             before, until = _sent(root), time.monotonic() + 600
             mails = _mail_a_tenth(root, games, f"watch{n}-")
             while _sent(root) < before + mails:
