@@ -4,6 +4,7 @@ each refusal is told as the exit codes table and the error object say."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -43,10 +44,18 @@ def test_an_order_not_utf8_is_echoed_in_json_that_is_utf8(game: Path):
     assert game.read_bytes() == before
 
 
+@functools.cache
+def _schema(name: str) -> jsonschema.Draft202012Validator:
+    """The JSON Schema `referee schema NAME` prints, asked of the script once a process: it
+    prints the same text each time, and a process each document costs more than the test."""
+    done = _referee("schema", name)
+    assert done.returncode == 0, done.stderr
+    return jsonschema.Draft202012Validator(json.loads(done.stdout))
+
+
 def _valid(document: dict, name: str) -> None:
     """document matches the JSON Schema `referee schema NAME` prints."""
-    schema = json.loads(_referee("schema", name).stdout)
-    jsonschema.Draft202012Validator(schema).validate(document)
+    _schema(name).validate(document)
 
 
 def test_a_stale_expect_seq_prints_its_order_result_too(game: Path):
