@@ -175,13 +175,45 @@ def _taller(path: Path) -> None:
         _edited(path)
 
 
+@pytest.fixture(scope="module")
+def drawn(declared, tmp_path_factory) -> tuple[list[bytes], Path]:
+    """The pictures of `declared` drawn once, by a new run in a home of its own: those
+    pictures, and that home, holding the key that signed the parts kept there and them."""
+    drawer = tmp_path_factory.mktemp("drawn-home")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("REFEREE_HOME", str(drawer))
+        home._KEY.clear()
+        _new_run(mp)
+        first = _pictures(declared)
+        kept = stored.folder().relative_to(drawer)
+    home._KEY.clear()
+    assert (drawer / kept).is_dir()
+    return first, drawer
+
+
+def _as_drawn(drawn) -> list[bytes]:
+    """This home as the run that drew `drawn` left it: its key, and the parts it kept (the
+    same files a first run here would write and sign); the pictures that run drew."""
+    first, drawer = drawn
+    for part in (home.key_path(), stored.folder()):
+        theirs = drawer / part.relative_to(os.environ["REFEREE_HOME"])
+        part.parent.mkdir(parents=True, exist_ok=True)
+        if theirs.is_dir():
+            shutil.copytree(theirs, part)
+        else:
+            shutil.copy2(theirs, part)
+    home._KEY.clear()
+    return first
+
+
 @pytest.mark.parametrize("spoil", [_edited, _cut, _another_key, _signed_but_not_one,
                                    _filed_under_another_name, _an_area_short, _taller,
                                    _padded])
-def test_a_kept_part_not_as_this_users_referee_wrote_it_is_made_again(declared, monkeypatch,
-                                                                      spoil):
-    _new_run(monkeypatch)
-    first = _pictures(declared)
+def test_a_kept_part_not_as_this_users_referee_wrote_it_is_made_again(declared, drawn,
+                                                                      monkeypatch, spoil):
+    first = _as_drawn(drawn)
+    assert {p.suffix for p in stored.folder().iterdir()} >= {".base", ".closeup", ".layer",
+                                                             ".closelayer"}
     spoilt = _kept("base") + _kept("closeup") + _kept("layer") + _kept("closelayer")
     for path in spoilt:
         spoil(path)
