@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import gc
+import itertools
 import os
 from pathlib import Path
 
@@ -162,10 +163,22 @@ def pytest_collection_finish(session):
     gc.set_threshold(50_000, 20, 20)
 
 
+_HOMES = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def _homes(tmp_path_factory) -> Path:
+    """The folder of the test process's per-user folders, one a test: pytest numbers a
+    folder it makes by listing every folder of the run's before it (thousands a process),
+    so the homes are numbered here, in a folder of their own."""
+    return tmp_path_factory.mktemp("referee-homes")
+
+
 @pytest.fixture(autouse=True)
-def referee_home(tmp_path_factory, monkeypatch) -> Path:
+def referee_home(_homes, monkeypatch) -> Path:
     """Every test has its own per-user folder (key, snapshots): the real one is never used."""
-    home = tmp_path_factory.mktemp("referee-home")
+    home = _homes / f"referee-home{next(_HOMES)}"
+    home.mkdir(mode=0o700)
     monkeypatch.setenv("REFEREE_HOME", str(home))
     from referee.store import home as homemod
 
