@@ -19,7 +19,7 @@ from . import sealed
 from .armies import join_violation, template_violation
 from .core import Ctx, Violation, and_list
 from .movement import apply_reorganise, reorganise_violation
-from .state import State
+from .state import State, nation_of
 from .supply import supplied_areas
 
 
@@ -411,17 +411,12 @@ def _upgraded_unit_violation(s: State, d: GameData, o: Upgrade, side: str) -> Vi
         nations = d.units.nations
         return Violation("AAC 7.6", f"only {nations[stoss].name} infantry is upgraded to "
                                     f"Stoßtruppen; {o.unit} is "
-                                    f"{nations[_nation_of(s, o.unit)].name}'s")
+                                    f"{nations[nation_of(s, o.unit)].name}'s")
     if not ok:
         return Violation("7.5", f"{o.unit} is not {a_or_an(d.side_name(side))} infantry unit "
                                 f"on the "
                                 f"map")
     return None
-
-
-def _nation_of(s: State, ref: str) -> str:
-    """The nation of a stand-alone unit or of the army a unit reference names (ARMY:KIND)."""
-    return s.pieces[ref].nation if ref in s.pieces else s.armies[ref.split(":")[0]].nation
 
 
 def _buy_violation(s: State, d: GameData, o: Buy, side: str) -> Violation | None:

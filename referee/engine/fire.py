@@ -12,7 +12,7 @@ import msgspec
 from ..contracts.events_combat import DieGroup, FireResolved
 from ..data.gamedata import GameData
 from .core import Ctx
-from .state import State, other, template_key
+from .state import State, nation_of, other
 
 # The order dice are rolled in, phase by phase (manual dice are given in this order), is the
 # game data's: units.yaml roll_order, then card dice (UnitsData.roll_rank).
@@ -290,7 +290,7 @@ def roll(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = No
     area = b["area"]
     gs = groups(s, d, phase)
     if phase == "dogfight":
-        gs = [g for g in gs if d.nation_side[_nation_of(s, g["source"])] == side]
+        gs = [g for g in gs if d.nation_side[nation_of(s, g["source"])] == side]
     names = {"dogfight": "dogfight", "artillery": "artillery fire",
              "defensive": "defensive fire", "offensive": "offensive fire",
              "pursuit": "pursuit fire"}
@@ -325,9 +325,3 @@ def roll(ctx: Ctx, phase: str, side: str, reacting: list[str | None] | None = No
     return FireResolved(area=area, side=side, phase=phase, groups=out, hits=hits,
                         siege_hits=siege, forced_retreats=forced,
                         silent=silent_kinds(s, d, phase, side))
-
-
-def _nation_of(s: State, source: str) -> str:
-    if source in s.pieces:
-        return s.pieces[source].nation
-    return template_key(s, source)[1].split(":")[0]

@@ -380,6 +380,14 @@ def template_key(state: State, ref: str) -> tuple[str, str]:
     return army_id, piece_key(nation or state.armies[army_id].nation, kind)
 
 
+def nation_of(state: State, ref: str) -> str:
+    """The nation of a stand-alone unit, or of a unit on an army template (ARMY:KIND, its own
+    nation's unless the reference names another: fr-8:us-infantry)."""
+    if ref in state.pieces:
+        return state.pieces[ref].nation
+    return split_key(template_key(state, ref)[1])[0]
+
+
 def contents_text(contents: dict[str, int], nation: str, data: GameData) -> str:
     """Army contents as '4I+1C+1A' (foreign pieces marked, e.g. '1usI'): types in the order
     units.yaml lists them, each by its code."""
