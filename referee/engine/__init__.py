@@ -26,8 +26,7 @@ from . import (  # noqa: F401  (each registers its decision kinds; apply, how ev
     supply,
     victory,
 )
-from .core import DECISIONS, Ctx, Violation, acting, open_kinds
-from .core import sealed_plans as _sealed
+from .core import DECISIONS, Ctx, SealedPlans, Violation, open_kinds
 from .evolve import evolve
 from .movement import private_order
 from .order_text import format_order
@@ -73,6 +72,29 @@ def pending_rule(state: State, data: GameData) -> str:
     spec = DECISIONS[state.pending.kind]
     rule_of = spec.extra.get("rule_of")
     return rule_of(state, data) if rule_of is not None else spec.rule
+
+
+def _sealed(state: State) -> tuple[SealedPlans, dict] | None:
+    """The pending decision's sealed plans, when both sides are answering it at once."""
+    p = state.pending
+    if p is None:
+        return None
+    sealed = DECISIONS[p.kind].extra.get("sealed")
+    b = sealed.book(state) if sealed is not None else None
+    return None if b is None else (sealed, b)
+
+
+def acting(state: State, side: str) -> bool:
+    """Whether side may answer the pending decision now (both sides at once where the rules
+    let them: 2.0 I, 2.0 V.3, 7.0)."""
+    p = state.pending
+    if p is None:
+        return False
+    got = _sealed(state)
+    if got is None:
+        return p.side == side
+    b = got[1]
+    return side in b["plans"] and side not in b["done"]
 
 
 def waiting_on(state: State) -> list[str]:

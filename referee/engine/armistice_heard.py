@@ -3,21 +3,22 @@ order, since it was made (3.2, 2.0 VI).
 
 A proposal lapses at a season's end only once he has: one sent with the order that ends the
 season, the other side asked nothing after it, stands to the end of the next season, so that
-it is never gone before he could answer it. Worked out as events are applied, after each
-that asks a side (a decision pending, which names him or opens a sealed plan he is still to
-give) or carries an order of his given out of turn (a Military Crisis! played, 9.8, 9.9), and
-after the proposal itself, made while he may already be answering a decision.
+it is never gone before he could answer it. Read from the events as they are applied: a
+decision pending names him, sealed plans open with his among them (PlansOpened's sides; 7.0's
+production plans are every side's), a card of his played out of turn (a Military Crisis!,
+9.8, 9.9); or the proposal itself, made while he is already answering a decision (the
+pending one, or a sealed plan of his still open).
 """
 
 from __future__ import annotations
 
-from ..contracts.events_turn import ArmisticeProposed, CardPlayed, DecisionPending
+from ..contracts.events_production import ProductionBegan
+from ..contracts.events_turn import ArmisticeProposed, CardPlayed, DecisionPending, PlansOpened
 from ..data.gamedata import GameData
-from .core import acting
 from .state import State, other
 
 # The events after which the other side may have been asked, or have answered.
-AFTER = (ArmisticeProposed, DecisionPending, CardPlayed)
+AFTER = (ArmisticeProposed, DecisionPending, PlansOpened, ProductionBegan, CardPlayed)
 
 
 def note_heard(s: State, e, d: GameData) -> None:
@@ -25,5 +26,18 @@ def note_heard(s: State, e, d: GameData) -> None:
     proposer = s.armistice
     if proposer is None or s.armistice_heard:
         return
-    to = other(proposer, d)
-    s.armistice_heard = acting(s, to) or (isinstance(e, CardPlayed) and e.side == to)
+    s.armistice_heard = other(proposer, d) in _asked(s, e, d)
+
+
+def _asked(s: State, e, d: GameData):
+    """The sides event e asks, or shows answering: for the proposal, those answering now."""
+    if isinstance(e, (DecisionPending, CardPlayed)):
+        return (e.side,)
+    if isinstance(e, PlansOpened):
+        return e.sides
+    if isinstance(e, ProductionBegan):
+        return d.sides
+    if s.pending is None:
+        return ()
+    plans = [b for b in (s.sealed, s.production) if b and "plans" in b]
+    return (s.pending.side, *(x for b in plans for x in b["plans"] if x not in b["done"]))

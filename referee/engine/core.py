@@ -125,26 +125,3 @@ def open_kinds(s: State, d: GameData, side: str | None = None) -> set[str]:
 def and_list(names: list[str]) -> str:
     """Names joined for a message, 'A, B and C' (no rule: how every message lists names)."""
     return " and ".join(x for x in (", ".join(names[:-1]), names[-1] if names else "") if x)
-
-
-def sealed_plans(state: State) -> tuple[SealedPlans, dict] | None:
-    """The pending decision's sealed plans, when both sides are answering it at once."""
-    p = state.pending
-    if p is None:
-        return None
-    sealed = DECISIONS[p.kind].extra.get("sealed")
-    b = sealed.book(state) if sealed is not None else None
-    return None if b is None else (sealed, b)
-
-
-def acting(state: State, side: str) -> bool:
-    """Whether side may answer the pending decision now (both sides at once where the rules
-    let them: 2.0 I, 2.0 V.3, 7.0)."""
-    p = state.pending
-    if p is None:
-        return False
-    got = sealed_plans(state)
-    if got is None:
-        return p.side == side
-    b = got[1]
-    return side in b["plans"] and side not in b["done"]
