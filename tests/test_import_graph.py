@@ -22,11 +22,9 @@ ENGINE = Path(referee.engine.__file__).parent
 # From the top down; a module imports only modules of the layers below its own.
 LAYERS: list[tuple[str, ...]] = [
     ("__init__",),                                      # decide, legal_orders: the entry
-    ("flow", "apply"),                                  # the sequence of play (2.0); evolve's
-                                                        # handlers, which ask whether a side
-                                                        # is asked (an armistice heard, 3.2)
-    ("setup", "standing", "victory", "armistice_heard"),    # phases that start or end the
-                                                        # game, answers given ahead
+    ("flow",),                                          # the sequence of play (2.0)
+    ("setup", "standing", "victory"),                   # phases that start or end the game,
+                                                        # answers given ahead
     ("combat", "crisis", "movement_modes", "production", "suppress"),    # phases
     ("battle",),                                        # the combat phase's battles, fought
     ("builds", "losses", "reinforce", "retreats", "scramble"),    # what phases hand decisions
@@ -36,8 +34,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("alone", "armies", "cards", "fire", "own_area"),
     ("core", "intake"),                                 # Ctx, prompt, the decision registry;
                                                         # what a new order's line may hold
-    ("invariants", "reading"),
-    ("apply_combat", "apply_map", "apply_production", "apply_turn"),   # evolve's handlers
+    ("apply", "invariants", "reading"),
+    ("apply_combat", "apply_map", "apply_production", "apply_turn",    # evolve's handlers;
+     "armistice_heard"),                               # whether an armistice was heard (3.2)
     ("apply_units", "evolve", "order_text"),            # evolve; the orders' text form
     ("state", "versions"),
 ]
