@@ -20,8 +20,22 @@ def hidden_templates(s: State) -> bool:
 
 
 def template_violation(s: State, d: GameData, army: Army, contents: dict[str, int]):
-    """Why an army may not hold these contents (nationality, template, artillery, biplanes)."""
-    c = Counter({tuple(k.split(":")): n for k, n in contents.items() if n})
+    """Why an army may not hold these contents (nationality, template, artillery, biplanes).
+
+    Kept until the next event for each army and contents (in their order, which decides the
+    problem named first): the legal moves of a position ask again for every path that
+    ends where the army stands and for every set of units it could take in with the same
+    kinds."""
+    held = tuple((k, n) for k, n in contents.items() if n)
+    key = ("template", army.id, army.nation, s.turn, held)
+    cache = s._cache
+    if key not in cache:
+        cache[key] = _template_violation(s, d, army, held)
+    return cache[key]
+
+
+def _template_violation(s: State, d: GameData, army: Army, held: tuple[tuple[str, int], ...]):
+    c = Counter({tuple(k.split(":")): n for k, n in held})
     problems = army_limits_problems(d, army.nation, c, d.year(s.turn))
     if not problems:
         return None
