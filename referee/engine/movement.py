@@ -13,7 +13,7 @@ import itertools
 import msgspec
 
 from ..base.errors import quoted
-from ..base.plurals import a_or_an, counted
+from ..base.plurals import counted
 from ..contracts.events_map import (
     AreaControlChanged,
     ArmyEliminated,
@@ -30,6 +30,7 @@ from .armies import hidden_templates, template_violation
 from .cards import first_card
 from .core import Ctx, Violation
 from .own_area import named_own_area
+from .path_walk import walk_violation
 from .state import (
     Army,
     Piece,
@@ -189,14 +190,6 @@ def stack_violation(s: State, d: GameData, m: Mover, area: str, into=None, takin
     return None
 
 
-def through_full(s: State, d: GameData, m: Mover, area: str) -> Violation | None:
-    if m.counts() and s.stack_count(area, m.side, d) >= d.units.stacking_limit:
-        return Violation("1.2.2", f"{m.ref} may not pass through {d.areas[area].name}: it "
-                                  f"already holds {d.units.stacking_limit} "
-                                  f"{d.side_name(m.side)} units")
-    return None
-
-
 def _join_violation(s: State, d: GameData, m: Mover, into: str, area: str) -> Violation | None:
     t = s.armies.get(into)
     if t is None or t.status != "map":
@@ -239,13 +232,9 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
     v = off_map(d, *o.path)
     if v:
         return v
-    m = resolve(s, d, o.unit, side)
+    m = ready_mover(s, d, o.unit, side)
     if isinstance(m, Violation):
         return m
-    v = turn_checks(s, d, m)
-    if v:
-        return v
-    ts = s.turn_state
     allot = d.units.unit_types[m.kind].move          # an army: the army type's (4.1)
     if len(o.path) > allot:
         return Violation("4.1", f"{m.ref} moves {counted(allot, 'area')} at most; this path has "
@@ -255,47 +244,10 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
                                 "moving into it")
     if not o.path and o.into is None and m.source is None:
         return Violation("4.1", f"{m.ref} does not go anywhere")
-    cur, cur_status = m.area, s.status(m.area, side, d)
-    entered: list[str] = list(ts.enemy_entered)
-    for i, area in enumerate(o.path):
-        if area not in d.neighbours[cur]:
-            return (named_own_area(s, d, o, cur, side) if i == 0 else None) or \
-                Violation("4.1", f"{d.areas[area].name} is not adjacent to {d.areas[cur].name}")
-        st = s.status(area, side, d)
-        if st == "neutral":
-            return Violation("4.1", f"{d.areas[area].name} is Neutral and may not be entered")
-        if st == "enemy":
-            if ts.mode not in ("offensive", "limited"):
-                return Violation("2.0 II.1", f"{d.areas[area].name} is an Enemy area; without "
-                                             f"an Offensive card no unit may enter one, even "
-                                             f"an empty one (4.2)")
-            if cur_status != "friendly":
-                return Violation("4.2", f"a unit may never move from {a_or_an(cur_status.title())} "
-                                        f"area ({d.areas[cur].name}) into an Enemy area "
-                                        f"({d.areas[area].name})")
-            if ts.mode == "limited" and area not in entered and entered:
-                return Violation("9.1.2", f"{a_or_an(d.card_title('limited_offensive'))} enters "
-                                          f"one Enemy area only; "
-                                          f"{d.areas[entered[0]].name} was already entered")
-            entered.append(area)
-        last = i == len(o.path) - 1
-        if not last:
-            if st == "enemy" and s.present(area, other(side, d), d):
-                return Violation("4.1", f"{d.areas[area].name} is an Enemy area holding enemy "
-                                        f"units: entering it makes it Disputed and a Battle "
-                                        f"Area at once (5.1.1), so {m.ref}'s move ends there")
-            v = through_full(s, d, m, area)
-            if v:
-                return v
-        # What the area is, for the next step, once this unit stands in it (4.1).
-        if s.present(area, other(side, d), d):
-            cur_status = "disputed"
-        elif m.holds(d):
-            cur_status = "friendly"
-        else:
-            cur_status = st
-        cur = area
-    final = cur
+    v = named_own_area(s, d, o, m.area, side) or walk_violation(s, d, m, o.path)
+    if v:
+        return v
+    final = o.path[-1] if o.path else m.area
     if o.into is not None:
         v = _join_violation(s, d, m, o.into, final)
         if v:
@@ -305,6 +257,17 @@ def move_violation(s: State, d: GameData, o: Move, side: str) -> Violation | Non
         if v:
             return v
     return stack_violation(s, d, m, final, o.into, o.taking)
+
+
+def ready_mover(s: State, d: GameData, ref: str, side: str) -> Mover | Violation:
+    """The counter ref names, or why side may not move it now (resolve, then turn_checks);
+    kept until the next event, as each of a counter's candidate moves asks again."""
+    key = ("ready mover", ref, side)
+    cache = s._cache
+    if key not in cache:
+        m = resolve(s, d, ref, side)
+        cache[key] = m if isinstance(m, Violation) else turn_checks(s, d, m) or m
+    return cache[key]
 
 
 def _taking_violation(s: State, d: GameData, m: Mover, area: str, taking) -> Violation | None:
@@ -360,7 +323,8 @@ def movers(s: State, d: GameData, side: str):
 
 
 def move_candidates(s: State, d: GameData, side: str):
-    """Normal moves worth checking for every counter of side (4.1)."""
+    """Normal moves worth checking for every counter of side (4.1): none along a path the
+    counter may not walk (path_walk), whatever the move would do where it ends."""
     for m in movers(s, d, side):
         if isinstance(m, Violation) or turn_checks(s, d, m):
             continue
@@ -368,19 +332,25 @@ def move_candidates(s: State, d: GameData, side: str):
         paths = [()] if m.army is None else []
         paths += list(_paths(d, m.area, allot))
         for path in paths:
-            final = path[-1] if path else m.area
-            armies = [a.id for a in s.armies_in(final, side, d)
-                      if a.id != m.ref and (m.source is None or a.id != m.source.id)]
-            if m.army is not None:
-                loose = [p.id for p in s.pieces_in(final, side, d)]
-                for r in range(0, min(3, len(loose)) + 1):
-                    for taking in itertools.combinations(loose, r):
-                        yield Move(unit=m.ref, path=path, taking=taking)
-                continue
-            if path or m.source is not None:
-                yield Move(unit=m.ref, path=path)
-            for a in armies:
-                yield Move(unit=m.ref, path=path, into=a)
+            if walk_violation(s, d, m, path) is None:
+                yield from _path_moves(s, d, m, path, side)
+
+
+def _path_moves(s: State, d: GameData, m: Mover, path: tuple[str, ...], side: str):
+    """The moves of counter m along path: an army taking in up to three of side's stand-alone
+    units where it ends (4.3); a unit alone, or into one of side's armies there (8.1)."""
+    final = path[-1] if path else m.area
+    if m.army is not None:
+        loose = [p.id for p in s.pieces_in(final, side, d)]
+        for r in range(0, min(3, len(loose)) + 1):
+            for taking in itertools.combinations(loose, r):
+                yield Move(unit=m.ref, path=path, taking=taking)
+        return
+    if path or m.source is not None:
+        yield Move(unit=m.ref, path=path)
+    for a in s.armies_in(final, side, d):
+        if a.id != m.ref and (m.source is None or a.id != m.source.id):
+            yield Move(unit=m.ref, path=path, into=a.id)
 
 
 # ---------------------------------------------------------------- applying a move

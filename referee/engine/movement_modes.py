@@ -20,9 +20,9 @@ from .movement import (
     resolve,
     settle,
     stack_violation,
-    through_full,
     turn_checks,
 )
+from .path_walk import through_full
 from .reading import NO_EFT_BOX
 from .state import State
 
