@@ -56,3 +56,22 @@ def test_a_damaged_mark_in_the_home_is_no_mark(cli, tmp_path, monkeypatch, refer
     r = _tick(cli, tmp_path)
     assert "handed   " not in r.stdout, r.stdout
     assert "2 new messages no game claims" in r.stdout, r.stdout
+
+
+def test_each_handed_line_is_made_once_a_pass(cli, tmp_path, monkeypatch):
+    """A game's standing line is formatted once per pass, the one away from the folder too."""
+    from test_tick_unplayable import _tick
+
+    from referee.mail.handedhere import Handed
+
+    _away(cli, tmp_path, monkeypatch)
+    made, line = [], Handed.line
+
+    def counted(self):
+        made.append(id(self))
+        return line.fget(self)
+
+    monkeypatch.setattr(Handed, "line", property(counted))
+    r = _tick(cli, tmp_path)
+    assert "handed   game alpha was handed over" in r.stdout, r.stdout
+    assert made and len(made) == len(set(made)), made

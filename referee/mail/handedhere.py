@@ -87,6 +87,12 @@ def _known(journal: Path, mark: dict, known: dict, fields: tuple[str, ...]) -> G
         return None
 
 
+def said(handed: list[Handed]) -> list[str]:
+    """The standing lines of these games, each made once (Handed.line formats it anew at every
+    read); a game the folder holds no journal of, that the pass found no mail for, has none."""
+    return [line for h in handed if (line := h.line) is not None]
+
+
 def marked_away(handed: list[Handed], games: list[Game]) -> list[Handed]:
     """The games this home marks handed over that the folder holds no journal of (moved
     away, the index that knew them lost) nor plays: each claims the mail whose tag names its

@@ -41,7 +41,7 @@ from .faulted import FAILED
 from .faulted import problem as faulted_problem
 from .folderexports import seen_as, unplayable
 from .fornow import noted as note_refused_now
-from .handedhere import Handed, handed_over, marked_away
+from .handedhere import Handed, handed_over, marked_away, said
 from .heldreminders import held_reminders
 from .inbox import inbox
 from .ledger import fault, load_ledger
@@ -160,7 +160,7 @@ def _pass(path: Path, games_dir: Path | None, with_map: bool, done) -> TickRepor
     broken += busysince.too_long(path, busy, moment)
     return TickReport(games, unclaimed, broken, *told_now(pending), withheld.waiting(aside),
                       withheld.unknown(aside), found + len(handed), held, down, exports, servers,
-                      [h.line for h in handed], [h.line for h in away if h.line])
+                      said(handed), said(away))
 
 
 # What the index keeps of a game (gameindex.py): what claims its mail and where it goes.
@@ -171,16 +171,15 @@ INDEXED = ("game_id", "header_hash", "source", "target", "keys", "addresses", "k
 def _games(path: Path, games_dir, index: dict, known: dict
            ) -> tuple[list[Game], list[str], list[withheld.Withheld], list[str],
                       tuple[list[Path], list[Handed]]]:
-    """Each journal's game: from the index while the journal is as it found it, else read
-    (a journal that cannot be read is a problem line, its game as the index last knew it
-    withheld (known); one another process holds locked is a busy line, its game withheld
-    the same way until the next pass; one whose journal is ahead of the clock a problem
-    line, its game withheld until the clock passes it). A redacted export saved in the
-    folder (as the game-over mail has the moderator make them), a file this referee never
-    knew as a game's journal (folderexports.py), is no game's, and no problem: passed
-    over, listed apart (the last list's first); one named alone is a problem, as a game asked
-    for. A game handed over to another machine is passed over too, in the second (with what
-    claims its mail, which the pass leaves for that machine: handedhere.py)."""
+    """Each journal's game: from the index while the journal is as it found it, else read (a journal
+    that cannot be read is a problem line, its game as the index last knew it withheld (known); one
+    another process holds locked is a busy line, its game withheld the same way until the next pass;
+    one whose journal is ahead of the clock a problem line, its game withheld until the clock passes
+    it). A redacted export saved in the folder (as the game-over mail has the moderator make them),
+    a file this referee never knew as a game's journal (folderexports.py), is no game's, and no
+    problem: passed over, listed apart (the last list's first); one named alone is a problem, as a
+    game asked for. A game handed over to another machine is passed over too, in the second (with
+    what claims its mail, which the pass leaves for that machine: handedhere.py)."""
     games, broken, aside, held, exports, handed = [], [], [], [], [], []
     moment, names = clock_now(), {*index, *known}
     for journal in journals_in(path):
