@@ -271,3 +271,25 @@ def test_a_file_whose_record_0_is_no_header_is_refused_in_one_line(cli, tmp_path
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.output, r.stderr
     assert journal.read_bytes() == first
     assert not list((Path(os.environ["REFEREE_HOME"]) / "handed").glob("*"))
+
+
+def test_a_pass_reads_each_handover_mark_once(cli, tmp_path, monkeypatch, referee_home):
+    """alpha handed over, still in the folder: its mark, read to pass it over, is not read
+    again when the pass looks for the marks of games gone from the folder."""
+    from test_tick_unplayable import _tick
+
+    from referee.store import handedover
+
+    _shared_box(cli, tmp_path, monkeypatch)
+    reads, read_signed = [], handedover.home.read_signed
+
+    def counted(path, *args, **kwargs):
+        if path.suffix == ".handed":
+            reads.append(path)
+        return read_signed(path, *args, **kwargs)
+
+    monkeypatch.setattr(handedover.home, "read_signed", counted)
+    r = _tick(cli, tmp_path)
+    assert "handed   alpha.jsonl: game alpha" in r.stdout, r.stdout
+    marks = list((referee_home / "handed").glob("*.handed"))
+    assert len(marks) == 1 and reads.count(marks[0]) == 1, reads

@@ -97,10 +97,10 @@ def marked_away(handed: list[Handed], games: list[Game]) -> list[Handed]:
     """The games this home marks handed over that the folder holds no journal of (moved
     away, the index that knew them lost) nor plays: each claims the mail whose tag names its
     id, in any mailbox the pass reads (the mark knows none), leaving it for that machine."""
-    here = {(h.mark["game_id"], h.mark["first"]) for h in handed} | \
-        {(x.game_id, x.header_hash) for x in games}
-    out = []
-    for mark in handedover.every_mark():
+    here = {(x.game_id, x.header_hash) for x in games}
+    out = []    # the marks of the folder's games handed over, read this pass, are not read again
+    for mark in handedover.every_mark(frozenset(handedover.mark_path(h.mark["game_id"])
+                                                for h in handed)):
         if (mark["game_id"], mark["first"]) in here:
             continue
         game = Game(Path(one_line(str(mark.get("path")))), mark["game_id"], mark["first"],

@@ -36,25 +36,29 @@ def of_game(game_id: object, first: object) -> dict | None:
     """The handover mark of the game of this id whose record 0 has the hash first, or None."""
     if not isinstance(game_id, str) or not isinstance(first, str):
         return None
-    mark = home.read_signed(mark_path(game_id), max_bytes=1 << 16)
-    return mark if mark and mark.get("game_id") == game_id and mark.get("first") == first \
-        else None
+    mark = _kept(mark_path(game_id))
+    return mark if mark and mark["game_id"] == game_id and mark["first"] == first else None
 
 
-def every_mark() -> list[dict]:
-    """Every handover mark this home holds, signed by its key and kept under its own game's
-    name (one damaged, forged, or copied under another game's name is no mark)."""
+def every_mark(read: frozenset[Path] = frozenset()) -> list[dict]:
+    """Every handover mark this home holds but those at the paths read (already read by
+    of_game), each as of_game takes it (_kept)."""
     try:
         paths = sorted(mark_path("").parent.glob("*.handed"))
     except OSError:
         return []
-    out = []
-    for path in paths:
-        mark = home.read_signed(path, max_bytes=1 << 16)
-        if mark and isinstance(mark.get("game_id"), str) and isinstance(mark.get("first"), str) \
-                and mark_path(mark["game_id"]) == path:
-            out.append(mark)
-    return out
+    return [mark for path in paths if path not in read and (mark := _kept(path))]
+
+
+def _kept(path: Path) -> dict | None:
+    """The mark at path, if it is one: signed by this home's key, naming its game's id and
+    record 0, and kept under that game's name (one damaged, forged, or copied under another
+    game's name is no mark)."""
+    mark = home.read_signed(path, max_bytes=1 << 16)
+    if mark and isinstance(mark.get("game_id"), str) and isinstance(mark.get("first"), str) \
+            and mark_path(mark["game_id"]) == path:
+        return mark
+    return None
 
 
 def of_journal(raw: bytes) -> dict | None:
