@@ -71,3 +71,16 @@ def test_status_names_the_season_a_heard_proposal_lapses_with(cli, game):
     assert "and it lapses at the end of SUMMER 1914 (2.0 VI)." in german, german
     view = json.loads(cli("status", game, "--as", "german", "--format", "json").stdout)
     assert view["armistice_heard"] is True
+
+
+def test_evolve_s_handlers_are_the_topic_modules_own():
+    """Whether an open proposal was heard (armistice_heard.py) is asked by evolve after each
+    event, not by handlers rewritten at import: each handler is its topic module's own."""
+    import sys
+
+    from referee.engine import apply_combat, apply_map, apply_production, apply_turn
+
+    handlers = sys.modules["referee.engine.evolve"].HANDLERS
+    for part in (apply_turn, apply_map, apply_combat, apply_production):
+        for cls, handler in part.BY_TYPE.items():
+            assert handlers[cls.__struct_config__.tag] is handler, cls

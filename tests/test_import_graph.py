@@ -35,9 +35,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("core", "intake"),                                 # Ctx, prompt, the decision registry;
                                                         # what a new order's line may hold
     ("apply", "invariants", "reading"),
-    ("apply_combat", "apply_map", "apply_production", "apply_turn",    # evolve's handlers;
-     "armistice_heard"),                               # whether an armistice was heard (3.2)
+    ("apply_combat", "apply_map", "apply_production", "apply_turn"),   # evolve's handlers
     ("apply_units", "evolve", "order_text"),            # evolve; the orders' text form
+    ("armistice_heard",),                               # whether an armistice was heard (3.2)
     ("state", "versions"),
 ]
 

@@ -9,7 +9,6 @@ event was written.
 from __future__ import annotations
 
 from . import apply_combat, apply_map, apply_production, apply_turn
-from .armistice_heard import AFTER, note_heard
 from .evolve import BOARD_AREAS, HANDLERS
 
 
@@ -26,16 +25,3 @@ for _part in (apply_turn, apply_map, apply_combat, apply_production):
     HANDLERS.update(_tags(_part.BY_TYPE))
     BOARD_AREAS.update(_tags(dict.fromkeys(_part.NO_UNIT_MOVES, _no_areas)))
     BOARD_AREAS.update(_tags(getattr(_part, "BOARD_AREAS", {})))
-
-
-def _then_heard(handler):
-    """handler, then whether an open armistice proposal has been heard (armistice_heard.py)."""
-    def apply(state, event, data) -> None:
-        handler(state, event, data)
-        note_heard(state, event, data)
-    return apply
-
-
-for _cls in AFTER:
-    _tag = _cls.__struct_config__.tag
-    HANDLERS[_tag] = _then_heard(HANDLERS[_tag])

@@ -19,6 +19,7 @@ from .state import State, other
 
 # The events after which the other side may have been asked, or have answered.
 AFTER = (ArmisticeProposed, DecisionPending, PlansOpened, ProductionBegan, CardPlayed)
+HEARD_AFTER = frozenset(cls.__struct_config__.tag for cls in AFTER)     # by `type`, as evolve
 
 
 def note_heard(s: State, e, d: GameData) -> None:

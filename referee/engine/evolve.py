@@ -21,6 +21,7 @@ from ..base.structs import plain
 from ..contracts.events import Event
 from ..contracts.events_base import Ev
 from ..data.gamedata import GameData
+from .armistice_heard import HEARD_AFTER, note_heard
 from .state import KEPT_BOARD, State
 from .versions import EVOLVE_AS, RULES_VERSION
 
@@ -80,6 +81,8 @@ def evolve(state: State, event: Ev, data: GameData, rules: int = RULES_VERSION) 
     if unmoved:                         # its handler may read the board, which stays as it is
         state._cache[KEPT_BOARD] = kept
     handler(state, event, data)
+    if state.armistice is not None and kind in HEARD_AFTER:     # a proposal open (3.2)
+        note_heard(state, event, data)
     board = state._cache.get("board") if unmoved else None
     state._cache.clear()
     if carried:
