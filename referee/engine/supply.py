@@ -224,8 +224,10 @@ def _attrition_check(s: State, d: GameData, o: Lose, side: str) -> Violation | N
         return Violation("6.5", f"army {army_id} holds no such unit")
     kind = key.split(":")[1]
     if kind in d.units.kinds_with("never_a_loss"):
-        return Violation("8.3.6", f"the {kind.replace('_', ' ')} cannot be taken as a unit "
-                                  f"loss; army {army_id} loses one of its other units (6.5)")
+        rule = d.units.unit_types[kind].rule
+        return Violation(rule, f"the {kind.replace('_', ' ').title()} cannot be taken as a unit "
+                               f"loss ({rule}); army {army_id} loses one of its other units "
+                               f"(6.5)")
     return None
 
 
