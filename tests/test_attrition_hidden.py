@@ -22,7 +22,8 @@ import pytest
 
 import gamecalls as g
 from casebook import new_game, position
-from referee.render.record_text import describe
+from referee.render.record_text import describe, record_lines
+from referee.store.journal import redact
 
 # Strength 2 every time: what the German's 3rd Army holds, hidden from the Entente.
 CONTENTS = ("2I", "1I+1A")
@@ -59,3 +60,21 @@ def test_with_open_templates_a_loss_without_a_choice_is_taken_at_once(tmp_path):
     game = _after_the_turn(tmp_path, "2I", False)
     assert game.state.pending.kind == "production", game.state.pending
     assert game.state.armies["ge-3"].strength == 1
+
+
+@pytest.mark.parametrize("reader", ["entente", "public"])
+def test_a_hidden_attrition_loss_is_headed_as_one_whatever_the_army_holds(tmp_path, reader):
+    """The German's choice of the unit his hidden army loses (6.5) is his secret (1.4): the
+    other readers see the record headed as an attrition loss in a hidden army, not as an
+    order between army templates (a move between armies, to a reader), and the same words
+    whatever the army holds."""
+    heads = {}
+    for c in CONTENTS:
+        journal = _after_the_turn(tmp_path / reader, c, True).journal.path
+        r = g.submit(journal, "german", ["lose ge-3:infantry"])
+        assert r.rejected is None, r.rejected
+        game = g.open_game(journal)
+        line = record_lines(redact(game.records[-1], reader), game.data, reader)[0]
+        heads[c] = line.split(" ", 2)[2]            # after '#N TIME'
+    assert len(set(heads.values())) == 1, heads
+    assert heads["2I"] == "German: an attrition loss in a hidden army (6.5, 1.4)", heads

@@ -8,6 +8,7 @@ and in `explain`."""
 from __future__ import annotations
 
 from ..engine import plan_labels
+from .hiddenloss import hidden_loss_heading
 from .replay import SEALED_PLAN
 
 # The events that seal orders into a plan, and those that end one.
@@ -35,7 +36,10 @@ def is_part(rec: dict) -> bool:
 def heading_order(text: str, rec: dict) -> str:
     """The order a record's heading shows: a sealed plan's placeholder, when the record is a
     part of the plan its side had not ended there, says so ('part of a sealed production plan
-    (7.0)'); any other text as it is."""
+    (7.0)'); a hidden order that paid an attrition loss, as one (hiddenloss.py); any other
+    text as it is."""
+    if (loss := hidden_loss_heading(text, rec)) is not None:
+        return loss
     if text == rec.get("order") and (text == SEALED_PLAN or text in plan_labels()) and \
             is_part(rec):
         return f"part of {text}"
