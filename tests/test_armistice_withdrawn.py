@@ -26,6 +26,9 @@ def test_a_proposal_withdrawn_by_mail_is_offered_the_other_side_no_more(tmp_path
     flat = " ".join(reports["german"].split())
     assert "withdraw armistice" in flat and "Your message was not applied" not in flat, flat
     assert "Your armistice proposal waits" not in flat, flat
+    # Where the proposal was: the mail opens with it (its lead), as it opened with the proposal.
+    assert _paragraphs(reports["entente"])[0].startswith(
+        "The German player withdrew his armistice proposal in "), reports["entente"]
     entente = " ".join(reports["entente"].split())
     assert "The German player withdraws his armistice proposal (3.2)" in entente, entente
     assert "proposes an armistice (3.2):" not in entente, entente

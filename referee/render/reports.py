@@ -40,6 +40,7 @@ from ..game.replay import Era, Game, order_text
 from ..store.journal import redact
 from ..store.rosternews import RosterNews
 from ..store.sheets import sheets_in
+from .armisticenews import tell_armistice
 from .asread import as_read
 from .board import board_section
 from .came import came_note
@@ -47,7 +48,6 @@ from .coming import ahead_blocks, awaited_blocks
 from .costs import carried_out_section, production_section
 from .dice_once import DiceOnce
 from .documents import (
-    armistice_para,
     deadline_note,
     dice_note,
     options_note,
@@ -197,7 +197,7 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     sections += [done] if done is not None else []
     now = _now_sections(journal, mine, state, data, reader, stat, mailed,
                         sheets_in(whole.raw).get(reader))
-    _tell_armistice(now[0], state, data, reader, stat, level.name)
+    tell_armistice(now[0], state, data, reader, stat, level.name, records[since + 1:])
     sections = _laid_out(sections, now, (sview, board), since, change, phone)
     receipt = receipt_line(game_id, last["seq"], last["hash"])
     span = (f"record {last['seq']}" if since + 1 == last["seq"] else
@@ -430,22 +430,6 @@ def _after_the_end(reader: str, revealed: bool, data, journal: str) -> list[Para
                  f"with it) {dice}. Your receipts are what proves a rewrite: --key with the "
                  "game's fingerprint alone proves only that the key signed this copy, and "
                  "whoever holds the key can sign a rewritten one.")]
-
-
-def _tell_armistice(now: Section, state, data, reader: str, stat: dict, level: str) -> None:
-    """An armistice proposed and not yet answered (3.2), told in the Now section: first to
-    the side that may answer it (it is asked of him, whatever else is), after the decision
-    now to anyone else; while the game is paused, as an answer he may give once it resumes.
-    Nothing once the game is over or closed."""
-    proposer = state.armistice
-    if proposer is None or stat["game_over"] or state.revealed:
-        return
-    other = next((s for s in data.sides if s != proposer), None)
-    # Paused, no orders are taken (the refusal above his report says so): not "now".
-    paused = bool((stat.get("deadlines") or {}).get("paused"))
-    now.blocks.insert(0 if reader == other else 1,
-                      armistice_para(proposer, other, reader, paused, level,
-                                     data.label(state.turn) if state.armistice_heard else None))
 
 
 def _coming(journal: Path, mine: dict, state, data, reader: str, stat: dict,

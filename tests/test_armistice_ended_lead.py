@@ -1,0 +1,53 @@
+"""A proposal that ended without an answer (3.2: withdrawn; 2.0 VI: lapsed with its season)
+is told where the proposal was: first in the Now section of the report, which a mail opens
+with (reports.report_lead): to the side it was made to, and, lapsed, to the proposer. Told
+once, in the report whose records ended it; not to the public, and not again after."""
+
+from __future__ import annotations
+
+from test_mail_lead import _last_part_opening
+
+import gamecalls as g
+from casebook import new_game, position
+
+LAPSED = "The German player's armistice proposal lapsed with the end of SUMMER 1918 (3.2, " \
+         "2.0 VI): there is no proposal to answer now."
+OWN_LAPSED = "Your armistice proposal lapsed with the end of SUMMER 1918 (3.2, 2.0 VI)."
+WITHDRAWN = "The German player withdrew his armistice proposal in SUMMER 1918 (3.2): there " \
+            "is no proposal to answer now."
+
+
+def _game(tmp_path, orders):
+    sc = position("1914", turn=17, player="entente", passes=1,
+                  hands={"german": ["off-01"], "entente": ["off-03"]})
+    journal = new_game(tmp_path, sc)
+    for side, order in orders:
+        r = g.submit(journal, side, [order])
+        assert r.rejected is None, (order, r.rejected)
+    return journal
+
+
+def _now(cli, journal, reader: str, *since) -> str:
+    r = cli("report", journal, "--as", reader, *since)
+    assert r.exit_code == 0, r.output
+    return _last_part_opening(r.stdout, "Now")
+
+
+def test_a_lapsed_proposal_opens_both_sides_reports(tmp_path, cli):
+    journal = _game(tmp_path, [("german", "propose armistice"), ("entente", "pass"),
+                               ("entente", "end turn"), ("german", "done"),
+                               ("entente", "done")])
+    assert g.open_game(journal).state.armistice_ended["how"] == "lapsed"
+    assert _now(cli, journal, "entente") == LAPSED
+    assert _now(cli, journal, "german") == OWN_LAPSED
+    assert "lapsed" not in _now(cli, journal, "public")
+    # The next report, of no record that ended it, does not tell it again.
+    assert "lapsed" not in _now(cli, journal, "entente"), "told twice"
+
+
+def test_a_withdrawn_proposal_opens_the_report_of_the_side_it_was_made_to(tmp_path, cli):
+    journal = _game(tmp_path, [("german", "propose armistice"), ("entente", "pass"),
+                               ("german", "withdraw armistice")])
+    assert _now(cli, journal, "entente") == WITHDRAWN
+    assert "withdrew" not in _now(cli, journal, "german")
+    assert "withdrew" not in _now(cli, journal, "public")
