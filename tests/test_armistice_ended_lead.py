@@ -5,7 +5,9 @@ once, in the report whose records ended it; not to the public, and not again aft
 
 from __future__ import annotations
 
+from test_deadlines import new_game as mail_game
 from test_mail_lead import _last_part_opening
+from test_mail_waiting_side import replying
 
 import gamecalls as g
 from casebook import new_game, position
@@ -51,3 +53,23 @@ def test_a_withdrawn_proposal_opens_the_report_of_the_side_it_was_made_to(tmp_pa
     assert _now(cli, journal, "entente") == WITHDRAWN
     assert "withdrew" not in _now(cli, journal, "german")
     assert "withdrew" not in _now(cli, journal, "public")
+
+
+def test_a_late_answer_to_a_proposal_withdrawn_since_is_told_it_is_gone(tmp_path, cli):
+    """The Entente answers the mail that carried the proposal after the German withdrew it
+    and the Entente's decision changed: his reply is stale and not applied, and it says too
+    that the proposal was withdrawn, in the words his latest mail's refusal would give."""
+    journal = mail_game(tmp_path, cli)
+    assert g.submit(journal, "german", ["propose armistice"]).rejected is None
+    answered = len(journal.read_text().splitlines()) - 1
+    for order in ("withdraw armistice", "pass", "end turn"):
+        assert g.submit(journal, "german", [order]).rejected is None, order
+    before = journal.read_bytes()
+    outcomes, replies = replying(tmp_path, journal, "entente", answered, "accept armistice")
+    assert [o.status for o in outcomes] == ["stale"], outcomes
+    [said] = [s for s in replies if "not applied" in s]
+    assert "reply to the latest mail" in said, said
+    assert "Line 1 ('accept armistice') would not be applied to the latest mail either: " \
+           "there is no armistice proposal from the other side to answer: the German player " \
+           "withdrew his proposal in SUMMER 1914 (rule 3.2)." in said, said
+    assert journal.read_bytes() == before

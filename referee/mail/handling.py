@@ -19,6 +19,7 @@ from .appliedas import applied_again
 from .attached import attachment_note
 from .closedby import closed_for
 from .holds import decision_of
+from .lapsedanswer import lapsed_answer
 from .mailboxes import Message
 from .msgids import Answered
 from .ordersopen import orders_open_at
@@ -109,6 +110,7 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
         out.reason = applied_again(table.records, answered, side, texts,
                                    lambda seq: table.kind.step_at(table, seq)) or late
         out.notes[:0] = [said] if (said := closed_for(table, answered, side)) else []
+        out.notes += [gone] if (gone := lapsed_answer(table, side, lines)) else []
         return
     if manual and texts and _held(table, m, side, texts, out):
         return
