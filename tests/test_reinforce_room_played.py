@@ -125,6 +125,20 @@ CRAFTED = [
     ("1918", 17, ["uk-1 uk army amiens empty", "uk-i-01 uk infantry amiens",
                   "fr-1 fr army amiens 2I+1usI+2A", "fr-a-01 fr artillery amiens"],
      "amiens", ["fr:infantry"], True, "a unit of a fuller army after one into an empty army"),
+    # Found by the stored 1916 game: an army of two units is emptied, both going into armies
+    # holding units (US infantry into a UK army, 8.1), and counts none; or the second goes
+    # into an empty army and the arrival after it.
+    ("1918", 18, ["fr-10 fr army artois empty", "uk-2 uk army artois 3I+1CW",
+                  "uk-3 uk army artois 2usI", "uk-5 uk army artois 1I+1usI+2A+1C",
+                  "us-1 us army artois empty"], "artois", ["us:biplane"], True,
+     "an army of two units emptied into an army holding units"),
+    ("1918", 18, ["uk-2 uk army artois 3I+1CW", "uk-3 uk army artois 2usI",
+                  "uk-5 uk army artois 1I+2usI+2A+1C", "us-1 us army artois empty"],
+     "artois", ["us:biplane"], True,
+     "an army of two units emptied, one into an army holding units, one into an empty army"),
+    ("1918", 18, ["uk-2 uk army artois 3I+1CW", "uk-3 uk army artois 2usI",
+                  "uk-5 uk army artois 1I+2usI+2A+1C"], "artois", ["us:biplane"], False,
+     "an army of two units, room for one of them in another army"),
 ]
 
 

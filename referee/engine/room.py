@@ -7,7 +7,8 @@ into an army holding units a unit that counts one and leaves nothing counting be
 stand-alone unit, or the only unit of an army), or two such into an empty army; an arrival
 goes into an empty army once one such unit is in it; and an army whose template refuses an
 arrival, or a stand-alone unit, may take it once one of its units has gone into another army
-holding units there.
+holding units there; an army holding two units counts none once both have gone into armies
+holding units, and once one has, the other may go into an empty army and an arrival after it.
 
 This is worked out by counting over the side's counters in one area, each move checked as
 the order would be (movement.reorganise_violation) and each template as the army would hold
@@ -80,7 +81,8 @@ def room_moves(s: State, d: GameData, side: str, area: str,
                 if key is not None:
                     return [_move(m, e), Move(unit=template_ref(x, key), into=e.id)]
     return next((got for x in held if x.strength > 1
-                 for got in [_freed_template(s, d, side, x, held, ones, units)] if got), None)
+                 for got in [_freed_template(s, d, side, x, held, ones, units)] if got),
+                None) or _emptied(s, d, side, held, empty, units)
 
 
 def _move(m: tuple, army: Army) -> Move:
@@ -106,6 +108,32 @@ def _freed_template(s: State, d: GameData, side: str, x: Army, held: list[Army],
             y = next((y for y in into if y is not source), None)
             if _holds(s, d, x, [k], left) and not _kept_apart(s, d, ref, x) and y is not None:
                 return [Move(unit=template_ref(x, key), into=y.id), Move(unit=ref, into=x.id)]
+    return None
+
+
+def _emptied(s: State, d: GameData, side: str, held: list[Army], empty: list[Army],
+             units: list[str]) -> list[Move] | None:
+    """The moves by which an army x holding two units is emptied: one of them into another
+    army holding units (the count unchanged), then the other, now x's only unit, into an army
+    holding units (x counting none, a place freed), or into an empty army the arrival then
+    goes into beside it (the count unchanged again); None if none are."""
+    for x in (x for x in held if x.strength == 2):
+        keys = [k for k, n in x.contents.items() for _ in range(n)]
+        for first, second in dict.fromkeys([(keys[0], keys[1]), (keys[1], keys[0])]):
+            ref = template_ref(x, second)
+            for y in held:
+                if y is x or not _joins(s, d, side, template_ref(x, first), y):
+                    continue
+                out = [Move(unit=template_ref(x, first), into=y.id)]
+                z = next((z for z in held if z is not x and _joins(s, d, side, ref, z) and
+                          (z is not y or _holds(s, d, y, [first, second]))), None)
+                if z is not None:
+                    return out + [Move(unit=ref, into=z.id)]
+                e = next((e for e in empty if not marked(s, d, e.id) and
+                          not _kept_apart(s, d, ref, e) and
+                          any(_holds(s, d, e, [second, k]) for k in units)), None)
+                if e is not None:
+                    return out + [Move(unit=ref, into=e.id)]
     return None
 
 
