@@ -10,6 +10,15 @@ from referee.base.errors import DiceError
 from referee.store.dice import ManualDice
 
 
+def _attack_on_vosges(tmp_path):
+    """SUMMER 1918, manual dice: the German army ge-9 (1 infantry, 2 Stosstruppen, 1 cavalry)
+    beside Vosges, where a French cavalry unit stands alone."""
+    sc = position("1918", turn=17, player="german", hands={"german": ["off-01"], "entente": []},
+                  remove_units=["ge-i-05"],
+                  add_units=["ge-9 ge army colmar 1I+2S+1C", "fr-c-09 fr cavalry vosges"])
+    return new_game(tmp_path, sc, dice="manual")
+
+
 def test_the_refusal_gives_the_reason_it_is_handed():
     m = ManualDice([6, 1])
     try:
@@ -22,10 +31,7 @@ def test_the_refusal_gives_the_reason_it_is_handed():
 
 
 def test_dice_given_before_the_other_sides_cavalry_retreat_are_refused_with_why(tmp_path, cli):
-    sc = position("1918", turn=17, player="german", hands={"german": ["off-01"], "entente": []},
-                  remove_units=["ge-i-05"],
-                  add_units=["ge-9 ge army colmar 1I+2S+1C", "fr-c-09 fr cavalry vosges"])
-    j = new_game(tmp_path, sc, dice="manual")
+    j = _attack_on_vosges(tmp_path)
     for order in ("play offensive", "move ge-9 vosges", "end movement"):
         r = g.submit(j, "german", [order])
         assert r.rejected is None, (order, r.rejected)
@@ -44,10 +50,7 @@ def test_dice_given_before_the_senders_own_next_decision_say_it_is_his(tmp_path,
     """The decision the game waits on may be the sender's own, and no die need come from it
     (here the defender's retreat instead of firing, 5.4.1, before any fire): the refusal
     says no die is due yet and that the decision is his, not that a roll waits on it."""
-    sc = position("1918", turn=17, player="german", hands={"german": ["off-01"], "entente": []},
-                  remove_units=["ge-i-05"],
-                  add_units=["ge-9 ge army colmar 1I+2S+1C", "fr-c-09 fr cavalry vosges"])
-    j = new_game(tmp_path, sc, dice="manual")
+    j = _attack_on_vosges(tmp_path)
     for side, order in (("german", "play offensive"), ("german", "move ge-9 vosges"),
                         ("german", "end movement"), ("german", "done")):
         r = g.submit(j, side, [order])
