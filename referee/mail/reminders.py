@@ -26,6 +26,7 @@ from ..game import timeline as g_timeline
 from ..game.clockwalk import Due, has_deadlines
 from ..game.defaults import Answer, answer_words, default_answer
 from ..game.pausedby import pause_of, pause_words
+from ..game.planparts import heading_order
 from ..game.replay import order_text
 from ..game.timeline import Timeline, answers_missed
 from ..render.documents import players_words, side_name
@@ -482,10 +483,10 @@ def _tell_run(j: Table, run: list[dict], after: Timeline, post: Post,
 
 def _shown(j: Table, rec: dict, answer: Answer | None, mine: bool) -> tuple[str, str]:
     """One answer as a reader of its mail may read it: the order and why it is this one,
-    and its rule (a sealed one, to another reader, its placeholder only, and no rule)."""
+    and its rule (a sealed one, to another reader, its heading only, and no rule)."""
     text, rule = order_text(rec), rec["clock"].get("rule")
     if not mine:
-        return rec["order"], ""
+        return heading_order(rec["order"], rec), ""
     return answer_words(text, answer or _answer_of(j, rec, text)), f"rule {rule}; "
 
 
