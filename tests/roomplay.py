@@ -3,7 +3,9 @@ reference the counting of engine/room.py is compared with (1.2.2, 2.0 I, 8.1).
 
 Each legal 'move X into ARMY' within the arrival's area (as the Reinforcement phase checks
 it) is applied to a copy of the state, up to two of them, and the arrival is then looked
-for a place as an order would be (reinforce._place_orders). Slow, but right by
+for a place as an order would be (reinforce._place_orders); and, for an army holding more
+units than that, its units are moved one by one into the other armies there until it is
+empty (a place for the arrival looked for after each move). Slow, but right by
 construction.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 from referee.contracts.orders import Move
 from referee.engine import reinforce, room, sealed
+from referee.engine.alone import template_ref
 from referee.engine.core import Ctx, Violation
 from referee.engine.movement import apply_reorganise, movers, reorganise_violation
 from referee.engine.supply import supplied_areas
@@ -36,7 +39,12 @@ def moves_into_armies(s, d, side: str, area: str):
 
 
 def played_room(s, d, side: str, area: str, depth: int = DEPTH) -> bool:
-    """Whether up to depth moves into armies within area leave a place there for an arrival."""
+    """Whether up to depth moves into armies within area leave a place there for an
+    arrival, or the moves emptying an army there, however many (emptied_room)."""
+    return _played(s, d, side, area, depth) or emptied_room(s, d, side, area)
+
+
+def _played(s, d, side: str, area: str, depth: int) -> bool:
     if placeable_in(s, d, side, area):
         return True
     if depth == 0:
@@ -44,8 +52,37 @@ def played_room(s, d, side: str, area: str, depth: int = DEPTH) -> bool:
     for o in list(moves_into_armies(s, d, side, area)):
         ctx = Ctx(s.clone(), d, sealed.NoDice())
         apply_reorganise(ctx, o, side)
-        if played_room(ctx.state, d, side, area, depth - 1):
+        if _played(ctx.state, d, side, area, depth - 1):
             return True
+    return False
+
+
+def emptied_room(s, d, side: str, area: str) -> bool:
+    """Whether moving the units of one army of side's within area, one by one, into its other
+    armies there (any number of moves, each legal as played) leaves a place for an arrival
+    on the way. Only armies holding more units than the search above moves are tried."""
+    return any(_emptying(s, d, side, area, x.id, set())
+               for x in s.armies_in(area, side, d) if x.strength > DEPTH)
+
+
+def _emptying(s, d, side: str, area: str, x: str, seen: set) -> bool:
+    army = s.armies[x]
+    for key in [k for k, n in army.contents.items() if n]:
+        for a in s.armies_in(area, side, d):
+            o = Move(unit=template_ref(army, key), into=a.id)
+            if a.id == x or reorganise_violation(s, d, o, side, "Reinforcement") is not None:
+                continue
+            ctx = Ctx(s.clone(), d, sealed.NoDice())
+            apply_reorganise(ctx, o, side)
+            t = ctx.state
+            held = tuple(sorted((b.id, tuple(sorted(b.contents.items())))
+                                for b in t.armies_in(area, side, d)))
+            if held in seen:
+                continue
+            seen.add(held)
+            if placeable_in(t, d, side, area) or (
+                    x in t.armies and _emptying(t, d, side, area, x, seen)):
+                return True
     return False
 
 

@@ -3,11 +3,12 @@ when they are played out (1.2.2, 2.0 I, 8.1).
 
 While nothing of a side's arrivals can be placed in an area, the plan stays open if units
 moved into armies there could make room (room_in, counted). Here that answer is compared
-with tests/roomplay.py, which plays every legal move into an army there, up to two, on a
-copy of the state and looks for a place: at every reinforcement-plan position of the stored
-games and of random ones (its own arrivals, and probes: each kind of unit it has in an area
-at the stacking limit, arriving there), and at crafted positions. A break of the counting
-(an empty army's pair, a template, a marker) is caught (the negative controls below).
+with tests/roomplay.py, which plays every legal move into an army there, up to two, and
+every way of emptying one army there into the others, on a copy of the state and looks for
+a place: at every reinforcement-plan position of the stored games and of random ones (its
+own arrivals, and probes: each kind of unit it has in an area at the stacking limit,
+arriving there), and at crafted positions. A break of the counting (an empty army's pair,
+a template, a marker) is caught (the negative controls below).
 """
 
 from __future__ import annotations
@@ -139,6 +140,21 @@ CRAFTED = [
     ("1918", 18, ["uk-2 uk army artois 3I+1CW", "uk-3 uk army artois 2usI",
                   "uk-5 uk army artois 1I+2usI+2A+1C"], "artois", ["us:biplane"], False,
      "an army of two units, room for one of them in another army"),
+    # Found by the stored 1916 game (record 1246): an army of three units is emptied into
+    # one army holding units, whose template has room for all three, and counts none; or
+    # the last goes into an empty army and the arrival after it; not when one of the three
+    # has nowhere to go (an empty French army takes it, but not the US biplane after it).
+    ("1918", 18, ["fr-10 fr army artois empty", "uk-2 uk army artois 3I+1CW",
+                  "uk-3 uk army artois 3usI", "uk-5 uk army artois 1I+2A+1C",
+                  "us-1 us army artois empty"], "artois", ["us:biplane"], True,
+     "an army of three units emptied into an army holding units"),
+    ("1918", 18, ["fr-10 fr army artois empty", "uk-2 uk army artois 3I+1CW",
+                  "uk-3 uk army artois 3usI", "uk-5 uk army artois 2I+2A+1C",
+                  "us-1 us army artois empty"], "artois", ["us:biplane"], True,
+     "an army of three units emptied, the last into an empty army"),
+    ("1918", 18, ["fr-10 fr army artois empty", "uk-2 uk army artois 3I+1CW",
+                  "uk-3 uk army artois 3usI", "uk-5 uk army artois 2I+2A+1C"],
+     "artois", ["us:biplane"], False, "an army of three units, one with nowhere to go"),
 ]
 
 

@@ -7,8 +7,9 @@ into an army holding units a unit that counts one and leaves nothing counting be
 stand-alone unit, or the only unit of an army), or two such into an empty army; an arrival
 goes into an empty army once one such unit is in it; and an army whose template refuses an
 arrival, or a stand-alone unit, may take it once one of its units has gone into another army
-holding units there; an army holding two units counts none once both have gone into armies
-holding units, and once one has, the other may go into an empty army and an arrival after it.
+holding units there; an army holding several units counts none once they have all gone into
+armies holding units whose templates take them, and once all but one have, the last may go
+into an empty army and an arrival after it.
 
 This is worked out by counting over the side's counters in one area, each move checked as
 the order would be (movement.reorganise_violation) and each template as the army would hold
@@ -113,28 +114,52 @@ def _freed_template(s: State, d: GameData, side: str, x: Army, held: list[Army],
 
 def _emptied(s: State, d: GameData, side: str, held: list[Army], empty: list[Army],
              units: list[str]) -> list[Move] | None:
-    """The moves by which an army x holding two units is emptied: one of them into another
-    army holding units (the count unchanged), then the other, now x's only unit, into an army
-    holding units (x counting none, a place freed), or into an empty army the arrival then
-    goes into beside it (the count unchanged again); None if none are."""
-    for x in (x for x in held if x.strength == 2):
-        keys = [k for k, n in x.contents.items() for _ in range(n)]
-        for first, second in dict.fromkeys([(keys[0], keys[1]), (keys[1], keys[0])]):
-            ref = template_ref(x, second)
-            for y in held:
-                if y is x or not _joins(s, d, side, template_ref(x, first), y):
-                    continue
-                out = [Move(unit=template_ref(x, first), into=y.id)]
-                z = next((z for z in held if z is not x and _joins(s, d, side, ref, z) and
-                          (z is not y or _holds(s, d, y, [first, second]))), None)
-                if z is not None:
-                    return out + [Move(unit=ref, into=z.id)]
-                e = next((e for e in empty if not marked(s, d, e.id) and
-                          not _kept_apart(s, d, ref, e) and
-                          any(_holds(s, d, e, [second, k]) for k in units)), None)
-                if e is not None:
-                    return out + [Move(unit=ref, into=e.id)]
+    """The moves by which an army x holding two units or more is emptied: all but one of them
+    into other armies holding units (the count unchanged), each template taking what goes
+    into it; then the last, x's only unit by then, into one of them too (x counting none, a
+    place freed), or into an empty army the arrival then goes into beside it (the count
+    unchanged again); None if x is none such. At the limit no unit of x may go into an empty
+    army before the last (it would count one more, 1.2.2)."""
+    for x in (x for x in held if x.strength > 1):
+        keys = sorted(k for k, n in x.contents.items() for _ in range(n))
+        into = {k: [y for y in held if y is not x and _joins(s, d, side, template_ref(x, k), y)]
+                for k in set(keys)}
+        added: dict[str, list[str]] = {y.id: [] for y in held}
+        if _spread(s, d, keys, into, added):
+            return _moves_out(x, added)
+        for last in dict.fromkeys(keys):
+            ref = template_ref(x, last)
+            e = next((e for e in empty if not marked(s, d, e.id) and
+                      not _kept_apart(s, d, ref, e) and
+                      any(_holds(s, d, e, [last, k]) for k in units)), None)
+            rest = list(keys)
+            rest.remove(last)
+            added = {y.id: [] for y in held}
+            if e is not None and _spread(s, d, rest, into, added):
+                return _moves_out(x, added) + [Move(unit=ref, into=e.id)]
     return None
+
+
+def _spread(s: State, d: GameData, keys: list[str], into: dict[str, list[Army]],
+            added: dict[str, list[str]], low: int = 0) -> bool:
+    """Whether the units keys (sorted) may each go into one of the armies into[key] holding
+    units, each template taking all that goes into it beside what it holds (1.4); what goes
+    where is then in added. Units of one kind take the armies in order (low: the first the
+    next may take), so that no split is tried twice."""
+    if not keys:
+        return True
+    key, rest = keys[0], keys[1:]
+    for i, y in enumerate(into[key][low:], low):
+        if _holds(s, d, y, added[y.id] + [key]):
+            added[y.id].append(key)
+            if _spread(s, d, rest, into, added, i if rest and rest[0] == key else 0):
+                return True
+            added[y.id].pop()
+    return False
+
+
+def _moves_out(x: Army, added: dict[str, list[str]]) -> list[Move]:
+    return [Move(unit=template_ref(x, k), into=y) for y, ks in added.items() for k in ks]
 
 
 def _refilled(s: State, d: GameData, e: Army, m: tuple, x: Army,
