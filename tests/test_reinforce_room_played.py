@@ -211,6 +211,8 @@ BREAKS = {
     "template capacity ignored": ("template_violation(s, d, army, dict(after)) is None",
                                   "True"),
     "supply markers ignored": ("not marked(s, d, ", "not (lambda *a: False)(s, d, "),
+    "an emptied army's units held to a template one at a time": ("added[y.id] + [key]",
+                                                                  "[key]"),
 }
 
 
