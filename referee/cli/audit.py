@@ -87,7 +87,9 @@ def verify(
         help="A receipt as a report or mail ends with it (Receipt: GAME SEQ:HASH, or "
              "SEQ:HASH): fail unless the journal is that game's and still holds that record "
              "as it was (repeatable); a receipt's key line pasted with it pins the key "
-             "too.")] = None,
+             "too. Or a mailbox you saved the referee's mails in (an mbox file, a Maildir "
+             "folder or one saved mail): every receipt of this game its mails carry, each "
+             "once; other games' mails, replies and quoted lines are passed over.")] = None,
     key: Annotated[Optional[str], typer.Option(
         help="The game's key fingerprint as `new`, a mail or a receipt shows it: fail unless "
              "that key signed the journal, and that it (or, for a record from before it "

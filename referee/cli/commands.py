@@ -62,6 +62,8 @@ def _error_of(exc: RefereeError) -> str:
         more["record"] = exc.record
     if isinstance(exc, JournalError) and getattr(exc, "checks", None):
         more["checks"] = exc.checks
+    if isinstance(exc, JournalError) and getattr(exc, "mailboxes", None):
+        more["mailboxes"] = exc.mailboxes
     return error_line(str(exc), exc.kind, getattr(exc, "rule", None), exc.exit_code, **more)
 
 

@@ -26,8 +26,9 @@ def verify(journal: Path, secret: Path | None, export: str | None, receipt: list
     pins = [(pinned, None, "--key")] if pinned is not None else []
     commands.load_msgspec()
     table = commands.table_of(journal, games_dir)
-    receipts, receipt_pins, failed = check_receipts(table.raw, table.name, receipt or [],
-                                                    pinned)
+    texts, boxes = _given(receipt or [], table)
+    receipts, receipt_pins, failed = check_receipts(table.raw, table.name, texts, pinned)
+    receipts[:0] = [box.line(_game_of(table)) for box in boxes]
     try:
         report = _verified(table, secret, export, pins + receipt_pins)
     except RefereeError as exc:
@@ -37,7 +38,8 @@ def verify(journal: Path, secret: Path | None, export: str | None, receipt: list
                 for line in getattr(exc, "signed", []):
                     echo(line)
             if failed:
-                raise ReceiptsFailed(failed, exc.lines()) from None
+                raise _with(ReceiptsFailed(failed, exc.lines()), None, boxes) from None
+            _with(exc, None, boxes)
             raise
         # Every check, passed or failed, then the verdict (failedchecks.py); the errors
         # themselves follow on stderr: every receipt that fails, then what else.
@@ -48,8 +50,8 @@ def verify(journal: Path, secret: Path | None, export: str | None, receipt: list
             for line in checks:
                 echo(line)
         if failed:
-            raise _with(ReceiptsFailed(failed, exc.lines()), checks) from None
-        raise _with(exc, checks) from None
+            raise _with(ReceiptsFailed(failed, exc.lines()), checks, boxes) from None
+        raise _with(exc, checks, boxes) from None
     report.lines.extend(receipts)
     if report.times is not None:        # a warning only: old journals may hold such records
         report.lines.append(report.times)
@@ -58,10 +60,10 @@ def verify(journal: Path, secret: Path | None, export: str | None, receipt: list
         if fmt != "json":
             for line in report.lines:
                 echo(line)
-        raise _with(ReceiptsFailed(failed), report.lines)
+        raise _with(ReceiptsFailed(failed), report.lines, boxes)
     code = EXIT_OLDER_RULES if report.older else None
     if fmt == "json":
-        return [_json(report, journal, export, receipt)], code
+        return [_json(report, journal, export, len(texts), boxes)], code
     if report.older:
         # Not damage, and not fully verified either: a status of its own (docs/scripting.md:
         # exit codes).
@@ -71,10 +73,32 @@ def verify(journal: Path, secret: Path | None, export: str | None, receipt: list
         f" (chain only; not checked: {', '.join(report.unchecked)})" if export else "")], code
 
 
-def _with(exc, checks: list[str]):
+def _given(receipt: list[str], table) -> tuple[list[str], list]:
+    """The receipts to check: each one pasted, and those of the game in each mailbox named
+    (mail/receiptbox.py), in the order given; and what each mailbox gave."""
+    from ..mail import receiptbox  # start-up: only verify --receipt needs it
+
+    texts, boxes = [], []
+    for item in receipt:
+        if receiptbox.is_mailbox(item):
+            boxes.append(receiptbox.read_mailbox(item, _game_of(table)))
+            texts += boxes[-1].receipts
+        else:
+            texts.append(item)
+    return texts, boxes
+
+
+def _game_of(table) -> str:
+    return " ".join(str((table.header_line() or {}).get("game_id", "")).split())
+
+
+def _with(exc, checks: list[str] | None, boxes: list = ()):
     """The error verify ends with, carrying the lines of what it checked (in JSON, the error
-    object's `checks`)."""
-    exc.checks = checks
+    object's `checks`) and what each mailbox gave (its `mailboxes`)."""
+    if checks is not None:
+        exc.checks = checks
+    if boxes:
+        exc.mailboxes = [box.json() for box in boxes]
     return exc
 
 
@@ -91,12 +115,14 @@ def _verified(table, secret: Path | None, export: str | None, pins: list):
     return report
 
 
-def _json(report, journal: Path, export: str | None, receipt: list[str] | None) -> str:
-    """verify's JSON answer (VerifyResult)."""
+def _json(report, journal: Path, export: str | None, receipts: int, boxes: list) -> str:
+    """verify's JSON answer (VerifyResult): receipts, how many were checked; mailboxes, what
+    each mailbox named gave (mail/receiptbox.py)."""
     from ..contracts.outputs import VerifyResult  # start-up: only verify --format json
 
     result = "older_rules" if report.older else "chain_only" if export else "ok"
     return commands.dump(VerifyResult.of(
         journal=str(journal), result=result, records=report.records, older=report.older,
-        export=export, receipts=len(receipt or []), keys=report.keys,
-        signed_from=report.signed_from, lines=report.lines))
+        export=export, receipts=receipts, keys=report.keys,
+        signed_from=report.signed_from, lines=report.lines,
+        **({"mailboxes": [box.json() for box in boxes]} if boxes else {})))

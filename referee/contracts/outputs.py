@@ -11,6 +11,7 @@ from typing import Any, Literal, Optional
 from msgspec import UNSET, UnsetType
 
 from .base import Document, Part
+from .mailboxread import MailboxRead
 from .records import OrderSource
 from .views import Deadlines, FortShown
 
@@ -34,6 +35,8 @@ class ErrorObject(Document):
     record: Optional[int] | UnsetType = UNSET
     # verify: each check it made, passed or failed, one line each, then its verdict
     checks: Optional[list[str]] | UnsetType = UNSET
+    # verify --receipt MAILBOX: what each mailbox gave (VerifyResult's)
+    mailboxes: Optional[list[MailboxRead]] | UnsetType = UNSET
 
 
 # ---------------------------------------------------------------- playing
@@ -87,12 +90,14 @@ class VerifyResult(Document):
     records: int
     older: int
     export: Optional[str]
-    receipts: int
+    receipts: int           # the receipts checked: each pasted, and each mailbox's
     # the keys that signed it, in order (none: unsigned)
     keys: list[str] | UnsetType = UNSET
     # the first signed record (0, or the adoption)
     signed_from: Optional[int] | UnsetType = UNSET
     lines: list[str]
+    # --receipt MAILBOX: what each mailbox gave
+    mailboxes: list[MailboxRead] | UnsetType = UNSET
 
 
 class Adoption(Part):
