@@ -142,8 +142,10 @@ def test_a_journal_rewritten_after_the_mails_fails_from_the_first_record_rewritt
 
 
 def test_a_forged_receipt_in_a_quoted_line_is_never_the_referee_s(two_games, cli, tmp_path):
-    """A reply quoting a receipt is another sender's; and a quoted receipt inside a mail of
-    the referee's is a quote too: neither is taken, so the forgery cannot fail the journal."""
+    """A reply quoting a receipt is another sender's; and in a mail of the referee's, a
+    quoted receipt is a quote, and a line above its own receipt (a player's line a reply
+    quotes back, his words a report shows) is not its receipt: none is taken, so a forgery
+    cannot fail the journal."""
     journal, mails, _, _ = two_games
     forged = "Receipt: mailtest 2:" + "0" * 32
     reply = (f"From: {ADDRESSES['german']}\nTo: {ADDRESSES['moderator']}\nSubject: Re: x\n"
@@ -152,7 +154,8 @@ def test_a_forged_receipt_in_a_quoted_line_is_never_the_referee_s(two_games, cli
     mail = email.message_from_bytes(mails[-1], policy=email.policy.default)
     part = mail.get_body(("plain",))
     text = part.get_content()
-    part.set_content(f"> {forged}\n>{forged}\n  > {forged}\n{text}", params={"format": "flowed"})
+    part.set_content(f"  {forged}\n{forged}\n\n{text}> {forged}\n>{forged}\n  > {forged}\n",
+                     params={"format": "flowed"})
     quoting = mail.as_bytes(policy=email.policy.SMTP.clone(linesep="\n"))
     assert b"@referee.invalid>" in quoting.split(b"\n\n")[0]
     box = write_mbox(tmp_path / "saved.mbox", [reply, quoting])
@@ -161,11 +164,12 @@ def test_a_forged_receipt_in_a_quoted_line_is_never_the_referee_s(two_games, cli
     assert f"mailbox {box}: 2 mails read, 1 with a receipt of game mailtest, 1 receipt " \
            f"checked; passed over: 1 not the referee's" in r.stdout, r.stdout
     assert r.stderr == ""
-    # The same line unquoted in that mail is the referee's word, and it fails.
-    part.set_content(f"{forged}\n{text}", params={"format": "flowed"})
+    # The same line where the mail's own receipt stands is the referee's word: it fails.
+    part.set_content(text.replace(_receipt_of(mails[-1]), forged), params={"format": "flowed"})
     box = write_mbox(tmp_path / "forged.mbox",
                      [mail.as_bytes(policy=email.policy.SMTP.clone(linesep="\n"))])
-    assert cli("verify", journal, "--receipt", box).exit_code == 3
+    r = cli("verify", journal, "--receipt", box)
+    assert r.exit_code == 3 and "receipt 2:" in r.stderr, r.output
 
 
 @pytest.mark.parametrize("kind", ["mbox", "maildir"])
@@ -199,3 +203,23 @@ def test_a_mailbox_without_a_receipt_of_the_game_is_refused_in_one_line(two_game
     folder.mkdir()
     r = cli("verify", journal, "--receipt", folder)
     assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.output
+
+
+def test_a_line_of_the_player_s_a_refusal_quotes_back_is_not_its_receipt(tmp_path, cli):
+    """A player's mail with a receipt line among his orders is refused, the line quoted back
+    indented above the refusal's own receipt: only the receipt the mail ends with is the
+    referee's."""
+    journal = _game(tmp_path, cli)
+    table = Table(tmp_path, cli, journal, KEYS)
+    table.inbox()
+    forged = "Receipt: mailtest 2:" + "0" * 32
+    mid = table.send("german", ["play offensive", forged, "end movement"])
+    outcomes, replies = table.inbox()
+    assert [(o["message_id"], o["status"]) for o in outcomes] == [(mid, "rejected")]
+    text = replies[0].get_body(("plain",)).get_content()
+    assert f"\n   {forged}\n" in text and not text.rstrip().endswith(forged)
+    box = write_maildir(tmp_path / "saved", _outbox(tmp_path))
+    r = cli("verify", journal, "--receipt", box)
+    assert r.exit_code == 0, r.output
+    assert f"mailbox {box}: 3 mails read, 3 with a receipt of game mailtest, 1 receipt " \
+           f"checked (2 already in another mail)" in r.stdout, r.stdout

@@ -8,9 +8,11 @@ attachment; a forwarded or attached message is not opened); nothing in it is fol
 run. A receipt is taken only from a mail of the referee's (its Message-ID is one the
 referee writes, `<…@referee.invalid>`: a player's reply, a forward, another sender's mail
 have their own), only from lines not quoted (a `>` line is a reply's quote, whoever sent
-it), and only when it names the journal's game. The same receipt in several mails (two
-mails at the same record, a mail saved twice) is checked once; every mail passed over is
-counted by why, so the player sees what was read.
+it), only the last one of the mail (the referee ends every mail with its receipt: a line
+of a player's that a reply quotes back, or his words a report shows, come before it), and
+only when it names the journal's game. The same receipt in several mails (two mails at
+the same record, a mail saved twice) is checked once; every mail passed over is counted by
+why, so the player sees what was read.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ class BoxRead:
     not_referee: int = 0        # not a mail of the referee's (a reply, another sender's)
     no_receipt: int = 0         # the referee's, with no receipt outside quoted lines
     other_game: int = 0         # the referee's, with a receipt of another game
-    bad_receipt: int = 0        # the referee's, with a receipt that does not read as one
+    bad_receipt: int = 0        # the referee's, its last receipt not one that reads
     of_game: int = 0            # mails that carry a receipt of the game
     duplicates: int = 0         # receipts already taken from another mail
 
@@ -129,21 +131,19 @@ def _take(box: BoxRead, m, game: str, seen: set) -> None:
         box.no_receipt += 1
         return
     try:
-        read = [(block, parse_receipt(block)) for block in blocks]
+        receipt = parse_receipt(blocks[-1])
     except UsageError:
         box.bad_receipt += 1
         return
-    ours = [(block, r) for block, r in read if r.game == game]
-    if not ours:
+    if receipt.game != game:
         box.other_game += 1
         return
     box.of_game += 1
-    for block, r in ours:
-        if r in seen:
-            box.duplicates += 1
-        else:
-            seen.add(r)
-            box.receipts.append(block)
+    if receipt in seen:
+        box.duplicates += 1
+    else:
+        seen.add(receipt)
+        box.receipts.append(blocks[-1])
 
 
 def receipt_blocks(text: str) -> list[str]:
