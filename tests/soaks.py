@@ -90,9 +90,12 @@ SOAKS: dict[str, tuple[str, ...] | str] = {
     "tests/test_side_words.py::test_no_prompt_names_a_side_by_its_id": ("ttlm",),
     "tests/test_leaks.py::test_no_reader_sees_a_secret":
         # every kind of stop, both kinds of templates, every scenario, both games, the
-        # map picture, each text format and both ways of reading as the public
-        ("g00-ttlm-1914-hidden-early48", "g03-ttlm-1916-open-sealed3",
-         "g04-aac-1914-hidden-turn", "g11-ttlm-1918-open-early1"),
+        # map picture, each text format, both ways of reading as the public, and an
+        # armistice withdrawn, standing, lapsed and accepted
+        ("g00-ttlm-1914-hidden-early48-armistice-withdrawn",
+         "g03-ttlm-1916-open-sealed3-armistice-standing",
+         "g04-aac-1914-hidden-turn-armistice-lapsed",
+         "g11-ttlm-1918-open-early1-armistice-accepted"),
     "tests/test_leaks_late.py::test_every_record_of_the_stored_games_is_read_by_every_reader":
         "test_no_reader_sees_a_secret_late_in_a_game",
     "tests/test_forum_formats.py::test_a_random_campaigns_posts_read_as_posts":

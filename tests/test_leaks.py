@@ -16,6 +16,13 @@ is exported and checked with `verify --export`; each side's first legal order is
 copy of the journal and what `order` prints him (text and json) is checked too. The
 moderator reads everything once: no command may fail (exit 4, a traceback).
 
+In a share of the games a side proposes an armistice (3.2) at a point of the random play
+drawn with the game's seed (autoplay's proposals), and by game the proposal still stands at
+the stop, is withdrawn, refused or accepted (the game ends), or lapses at the end of the
+season (2.0 VI): every output above then carries the armistice's lines, and in those games
+a side with no decision of his own gives his armistice order (a proposal, its withdrawal,
+an answer) on a copy.
+
 What a reader must not see is worked out from the moderator's truth (leakcheck.py): cards in
 other hands and in the draw pile, the deck order, sealed plans before their reveal, hidden
 army templates (the definition of test_hidden_templates.py), the players' and observers'
@@ -53,7 +60,7 @@ from leakcheck import MODERATOR, PUBLIC, SIDES, Output, Truth, board_part
 
 from referee.cli.app import app
 from referee.cli.entry import parse, run
-from referee.game.autoplay import autoplay
+from referee.game.autoplay import Proposal, autoplay
 from referee.render import png, svgmap
 
 # ---------------------------------------------------------------- what is read
@@ -136,12 +143,14 @@ class Spec:
     stop: str           # early: after `steps` records; sealed: production, one side sealed;
     steps: int          # turn: after the first seasonal turn
     game: str = "ttlm"
+    armistice: str = ""     # an armistice proposed (3.2), and at the stop: one of ENDINGS
 
     @property
     def name(self) -> str:
         return (f"g{self.n:02d}-{self.game}-{self.scenario}-"
                 f"{'hidden' if self.hidden else 'open'}-"
-                f"{self.stop}{self.steps if self.stop != 'turn' else ''}")
+                f"{self.stop}{self.steps if self.stop != 'turn' else ''}"
+                f"{'-armistice-' + self.armistice if self.armistice else ''}")
 
 
 def _games() -> list[Spec]:
@@ -163,7 +172,59 @@ def _games() -> list[Spec]:
         out.append(Spec(n, scenario, n % 2 == 0, stop, steps))
     first = next(i for i, s in enumerate(out) if s.stop == "turn" and s.hidden)
     out[first] = replace(out[first], game="aac")
+    for n, ending in ARMISTICES.items():
+        assert ending in ENDINGS[out[n].stop], (out[n].name, ending)
+        out[n] = replace(out[n], armistice=ending)
     return out
+
+
+# How a proposal stands at the stop, by the stop it can come to: open (an early game's may
+# not yet be heard; a sealed game's is made as the production phase opens), withdrawn by
+# the proposer, refused or accepted by the other side, lapsed at the season's end (2.0 VI).
+ENDINGS = {"early": ("standing", "withdrawn", "refused", "accepted"), "sealed": ("standing",),
+           "turn": ("lapsed",)}
+# The games with an armistice: each ending in `make test`'s games (0, 3, 4, 11), both kinds
+# of templates with each in QUICK's, and a few more in the soak.
+ARMISTICES = {0: "withdrawn", 3: "standing", 4: "lapsed", 11: "accepted", 8: "refused",
+              19: "lapsed", 14: "accepted", 17: "withdrawn", 20: "standing"}
+# The order that ends it, by ending (autoplay's Proposal.end).
+_END = {"withdrawn": "withdraw", "refused": "refuse", "accepted": "accept"}
+
+
+def proposals(spec: Spec, start: int) -> tuple[Proposal, ...]:
+    """The armistice of spec's game, from record start on (the first record of its play, or
+    of its production phase), drawn with its seed: proposed by the side deciding then or by
+    either side, after some of an early game's records (and withdrawn or refused after some
+    more, accepted after the last), or within the first records of a whole turn; none in a
+    game without one."""
+    if not spec.armistice:
+        return ()
+    rng = random.Random(f"armistice-{spec.n}")
+    side = rng.choice((None, *SIDES))
+    if spec.stop == "sealed":
+        return (Proposal(start, side=side),)
+    k = rng.randint(0, spec.steps - 1) if spec.stop == "early" else rng.randint(0, 15)
+    after = 0 if spec.armistice not in _END else spec.steps - k \
+        if spec.armistice == "accepted" else rng.randint(0, spec.steps - k)
+    return (Proposal(start + k, _END.get(spec.armistice, ""), after, side),)
+
+
+def armistice_read(name: str, endings: tuple[str, ...], truth: Truth) -> list[str]:
+    """What a game's records and state lack of the armistices endings say (empty when they
+    hold them: ENDINGS' words, "lapsed" too; none, a game without one)."""
+    events = [e for r in truth.records for e in r.get("events", [])]
+    kinds = {e["type"] for e in events if e["type"].startswith("Armistice")}
+    ended = [e for e in events if e["type"] == "GameEnded" and "armistice" in e["reason"]]
+    s = truth.state
+    held = {"standing": kinds == {"ArmisticeProposed"} and s.armistice is not None,
+            "withdrawn": "ArmisticeWithdrawn" in kinds and s.armistice is None,
+            "refused": "ArmisticeRefused" in kinds and s.armistice is None,
+            "accepted": bool(ended) and s.phase == "over",
+            "lapsed": "ArmisticeLapsed" in kinds and s.armistice is None}
+    if all(held[x] for x in endings) and (endings or not kinds):
+        return []
+    return [f"{name}: the records hold {sorted(kinds)}, {len(ended)} game ended by one, open "
+            f"now: {s.armistice}; wanted: {', '.join(endings) or 'none'}"]
 
 
 GAMES = _games()
@@ -204,10 +265,13 @@ def play(spec: Spec, folder: Path, addresses: dict[str, str], observers: list[st
     assert code == 0 and escaped is None, f"referee new: {err}{escaped or ''}"
     out = autoplay(journal, spec.n, max_records=0, check_every=BIG)
     first = out.state.turn
-    if spec.stop == "early":
-        out = autoplay(journal, spec.n, until=first, max_records=spec.steps, check_every=BIG)
+    armistice = proposals(spec, out.state.seq)
+    if spec.stop == "early":        # the armistice's records besides the steps of play
+        extra = sum(1 + bool(p.end) for p in armistice)
+        out = autoplay(journal, spec.n, until=first, max_records=spec.steps + extra,
+                       check_every=BIG, proposals=armistice)
     elif spec.stop == "turn":
-        out = autoplay(journal, spec.n, until=first, check_every=BIG)
+        out = autoplay(journal, spec.n, until=first, check_every=BIG, proposals=armistice)
     else:
         # Up to the production phase: two passes in a row end the player turns (2.0 IV), and
         # a pass turn is two records at least (pass, end turn), so four records from inside
@@ -223,12 +287,14 @@ def play(spec: Spec, folder: Path, addresses: dict[str, str], observers: list[st
             assert out.failure is None, out.failure
             assert out.records and out.state.turn == first and not out.over, \
                 f"{spec.name}: the first turn ended without a sealed production phase"
+        armistice = proposals(spec, out.state.seq)
         while True:
             some, none = _sealed_sides(out.state)
             assert none, f"{spec.name}: both plans were sealed before the stop"
             if some and (taken >= spec.steps or out.state.pending.side in none):
                 break
-            out = autoplay(journal, spec.n, until=first, max_records=1, check_every=BIG)
+            out = autoplay(journal, spec.n, until=first, max_records=1, check_every=BIG,
+                           proposals=armistice)
             taken += 1
     assert out.failure is None, out.failure
     return journal
@@ -401,14 +467,15 @@ def outbox_mails(journal: Path, folder: Path, addresses: dict[str, str],
 
 def check_game(journal: Path, folder: Path, addresses: dict[str, str], observers: list[str],
                public_by_default: bool, pictures: bool = True, turn: int | None = None,
-               former: tuple[str, ...] = (), since: int = 0,
-               orders: bool = True) -> tuple[Truth, list[Output], dict]:
+               former: tuple[str, ...] = (), since: int = 0, orders: bool = True,
+               armistice: bool = False) -> tuple[Truth, list[Output], dict]:
     """Every output of the game for every reader, checked: (the truth, what the negative
     controls read -- the moderator's outputs and the players' mails --, the leaks found).
     former: what the roster held before the moderator changed it (an address replaced, an
     observer dropped, an order key renewed), which no reader but the moderator may see.
     since: the first record `log` and `report` print; orders: each side's first order given
-    on a copy too (a journal another referee signed takes none)."""
+    on a copy too (a journal another referee signed takes none); armistice: a side with no
+    decision gives his armistice order there, a proposal too (a game with an armistice)."""
     players, registered, keys, watchers = roster(journal)
     assert registered == addresses, f"players: {registered}, registered with new: {addresses}"
     assert watchers == observers, f"observers: {watchers}, registered with new: {observers}"
@@ -437,7 +504,8 @@ def check_game(journal: Path, folder: Path, addresses: dict[str, str], observers
         found.update({(o.label(), o.reader, "former"): [x] for x in former
                       if x.casefold() in shown})
     for side in SIDES if orders else ():
-        for o, after in order_outputs(journal, folder, side, addresses, keys, observers):
+        for o, after in order_outputs(journal, folder, side, addresses, keys, observers,
+                                      armistice):
             bad = crashes([o])
             assert not bad, "order failed:\n" + "\n".join(bad)
             for leak in after.leaks(o):
@@ -446,12 +514,16 @@ def check_game(journal: Path, folder: Path, addresses: dict[str, str], observers
 
 
 def order_outputs(journal: Path, folder: Path, side: str, addresses: dict[str, str],
-                  keys: dict[str, str], observers: list[str]) -> list[tuple[Output, Truth]]:
+                  keys: dict[str, str], observers: list[str], armistice: bool = False
+                  ) -> list[tuple[Output, Truth]]:
     """What `order` prints to the side that gives it (its records and its status), in both
-    formats, each on a copy of the journal, with the truth of that copy afterwards."""
+    formats, each on a copy of the journal, with the truth of that copy afterwards. Never a
+    surrender; an armistice proposal only with armistice, from a side with nothing else to
+    order (the answers to a proposal and its withdrawal, which such a side gives first,
+    whenever one is open)."""
     code, out, _, _ = referee("status", journal, "--as", side, "--format", "json")
-    legal = [o for o in json.loads(out)["legal"] if o not in ("propose armistice", "surrender")
-             ] if code == 0 else []
+    left_out = ("surrender",) if armistice else ("propose armistice", "surrender")
+    legal = [o for o in json.loads(out)["legal"] if o not in left_out] if code == 0 else []
     if not legal:
         return []
     outs = []
@@ -549,7 +621,8 @@ def controls(truth: Truth, moderator: list[Output], since: int = 0) -> list[str]
         if o.command != "outbox":
             continue
         if o.reader in SIDES and o.reader in truth.keys:
-            expect("key", o, PUBLIC, "a player's mail carries his order key")
+            if s.phase != "over":       # (once it has ended, his mail says it takes none)
+                expect("key", o, PUBLIC, "a player's mail carries his order key")
         elif o.own:                 # an observer's mail, as if it were not his own address
             expect("address", replace(o, own=""), PUBLIC, "the mail is to an observer")
     return missed
@@ -574,7 +647,10 @@ def test_no_reader_sees_a_secret(spec: Spec, tmp_path: Path):
     journal = play(spec, tmp_path, addresses, observers)
     truth, moderator, found = check_game(journal, tmp_path, addresses, observers,
                                          public_by_default=spec.n % 4 < 2,
-                                         pictures=spec.n % PICTURES == 0, turn=spec.n)
+                                         pictures=spec.n % PICTURES == 0, turn=spec.n,
+                                         armistice=bool(spec.armistice))
+    wanted = (spec.armistice,) if spec.armistice else ()
+    assert not armistice_read(spec.name, wanted, truth), armistice_read(spec.name, wanted, truth)
     if spec.stop == "sealed":
         some, none = _sealed_sides(truth.state)
         assert truth.state.phase == "production" and some and none, \
@@ -646,11 +722,14 @@ def _roster_changed(journal: Path, addresses: dict[str, str], observers: list[st
 
 def test_every_reader_reads_every_format_of_every_command_in_some_game():
     """The formats read by turns cover the whole table: each reader, each command, each
-    format, in at least one of the games (the map in those that draw it)."""
+    format, in at least one of the games (the map in those that draw it); and the games
+    hold every ending of an armistice."""
     assert any(s.n % PICTURES == 0 for s in PLAYED), "no game played draws the map picture"
     assert {s.stop for s in PLAYED} == {"early", "sealed", "turn"} and \
         {s.scenario for s in PLAYED} == {"1914", "1916", "1918"} and \
         {s.hidden for s in PLAYED} == {True, False} and {s.game for s in PLAYED} == {"ttlm", "aac"}
+    assert {s.armistice for s in PLAYED} >= {x for xs in ENDINGS.values() for x in xs}, \
+        "an armistice ending no game played comes to"
     covered = {(reader, command, f) for spec in PLAYED for reader in READERS
                for command, _, formats, _ in COMMANDS
                for f in by_turns(formats, reader, spec.n)}
