@@ -16,7 +16,9 @@ armies (2.0 I, 1.4), a battle not fought, the end of the game. Here those are re
   order is given on a copy of them, and they have no players;
 - random games (autoplay) with players and observers registered, played until such an event
   and read from their start: their mails, order keys and the orders each side gives on a
-  copy are read too.
+  copy are read too. In two of them a side proposes an armistice (3.2) at records fixed
+  here: in one it stands at the stop, in the other one is refused and another lapses at
+  the end of the season (2.0 VI), so that the lines of a long game's armistices are read.
 
 Each position is read by the German, the Entente and the public as test_leaks.py reads its
 games (the text formats by turns: over the positions each reader reads every format of every
@@ -41,11 +43,21 @@ from pathlib import Path
 import pytest
 from leakcheck import Truth
 from test_forum_formats import _position as cut_position
-from test_leaks import BIG, COMMANDS, READERS, by_turns, check_game, controls, leak_report, referee
+from test_leaks import (
+    BIG,
+    COMMANDS,
+    READERS,
+    armistice_read,
+    by_turns,
+    check_game,
+    controls,
+    leak_report,
+    referee,
+)
 from test_leaks import _addresses as addresses_of
 from test_leaks import _observers as observers_of
 
-from referee.game.autoplay import autoplay
+from referee.game.autoplay import Proposal, autoplay
 
 REPLAYS = Path(__file__).parent / "replays"
 STORED = ("ttlm-1914-seed7", "ttlm-1916-seed8", "ttlm-1918-seed9")
@@ -95,6 +107,8 @@ class Place:
     scenario: str = "1914"
     hidden: bool = True
     pictures: bool = False
+    proposals: tuple[Proposal, ...] = ()    # the armistices a random game proposes (3.2)
+    armistice: tuple[str, ...] = ()         # and how they end (test_leaks.armistice_read)
 
     @property
     def name(self) -> str:
@@ -152,7 +166,8 @@ def play_until(place: Place, into: Path, addresses: dict[str, str],
     assert code == 0 and escaped is None, f"referee new: {err}{escaped or ''}"
     played = 0
     while played < LONGEST:
-        out = autoplay(journal, place.seed, max_records=CHUNK, check_every=BIG)
+        out = autoplay(journal, place.seed, max_records=CHUNK, check_every=BIG,
+                       proposals=place.proposals)
         assert out.failure is None, out.failure
         played += out.records
         kinds = late_events(_records(journal), place.hidden)
@@ -179,9 +194,11 @@ def read_late(journal: Path, since: int) -> Counter:
 
 # The fast positions: between them about every event of LATE, and every reader reads every
 # format of every command in some of them (turns 0-3; the map in one, with hidden templates).
-FAST = [Place(0, "bad weather on gas", 32, scenario="1918"),
+FAST = [Place(0, "bad weather on gas", 32, scenario="1918", proposals=(Proposal(78),),
+              armistice=("standing",)),
         Place(1, "crisis with hidden templates", 5, game="aac", pictures=True),
-        Place(2, "special offensive dice", 10, scenario="1918"),
+        Place(2, "special offensive dice", 24, scenario="1918",
+              proposals=(Proposal(12, "refuse", 3), Proposal(30)), armistice=("refused", "lapsed")),
         Place(3, "game over", 1, stored="ttlm-1918-seed9")]
 # What a fast position reads besides the event it is about.
 ALSO = {0: {"bad weather", "battle not fought", "into a hidden army"},
@@ -198,7 +215,11 @@ def test_no_reader_sees_a_secret_late_in_a_game(place: Place, tmp_path: Path):
     truth, moderator, found = check_game(journal, tmp_path, addresses, observers,
                                          public_by_default=place.n % 2 == 0,
                                          pictures=place.pictures, turn=place.n, since=since,
-                                         orders=not place.stored)
+                                         orders=not place.stored,
+                                         armistice=bool(place.proposals))
+    if not place.stored:
+        lacking = armistice_read(place.name, place.armistice, truth)
+        assert not lacking, f"{lacking}: choose other records for its proposals"
     missed = controls(truth, moderator, since)
     assert not missed, "negative controls found nothing:\n" + "\n".join(missed)
     assert not found, f"{place.name}: secrets shown to a reader who may not see them:\n" + \
@@ -213,6 +234,7 @@ def test_the_fast_positions_are_about_every_late_event_and_read_every_format():
     assert {p.about for p in FAST} | {k for ks in ALSO.values() for k in ks} == set(LATE)
     assert any(p.pictures and p.hidden for p in FAST) and {p.n % 2 for p in FAST} == {0, 1}
     assert any(p.stored for p in FAST) and any(not p.stored for p in FAST)
+    assert {"standing", "lapsed"} <= {x for p in FAST for x in p.armistice}
     covered = {(reader, command, f) for p in FAST for reader in READERS
                for command, _, formats, _ in COMMANDS for f in by_turns(formats, reader, p.n)}
     assert covered == {(r, c, f) for r in READERS for c, _, fs, _ in COMMANDS for f in fs}
