@@ -56,6 +56,11 @@ PAUSED = "the game is paused: {why}; no orders are taken until the moderator res
 # record may follow the reveal), neither paused nor over.
 CLOSED = ("the dice secret has been revealed, so the game is closed: no orders are taken "
           "and no deadline runs (every die would be predictable)")
+# A journal holding its header alone (cut back, or a torn `new` repaired): no set-up record,
+# so no decision is asked; nothing ended the game either (3.0), so it is not over.
+NO_SETUP = ("the journal holds the game's header alone, without the set-up record `referee "
+            "new` writes with it: no decision is asked and no orders are taken (the game is "
+            "not over: nothing ended it)")
 # How the moderator resumes it, for his own commands' errors (a player runs no command).
 RESUME_WITH = " (`referee deadline {journal} --resume`)"
 
@@ -107,11 +112,20 @@ def taking_standing_orders(state: State) -> None:
     """NoOrdersTaken when the game takes no standing orders now: closed by its reveal, or
     over (3.0: no decision is left for them to answer). A paused game keeps them for
     when it resumes. A game over says so by the rule that ended it, revealed since or not:
-    the reveal closes a game before its end only (`reveal --force`)."""
+    the reveal closes a game before its end only (`reveal --force`). A journal without its
+    set-up record is closed, not over (NO_SETUP)."""
+    if unset(state):
+        raise NoOrdersTaken("closed", NO_SETUP)
     if game_over(state):
         raise GameOver(state)
     if state.revealed:
         raise NoOrdersTaken("closed", CLOSED)
+
+
+def unset(state: State) -> bool:
+    """Whether the state is a journal's without its set-up record: nothing pending, and
+    nothing ended the game (the engine's game_over takes it for over: no decision is left)."""
+    return state.pending is None and state.phase != "over"
 
 
 class Timeline(msgspec.Struct):
@@ -455,6 +469,8 @@ def _open_game(state: State, asked: bool = False) -> None:
     an extension (asked) NoOrdersTaken instead, exit 1, as its other refusals are: more time
     is asked as an order is, by a player's mail too, and refused for what the game is now,
     not for how the command was written (docs/scripting.md's table of kinds)."""
+    if unset(state):
+        raise NoOrdersTaken("closed", NO_SETUP) if asked else UsageError(NO_SETUP)
     if game_over(state):
         over = "the game is over; its deadlines no longer run"
         raise NoOrdersTaken("over", over) if asked else UsageError(over)
