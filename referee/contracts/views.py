@@ -98,6 +98,32 @@ class DeckView(Document):
     removed: list[CardView]
 
 
+class ClosedShown(Part):
+    """Why a game that is not over takes no orders any more, for good: `revealed`, its dice
+    secret published before its end (`reveal --force`) by record `seq`; `no_setup`, its
+    journal holding the header alone (record 0), without the set-up record `new` writes
+    with it. `at`: that record's time, UTC."""
+
+    why: Literal["revealed", "no_setup"]
+    seq: int
+    at: str
+
+
+class PausedShown(Part):
+    """What paused the game, no orders taken until the moderator resumes it: `by` the
+    `moderator` (his `deadline --pause`) or a deadline `missed` under the policy pause (the
+    `side`'s; null for the moderator's), at record `seq`, whose time is `at` (UTC); and what
+    the game asks once it resumes: `waiting_on_all`, `decision`, `prompt`."""
+
+    by: Literal["moderator", "missed"]
+    seq: int
+    at: str
+    side: str | None
+    waiting_on_all: list[str]
+    decision: str | None
+    prompt: str
+
+
 class StateView(Document):
     """What `show --format json` prints."""
 
@@ -133,6 +159,10 @@ class StateView(Document):
     option_rules: dict[str, str] | UnsetType = UNSET
     game_over: bool
     result: dict[str, Any] | None
+    # the game takes no orders now, though not over (nobody is waited on, nothing is asked):
+    # closed for good, or paused until the moderator resumes it; absent while it takes them
+    closed: ClosedShown | UnsetType = UNSET
+    paused: PausedShown | UnsetType = UNSET
     # the game's words, when not TTLM's (AAC: impulse)
     terms: dict[str, str] | None | UnsetType = UNSET
     hand: list[CardView]
@@ -180,6 +210,10 @@ class StatusView(Document):
     owed: str | UnsetType = UNSET
     game_over: bool
     result: dict[str, Any] | None
+    # the game takes no orders now, though not over (nobody is waited on, nothing is asked):
+    # closed for good, or paused until the moderator resumes it; absent while it takes them
+    closed: ClosedShown | UnsetType = UNSET
+    paused: PausedShown | UnsetType = UNSET
     # the game's words, when not TTLM's (AAC: impulse)
     terms: dict[str, str] | None | UnsetType = UNSET
     deadlines: Deadlines | None | UnsetType = UNSET      # a game with deadlines: each owing side's
@@ -357,6 +391,10 @@ class ReportView(Document):
     waiting_on_all: list[str]       # every side that owes an answer, as in the status-view
     decision: str | None
     legal: list[str]
+    # the game takes no orders now, though not over (nobody is waited on, nothing is asked):
+    # closed for good, or paused until the moderator resumes it; absent while it takes them
+    closed: ClosedShown | UnsetType = UNSET
+    paused: PausedShown | UnsetType = UNSET
     # a game with deadlines: each owing side's, as the status-view gives them to the reader
     deadlines: Deadlines | None | UnsetType = UNSET
     board: BoardView

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..base.plurals import a_or_an, counted, joined, plain_plurals
+from ..base.plurals import a_or_an, counted, joined, plain_plurals, upper_first
 from ..base.readers import MODERATOR, PUBLIC
 from .grouped import grouped_blocks
 from .sections import Document, Items, Orders, Para, Section, Span, Table, para
@@ -168,11 +168,20 @@ def dice_note(view: dict[str, Any]) -> list[Para]:
 
 
 def situation(view: dict[str, Any]) -> Para:
-    """Who is to act now and on what (2.0), or how the game ended (3.0)."""
+    """Who is to act now and on what (2.0), or how the game ended (3.0); that it takes no
+    orders now, closed or paused, and a paused game's decision once it resumes."""
     if view["game_over"]:
         why, level = result_words(view.get("result") or {})
         return para(Span("Game over: ", "bold"), why, *([" — ", Span(level, "bold")]
                                                         if level else []))
+    paused = view.get("paused")
+    if paused:
+        return para(Span(f"{upper_first(view['prompt'])}.", "bold"),
+                    " Once it resumes, waiting on ",
+                    Span(players_words(paused["waiting_on_all"]), "bold"),
+                    f": {paused['prompt']}")
+    if view.get("closed"):
+        return para(Span(f"{upper_first(view['prompt'])}.", "bold"))
     waiting = view.get("waiting_on_all") or [view["waiting_on"]]
     return para(Span("Waiting on ", "bold"),
                 Span(players_words(waiting), "bold"),
@@ -295,7 +304,7 @@ def deadline_note(view: dict[str, Any], others_of: str | None = None) -> list:
     paused (nothing when the game has no deadlines); others_of: a side's, whose own
     deadline his mail tells, given those of the others alone (they are public)."""
     clock = view.get("deadlines")
-    if not clock:
+    if not clock or view.get("paused"):     # a pause the situation says already
         return []
     if clock["paused"]:
         return [para("The game is paused: no orders are taken and no deadline runs until "
@@ -376,7 +385,7 @@ def status_document(view: dict[str, Any], aids: dict | None = None,
             f"Orders open to {side_name(view['legal_for'])} ({len(view['legal'])})",
             [Orders(list(view["legal"]))] if every else
             grouped_blocks(list(view["legal"]), aids or view.get("_aids"))))
-    elif view["reader"] == "public":
+    elif view["reader"] == "public" and not view.get("closed") and not view.get("paused"):
         # Words for a forum's reader, who runs no command: the public's status is posted.
         doc.sections.append(Section("Orders", [para(
             "The orders open to a side are shown to its own player only.")]))

@@ -220,7 +220,8 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
 def _asked_now(stat: dict) -> dict:
     """What the report's JSON says of the decision now, as the reader's status-view says it:
     whom it waits on, what is asked, his legal orders and the deadlines (a game with any)."""
-    keys = ("waiting_on", "waiting_on_all", "decision", "legal", "deadlines")
+    keys = ("waiting_on", "waiting_on_all", "decision", "legal", "closed", "paused",
+            "deadlines")
     return {k: stat[k] for k in keys if k in stat}
 
 
@@ -368,7 +369,10 @@ def _now_sections(journal: Path, mine: dict, state, data, reader: str,
     reader checks it then, as after its end. mailed: a mail's report, which tells him of a
     standing order that would answer the step asked (standingtip.py); sheet: the reader's
     dice sheet, whose link due ends it (linkdue.py)."""
-    if state.revealed and not stat["game_over"]:
+    closed = stat.get("closed")
+    if closed and closed["why"] == "no_setup":      # no decision asked, none after the end
+        return [Section("Now", [para(upper_first(stat["prompt"]) + ".")])]
+    if closed:
         return [Section("Now", [para(CLOSED_NOW), *_after_the_end(
             reader, True, data, shlex.quote(journal.name))])]
     costs = shown(production_section, state.seq, journal, state, data, reader,
@@ -438,7 +442,7 @@ def _coming(journal: Path, mine: dict, state, data, reader: str, stat: dict,
     to answer them in one mail (with an example unless another section shows one), or when
     he is asked next; nothing for other readers. With it, what follows his decision, when
     he is asked one (for the link due, linkdue.py)."""
-    if reader not in data.sides or stat["game_over"]:
+    if reader not in data.sides or stat["game_over"] or stat.get("paused"):
         return [], None
     waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]
     if reader not in waiting:
@@ -464,13 +468,15 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
             return Section("The game is over", [para(Span(f"{upper_first(why)}.", "bold"))])
         return Section("The game is over", [para(f"{upper_first(why)}: ",
                                                  Span(level, "bold"))])
-    waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]
     blocks: list = []
-    if (stat.get("deadlines") or {}).get("paused"):   # no orders are taken: none offered
-        asked = para(Span("Your decision once the game resumes: ", "bold"), stat["prompt"]) \
+    paused = stat.get("paused")
+    if paused:          # no orders are taken: none offered, the decision it resumes at told
+        waiting = paused["waiting_on_all"]
+        asked = para(Span("Your decision once the game resumes: ", "bold"), paused["prompt"]) \
             if reader in waiting else para(Span("Paused; once it resumes, waiting on ", "bold"),
-                                           players_words(waiting), f": {stat['prompt']}")
+                                           players_words(waiting), f": {paused['prompt']}")
         return Section("Now", [asked, para(PAUSED_NOW)])
+    waiting = stat.get("waiting_on_all") or [stat["waiting_on"]]
     if reader in waiting:
         blocks += [para(Span("Your decision: ", "bold"), stat["prompt"]), *owed_blocks(stat)]
         if stat.get("_held"):       # his orders are given, and wait for the moderator's dice

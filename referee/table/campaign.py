@@ -187,7 +187,7 @@ class CampaignKind(GameKind):
 
             view["deadlines"] = timeline.deadline_view(timeline.timeline_of(
                 game.walk, game.state, game.data, game.state.seq, game.last, table.name))
-        return view
+        return halted_now(view, table, None)
 
     def status_document(self, view: dict, aids: Any, every: bool) -> Any:
         from ..render.documents import status_document  # start-up: JSON needs no renderer
@@ -200,10 +200,11 @@ class CampaignKind(GameKind):
         from ..game.views import state_view  # start-up: the rules, when no kept view fits
 
         try:
-            return state_view(game.state, game.data, reader, game.game_id,
+            view = state_view(game.state, game.data, reader, game.game_id,
                               dice=game.header["dice"]["mode"])
         except UNREADABLE as exc:
             raise unplayable(table.path, game.state.seq, exc, "cannot be shown") from None
+        return halted_now(view, table, at)
 
     def show_document(self, view: dict) -> Any:
         from ..render.documents import show_document  # start-up: JSON needs no renderer
@@ -280,3 +281,14 @@ def _cold_check(table) -> Any:
     if snapshot.has_state(table.path):
         return None
     return checking.start(table.raw, table.journal.name, parts_checked)
+
+
+def halted_now(view: dict, table, at: int | None) -> dict:
+    """A status or show view of the game now (at: None or its last record) as it reads
+    while the game takes no orders, closed or paused (game/halts.py); a view of an earlier
+    record as it is: no order is given to the past."""
+    if at is not None and at != table.records[-1].get("seq"):
+        return view
+    from ..game.halts import halted  # start-up: the rules, when no kept view fits
+
+    return halted(view, table.game().state, table.raw, table.records)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..base.errors import UsageError
 from ..game import standing
 from ..game.board import board_view
+from ..game.halts import halted
 from ..game.missednow import marked_missed
 from ..game.views import state_view
 from ..render.reports import shown
@@ -19,8 +20,8 @@ def report_views(table, reader: str, keep: bool = True) -> dict:
     state, data, game_id = game.state, game.data, game.game_id
     mode = game.header["dice"]["mode"]
     at, path = state.seq, table.path
-    show = table.view(f"show:{reader}", shown, state_view, at, path, state, data, reader,
-                      game_id, None, mode, keep=keep)
+    show = table.view(f"show:{reader}", _show_now, table, state, data, reader, game_id,
+                      mode, keep=keep)
     board = table.view(f"board:{reader}", shown, board_view, at, path, state, data, reader,
                        show, keep=keep)
     # Made as `status` makes it (with the deadlines): kept under the same key, it is what
@@ -29,6 +30,12 @@ def report_views(table, reader: str, keep: bool = True) -> dict:
     if status.get("deadlines"):         # a deadline passed since: said now, never kept
         status = {**status, "deadlines": marked_missed(status["deadlines"])}
     return {"show": show, "board": board, "status": status}
+
+
+def _show_now(table, state, data, reader: str, game_id: str, mode: str) -> dict:
+    """The show view of the game now, as `show` makes it: closed or paused said so."""
+    view = shown(state_view, state.seq, table.path, state, data, reader, game_id, None, mode)
+    return halted(view, state, table.raw, table.records)
 
 
 def standing_of(table, reader: str) -> dict:
