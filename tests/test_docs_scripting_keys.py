@@ -11,7 +11,14 @@ import msgspec
 import pytest
 
 from referee.contracts.skirmish import SkirmishOrderResult, SkirmishOrders
-from referee.contracts.views import DeadlineDue, Deadlines, OrderResult, ReportView, StatusView
+from referee.contracts.views import (
+    DeadlineDue,
+    Deadlines,
+    GameResult,
+    OrderResult,
+    ReportView,
+    StatusView,
+)
 
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "scripting.md"
 
@@ -36,6 +43,7 @@ def _keys(cls) -> set[str]:
 @pytest.mark.parametrize("cls, where", [
     (StatusView, lambda: _between("- `status --format json`:", "- `show --format json`:")),
     (ReportView, lambda: _row("report")),
+    (GameResult, lambda: _between("`game_over` and `result` (", "`armistice` (the")),
     (OrderResult, lambda: _row("order")),
     (Deadlines, lambda: _row("deadline")),
     (DeadlineDue, lambda: _row("deadline")),

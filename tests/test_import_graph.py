@@ -38,6 +38,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("apply_combat", "apply_map", "apply_production", "apply_turn"),   # evolve's handlers
     ("apply_units", "evolve", "order_text"),            # evolve; the orders' text form
     ("armistice_heard",),                               # whether an armistice was heard (3.2)
+    ("endings",),                                       # how a game ended, as data (3.0-3.3)
     ("state", "versions"),
 ]
 

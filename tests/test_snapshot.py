@@ -140,13 +140,13 @@ def test_a_view_kept_under_the_format_before_is_not_served(game):
     """A view is served only under the format it was kept under: when the same bytes would
     now be answered otherwise (format 2: a sealed plan's one deadline for both sides; 3:
     each force pool's nation named; 4: a paused game's status with no deadline; 6: the
-    state keeps whether an armistice proposal was heard), a view an older referee kept is
-    made again."""
+    state keeps whether an armistice proposal was heard; 7: a result says how the game ended
+    and who won), a view an older referee kept is made again."""
     raw = game.read_bytes()
     snapshot.save_view(game, raw, "data", "status:public", {"x": 1})
     path = snapshot._path(game, snapshot._view_suffix("status:public"))
     kept = home.read_signed(path)
-    assert kept["format"] == snapshot.FORMAT == 6
-    for before in (1, 2, 3, 4, 5):
+    assert kept["format"] == snapshot.FORMAT == 7
+    for before in (1, 2, 3, 4, 5, 6):
         home.write_signed(path, {**kept, "format": before})
         assert snapshot.load_view(game, raw, "data", "status:public") is None

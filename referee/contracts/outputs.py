@@ -13,7 +13,7 @@ from msgspec import UNSET, UnsetType
 from .base import Document, Part
 from .mailboxread import MailboxRead
 from .records import OrderSource
-from .views import Deadlines, FortShown
+from .views import Deadlines, FortShown, GameResult
 
 # ---------------------------------------------------------------- the error object
 
@@ -180,7 +180,7 @@ class AutoplayResult(Document):
     records: int
     turn: int
     game_over: bool
-    result: Optional[dict[str, Any]]
+    result: Optional[GameResult]
     failure: Optional[str]
 
 

@@ -124,6 +124,31 @@ class PausedShown(Part):
     prompt: str
 
 
+class GameResult(Part):
+    """How a campaign ended (`result` once `game_over`; null before): what its GameEnded event
+    recorded (`reason` in the engine's words, the final modified `vp`, the `level` of victory
+    and its `level_name`, the result: for a surrender one level worse for the side that
+    resigned, 3.3), then `ending`, the kind of ending (`decisive_victory`: a level that ends
+    the game reached at a check, 3.2; `armistice`: a proposal accepted, 3.2; `surrender`: a
+    side resigned, 3.3; `last_turn`: the last seasonal turn played, 2.0 VI; null for a
+    reason the engine never writes) and its `rule`; `winner`, the side the level is won by
+    (null: no side wins, a stalemate); `by`, the side whose order ended it (who resigned, or
+    who accepted the other's armistice; null for a level reached or the last turn); and the
+    `turn`, its `label` and the `record` it ended at."""
+
+    reason: str
+    vp: int | None
+    level: str | None
+    level_name: str | None
+    ending: Literal["decisive_victory", "armistice", "surrender", "last_turn"] | None
+    rule: str | None
+    winner: str | None
+    by: str | None
+    turn: int
+    label: str | None
+    record: int
+
+
 class StateView(Document):
     """What `show --format json` prints."""
 
@@ -158,7 +183,7 @@ class StateView(Document):
     # each optional rule in play (options true) with its rule number ('hidden_templates': '1.4')
     option_rules: dict[str, str] | UnsetType = UNSET
     game_over: bool
-    result: dict[str, Any] | None
+    result: GameResult | None
     # the game takes no orders now, though not over (nobody is waited on, nothing is asked):
     # closed for good, or paused until the moderator resumes it; absent while it takes them
     closed: ClosedShown | UnsetType = UNSET
@@ -209,7 +234,7 @@ class StatusView(Document):
     # its rule: why the engine refuses 'done' now; absent when 'done' is open or not asked
     owed: str | UnsetType = UNSET
     game_over: bool
-    result: dict[str, Any] | None
+    result: GameResult | None
     # the game takes no orders now, though not over (nobody is waited on, nothing is asked):
     # closed for good, or paused until the moderator resumes it; absent while it takes them
     closed: ClosedShown | UnsetType = UNSET

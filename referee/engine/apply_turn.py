@@ -34,6 +34,7 @@ from ..contracts.events_turn import (
 )
 from ..data.gamedata import GameData
 from .apply_units import onto_discard, within_the_deck
+from .endings import game_result
 from .state import BOTH, Decision, State, TurnState
 
 
@@ -91,7 +92,9 @@ def _standing(s: State, e: StandingApplied, d: GameData) -> None:
 def _ended(s: State, e: GameEnded, d: GameData) -> None:
     s.phase = "over"
     s.pending = None
-    s.result = {"reason": e.reason, "vp": e.vp, "level": e.level, "level_name": e.level_name}
+    # The record ending it is the next one: records are numbered on, and a record's events
+    # change the state before it takes the record's number (game/replay.py apply_record).
+    s.result = game_result(e.reason, e.vp, e.level, e.level_name, s.turn, s.seq + 1, d)
 
 
 def _shuffled(s: State, e: DeckShuffled, d: GameData) -> None:

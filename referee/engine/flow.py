@@ -46,6 +46,7 @@ from ..data.gamedata import GameData
 from . import combat, movement, movement_modes, production, reinforce, setup, supply
 from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register
+from .endings import last_turn_reason
 from .order_text import format_order
 from .state import State, other
 from .suppress import apply_suppress, suppress_candidates, suppress_violation
@@ -109,7 +110,7 @@ def advance_season(ctx: Ctx) -> None:
     """Move the season marker on; reshuffle after WINTER; the game ends after turn 23 (2.0 VI)."""
     s, d = ctx.state, ctx.data
     if s.turn >= s.last_turn:
-        end_game(ctx, f"the last seasonal turn ({d.label(s.turn)}) has been played (2.0 VI)")
+        end_game(ctx, last_turn_reason(d.label(s.turn)))
         return
     lapse_armistice(ctx)
     if d.turn(s.turn).season == "WINTER":

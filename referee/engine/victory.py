@@ -14,6 +14,7 @@ from ..contracts.events_turn import (
 from ..contracts.orders import Armistice, Ord
 from ..data.gamedata import GameData
 from .core import Ctx, Violation
+from .endings import armistice_reason, level_winner, reached_reason, surrender_reason
 from .production import eft_bp
 from .state import BOTH, State, other
 
@@ -116,10 +117,7 @@ def victory_level(state: State, data: GameData) -> tuple[int, VictoryLevel]:
 
 def winning(level: VictoryLevel, data: GameData) -> str | None:
     """Which side a level favours, or None for the stalemate in the middle of the chart."""
-    levels = [lv.id for lv in data.charts.victory.levels]
-    middle = levels.index("stalemate") if "stalemate" in levels else len(levels) // 2
-    i = levels.index(level.id)
-    return None if i == middle else (data.vp_side if i > middle else other(data.vp_side, data))
+    return level_winner(level.id, data)
 
 
 def check_decisive(ctx: Ctx) -> None:
@@ -129,7 +127,7 @@ def check_decisive(ctx: Ctx) -> None:
         return
     vp, level = victory_level(s, d)
     if level.id in d.charts.victory.game_ends_on:
-        ctx.emit(GameEnded(reason=f"{level.name} reached (3.2)", vp=vp, level=level.id,
+        ctx.emit(GameEnded(reason=reached_reason(level.name), vp=vp, level=level.id,
                            level_name=level.name))
 
 
@@ -195,16 +193,14 @@ def apply_armistice(ctx: Ctx, o: Ord, side: str) -> None:
     elif o.act == "refuse":
         ctx.emit(ArmisticeRefused(side=side))
     elif o.act == "accept":
-        ctx.emit(GameEnded(reason=f"armistice proposed by the {other(side, d)} player and "
-                                  f"accepted (3.2)", vp=vp, level=level.id,
+        ctx.emit(GameEnded(reason=armistice_reason(other(side, d)), vp=vp, level=level.id,
                            level_name=level.name))
     else:
         levels = d.charts.victory.levels
         i = [lv.id for lv in levels].index(level.id)
         shift = d.charts.victory.surrender_shift
         j = max(0, i - shift) if side == d.vp_side else min(len(levels) - 1, i + shift)
-        ctx.emit(GameEnded(reason=f"the {side} player surrenders: the level counts one worse "
-                                  f"for him (3.3)", vp=vp, level=levels[j].id,
+        ctx.emit(GameEnded(reason=surrender_reason(side), vp=vp, level=levels[j].id,
                            level_name=levels[j].name))
 
 

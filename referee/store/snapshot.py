@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 # views kept with the deadlines of the rule before must not be served; 3: views name each
 # nation of the force pools; 4: a paused game's status view shows no deadline; 5: `show`
 # names the optional rules in play with their rules; 6: a state keeps whether an armistice
-# proposal's other side has been asked a decision since, which decides when it lapses).
-FORMAT = 6
+# proposal's other side has been asked a decision since, which decides when it lapses;
+# 7: a game's result says how it ended, who won, and the turn and record it ended at).
+FORMAT = 7
 
 
 def _journal_id(journal: Path) -> str:
