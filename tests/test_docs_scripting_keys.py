@@ -17,6 +17,7 @@ from referee.contracts.views import (
     GameResult,
     OrderResult,
     ReportView,
+    ReportVp,
     StatusView,
 )
 
@@ -43,6 +44,7 @@ def _keys(cls) -> set[str]:
 @pytest.mark.parametrize("cls, where", [
     (StatusView, lambda: _between("- `status --format json`:", "- `show --format json`:")),
     (ReportView, lambda: _row("report")),
+    (ReportVp, lambda: _row("report")),
     (GameResult, lambda: _between("`game_over` and `result` (", "`armistice` (the")),
     (OrderResult, lambda: _row("order")),
     (Deadlines, lambda: _row("deadline")),

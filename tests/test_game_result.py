@@ -1,7 +1,8 @@
 """A campaign's end as data (2.0 VI, 3.0-3.3): `result` says the kind of ending, its rule, the
 side that wins (none in a stalemate), the side whose order ended it, and the turn and record
-it ended at, in `status` and `show` alike, beside the keys it always had. One case for each
-kind of ending the engine makes."""
+it ended at, in `status`, `show` and `report` alike, beside the keys it always had; a report's
+`vp.level` is the result's once the game is over. One case for each kind of ending the
+engine makes."""
 
 from __future__ import annotations
 
@@ -16,32 +17,43 @@ from referee.engine import endings
 from referee.table import Table
 
 
-def _views(cli, journal, reader: str) -> tuple[dict, dict]:
-    """The reader's status and show JSON."""
+def _views(cli, journal, reader: str) -> tuple[dict, dict, dict]:
+    """The reader's status, show and report JSON (the report keeping his place)."""
     def got(*args):
         done = cli(*args, journal, "--as", reader, "--format", "json")
         assert done.exit_code == 0, done.stderr
         return json.loads(done.stdout)
-    return got("status"), got("show")
+    return got("status"), got("show"), got("report", "--keep-place")
 
 
 def _result(cli, journal, reader: str = "public") -> dict:
-    """The result every view gives the reader, checked to be one and the same."""
-    status, show = _views(cli, journal, reader)
-    assert status["game_over"] and show["game_over"]
-    assert status["result"] == show["result"]
-    return status["result"]
+    """The result every view gives the reader, checked to be one and the same; and the
+    report's own keys beside it checked against the status."""
+    status, show, report = _views(cli, journal, reader)
+    assert status["game_over"] and show["game_over"] and report["game_over"]
+    assert status["result"] == show["result"] == report["result"]
+    assert report["prompt"] == status["prompt"] == "the game is over"
+    result = report["result"]
+    assert report["vp"]["level"] == result["level"], report["vp"]      # never another
+    assert report["vp"]["level_name"] == result["level_name"]
+    return result
 
 
-def test_a_surrender_is_the_other_sides_win(game, cli):
+def test_a_surrender_is_the_other_sides_win_and_the_report_vp_says_its_level(game, cli):
     """3.3's own example: the German resigning in a Stalemate (12 VP) gives a Marginal Entente
-    Victory; a script had to guess the winner from the level's id."""
+    Victory; a script had to guess the winner from the level's id. A report said `vp.level`
+    stalemate and no result at all: a bot posting it told the wrong result. The level of the
+    VP stays beside it, as `vp_level`."""
     assert g.submit(game, "german", ["surrender"]).rejected is None
     assert _result(cli, game, "entente") == {
         "reason": "the german player surrenders: the level counts one worse for him (3.3)",
         "vp": 12, "level": "marginal_entente", "level_name": "Marginal Entente Victory",
         "ending": "surrender", "rule": "3.3", "winner": "entente", "by": "german",
         "turn": 1, "label": "SUMMER 1914", "record": 2}
+    vp = json.loads(cli("report", game, "--as", "german", "--format", "json").stdout)["vp"]
+    assert vp == {"total": 12, "change": 0, "level": "marginal_entente",
+                  "level_name": "Marginal Entente Victory", "vp_level": "stalemate",
+                  "vp_level_name": "Stalemate"}
 
 
 def test_an_armistice_accepted_names_who_accepted_and_no_winner_in_a_stalemate(game, cli):
@@ -52,6 +64,8 @@ def test_an_armistice_accepted_names_who_accepted_and_no_winner_in_a_stalemate(g
                                    "level")} == {
         "ending": "armistice", "rule": "3.2", "winner": None, "by": "entente", "turn": 1,
         "record": 3, "level": "stalemate"}
+    report = json.loads(cli("report", game, "--as", "german", "--format", "json").stdout)
+    assert "vp_level" not in report["vp"]            # the VP's own level: nothing beside it
 
 
 def test_a_decisive_victory_reached_at_a_check_is_the_ending_of_its_own_kind(tmp_path, cli):
@@ -80,6 +94,17 @@ def test_the_last_turn_played_ends_at_the_level_its_vp_give(tmp_path, cli):
                                    "record")} == {
         "ending": "last_turn", "rule": "2.0 VI", "winner": None, "by": None, "turn": 23,
         "label": "WINTER 1919-20", "record": last}
+
+
+def test_a_report_while_an_armistice_waits_carries_it_as_the_status_does(game, cli):
+    """The report's JSON says what is asked (`prompt`) and the armistice proposed (3.2) as the
+    reader's status does; the game goes on, with no result."""
+    assert g.submit(game, "german", ["propose armistice"]).rejected is None
+    status, _, report = _views(cli, game, "entente")
+    keys = ("prompt", "game_over", "result", "armistice", "armistice_to", "armistice_heard")
+    assert {k: report[k] for k in keys} == {k: status[k] for k in keys}
+    assert report["armistice"] == "german" and report["game_over"] is False
+    assert report["result"] is None
 
 
 @pytest.mark.parametrize("kind, reason", [

@@ -336,10 +336,17 @@ class Receipt(Document):
 
 
 class ReportVp(Document):
+    """The VP total, its change since the report's start and the level of victory: once the
+    game is over, the level its result counts (a surrender's is one level worse for the side
+    that resigned than the level of the VP, 3.3), with the level the Victory Chart gives the
+    VP beside it (`vp_level`, `vp_level_name`) only when that is another."""
+
     total: int
     change: int
     level: str
     level_name: str
+    vp_level: str | UnsetType = UNSET
+    vp_level_name: str | UnsetType = UNSET
 
 
 class BoardFort(FortShown):
@@ -403,7 +410,8 @@ class BoardView(Document):
 
 class ReportView(Document):
     """What `report --format json` prints: the facts, and the document the text is made of;
-    whose answer it waits on and the deadlines as the reader's status-view says them."""
+    whose answer it waits on, what is asked, the deadlines, whether the game is over and
+    its result, and an armistice proposed, as the reader's status-view says them."""
 
     schema_version: int
     game_id: str
@@ -415,6 +423,7 @@ class ReportView(Document):
     waiting_on: str | None
     waiting_on_all: list[str]       # every side that owes an answer, as in the status-view
     decision: str | None
+    prompt: str                     # what is asked now, as the status-view says it
     legal: list[str]
     # the game takes no orders now, though not over (nobody is waited on, nothing is asked):
     # closed for good, or paused until the moderator resumes it; absent while it takes them
@@ -422,6 +431,12 @@ class ReportView(Document):
     paused: PausedShown | UnsetType = UNSET
     # a game with deadlines: each owing side's, as the status-view gives them to the reader
     deadlines: Deadlines | None | UnsetType = UNSET
+    game_over: bool
+    result: GameResult | None
+    # an armistice proposed and not yet answered (3.2), as the status-view gives it
+    armistice: str | UnsetType = UNSET
+    armistice_heard: bool | UnsetType = UNSET
+    armistice_to: str | UnsetType = UNSET
     board: BoardView
     dice: Literal["committed", "manual"] | UnsetType = UNSET     # manual: rolled by the players
     document: dict[str, Any]

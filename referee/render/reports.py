@@ -61,6 +61,7 @@ from .documents import (
 )
 from .entrenchnote import with_note
 from .formats import render
+from .gameresult import report_vp
 from .givenback import given_note
 from .grouped import grouped_blocks
 from .incontext import in_context
@@ -210,8 +211,7 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
         "since": since, "upto": last["seq"],
         "receipt": {"seq": last["seq"], "hash": last["hash"],
                     "fingerprint": receipt_key(header, last)},
-        "vp": {"total": total, "change": change, "level": level.id,
-               "level_name": level.name},
+        "vp": report_vp(total, change, level, stat.get("result")),
         **_asked_now(stat), "board": board, "dice": header["dice"]["mode"],
     }
     return doc, meta
@@ -219,9 +219,11 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
 
 def _asked_now(stat: dict) -> dict:
     """What the report's JSON says of the decision now, as the reader's status-view says it:
-    whom it waits on, what is asked, his legal orders and the deadlines (a game with any)."""
-    keys = ("waiting_on", "waiting_on_all", "decision", "legal", "closed", "paused",
-            "deadlines")
+    whom it waits on, what is asked, his legal orders, whether the game takes no orders though
+    not over (closed, paused), the deadlines (a game with any), whether the game is over and
+    its result, an armistice proposed (while one waits)."""
+    keys = ("waiting_on", "waiting_on_all", "decision", "prompt", "legal", "closed", "paused",
+            "deadlines", "game_over", "result", "armistice", "armistice_heard", "armistice_to")
     return {k: stat[k] for k in keys if k in stat}
 
 
