@@ -1,8 +1,8 @@
 """A campaign's end as data (2.0 VI, 3.0-3.3): `result` says the kind of ending, its rule, the
 side that wins (none in a stalemate), the side whose order ended it, and the turn and record
 it ended at, in `status`, `show` and `report` alike, beside the keys it always had; a report's
-`vp.level` is the result's once the game is over. One case for each kind of ending the
-engine makes."""
+`vp.level` is the result's once the game is over, and its text and the moderator's mail say
+who wins. One case for each kind of ending the engine makes."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import gamecalls as g
 from casebook import new_game, position
 from referee.engine import endings
 from referee.table import Table
+from referee.table.campaign_end import ended
 
 
 def _views(cli, journal, reader: str) -> tuple[dict, dict, dict]:
@@ -43,9 +44,10 @@ def test_a_surrender_is_the_other_sides_win_and_the_report_vp_says_its_level(gam
     """3.3's own example: the German resigning in a Stalemate (12 VP) gives a Marginal Entente
     Victory; a script had to guess the winner from the level's id. A report said `vp.level`
     stalemate and no result at all: a bot posting it told the wrong result. The level of the
-    VP stays beside it, as `vp_level`."""
+    VP stays beside it, as `vp_level`; the text says who wins."""
     assert g.submit(game, "german", ["surrender"]).rejected is None
-    assert _result(cli, game, "entente") == {
+    result = _result(cli, game, "entente")
+    assert result == {
         "reason": "the german player surrenders: the level counts one worse for him (3.3)",
         "vp": 12, "level": "marginal_entente", "level_name": "Marginal Entente Victory",
         "ending": "surrender", "rule": "3.3", "winner": "entente", "by": "german",
@@ -54,6 +56,8 @@ def test_a_surrender_is_the_other_sides_win_and_the_report_vp_says_its_level(gam
     assert vp == {"total": 12, "change": 0, "level": "marginal_entente",
                   "level_name": "Marginal Entente Victory", "vp_level": "stalemate",
                   "vp_level_name": "Stalemate"}
+    said = " ".join(cli("report", game, "--as", "public").stdout.split())
+    assert "Marginal Entente Victory The Entente player wins. What now:" in said, said
 
 
 def test_an_armistice_accepted_names_who_accepted_and_no_winner_in_a_stalemate(game, cli):
@@ -66,6 +70,8 @@ def test_an_armistice_accepted_names_who_accepted_and_no_winner_in_a_stalemate(g
         "record": 3, "level": "stalemate"}
     report = json.loads(cli("report", game, "--as", "german", "--format", "json").stdout)
     assert "vp_level" not in report["vp"]            # the VP's own level: nothing beside it
+    said = " ".join(cli("report", game, "--as", "german").stdout.split())
+    assert "accepted (3.2): Stalemate No side wins. What now:" in said, said
 
 
 def test_a_decisive_victory_reached_at_a_check_is_the_ending_of_its_own_kind(tmp_path, cli):
@@ -94,6 +100,15 @@ def test_the_last_turn_played_ends_at_the_level_its_vp_give(tmp_path, cli):
                                    "record")} == {
         "ending": "last_turn", "rule": "2.0 VI", "winner": None, "by": None, "turn": 23,
         "label": "WINTER 1919-20", "record": last}
+
+
+def test_the_moderators_mail_at_the_end_says_who_wins(game, cli):
+    assert g.submit(game, "entente", ["surrender"]).rejected is None
+    _, mail = ended(Table(game).whole(), game.name, ("german", "entente"))
+    flat = " ".join(mail.split())
+    assert flat.startswith("The game is over: the Entente player surrenders: the level counts "
+                           "one worse for him (3.3); result: Marginal German Victory. The "
+                           "German player wins. The players are asked nothing more."), flat
 
 
 def test_a_report_while_an_armistice_waits_carries_it_as_the_status_does(game, cli):

@@ -184,7 +184,7 @@ def test_a_decisive_victory_is_told_once_in_the_game_over_section(tmp_path, cli)
     said = cli("report", j, "--as", "entente", "--keep-place").stdout
     over = " ".join(said[said.index("The game is over"):].split())
     assert over.startswith("The game is over ---------------- Decisive German Victory "
-                           "reached (3.2). What now:"), over
+                           "reached (3.2). The German player wins. What now:"), over
 
 
 @pytest.mark.parametrize("turn", [22, 23])

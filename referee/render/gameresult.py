@@ -1,10 +1,21 @@
-"""A campaign's result as a report tells it: the VP of a report's JSON, whose level is the
-result's once the game is over (engine/endings.py reads the result from what the game's
-GameEnded event recorded)."""
+"""A campaign's result as a report and the moderator's mail at the end tell it: the side that
+wins, in words, beside the reason that says how the game ended (engine/endings.py reads the
+kind of ending and the winner from what the game's GameEnded event recorded), and the VP of
+a report's JSON, whose level is the result's once the game is over."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from .documents import side_name
+
+
+def winner_sentence(result: dict[str, Any]) -> str:
+    """Who wins, in words, after the reason that says how the game ended (each kind of ending
+    the engine records says its kind: engine/endings.py): 'The Entente player wins.', or 'No
+    side wins.' at a level neither side wins (a stalemate)."""
+    winner = result.get("winner")
+    return f"The {side_name(winner)} player wins." if winner else "No side wins."
 
 
 def report_vp(total: int, change: int, level, result: dict[str, Any] | None) -> dict:

@@ -61,7 +61,7 @@ from .documents import (
 )
 from .entrenchnote import with_note
 from .formats import render
-from .gameresult import report_vp
+from .gameresult import report_vp, winner_sentence
 from .givenback import given_note
 from .grouped import grouped_blocks
 from .incontext import in_context
@@ -466,10 +466,12 @@ def _decision_section(stat: dict, reader: str, data, coming: list | None = None)
     (2.0), grouped without pointing to a command he cannot run from a mail."""
     if stat["game_over"]:
         why, level = result_words(stat.get("result") or {})
+        won = para(winner_sentence(stat.get("result") or {}))
         if level is None:
-            return Section("The game is over", [para(Span(f"{upper_first(why)}.", "bold"))])
+            return Section("The game is over", [para(Span(f"{upper_first(why)}.", "bold")),
+                                                won])
         return Section("The game is over", [para(f"{upper_first(why)}: ",
-                                                 Span(level, "bold"))])
+                                                 Span(level, "bold")), won])
     blocks: list = []
     paused = stat.get("paused")
     if paused:          # no orders are taken: none offered, the decision it resumes at told

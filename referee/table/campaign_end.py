@@ -5,6 +5,7 @@ the record that ended it, and the one thing left to him, its dice secret publish
 from __future__ import annotations
 
 from ..render.documents import result_words
+from ..render.gameresult import winner_sentence
 from ..render.record_text import prose
 
 
@@ -45,12 +46,13 @@ def ending_record(records: list[dict]) -> dict:
 
 
 def ended_mail(journal: str, result: dict, sides: tuple[str, ...]) -> str:
-    """What the moderator is told: how the game ended, the one thing left to him, the
-    commands to copy (never split but where the shell continues a line), and how each
-    player checks the game then."""
+    """What the moderator is told: how the game ended and who wins, the one thing left to
+    him, the commands to copy (never split but where the shell continues a line), and how
+    each player checks the game then."""
     how, level = result_words({**result, "reason": result.get("reason") or "the game ended"})
     head = prose(f"The game is over: {how}" + (f"; result: {level}" if level else "") +
-                  ". The players are asked nothing more. It waits on you for one thing: "
+                  f". {winner_sentence(result)} The players are asked nothing more. "
+                  "It waits on you for one thing: "
                   "publish the dice secret, so that every die can be checked:")
     then = prose(f"Then give each player his side's export, and the public theirs (SIDE: "
                   f"{', '.join(sides)} or public):")
