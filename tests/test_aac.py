@@ -28,6 +28,21 @@ def test_games_list_and_an_unknown_game(cli, tmp_path):
     assert r.exit_code == 2 and "1914" in r.stderr and not j.exists()
 
 
+def test_games_list_of_a_folder_that_is_not_there_is_a_usage_error(cli, tmp_path):
+    """A --games folder typed that does not exist lists no games: it is a usage error (exit
+    2, one line), not an empty list a script takes for a folder without games."""
+    missing = tmp_path / "nosuchdir"
+    r = cli("--games", missing, "games", "list", "--format", "json")
+    assert r.exit_code == 2 and r.stdout == ""
+    error = json.loads(r.stderr)
+    assert error["kind"] == "usage" and "no such directory" in error["error"]
+    (tmp_path / "a-file").write_text("")
+    r = cli("--games", tmp_path / "a-file", "games", "list")
+    assert r.exit_code == 2 and r.stderr.strip().endswith("not a directory")
+    r = cli("--games", default_games_dir(), "games", "list")
+    assert r.exit_code == 0 and "ttlm: TO THE LAST MAN!" in r.stdout
+
+
 def test_an_aac_game_through_the_cli(cli, tmp_path, secret_file):
     j = tmp_path / "east.jsonl"
     r = cli("new", j, "--game", "aac", "--scenario", "1914", "--game-id", "east",

@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..base.errors import EXIT_INTEGRITY, GameDataError, UsageError
+from ..base.errors import EXIT_INTEGRITY, GameDataError, UsageError, quoted
 from ..base.plurals import counted
 from ..contracts.outputs import AutoplayResult, GamesCheck, GamesList, SchemaDocument, SchemaList
 from ..contracts.views import InboxResult
@@ -154,8 +154,12 @@ def games_list(format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.
     from ..data.catalog import game_names  # start-up: only games list
     from ..table import any_game_data  # start-up: only games list
 
+    folder = GAMES["dir"]
+    if folder is not None and not folder.is_dir():     # a path typed that is no folder
+        raise UsageError(f"--games {quoted(str(folder))}: "
+                         f"{'not a directory' if folder.exists() else 'no such directory'}")
     games = []
-    for name in game_names(GAMES["dir"]):
+    for name in game_names(folder):
         try:
             data = any_game_data(name, GAMES["dir"])
             games.append({"id": name, "readable": True, "name": data.info.name,
