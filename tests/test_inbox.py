@@ -449,7 +449,8 @@ def test_a_sample_mailbox_goes_through_inbox_once(tmp_path, cli, data):
 
 
 def test_exit_codes_for_an_unreadable_mailbox(tmp_path, cli):
-    """A missing path or a folder that is not a Maildir: exit 3, one line, nothing written."""
+    """A missing path or a folder that is not a Maildir, typed on the command line: a usage
+    error, exit 2 (as `new --mail-in` gives it), one line, nothing written."""
     secret = tmp_path / "fixed.secret"
     write_secret(secret, SECRET)
     journal = tmp_path / "g.jsonl"
@@ -460,7 +461,7 @@ def test_exit_codes_for_an_unreadable_mailbox(tmp_path, cli):
     notmaildir.mkdir()
     for bad in (tmp_path / "missing.mbox", notmaildir):
         r = cli("inbox", journal, bad, "--outbox", tmp_path / "out")
-        assert r.exit_code == 3, r.output
+        assert r.exit_code == 2, r.output
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("referee: ") and str(bad) in lines[0]
     assert journal.read_bytes() == before

@@ -1167,3 +1167,20 @@ def test_a_mailbox_named_at_length_is_quoted_cut_in_its_refusal(cli, tmp_path):
         assert r.exit_code == 2 and len(r.stderr.splitlines()) == 1, r.stderr
         assert len(r.stderr) < 800 and "characters)" in r.stderr, r.stderr
     assert journal.read_bytes() == before
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_inbox_given_a_mailbox_that_is_not_there_is_a_usage_error_as_new_is(cli, tmp_path,
+                                                                           fmt):
+    """The same mistake, a mailbox typed that is not there, is the same error whichever
+    command was given it: `inbox` refuses it as `new --mail-in` does, `usage`, exit 2, in
+    one line naming it, the journal untouched."""
+    journal = tmp_path / "g.jsonl"
+    assert cli("new", journal, "--scenario", "1914").exit_code == 0
+    before = journal.read_bytes()
+    for path in (tmp_path / "nosuchbox", tmp_path / "file" / "box"):
+        r = cli("inbox", journal, path, "--format", fmt)
+        _refused_in_one_line(r, f"{str(path)!r}: no such mailbox", fmt, journal, before)
+        r = cli("new", tmp_path / "n.jsonl", "--scenario", "1914", "--mail-in", path,
+                "--format", fmt)
+        assert r.exit_code == 2 and "no such mailbox" in r.stderr

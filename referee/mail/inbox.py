@@ -62,7 +62,7 @@ from .ledger import (
     note_handled,
     save_ledger,
 )
-from .mailboxes import Mailboxes, Message, too_large_refusal
+from .mailboxes import Mailboxes, Message, check_sources, too_large_refusal
 from .named import folders_synced_once
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails
 from .outboxmail import mail_since, write_outbox
@@ -183,6 +183,7 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
     """Apply every new message's orders (all or nothing each) and write the replies (with
     with_map, each player's mail carries the map as he may see it, as PNG), under the game's
     mail lock, one message at a time, the ledger saved after each."""
+    check_sources(sources)       # a mailbox typed that is not there: usage, as new --mail-in
     with signed_only():          # nothing but what this referee wrote is read to mail it
         boxes = Mailboxes(sources)
         messages = boxes.survey()

@@ -83,10 +83,37 @@ def check_mailbox(source: str, option: str) -> None:
         else:
             raise UsageError(f"{where}: neither an mbox file nor a Maildir")
     except (FileNotFoundError, NotADirectoryError):
-        raise UsageError(f"{where}: no such mailbox; name an mbox file or a Maildir that is "
-                         f"there (an empty file is an mbox with no mail yet)") from None
+        raise no_such_mailbox(where) from None
     except OSError as exc:
         raise UsageError(f"{where}: the mailbox cannot be read ({exc.strerror})") from None
+
+
+def no_such_mailbox(where: str, files: bool = False) -> UsageError:
+    """A mailbox typed that is not there: a usage error (exit 2), whichever command was given
+    it (`new --mail-in`, `mail --in`, `inbox`), with the same words; files: the command also
+    takes message files."""
+    also = ", a message file" if files else ""
+    return UsageError(f"{where}: no such mailbox; name an mbox file{also} or a Maildir that "
+                      f"is there (an empty file is an mbox with no mail yet)")
+
+
+def check_sources(sources: list[Path]) -> None:
+    """The mailboxes and message files typed on `inbox`'s command line are there, and of a
+    kind it reads (else the usage error `new --mail-in` gives, before anything is read); one
+    there that cannot be read is the referee's to report as it reads it (StorageError)."""
+    for src in sources:
+        where = quoted(str(src))
+        try:
+            st = os.stat(src)
+        except (FileNotFoundError, NotADirectoryError):
+            raise no_such_mailbox(where, files=True) from None
+        except OSError:
+            continue            # there, and not to be read: told as it is read
+        if stat.S_ISDIR(st.st_mode) and not any(
+                os.path.isdir(os.path.join(src, sub)) for sub in ("new", "cur")):
+            raise UsageError(f"{where}: a folder that is not a Maildir (no cur/ or new/)")
+        if not stat.S_ISDIR(st.st_mode) and not stat.S_ISREG(st.st_mode):
+            raise UsageError(f"{where}: neither an mbox file, a message file nor a Maildir")
 
 
 def check_outbox_folder(target: str, option: str) -> None:
