@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 from forging import (
@@ -101,6 +102,31 @@ def test_an_older_copy_put_back_is_refused_even_from_its_kept_view(game, cli):
     assert cli("order", game, "--as", "german", "move ge-5 luxembourg").exit_code == 0
     game.write_bytes(older)
     _refused(cli, game, "cut back: this referee wrote record 3")
+
+
+def test_an_older_copy_read_by_a_script_is_refused_as_the_docs_say_reads_refuse_it(game, cli):
+    """An older copy of a game kept beside it, read in the home that wrote the game, is
+    refused, not shown with a warning: shown, it passes for the game as it stands. A script
+    gets one error object of kind foreign_game, exit 3, nothing on stdout, and
+    docs/scripting.md gives that kind to the commands that show a game too."""
+    assert cli("order", game, "--as", "german", "pass").exit_code == 0
+    copy = game.with_name("pos27.jsonl")
+    shutil.copyfile(game, copy)
+    copy.chmod(0o600)                       # private, as the game: no warning beside it
+    assert cli("order", game, "--as", "german", "move ge-5 luxembourg").exit_code == 0
+    for command in (["status"], ["status", "--as", "german"], ["show"], ["report"]):
+        r = cli(command[0], copy, *command[1:], "--format", "json")
+        assert r.exit_code == 3 and r.stdout == "", (command, r.stdout[-200:])
+        assert len(r.stderr.splitlines()) == 1, (command, r.stderr)
+        [line] = r.stderr.splitlines()
+
+        error = json.loads(line)
+        assert error["kind"] == "foreign_game" and error["exit"] == 3
+        assert "cut back: this referee wrote record 3" in error["error"]
+    assert cli("status", game, "--format", "json").exit_code == 0
+    scripting = (Path(__file__).parents[1] / "docs" / "scripting.md").read_text("utf-8")
+    [row] = [ln for ln in scripting.splitlines() if ln.startswith("| `ForeignGameError` |")]
+    assert "command that shows a game" in row and "older copy put back" in row, row
 
 
 def test_a_journal_extended_by_the_keys_holder_is_vouched_for_by_its_signature(played, cli):

@@ -237,7 +237,9 @@ class StorageError(RefereeError):
 class ForeignGameError(RefereeError):
     """A command that writes was given a journal this user's referee did not sign: its key
     is not in his referee home, or its last record is not signed by the key it names.
-    Nothing is written."""
+    Nothing is written. A command that shows a game refuses with it too a journal passed off
+    as this referee's: one naming its key or mark that is not what it wrote (records
+    rewritten, an older copy put back: docs/security.md), which it never shows as its game."""
 
     kind = "foreign_game"
     exit_code = EXIT_INTEGRITY
