@@ -202,12 +202,24 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
     aids = view.pop("_aids", None)
     from ..table.statusshown import as_shown  # start-up: what is never kept with the view
 
-    view = _with_held(as_shown(view, table, reader), table, reader)
+    view = _with_held(_as_tick_rules(as_shown(view, table, reader), table), table, reader)
     if fmt == "json":
         return dump(view)
     from ..render.formats import render  # start-up: JSON needs no renderer
 
     return render(table.kind.status_document(view, aids, every), fmt, width, dialect)
+
+
+def _as_tick_rules(view: dict, table) -> dict:
+    """The view with each deadline past its time as the next pass of tick rules it: missed,
+    or not yet and why (mail/nextpass.py: the pass's own function decides)."""
+    clock = view.get("deadlines")
+    if not clock or not any(d.get("missed") for d in clock.get("due") or ()):
+        return view
+    load_msgspec()
+    from ..mail.nextpass import as_the_next_pass_rules  # start-up: only a deadline passed
+
+    return {**view, "deadlines": as_the_next_pass_rules(clock, table.path, table.games_dir)}
 
 
 def _with_held(view: dict, table, reader: str) -> dict:

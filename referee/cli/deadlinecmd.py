@@ -104,9 +104,12 @@ def _shown(journal: Path, made: list[dict], fmt: Fmt, table=None) -> str:
 
     if table is None:
         table = commands.table_of(journal, GAMES["dir"], shown=True)
+    from ..mail.nextpass import as_the_next_pass_rules  # start-up: only the deadline commands
+
     view = marked_missed(timeline.deadline_view(
         timeline.timeline(table.journal, table.raw, GAMES["dir"]),
         records=[r["seq"] for r in made]))
+    view = {**view, "due": as_the_next_pass_rules(view, table.path, GAMES["dir"])["due"]}
     if fmt == Fmt.json:
         return commands.dump(view)
     owed = {d["side"]: d["decision"] for d in view["due"]}

@@ -26,7 +26,12 @@ class DeadlineDue(Part):
     the time in UTC (`due`, ISO 8601) and in the players' words, the extensions granted:
     all the time they added (`extended`) and the time the last one added (`last_extension`);
     `missed`, once the time has passed, what follows by the policy at a missed deadline
-    (wait: the game waits for the side; pause; default: the referee answers for it)."""
+    (wait: the game waits for the side; pause; default: the referee answers for it);
+    `not_ruled` in its place (status, deadline), once the time has passed, when the next
+    pass of tick does not rule it missed: why, in the words tick logs (the mail asking the
+    side has not gone out, and the time is given back once it has; a mail sent in time may
+    still be on its way; his mailed orders are held for the moderator's dice; no pass
+    plays the game)."""
 
     side: str
     decision: str
@@ -36,6 +41,7 @@ class DeadlineDue(Part):
     extended: str | None | UnsetType = UNSET
     last_extension: str | None | UnsetType = UNSET
     missed: Literal["default", "wait", "pause"] | UnsetType = UNSET
+    not_ruled: str | UnsetType = UNSET
 
 
 class Deadlines(Document):

@@ -27,7 +27,7 @@ from .firsttold import reported_this_pass
 from .refusal import prose
 from .waitover import still_theirs
 
-# Why the game waits under the policy default when no answer is open (reminders._fate).
+# Why the game waits under the policy default when no answer is open (reminders.fate_of).
 NO_ANSWER = "no order the referee may give for the side is open here"
 
 

@@ -65,12 +65,14 @@ MOST_NAMED = 5
 # A deadline is ruled missed no sooner than this after it, and only by a pass that read the
 # game's mailbox in full: a mail sent just before it and slowed on its way is in time.
 GRACE = timedelta(minutes=15)
-# A Due's fate in a pass (_fate), when it is no missed deadline's policy.
+# A Due's fate in a pass (fate_of), when it is no missed deadline's policy.
 HELD, REMIND, RULED, NOT_YET = "held", "remind", "ruled", "not yet"
 # A Due whose side was not yet asked: the mail asking him has not gone out (unasked.py).
 UNASKED = "unasked"
 # What the line of a deadline passed and not yet ruled missed says, before why.
 NOT_RULED = "; not ruled missed yet ("
+# Why a deadline passed is not ruled missed while the mail asking its side has not gone out.
+UNASKED_WHY = "the mail asking them has not gone out: the time is given back once it has"
 # What a side whose mailed orders are held for the moderator's dice reads in place of his
 # deadline, in every mail of his while they are (waiting.py, holds.py).
 HELD_LINE = ("Your mailed orders for this decision are held: they need dice, and the "
@@ -245,7 +247,7 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
                 sides.append(unasked_sides(post, tl.dues, sending, now - GRACE,
                                            tl.settings) if reporting else {})
             return sides[0]
-        fates = [] if tl.paused else [(d, _fate(tl, d, now, rule_missed, on_hold, unasked))
+        fates = [] if tl.paused else [(d, fate_of(tl, d, now, rule_missed, on_hold, unasked))
                                       for d in tl.dues]
         reminding = not answering or not any(isinstance(f, Answer) for _, f in fates)
         ruled: set[str] = set()
@@ -280,9 +282,10 @@ def _facts(j: Table, outbox: Path, now: datetime, games_dir, log: list[str],
     return None
 
 
-def _fate(tl: Timeline, d: Due, now: datetime, rule_missed: datetime | None,
+def fate_of(tl: Timeline, d: Due, now: datetime, rule_missed: datetime | None,
           on_hold, unasked=dict) -> str | Answer:
-    """What a pass at now does for one Due (the game not paused): nothing (HELD: his
+    """What a pass at now does for one Due (the game not paused), as `status` tells it too
+    (nextpass.py): nothing (HELD: his
     mailed orders wait for the moderator's dice; RULED: its deadline was ruled missed
     before; UNASKED: the mail asking him waits in the spool, or, his deadline passed, is
     not yet written: unasked.py), REMIND (its deadline is still to come), NOT_YET (passed,
@@ -329,7 +332,7 @@ def rules_now(j: Table, outbox: Path, now: datetime, rule_missed: datetime,
         if not sides:
             sides.append(unasked_sides(post, tl.dues, sending, now - GRACE, tl.settings))
         return sides[0]
-    return any(_fate(tl, d, now, rule_missed, on_hold, unasked) not in
+    return any(fate_of(tl, d, now, rule_missed, on_hold, unasked) not in
                (HELD, REMIND, RULED, NOT_YET, UNASKED) for d in tl.dues)
 
 
@@ -339,13 +342,17 @@ def standing_note(line: str) -> bool:
     return line.startswith("deadline: ") and NOT_RULED in line
 
 
+def not_yet_why(rule_missed: datetime | None) -> str:
+    """Why a deadline passed is NOT_YET ruled missed, in the words of tick's line."""
+    return ("the game's mailbox could not be read in full: orders sent in time may wait "
+            "there" if rule_missed is None else
+            f"a mail sent in time may still be on its way: {duration_text(GRACE)} of grace")
+
+
 def _not_yet(d: Due, rule_missed: datetime | None, log: list[str]) -> None:
     """A deadline passed that is not ruled missed in this pass, and why (once a pass)."""
-    why = ("the game's mailbox could not be read in full: orders sent in time may wait "
-           "there" if rule_missed is None else
-           f"a mail sent in time may still be on its way: {duration_text(GRACE)} of grace")
     line = f"deadline: {players_words([d.side])}'s orders were due by " \
-           f"{for_players(d.due, d.zone)}{NOT_RULED}{why})"
+           f"{for_players(d.due, d.zone)}{NOT_RULED}{not_yet_why(rule_missed)})"
     if line not in log:
         log.append(line)
 
@@ -357,8 +364,7 @@ def _unasked(d: Due, now: datetime, post: Post, log: list[str]) -> None:
     if now < d.due:
         return
     line = f"deadline: {players_words([d.side])}'s orders were due by " \
-           f"{for_players(d.due, d.zone)}{NOT_RULED}the mail asking them has " \
-           f"not gone out: the time is given back once it has)"
+           f"{for_players(d.due, d.zone)}{NOT_RULED}{UNASKED_WHY})"
     if line not in log:
         log.append(line)
 

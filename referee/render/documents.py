@@ -320,7 +320,10 @@ MISSED_WORDS = {"wait": "the game waits for them", "pause": "the game is paused"
 
 def missed_note(due: dict[str, Any]) -> str:
     """', missed: the game waits for them' after a deadline that has passed, as its policy
-    has it; '' for one still to come."""
+    has it; '; not ruled missed yet (why)' after one the next pass of tick does not rule
+    missed; '' for one still to come."""
+    if due.get("not_ruled"):
+        return f"; not ruled missed yet ({due['not_ruled']})"
     return f", missed: {MISSED_WORDS[due['missed']]}" if due.get("missed") else ""
 
 
