@@ -36,6 +36,7 @@ from ..base.errors import (
     quoted,
 )
 from ..base.readers import MODERATOR, PUBLIC, check_name, check_reader
+from ..base.warned import carried, gathered, left
 
 # Imported for annotations only: the quick paths do without the typing module.
 TYPE_CHECKING = False
@@ -49,7 +50,8 @@ def error_line(message: str, kind: str, rule: str | None, code: int, **more: Any
     load_msgspec()
     from ..contracts.outputs import ErrorObject  # start-up: only an error needs it
 
-    error = ErrorObject.plain_anyway(error=message, kind=kind, rule=rule, exit=code, **more)
+    error = carried(ErrorObject.plain_anyway(error=message, kind=kind, rule=rule, exit=code,
+                                             **more))
     return json.dumps(error, separators=(",", ":"), default=str)
 
 
@@ -69,7 +71,21 @@ def _error_of(exc: RefereeError) -> str:
 
 def guard(fn: Callable[[], int | None], json_errors: bool = False) -> int:
     """Run fn; expected errors become one line each on stderr and their exit code (with
-    json_errors, one error object instead)."""
+    json_errors, one error object instead, its warnings in it, as in the documents the
+    command prints: base/warned.py)."""
+    with gathered(json_errors):
+        code = _guarded(fn, json_errors)
+        if left():          # no document of the command carried them: one object alone
+            load_msgspec()
+            from ..contracts.outputs import WarningsOnly  # start-up: warnings left only
+
+            alone = WarningsOnly.plain(warnings=left())
+            sys.stderr.write(json.dumps(carried(alone), separators=(",", ":"),
+                                        ensure_ascii=False) + "\n")
+        return code
+
+
+def _guarded(fn: Callable[[], int | None], json_errors: bool) -> int:
     try:
         return fn() or 0
     except RefereeError as exc:
@@ -107,6 +123,8 @@ def dump(obj: Any) -> str:
         import msgspec  # start-up: a view answered from its signed copy needs no msgspec
 
         obj = msgspec.to_builtins(obj)
+    if isinstance(obj, dict):
+        obj = carried(obj)          # the warnings met so far, under --format json
     return json.dumps(obj, indent=2, ensure_ascii=False)
 
 

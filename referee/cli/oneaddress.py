@@ -5,11 +5,11 @@ the moderator is told in one line, which sides share it and how to undo it."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from ..base.addresses import address_key
 from ..base.errors import one_line
+from ..base.warned import warn
 from ..store.players import OBSERVER
 
 NOT_SIDES = ("moderator", OBSERVER)
@@ -46,6 +46,6 @@ def shared_lines(journal: Path | str, now: dict[str, str], changed: list[str] | 
 
 def warn_shared(journal: Path | str, now: dict[str, str], changed: list[str] | None = None,
                 before: dict[str, str] | None = None) -> None:
-    """Print shared_lines on stderr, each a 'referee: ' line; the command goes on (exit 0)."""
+    """Tell shared_lines, each a warning (base/warned.py); the command goes on (exit 0)."""
     for line in shared_lines(journal, now, changed, before):
-        sys.stderr.write(f"referee: {line}\n")
+        warn(line.removeprefix("warning: "))

@@ -37,6 +37,17 @@ class ErrorObject(Document):
     checks: Optional[list[str]] | UnsetType = UNSET
     # verify --receipt MAILBOX: what each mailbox gave (VerifyResult's)
     mailboxes: Optional[list[MailboxRead]] | UnsetType = UNSET
+    # the warnings the command met before it failed (a journal others can read), each as
+    # its `referee: warning: ` line says it: with --format json no such line is printed
+    warnings: list[str] | UnsetType = UNSET
+
+
+class WarningsOnly(Document):
+    """What stderr holds, one line, when a command run with `--format json` met warnings and
+    printed no document to carry them (`log`'s JSONL): the warnings alone."""
+
+    schema_version: int
+    warnings: list[str]
 
 
 # ---------------------------------------------------------------- playing
@@ -550,6 +561,7 @@ class TickResult(Document):
 
 OUTPUTS: dict[str, type[Document]] = {
     "error": ErrorObject,
+    "warnings": WarningsOnly,
     "new-game": NewGame,
     "standing-orders": StandingOrders,
     "verify-result": VerifyResult,

@@ -26,6 +26,7 @@ from typing import Any
 from ..base.errors import JournalError
 from ..base.plurals import upper_first
 from ..base.readers import PUBLIC
+from ..base.warned import carried
 from ..contracts.views import ReportView
 from ..engine.combat import barred_in_hand
 from ..engine.victory import level_of, vp_breakdown
@@ -512,7 +513,7 @@ def render_report(doc: Document, meta: dict, fmt: str, width: int = 72,
     """The report in one format (text, markdown, bbcode in a dialect, chat or json); a
     mail's (text) with the game key's signature of its receipt, when the report has it."""
     if fmt == "json":
-        plain = ReportView.plain(**meta, document=as_json(doc))
+        plain = carried(ReportView.plain(**meta, document=as_json(doc)))
         return json.dumps(plain, indent=2, ensure_ascii=False)
     if not doc.receipt:
         return render(Document(doc.title, doc.sections, colours=doc.colours), fmt, width,

@@ -17,11 +17,11 @@ import hashlib
 import hmac
 import os
 import stat
-import sys
 import time
 from pathlib import Path
 
 from ..base.errors import UsageError, one_line
+from ..base.warned import warn
 
 KEY_BYTES = 32
 _KEY: dict[str, bytes | None] = {}
@@ -287,8 +287,9 @@ def sync_dir(folder: Path) -> None:
 
 
 def warn_if_shared(path: Path, what: str, unless=None) -> None:
-    """One line on stderr when a private file can be read by other users of this machine,
-    unless unless(path) (asked only then) says it is no private file.
+    """A warning (base/warned.py: its line on stderr, or in the JSON printed) when a private
+    file can be read by other users of this machine, unless unless(path) (asked only then)
+    says it is no private file.
 
     Only of a regular file: a folder or a device named instead is refused by its reader in
     one line, and `chmod 600` would lock a folder."""
@@ -303,8 +304,8 @@ def warn_if_shared(path: Path, what: str, unless=None) -> None:
             return
         _WARNED.add(str(path))
         shown = one_line(str(path))
-        sys.stderr.write(f"referee: warning: {shown} ({what}) can be read by other users of "
-                         f"this machine; `chmod 600 {shown}` makes it private\n")
+        warn(f"{shown} ({what}) can be read by other users of this machine; "
+             f"`chmod 600 {shown}` makes it private")
 
 
 # ---------------------------------------------------------------- signed files

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import os
 import stat
-import sys
 from pathlib import Path
 
 from ..base.errors import one_line
+from ..base.warned import warn
 from .chain import now
 
 
@@ -82,13 +82,13 @@ def warn_left(before: dict, raw: bytes, path: Path | str, fd: int | None, mark: 
         return
     told = shown(at)
     when = before.get("at")
-    sys.stderr.write(
-        f"referee: warning: this write makes this journal game "
+    warn(
+        f"this write makes this journal game "
         f"{one_line(str(before.get('game_id')))}: {told}, where this referee wrote it last "
         f"(record {before.get('seq')}{f' at {one_line(when)}' if isinstance(when, str) else ''}"
         f"), is from now an older copy it will refuse; to try orders out, use `referee order "
         f"--dry-run` on {told} instead; to go back to {told}, remove {mark} and move this "
-        f"copy away\n")
+        f"copy away")
 
 
 def _same_game_at(at: str, first: bytes, fd: int) -> bool:

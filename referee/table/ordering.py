@@ -5,13 +5,13 @@ read them."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 from ..base.errors import UNREADABLE, JournalError, OrderError, quoted
 from ..base.plurals import counted
 from ..base.readers import check_reader
+from ..base.warned import warn
 from ..contracts.views import OrderResult
 from ..game.battlethread import Battles
 from ..game.clockwalk import has_deadlines
@@ -85,7 +85,7 @@ def _status_after(table, result, side: str) -> tuple[dict | None, Any, dict | No
         problem = unplayable(table.path, state.seq, exc, "cannot be shown")
         if not result.applied:
             raise problem from None
-        sys.stderr.write(f"referee: warning: {problem}\n")
+        warn(str(problem))
         return None, None, None
     if result.applied and result.raw is not None:
         kept = _as_status_shows(table, result, {**view, "_aids": aids})

@@ -8,11 +8,10 @@ Only the standard library and the base are imported here: `status` reads through
 
 from __future__ import annotations
 
-import sys
-
 from .. import load_msgspec
 from ..base.errors import UsageError, one_line
 from ..base.readers import MODERATOR, PUBLIC
+from ..base.warned import warn
 
 
 def as_shown(view: dict, table, reader: str) -> dict:
@@ -43,7 +42,7 @@ def with_standing(view: dict, table, reader: str, data=None) -> dict:
     try:
         sets = standing.load(table.path, table.header_hash(), table.raw)
     except UsageError as exc:      # a file not this referee's hides nothing else of the game
-        sys.stderr.write(f"referee: warning: {one_line(str(exc))}\n")
+        warn(one_line(str(exc)))
         return view
     mine = standing.current(sets, reader, view.get("turn", 0))
     return {**view, "standing": [describe(e, data) for e in mine]}

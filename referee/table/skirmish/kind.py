@@ -13,6 +13,7 @@ from typing import Any
 from ...base.errors import OrderError, UsageError, quoted
 from ...base.plurals import counted
 from ...base.readers import MODERATOR, check_reader
+from ...base.warned import carried
 from ...contracts.skirmish import (
     SkirmishDice,
     SkirmishHeader,
@@ -267,7 +268,7 @@ class SkirmishKind(GameKind):
         if since:
             doc = {**doc, "tests": [t for t in doc["tests"] if t["record"] > since]}
         if fmt == "json":
-            return json.dumps(doc, indent=2, ensure_ascii=False)
+            return json.dumps(carried(doc), indent=2, ensure_ascii=False)
         if fmt == "text":
             return reader_report_text(doc).rstrip("\n")
         return render(_report_sections(doc), fmt, width, dialect).rstrip("\n")
