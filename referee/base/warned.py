@@ -15,11 +15,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 # The warnings of each command run gathering them (the innermost last), and how many of
 # them a document printed carried.
-_GATHERED: list[dict[str, Any]] = []
+_GATHERED: list[dict[str, object]] = []
 
 
 def warn(line: str) -> None:
@@ -46,7 +45,7 @@ def gathered(on: bool) -> Iterator[None]:
         _GATHERED.pop()
 
 
-def carried(doc: dict[str, Any]) -> dict[str, Any]:
+def carried(doc: dict[str, object]) -> dict[str, object]:
     """The document with the warnings so far as its `warnings` (none: as it is)."""
     if not _GATHERED or not _GATHERED[-1]["lines"]:
         return doc
