@@ -211,6 +211,13 @@ class StaleViewError(OrderError):
     kind = "stale_view"
 
 
+def order_kind(exc: BaseException) -> str:
+    """The kind an order refused by exc is told by, as the error object names it: an
+    OrderError's own, `order_rejected` for any other refusal."""
+    kind = getattr(exc, "kind", None) if isinstance(exc, OrderError) else None
+    return kind if isinstance(kind, str) else OrderError.kind
+
+
 class GameDataError(RefereeError):
     """Every problem found in a game data directory, each with file and path."""
 

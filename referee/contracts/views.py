@@ -9,6 +9,7 @@ from typing import Any, Literal
 from msgspec import UNSET, UnsetType, field
 
 from .base import Document, Part
+from .codes import OrderKind
 
 
 class FortShown(Part):
@@ -290,10 +291,15 @@ class PlayersView(Document):
 
 
 class Rejection(Document):
+    """The order refused: its index in the batch, its text, the error (as the text line says
+    it), the rule it breaks, and the error's kind (the error object's `kind`: what a script
+    reads to tell a stale view from an illegal order)."""
+
     index: int
     order: str
     error: str
     rule: str | None | UnsetType = UNSET
+    kind: OrderKind
 
 
 class AppliedOrder(Document):

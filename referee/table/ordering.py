@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from ..base.errors import UNREADABLE, JournalError, OrderError, quoted
+from ..base.errors import UNREADABLE, JournalError, OrderError, order_kind, quoted
 from ..base.plurals import counted
 from ..base.readers import check_reader
 from ..base.warned import warn
@@ -124,7 +124,7 @@ def _refused_whole(side: str, texts: list[str], exc: OrderError, dry: bool) -> O
     the first order rejected for the batch's reason, the others not applied (or, in a dry
     run, not checked); no status (the side reads it again: `referee status`)."""
     rejected = {"index": 0, "order": texts[0], "error": str(exc),
-                "rule": getattr(exc, "rule", None)}
+                "rule": getattr(exc, "rule", None), "kind": order_kind(exc)}
     if dry:
         return OrderResult.of(reader=side, dry_run=True, legal=[], stopped=None,
                               not_checked=texts[1:], rejected=rejected)
@@ -146,7 +146,8 @@ def _rejected(result) -> dict | None:
     if result.rejected is None:
         return None
     i, text, exc = result.rejected
-    return {"index": i, "order": text, "error": str(exc), "rule": getattr(exc, "rule", None)}
+    return {"index": i, "order": text, "error": str(exc), "rule": getattr(exc, "rule", None),
+            "kind": order_kind(exc)}
 
 
 def _rejection(result, atomic: bool = False, dry: bool = False

@@ -201,7 +201,8 @@ def test_an_order_to_a_revealed_skirmish_is_an_order_refused_with_its_result(cli
     out = json.loads(r.stdout)
     name = "skirmish-order-result" if command == ("skirmish", "order") else "skirmish-orders"
     jsonschema.Draft202012Validator(schema(name)).validate(out)
-    assert out["rejected"] == {"index": 0, "order": "done", "error": why, "rule": None}
+    assert out["rejected"] == {"index": 0, "order": "done", "error": why, "rule": None,
+                               "kind": "order_rejected"}
     assert out.get("records", []) == [] and out.get("record") is None
     text = cli(*command, game, "--as", "british", "done")
     assert (text.exit_code, text.stdout, text.stderr) == (1, "", f"referee: {why}\n")

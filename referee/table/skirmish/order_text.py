@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...base.errors import OrderSyntaxError
+from ...base.errors import OrderSyntaxError, order_kind
 from ...base.nearness import did_you_mean, nearest
 from ...contracts.skirmish import SkirmishCard
 
@@ -154,12 +154,12 @@ def _values(key: str, card: SkirmishCard) -> str:
 def rejection(texts: list[str], at: int | None, exc: Exception) -> dict:
     """The order a batch's result names as rejected, as a campaign's order-result names it:
     its index (at; else the line the error quotes, the batch's first when it quotes none:
-    the game closed), the order, the error and its rule."""
+    the game closed), the order, the error, its rule and its kind."""
     if at is None:
         text = getattr(exc, "text", None)
         at = texts.index(text) if isinstance(text, str) and text in texts else 0
     return {"index": at, "order": texts[at], "error": str(exc),
-            "rule": getattr(exc, "rule", None)}
+            "rule": getattr(exc, "rule", None), "kind": order_kind(exc)}
 
 
 def refusal(texts: list[str], at: int | None, exc: Exception, whole: bool = False) -> dict:
