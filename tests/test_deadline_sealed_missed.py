@@ -249,11 +249,15 @@ def test_json_names_the_line_that_waits_on_the_moderator(tmp_path, cli, monkeypa
         r = cli("tick", folder, "--no-map", "--format", "json")
         doc, _ = json.JSONDecoder().raw_decode(r.output)
         [game] = doc["games"]
+        why.append((game["waits_on_moderator_code"], game["waits_on_moderator_sides"]))
         return game["waits_on_moderator"], game["problems"]
 
+    why: list[tuple] = []
     assert waits() == (None, [])
     monkeypatch.setenv(NOW_VARIABLE, at(PASSED))
     line, others = waits()
+    # the same, as a script reads it: why (a stable name) and whose deadlines
+    assert why == [(None, None), ("deadline_missed", ["german", "entente"])], why
     assert line is not None and others == [line], others
     assert line.startswith("ms: the game waits on the moderator: the German and Entente "
                            f"players' orders were due by {DUE} and none came"), line

@@ -533,7 +533,9 @@ def _tick_document(report) -> dict:
         games=[{"journal": str(x.journal), "game_id": x.game_id, "source": x.source,
                 "target": x.target, "messages": x.messages, "log": x.lines,
                 "problems": x.problems, "busy": x.busy, "outbox": x.outbox,
-                "waits_on_moderator": x.moderator, "kind": kind_of(x)}
+                "waits_on_moderator": x.moderator, "kind": kind_of(x),
+                "waits_on_moderator_code": x.wait_code,
+                "waits_on_moderator_sides": x.wait_sides}
                for x in report.games],
         unclaimed=report.unclaimed, waiting=report.waiting, problems=report.problems,
         busy=report.busy, mailboxes=[d.document() for d in report.down],

@@ -50,14 +50,13 @@ def inbox(
     """Apply the players' mailed orders (address and order key must match; all or nothing
     per message) and write the replies into an outbox."""
     from ..mail import inbox as mail  # start-up: mail's parsers, for inbox and players only
+    from ..mail.mailcodes import message_json  # start-up: as mail
 
     commands.check_private(journal)
     outcomes, written = mail.inbox(journal, source, outbox, GAMES["dir"], with_map)
     if format == Fmt.json:
         typer.echo(commands.dump(InboxResult.of(
-            messages=[{"where": o.where, "message_id": o.message_id, "from": o.sender,
-                       "status": o.status, "side": o.side, "reason": o.reason,
-                       "records": o.records, "new": o.new} for o in outcomes],
+            messages=[message_json(o) for o in outcomes],
             outbox=[str(p) for p in written])))
         return
     # The mailbox keeps growing: a message handled by an earlier run is only counted, so

@@ -11,9 +11,10 @@ from typing import Any, Literal, Optional
 from msgspec import UNSET, UnsetType
 
 from .base import Document, Part
+from .codes import WaitCode
 from .mailboxread import MailboxRead
 from .records import OrderSource
-from .views import Deadlines, FortShown, GameResult
+from .views import Deadlines, FortShown, GameResult, MessageOutcome
 
 # ---------------------------------------------------------------- the error object
 
@@ -494,7 +495,7 @@ class GameTick(Part):
     game_id: str
     source: Optional[str]
     target: Optional[str]
-    messages: list[dict[str, Any]]
+    messages: list[MessageOutcome]
     log: list[str]
     problems: list[str]
     busy: Optional[str]     # passed over: its lock held by another process (null: not)
@@ -505,6 +506,10 @@ class GameTick(Part):
     # The kind of error its problems make, as tick's error object names it: null with
     # none, `moderator` when its one problem is waits_on_moderator, else `transport`
     kind: Optional[str]
+    # Why it waits on the moderator, a stable name, and the sides that wait concerns (both
+    # null when it does not wait on him)
+    waits_on_moderator_code: Optional[WaitCode]
+    waits_on_moderator_sides: Optional[list[str]]
 
 
 class WaitingMail(Document):

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from msgspec import UNSET, UnsetType, field
 
 from .base import Document, Part
-from .codes import OrderKind
+from .codes import MailCode, OrderKind
 
 
 class FortShown(Part):
@@ -463,6 +463,8 @@ class MessageOutcome(Document):
     reason: str | None
     records: list[int]
     new: bool                   # false: handled by an earlier run (its status is then known)
+    # why it was not applied, a stable name (codes.py); null: applied, or answered
+    code: MailCode | None
 
 
 class InboxResult(Document):

@@ -43,7 +43,7 @@ def refuse_copy(out, record: int, dated: float, table=None, status: str = "rejec
     zone, taking = (zone_of(table.raw), not halt_of(table)) if table is not None else \
         (None, True)
     out.status, out.reason = status, copy_refusal(record, dated, zone, taking)
-    out.copied = record
+    out.copied, out.code = record, "duplicate"
 
 
 def mail_of(moment: datetime | None, zone: str | None, undated: str = "your mail") -> str:

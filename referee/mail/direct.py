@@ -45,6 +45,7 @@ from .ledger import (
 )
 from .ledger import game_lock as mail_lock
 from .mailboxes import Mailboxes, Message, too_large_refusal
+from .mailcodes import key_code, order_code, refuse, unmatched_code
 from .msgids import record_of
 from .named import write_once, written_id
 from .notmatched import KEY_HELP, NOT_YOURS, not_matched
@@ -98,6 +99,7 @@ class Handled:
     unmatched: str = ""            # a stranger's: the check it failed (senders.unmatched)
     said: list[str] = field(default_factory=list)   # its '#' lines: a note (disputenotes.py)
     explained: int | None = None   # the record its `explain N` asked for (directquery.py)
+    code: str | None = None        # why not applied, a stable name (mailcodes.py)
 
 
 def _side_of(m: Message, players: dict[str, str]) -> str | None:
@@ -131,40 +133,38 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         out.status, out.reason = "unreadable", m.problem
         return out
     if own_mail(m, list(players.values())):     # its report to the moderator, read back
-        out.status, out.reason = "skipped", OWN_MAIL
+        out.status, out.reason, out.code = "skipped", OWN_MAIL, "referee_mail"
         return out
     other = other_game(m.subject, table.records[0]["game_id"])
     if other is not None:       # another game's, in a mailbox they share: never answered
-        out.status, out.reason = "skipped", f"for another game ({other})"
+        out.status, out.reason, out.code = "skipped", f"for another game ({other})", "other_game"
         return out
     robot = automatic(m)
     if robot is not None:       # an automatic reply or a bounce: never read, never answered
         out.status, out.reason, out.robot = AUTOMATIC, aside(robot), robot
         return out
     if m.problem or not m.sender or not m.message_id:
-        out.status, out.reason = "ignored", m.problem or "no usable sender address or " \
-            "Message-ID: nothing to answer"
+        out.status, out.code = "ignored", "cannot_read" if m.problem else "no_sender"
+        out.reason = m.problem or "no usable sender address or Message-ID: nothing to answer"
         return out
     if side is None:        # a stranger's: answered as a campaign answers it (notmatched.py)
         out.unmatched = unmatched(m, {s: {"address": a} for s, a in players.items()},
                                   table.records)
-        out.status = "refused"
+        out.status, out.code = "refused", unmatched_code(out.unmatched)
         out.reason = f"not from a registered player with his order key: {out.unmatched}"
         return out
     out.side = side
     try:
         body = mailtext.plain_body(m.msg)
     except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
-        out.status, out.reason = "refused", f"the message cannot be read ({exc})"
-        return out
+        return refuse(out, "refused", "cannot_read", f"the message cannot be read ({exc})")
     keyed = keyed_side(m.sender, m.raw, body, players, keys)
     if (ended := ended_reason(table, keyed or side)) is not None:     # key or no key
         out.side, out.keyed = keyed or side, keyed is not None
-        out.status, out.reason = "refused", ended
+        out.status, out.reason, out.code = "refused", ended, "game_over"
         return out
     if keyed is None:
-        out.status, out.reason = "refused", NO_KEY
-        return out
+        return refuse(out, "refused", key_code(body), NO_KEY)
     side = out.side = keyed
     key = keys[side]
     out.keyed = True
@@ -181,15 +181,15 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
         return out
     lines = [text for _, text in read]
     if not lines:               # a "thanks" above the report it quotes: nothing to record
-        out.status, out.reason = "refused", NO_ORDERS
+        out.status, out.reason, out.code = "refused", NO_ORDERS, "no_orders"
         return out
     if (late := _late(table, m, side, lines)) is not None:
-        out.status, out.reason = "refused", late
+        out.status, out.reason, out.code = "refused", late, "stale"
         return out
     try:
         taken = table.kind.take_mail(table, side, lines, m.message_id, m.content_sha256)
     except OrderError as exc:
-        out.status, out.reason = "refused", str(exc)
+        out.status, out.reason, out.code = "refused", str(exc), order_code(exc)
         text = getattr(exc, "text", None)
         if isinstance(text, str) and text in lines:     # a line refused, not the dice
             out.text, out.why = clipped(text), why_refused(exc, read, lines)
@@ -392,7 +392,7 @@ def _too_large(m: Message, players: dict, ledger: dict, answering: bool) -> Hand
     answered once, as tick answers it (the same reply under the same name: whichever reads
     it first answers), at his registered address within its daily quota, since no key can
     be read in it; a stranger's is ignored."""
-    out = Handled(m.where, m.message_id, m.sender)
+    out = Handled(m.where, m.message_id, m.sender, code="too_large")
     out.side = _side_of(m, players)
     if out.side is None:
         out.status, out.reason = "ignored", m.problem

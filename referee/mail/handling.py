@@ -21,6 +21,7 @@ from .closedby import closed_for
 from .holds import decision_of
 from .lapsedanswer import lapsed_answer
 from .mailboxes import Message
+from .mailcodes import order_code, refuse
 from .msgids import Answered
 from .ordersopen import orders_open_at
 from .prose import as_counted, read_orders
@@ -93,12 +94,12 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
             table, side, lines, {"message_id": m.message_id or "(none)", "sha256": m.sha256,
                                    "body_sha256": m.body_sha256,
                                    "content_sha256": m.content_sha256})
+        out.code = "extend_refused" if out.status == "rejected" else None
         return
     standing_lines = [(n, t) for n, t in lines if STANDING_LINE.match(t)]
     lines = [(n, t) for n, t in lines if not STANDING_LINE.match(t)]
     if not lines and not standing_lines and tip is None:
-        out.status, out.reason = "rejected", "no orders found in the message"
-        return
+        return refuse(out, "rejected", "no_orders", "no orders found in the message")
     makes_records = bool(lines) or tip is not None or link is not None
     texts = [t for _, t in lines]
     if _taking_none(table, side, makes_records, out):
@@ -106,7 +107,7 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
     late = stale(table, answered, side)
     if late is not None:
         # The same lines his later mail applied: told so, not that his decision changed.
-        out.status = "stale"
+        out.status = out.code = "stale"
         out.reason = applied_again(table.records, answered, side, texts,
                                    lambda seq: table.kind.step_at(table, seq)) or late
         out.notes[:0] = [said] if (said := closed_for(table, answered, side)) else []
@@ -122,8 +123,7 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
             else:
                 change = standing_change(table, side, standing_lines)
         except OrderError as exc:
-            out.status, out.reason = "rejected", f"{exc}; nothing was applied"
-            return
+            return refuse(out, "rejected", order_code(exc), f"{exc}; nothing was applied")
         if not makes_records:
             now = ", ".join(e["text"] for e in mine) or "none"
             out.status, out.reason = "applied", f"standing orders now: {now}"
@@ -144,13 +144,13 @@ def _handle(table: Table, m: Message, side: str, answered: Answered | None, out,
         out.status, out.reason = "known", "already in the journal (another inbox run)"
         return
     except OrderError as exc:
-        out.status, out.reason = "rejected", in_mail_terms(str(exc))
+        refuse(out, "rejected", order_code(exc), in_mail_terms(str(exc)))
         if getattr(exc, "order", None) is not None:     # a line's dice or plan, no link
             _line_refused(out, lines, exc.order, sheet_why(exc.bare))
         return
     if result.rejected is not None:
         i, text, exc = result.rejected
-        out.status = "rejected"
+        out.status, out.code = "rejected", order_code(exc)
         out.line, out.text, out.before = lines[i][0], clipped(text), i
         out.why = why_refused(exc, lines, texts)
         out.reason = (f"line {lines[i][0]} ({quoted(text, NAMED_LENGTH)}): {out.why}; nothing "
@@ -187,6 +187,7 @@ def _taking_none(table: Table, side: str, makes_records: bool, out) -> bool:
             ended = ended_reason(table, side) if exc.halted == "over" else None
             out.status, out.reason = "rejected", \
                 f"{ended} (rule {exc.rule})" if ended else str(exc)
+            out.code = order_code(exc)
             return True
     return False
 
@@ -306,13 +307,13 @@ def _read(table: Table, m: Message, key: str, out) -> tuple | None:
     try:
         body = mailtext.plain_body(m.msg)
     except (mailtext.MailError, RecursionError, LookupError, ValueError) as exc:
-        out.status, out.reason = "rejected", f"the message cannot be read: {exc}"
+        refuse(out, "rejected", "cannot_read", f"the message cannot be read: {exc}")
         return None
     verbs = table.kind.verbs()
     read, out.notes = read_orders(body, key, verbs, MAIL_HEADS, MAIL_WORDS)
     lines, link, tip, problem = mailtext.sheet_lines(as_counted(read))
     if problem is not None:
-        out.status, out.reason = "rejected", f"{problem}; nothing was applied"
+        refuse(out, "rejected", "dice", f"{problem}; nothing was applied")
         return None
     return lines, link, tip
 

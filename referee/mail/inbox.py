@@ -57,12 +57,14 @@ from .ledger import (
     fault,
     game_lock,
     handled_before,
+    handled_side,
     load_ledger,
     may_answer,
     note_handled,
     save_ledger,
 )
 from .mailboxes import Mailboxes, Message, check_sources, too_large_refusal
+from .mailcodes import refuse
 from .named import folders_synced_once
 from .observers import OBSERVERS_NEVER_ORDER, observer_mails
 from .outboxmail import mail_since, write_outbox
@@ -239,28 +241,30 @@ def _inbox_locked(table: Table, boxes: Mailboxes, messages: list[Message],
         elif m.sha256 in applied or any(handled_before(ledger, d)
                                         for d in (m.sha256, *m.older_sha256)):
             out.reason, out.new = "already handled", False
+            out.side = applied_side(applied, ledger, m)
             _report_still_owed(ledger, applied.get(m.sha256), m.message_id, records)
         elif m.sha256 in seen:
-            out.status, out.reason = "skipped", "a second copy of a message in this mailbox"
+            refuse(out, "skipped", "duplicate", "a second copy of a message in this mailbox")
         elif m.message_id and (copy in copies or copy_handled(ledger, *copy)):
-            out.status, out.reason = "skipped", "a second copy of a message already handled"
+            refuse(out, "skipped", "duplicate", "a second copy of a message already handled")
         else:
             replies: list[tuple[str, str, Outcome, Message]] = []
             boxes.load(m)
             if m.unreadable:
                 out.status, out.reason = "unreadable", _set_aside(m)
             elif from_the_referee(m, people, records):
-                out.status, out.reason = "skipped", SENT_BY_THE_REFEREE
+                out.status, out.reason, out.code = "skipped", SENT_BY_THE_REFEREE, "referee_mail"
             elif own_mail(m, [p["address"] for p in people.values()]):  # to a side's address
-                out.status, out.reason = "skipped", OWN_MAIL
+                out.status, out.reason, out.code = "skipped", OWN_MAIL, "referee_mail"
             elif (robot := automatic(m)) is not None:       # never read, never answered
                 out.status, out.reason = AUTOMATIC, set_aside(table, m, robot, ledger, outbox)
             elif from_the_moderator(m, people):
                 out.status, out.why = "rejected", moderator_mail(table.path)
+                out.code = "moderator_address"
                 out.reason = f"not from a registered player: {out.why}"
                 replies.append((m.sender, "", out, m))
             elif from_observer(m, watchers, game_id):
-                out.status, out.reason = "rejected", OBSERVERS_NEVER_ORDER
+                out.status, out.reason, out.code = "rejected", OBSERVERS_NEVER_ORDER, "observer"
                 replies.append((m.sender, OBSERVER, out, m))
             else:
                 # An error no rule foresaw sets this message aside, not the game (faulted.py).
@@ -306,6 +310,16 @@ def _people_and_keys(table: Table) -> tuple[dict, dict]:
                     for s, p in people.items() if s != MODERATOR}
 
 
+def applied_side(applied: dict[str, tuple], ledger: dict, m: Message) -> str | None:
+    """The side a message handled before was taken as: the actor of the record holding it,
+    else the side the ledger kept (None: no side's, a stranger's, or long folded)."""
+    held = applied.get(m.sha256)
+    if held is not None and isinstance(held[1], str):
+        return held[1]
+    return next((s for d in (m.sha256, *m.older_sha256) if (s := handled_side(ledger, d))),
+                None)
+
+
 def _set_aside(m: Message) -> str:
     """Why a message was set aside (the run goes on; a later run reads it again)."""
     return f"set aside: {(m.problem or '').removeprefix(f'{m.where}: ')}"
@@ -331,7 +345,7 @@ def _keep(ledger: dict, m: Message, out: Outcome, replies: list,
     if out.status in ("unreadable", "known"):
         return
     if out.status != "applied" or not out.records:      # standing lines only: no record
-        note_handled(ledger, m.sha256, m.message_id, m.body_sha256, out.status)
+        note_handled(ledger, m.sha256, m.message_id, m.body_sha256, out.status, out.side)
     fault("applied")
     owes = False
     for address, side, o, msg in replies:
@@ -385,7 +399,7 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     message sent again, whatever its Message-ID)."""
     other = other_game(m.subject, table.records[0]["game_id"], m.sha256)
     if other is not None:
-        out.status, out.reason = "skipped", f"for another game ({other})"
+        out.status, out.reason, out.code = "skipped", f"for another game ({other})", "other_game"
         return
     if m.oversize and _too_large(m, out, people, replies):
         return
@@ -402,7 +416,7 @@ def _classify(table: Table, m: Message, out: Outcome, people: dict, keys: dict,
     out.side = side
     replayed = next((bodies[(side, c)] for c in m.contents() if (side, c) in bodies), None)
     if m.problem:
-        out.status, out.reason = "rejected", m.problem
+        out.status, out.reason, out.code = "rejected", m.problem, "cannot_read"
     elif replayed is not None:
         refuse_copy(out, replayed, m.date, table)
     else:
@@ -421,6 +435,7 @@ def _too_large(m: Message, out: Outcome, people: dict, replies: list) -> bool:
     if len(sides) != 1:
         return False
     out.status, out.reason, out.side = "rejected", too_large_refusal(m.oversize), sides[0]
+    out.code = "too_large"
     out.why = out.reason
     replies.append((people[sides[0]]["address"], sides[0], out, m))
     return True

@@ -21,6 +21,7 @@ from ..store.players import compact
 from .elsewhere import write_kept
 from .formerkeys import former_key_why
 from .ledger import mail_name, save_ledger
+from .mailcodes import unmatched_code
 from .otherkeys import other_game
 from .refusal import prose
 from .senders import NOT_THE_KEY, body_or_empty, typed_journal, unmatched
@@ -40,6 +41,7 @@ def refuse_unmatched(out, m, people: dict, keys: dict, records: list[dict],
     carries a side's from an address not that side's (out.keyed)."""
     out.status = "rejected"
     out.why = unmatched(m, people, records)
+    out.code = unmatched_code(out.why)
     other = None
     if table is not None and out.why == NOT_THE_KEY:
         owners = [s for s, p in people.items() if s != MODERATOR and

@@ -65,6 +65,9 @@ MAILED = "mailed"
 SPARED = "spared"
 MOST_STARTS = 5000         # starts kept for mails no tick sends (inbox --outbox alone)
 FAULT_VARIABLE = "REFEREE_FAULT"
+# The ledger's part: the side each message of `handled` was taken as, for those taken as a
+# side's (made when the first is kept: a ledger without one is kept as it was).
+SIDES = "sides"
 
 
 def now() -> datetime:
@@ -146,8 +149,11 @@ def fold(ledger: dict, keep: int | None = None) -> None:
             continue
         old = list(entries)[:len(entries) - keep // 2]
         _fold_in(ledger, into, [digest(k, entries[k]) for k in old])
+        sides = ledger.get(SIDES) if part == "handled" else None
         for k in old:
             del entries[k]
+            if isinstance(sides, dict):
+                sides.pop(k, None)
 
 
 def _id_digest(message_id: str, body_sha256: str) -> str:
@@ -177,9 +183,20 @@ def copy_handled(ledger: dict, message_id: str, body_sha256: str) -> bool:
         _in_folded(ledger["id_digests"], _id_digest(message_id, body_sha256))
 
 
+def handled_side(ledger: dict, sha256: str) -> str | None:
+    """The side a message handled before (and not applied) was taken as, while the ledger
+    keeps it whole; None: no side's, or folded."""
+    side = (ledger.get(SIDES) or {}).get(sha256)
+    return side if isinstance(side, str) else None
+
+
 def note_handled(ledger: dict, sha256: str, message_id: str, body_sha256: str,
-                 status: str) -> None:
+                 status: str, side: str | None = None) -> None:
     ledger["handled"][sha256] = status
+    if side:
+        if not isinstance(ledger.get(SIDES), dict):
+            ledger[SIDES] = {}
+        ledger[SIDES][sha256] = side
     if message_id:
         before = ledger["ids"].get(message_id)
         # A Message-ID another mail used before: that mail stays known.

@@ -44,6 +44,9 @@ class Outcome:
     keyed: list[str] = field(default_factory=list)
     # A mail asking for a record explained (queries.py): that record's number.
     explained: int | None = None
+    # Why it was not applied, as a stable name (contracts/codes.py MailCode), named where
+    # its reason is made; None: its status says it (mailcodes.py), or it was applied.
+    code: str | None = None
 
 
 def owed_reply(name: str, address: str, side: str, out: Outcome) -> dict:

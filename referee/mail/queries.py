@@ -43,7 +43,7 @@ def explain_by_mail(table, lines: list[tuple[int, str]], link: str | None, tip: 
     explain, or rejected in one line (another line beside it, a second one, a dice sheet's
     line, a record the game does not hold)."""
     asks = [(n, EXPLAIN_LINE.match(t)) for n, t in lines]
-    out.status = "rejected"
+    out.status, out.code = "rejected", "explain_refused"
     if link is not None or tip is not None:
         out.reason = ("a mail asking for a record explained ('explain 12') gives no dice "
                       "sheet line ('Link:', 'Sheet:'); nothing was applied")
@@ -69,7 +69,7 @@ def explain_by_mail(table, lines: list[tuple[int, str]], link: str | None, tip: 
                       f"records are 0 to {last} (each report names its own by number, #N); "
                       f"nothing was applied")
         return
-    out.status, out.explained = ANSWERED, int(number)
+    out.status, out.explained, out.code = ANSWERED, int(number), None
     out.reason = f"record {int(number)} explained, as the side may see it; nothing recorded"
 
 

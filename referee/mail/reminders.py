@@ -46,6 +46,7 @@ from .fornow import tell_hold_over
 from .holds import Hold, sides_on_hold
 from .ledger import fault, game_lock, save_ledger
 from .missednotice import missed_facts, waiting_words
+from .moderatorwait import WaitLine
 from .refusal import prose
 from .unasked import OVER, OWED, forget_unasked, keep_unasked, unasked_sides
 
@@ -171,10 +172,12 @@ def waits_on_the_moderator(table, name: str) -> str | None:
     if tl.paused:                   # why: the side and deadline missed, or his own pause
         pause = pause_of(table.raw)
         why = f"{pause_words(pause, table.raw)}; " if pause is not None else ""
-        return (f"the game is paused and waits on the moderator: {why}`referee deadline "
-                f"{name} --resume` resumes it")
+        return WaitLine(f"the game is paused and waits on the moderator: {why}`referee "
+                        f"deadline {name} --resume` resumes it", "paused",
+                        [pause.side] if pause is not None else [])
     late = tl.late()
-    return waiting_words(tl, late, name) if late else None
+    return WaitLine(waiting_words(tl, late, name), "deadline_missed",
+                    [d.side for d in late]) if late else None
 
 
 def check_deadlines(journal: Path, outbox: Path, now: datetime,

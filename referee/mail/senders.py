@@ -103,6 +103,12 @@ MOVED = ("its sender's address no longer plays the side it was sent for: the mod
          "registered another address for that side (if that is wrong, ask him)")
 FORMER = ("its sender's address was a player's, and is no longer registered: the moderator "
           "registered another address in its place (if that is wrong, ask him)")
+# Why a mail from an address no player of the game registered is refused.
+STRANGER = ("its sender's address is not one a player of this game registered (a player who "
+            "has a new address writes from the one the moderator has, or asks him to "
+            "register the new one)")
+# Why a mail from a side's address without a key in it is refused.
+NO_KEY_IN_IT = "it carries no order key (a player's mail carries the key his reports end with)"
 
 
 def unmatched(m: Message, people: dict, records: list[dict] = ()) -> str:
@@ -116,12 +122,10 @@ def unmatched(m: Message, people: dict, records: list[dict] = ()) -> str:
     if not owners and m.sender and m.sender in former_addresses(records):
         return FORMER
     if not owners:
-        return ("its sender's address is not one a player of this game registered (a "
-                "player who has a new address writes from the one the moderator has, or asks "
-                "him to register the new one)")
+        return STRANGER
     if key_shaped(body_or_empty(m)):
         return NOT_THE_KEY
-    return "it carries no order key (a player's mail carries the key his reports end with)"
+    return NO_KEY_IN_IT
 
 
 def key_shaped(body: str) -> bool:

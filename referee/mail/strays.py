@@ -123,7 +123,7 @@ def answer(found: Stray, f: Fetched, group: list[Game], games_dir=None,
         x.log(f"rejected {one_line(f.where)} ({side}): {reason}")
         x.messages.append({"where": f.where, "message_id": found.message_id, "from":
                            found.sender, "status": "rejected", "side": side,
-                           "reason": reason, "records": [], "new": True})
+                           "reason": reason, "records": [], "new": True, "code": "no_key"})
     return x
 
 

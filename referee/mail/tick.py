@@ -47,6 +47,7 @@ from .inbox import inbox
 from .ledger import fault, load_ledger
 from .leftover import held_sides, named, owe_news_again, stranded, tell_refused
 from .mailboxes import MAX_MESSAGE, Mailboxes, Message, told_identity
+from .mailcodes import message_json
 from .missedfold import fold_before_ruling
 from .newsmail import owed
 from .observers import resume_from
@@ -448,9 +449,7 @@ def _handle_mail(x: Game, spool: Spool, games_dir, with_map: bool) -> bool:
         shown = where.get(o.where.replace(":new/", "/new/", 1), o.where)
         what = outcome_words(o.records, o.reason)
         x.log(f"{o.status:<8} {one_line(shown)} ({o.side or o.sender or '?'}): {what}")
-        x.messages.append({"where": shown, "message_id": o.message_id, "from": o.sender,
-                           "status": o.status, "side": o.side, "reason": o.reason,
-                           "records": o.records, "new": o.new})
+        x.messages.append(message_json(o, shown))
         if o.status == FAILED:      # set aside for good: told by this pass alone
             x.fail(faulted_problem(o, named(x.journal), x.kind))
     lost = sum(o.status == "unreadable" for o in outcomes)

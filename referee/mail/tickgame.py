@@ -19,6 +19,7 @@ from ..store.secrets import load_secret
 from ..table import Table
 from . import gameindex
 from .leftover import named
+from .moderatorwait import wait_code
 from .secretgone import secret_gone
 
 
@@ -59,8 +60,11 @@ class Game:
     shown: int = 0              # its lines told already, as the game was done (passreport)
     outbox: int = 0             # the mails this pass left in its `outbox:DIR` folder
     unsent: str | None = None   # its SMTP session failed as a whole (serverdown.py)
-    # The problem saying the game waits on the moderator, and what he may do (wait_on_him).
+    # The problem saying the game waits on the moderator, and what he may do (wait_on_him);
+    # why, as a stable name (moderatorwait.py), and the sides it concerns.
     moderator: str | None = None
+    wait_code: str | None = None
+    wait_sides: list[str] | None = None
 
     @property
     def sends(self) -> bool:
@@ -103,6 +107,7 @@ class Game:
         """The game goes on only when the moderator acts: a problem, named as such."""
         self.fail(problem)
         self.moderator = f"{self.game_id}: {problem}"
+        self.wait_code, self.wait_sides = wait_code(problem)
 
 
 def game_tag(game_id: str, header_hash: str) -> str:

@@ -21,6 +21,7 @@ from .inbox import Outcome, inbox, owed_reply
 from .ledger import game_lock as mail_lock
 from .ledger import handled_before, load_ledger, mail_name, may_answer, note_handled, save_ledger
 from .mailboxes import oversize_digests, too_large_refusal
+from .mailcodes import BY_STATUS
 from .robots import AUTOMATIC, aside, automatic_headers
 from .tickgame import Game, game_lock
 
@@ -65,7 +66,7 @@ def too_large(f: Fetched, group: list[Game], games_dir=None, with_map: bool = Tr
           ("answered from its header" if robot is None else reason))
     x.messages.append({"where": f.where, "message_id": message_id, "from": sender,
                        "status": status, "side": side, "reason": reason, "records": [],
-                       "new": True})
+                       "new": True, "code": BY_STATUS.get(status, "too_large")})
     return x
 
 

@@ -29,6 +29,7 @@ from .ended import tell_the_end
 from .holds import held_at, held_lines, holds_of, lines_left, standing
 from .holdtime import give_back_time
 from .ledger import fault, game_lock, load_ledger, save_ledger
+from .moderatorwait import WaitLine
 from .refusal import MOST_NAMED, NAMED_LENGTH, WIDTH, prose
 from .reminders import deadline_lines, waits_on_the_moderator
 from .senders import typed_journal
@@ -50,16 +51,18 @@ def waits_on_a_person(table: Table, name: str, outbox: Path, now: datetime) -> s
     line = waits_on_the_moderator(table, name)
     if line is not None:
         return line
-    held = [_held_words(name, *hold) for hold in _held_for_dice(table, holds, outbox, now)]
-    if held:
-        return "the game waits on the moderator: " + "; ".join(held)
+    dice = _held_for_dice(table, holds, outbox, now)
+    if dice:
+        return WaitLine("the game waits on the moderator: " +
+                        "; ".join(_held_words(name, *hold) for hold in dice),
+                        "held_for_dice", [hold[0] for hold in dice])
     people = roster(table.records)
     lost = [s for s in table.kind.waiting_on(table) if s not in people]
     if lost:
-        return (f"the game waits on {players_words(lost[:1])}, who has no registered address, "
-                f"so no mail "
-                f"reaches him: register one (`referee players {name} --set {lost[0]}="
-                f"ADDRESS`) or give his orders (`referee order {name} --as {lost[0]} ...`)")
+        return WaitLine(f"the game waits on {players_words(lost[:1])}, who has no registered "
+                        f"address, so no mail reaches him: register one (`referee players "
+                        f"{name} --set {lost[0]}=ADDRESS`) or give his orders (`referee order "
+                        f"{name} --as {lost[0]} ...`)", "no_address", lost[:1])
     return None
 
 
