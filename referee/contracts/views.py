@@ -226,6 +226,10 @@ class StatusView(Document):
     seq: int
     reader: str
     game_name: str
+    # the game's id (as `new --game` and `games list` name it) and the scenario it was begun
+    # from, as a skirmish's status gives them
+    game: str | UnsetType = UNSET
+    scenario: str | UnsetType = UNSET
     turn: int
     label: str
     phase: str
@@ -428,6 +432,12 @@ class ReportView(Document):
     schema_version: int
     game_id: str
     reader: str
+    # the position read, as status names it: its last record (upto, receipt's seq), turn,
+    # label and phase (the board's too)
+    seq: int
+    turn: int
+    label: str
+    phase: str
     since: int
     upto: int
     receipt: Receipt

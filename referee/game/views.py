@@ -226,6 +226,8 @@ def status_view(state: State, data: GameData, reader: str | None = None, game_id
         "seq": state.seq if seq is None else seq,
         "reader": reader,
         "game_name": data.info.name,
+        "game": data.info.id,
+        "scenario": state.scenario,
         "turn": state.turn,
         "label": data.label(state.turn),
         "phase": state.phase,

@@ -208,7 +208,8 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
     doc = Document(f"{data.info.name} — report for {reader_words(reader)}: game {game_id}, {span}, "
                    f"{data.label(state.turn)}", sections, receipt, side_colours(data))
     meta: dict[str, Any] = {
-        "game_id": game_id, "reader": reader,
+        "game_id": game_id, "reader": reader, "seq": last["seq"], "turn": state.turn,
+        "label": data.label(state.turn), "phase": state.phase,
         "since": since, "upto": last["seq"],
         "receipt": {"seq": last["seq"], "hash": last["hash"],
                     "fingerprint": receipt_key(header, last)},
