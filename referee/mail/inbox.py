@@ -47,6 +47,7 @@ from .direct import direct_inbox
 from .elsewhere import check_outbox, writer
 from .faulted import taken_or_set_aside
 from .handling import handle
+from .headeralone import refuse_header_alone
 from .holdsteps import keep_hold, with_holds
 from .keyed import mail_side
 from .keyelsewhere import key_told, refuse_unmatched
@@ -197,6 +198,7 @@ def inbox(journal: Path, sources: list[Path], outbox: Path | None,
             check_outbox(outbox)
         game = table.whole().game()        # the pass reads every record: checked once, here
         check_current(game, game.journal.path, games_dir)     # no orders before an upgrade
+        refuse_header_alone(table)      # no set-up record: its mail left for the moderator
         return with_holds(table, outbox,   # the holds' mails as tick writes them (holdsteps.py)
                           lambda: _inbox_of(table, boxes, messages, outbox, with_map))
 

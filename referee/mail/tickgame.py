@@ -18,6 +18,7 @@ from ..store.players import order_key, roster
 from ..store.secrets import load_secret
 from ..table import Table
 from . import gameindex
+from .headeralone import refuse_header_alone
 from .leftover import named
 from .moderatorwait import wait_code
 from .secretgone import secret_gone
@@ -154,6 +155,7 @@ def load_game(journal: Path, games_dir: Path | None) -> Game:
     if "route" not in table.kind.features:
         return Game(journal, head["game_id"], head["hash"], None, None, [],
                     kind=table.kind.name, routed=False)
+    refuse_header_alone(table)          # no set-up record: a problem, its mail left unread
     route = mail_route(table.records)
     wrong = route_problem(route)
     if wrong is not None:

@@ -11,11 +11,10 @@ from ..render.record_text import prose
 
 def ended(table, journal: str, sides: tuple[str, ...]) -> tuple[dict, str] | None:
     """The record that ended the game and the moderator's mail (journal: as he types it);
-    None unless it is over and its secret unpublished."""
-    from ..engine import game_over  # start-up: the rules, for a mail pass
-
+    None unless it is over (over: a journal without its set-up record is not) and its
+    secret unpublished."""
     state = table.game().state
-    if not game_over(state) or state.revealed:
+    if not over(state) or state.revealed:
         return None
     return ending_record(table.records), ended_mail(journal, state.result or {}, sides)
 
@@ -23,11 +22,10 @@ def ended(table, journal: str, sides: tuple[str, ...]) -> tuple[dict, str] | Non
 def end_line(table) -> str | None:
     """How the game ended, in one line, as the answer to a mail sent after it says it (no
     order is taken once it is over, nor once its secret is published): at which record,
-    and its result; None while it goes on."""
-    from ..engine import game_over  # start-up: the rules, for a mail pass
-
+    and its result; None while it goes on, and for a journal without its set-up record
+    (over: nothing ended it, and what it lacks is the moderator's to put back)."""
     state = table.game().state
-    if game_over(state):
+    if over(state):
         how, level = result_words({**(state.result or {}),
                                    "reason": (state.result or {}).get("reason") or "it ended"})
         return f"the game ended at record #{ending_record(table.records)['seq']}: {how}" + \
@@ -36,6 +34,16 @@ def end_line(table) -> str | None:
         return f"the game was closed at record #{table.records[-1]['seq']}, its dice secret " \
             f"published before its end"
     return None
+
+
+def over(state) -> bool:
+    """Whether the game ended (3.0): the engine's game_over (no decision left), but for a
+    journal holding no set-up record, which asks no decision though nothing ended it
+    (game/timeline.py unset)."""
+    from ..engine import game_over  # start-up: the rules, for a mail pass
+    from ..game.timeline import unset
+
+    return game_over(state) and not unset(state)
 
 
 def ending_record(records: list[dict]) -> dict:
