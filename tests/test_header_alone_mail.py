@@ -77,3 +77,16 @@ def test_inbox_refuses_a_journal_with_its_header_alone(cli, tmp_path):
     assert len(r.stderr.strip().splitlines()) == 1 and "set-up record" in r.stderr, r.stderr
     assert "Restoring a journal from a backup" in r.stderr, r.stderr
     assert journal.read_bytes() == before and list(out.glob("*.eml")) == []
+
+
+def test_watch_names_it_once_while_it_stands(cli, tmp_path):
+    """The standing-problems rule of `watch`: named once, not at every pass."""
+    from referee.mail.tick import watch
+
+    folder, _journal, out = _folder(cli, tmp_path, routed=True)
+    lines: list[str] = []
+    waits = iter([False, False, True])
+    assert watch(folder, 0, log=lines.append, with_map=False,
+                 wait=lambda _s: next(waits)) == 3
+    assert len([x for x in lines if "header alone" in x]) == 1, lines
+    assert list(out.glob("*.eml")) == []
