@@ -131,3 +131,34 @@ def test_a_journal_with_its_header_alone_is_neither_live_nor_over(cli, game):
     text = cli("status", game, "--as", "german").stdout
     assert "Nobody" not in text and "set-up" in text, text
     assert _json(cli, "show", game)["closed"]["why"] == "no_setup"
+
+
+def test_a_game_under_older_rules_lists_no_order_until_its_upgrade(cli, tmp_path):
+    """`order` refuses every order to a game played under older rules (exit 2, `referee
+    upgrade`, replay.check_current): status, show and report list none either, and say why
+    under `outdated`; once upgraded, the game is asked its decision again."""
+    from test_versions import _rules9_game
+
+    from referee.engine.versions import RULES_VERSION
+
+    journal, _secret = _rules9_game(tmp_path)
+    r = cli("order", journal, "--as", "entente", "done")
+    assert r.exit_code == 2 and "referee upgrade" in r.stderr, r.output
+    for reader in SIDES:
+        view = _status(cli, journal, reader)
+        _asks_nothing(view)
+        assert view["outdated"]["rules"] == 9, view
+        assert view["outdated"]["current_rules"] == RULES_VERSION
+        assert "referee upgrade" in view["prompt"] and "closed" not in view, view
+        if reader == "moderator":
+            assert view["legal_for"] is None
+    assert _json(cli, "show", journal, "--as", "entente")["outdated"]["rules"] == 9
+    report = _json(cli, "report", journal, "--as", "entente")
+    assert report["legal"] == [] and report["outdated"]["rules"] == 9
+    text = cli("status", journal, "--as", "entente").stdout
+    assert "Orders open" not in text and "referee upgrade" in text, text
+    text = cli("report", journal, "--as", "entente").stdout
+    assert "Your decision" not in text and "referee upgrade" in text, text
+    assert cli("upgrade", journal).exit_code == 0
+    again = _status(cli, journal, "entente")
+    assert again["legal"] and "outdated" not in again and again["waiting_on"] == "entente"

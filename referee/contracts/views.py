@@ -156,6 +156,17 @@ class GameResult(Part):
     record: int
 
 
+class OutdatedShown(Part):
+    """The rules and game data a game is played under (`rules`, `data_digest`) and those
+    this referee decides under (`current_rules`, `current_data_digest`): it takes no orders
+    until the moderator moves it on with `referee upgrade` (moderator.md, Versions)."""
+
+    rules: int
+    data_digest: str
+    current_rules: int
+    current_data_digest: str
+
+
 class StateView(Document):
     """What `show --format json` prints."""
 
@@ -195,6 +206,8 @@ class StateView(Document):
     # closed for good, or paused until the moderator resumes it; absent while it takes them
     closed: ClosedShown | UnsetType = UNSET
     paused: PausedShown | UnsetType = UNSET
+    # played under older rules or other game data: no orders until the moderator upgrades it
+    outdated: OutdatedShown | UnsetType = UNSET
     # the game's words, when not TTLM's (AAC: impulse)
     terms: dict[str, str] | None | UnsetType = UNSET
     hand: list[CardView]
@@ -250,6 +263,8 @@ class StatusView(Document):
     # closed for good, or paused until the moderator resumes it; absent while it takes them
     closed: ClosedShown | UnsetType = UNSET
     paused: PausedShown | UnsetType = UNSET
+    # played under older rules or other game data: no orders until the moderator upgrades it
+    outdated: OutdatedShown | UnsetType = UNSET
     # the game's words, when not TTLM's (AAC: impulse)
     terms: dict[str, str] | None | UnsetType = UNSET
     deadlines: Deadlines | None | UnsetType = UNSET      # a game with deadlines: each owing side's
@@ -451,6 +466,8 @@ class ReportView(Document):
     # closed for good, or paused until the moderator resumes it; absent while it takes them
     closed: ClosedShown | UnsetType = UNSET
     paused: PausedShown | UnsetType = UNSET
+    # played under older rules or other game data: no orders until the moderator upgrades it
+    outdated: OutdatedShown | UnsetType = UNSET
     # a game with deadlines: each owing side's, as the status-view gives them to the reader
     deadlines: Deadlines | None | UnsetType = UNSET
     game_over: bool

@@ -476,11 +476,25 @@ def kept_walk(walk: Walk | None) -> dict | None:
 def check_current(pos: Position | Game, path: Path, games_dir: Path | None) -> None:
     """Refuse orders to a game played under older rules or other game data until the
     moderator upgrades it (UsageError: nothing is written)."""
+    older = outdated(pos, games_dir)
+    if older is not None:
+        raise UsageError(f"{path.name}: {outdated_words(older, path)} (nothing was written)")
+
+
+def outdated(pos: Position | Game, games_dir: Path | None) -> dict | None:
+    """The rules and game data a game is played under (`rules`, `data_digest`) and those
+    this referee decides under (`current_rules`, `current_data_digest`) while they differ,
+    so that it takes no orders until the moderator upgrades it; None when they do not."""
     if pos.rules == RULES_VERSION and not datastore.is_stored(pos.data):
-        return
+        return None
     now_data = game_data(pos.header["game"], games_dir)
-    raise UsageError(
-        f"{path.name}: this game is played under rules {pos.rules} and game data "
-        f"{pos.data.digest[:12]}; this referee decides under rules {RULES_VERSION} with game "
-        f"data {now_data.digest[:12]}; it takes no orders until the moderator moves it on "
-        f"with `referee upgrade {path}` (nothing was written)")
+    return {"rules": pos.rules, "data_digest": pos.data.digest,
+            "current_rules": RULES_VERSION, "current_data_digest": now_data.digest}
+
+
+def outdated_words(older: dict, path: Path) -> str:
+    """Why a game outdated (older) takes no orders, and the command that moves it on."""
+    return (f"this game is played under rules {older['rules']} and game data "
+            f"{older['data_digest'][:12]}; this referee decides under rules "
+            f"{older['current_rules']} with game data {older['current_data_digest'][:12]}; it "
+            f"takes no orders until the moderator moves it on with `referee upgrade {path}`")

@@ -169,12 +169,16 @@ def dice_note(view: dict[str, Any]) -> list[Para]:
 
 def situation(view: dict[str, Any]) -> Para:
     """Who is to act now and on what (2.0), or how the game ended (3.0); that it takes no
-    orders now, closed or paused, and a paused game's decision once it resumes."""
+    orders now, closed, paused or under older rules (outdated), and a paused game's decision
+    once it resumes."""
     if view["game_over"]:
         why, level = result_words(view.get("result") or {})
         return para(Span("Game over: ", "bold"), why, *([" — ", Span(level, "bold")]
                                                         if level else []))
     paused = view.get("paused")
+    if view.get("outdated"):        # what `order` says first; a pause beside it
+        return para(Span(f"{upper_first(view['prompt'])}.", "bold"),
+                    *([" The game is paused too."] if paused else []))
     if paused:
         return para(Span(f"{upper_first(view['prompt'])}.", "bold"),
                     " Once it resumes, waiting on ",
@@ -388,7 +392,8 @@ def status_document(view: dict[str, Any], aids: dict | None = None,
             f"Orders open to {side_name(view['legal_for'])} ({len(view['legal'])})",
             [Orders(list(view["legal"]))] if every else
             grouped_blocks(list(view["legal"]), aids or view.get("_aids"))))
-    elif view["reader"] == "public" and not view.get("closed") and not view.get("paused"):
+    elif view["reader"] == "public" and not any(view.get(k) for k in ("closed", "paused",
+                                                                       "outdated")):
         # Words for a forum's reader, who runs no command: the public's status is posted.
         doc.sections.append(Section("Orders", [para(
             "The orders open to a side are shown to its own player only.")]))

@@ -222,10 +222,11 @@ def build(whole: Game, start: Game, records: list[dict], reader: str, views: dic
 def _asked_now(stat: dict) -> dict:
     """What the report's JSON says of the decision now, as the reader's status-view says it:
     whom it waits on, what is asked, his legal orders, whether the game takes no orders though
-    not over (closed, paused), the deadlines (a game with any), whether the game is over and
-    its result, an armistice proposed (while one waits)."""
+    not over (closed, paused, outdated), the deadlines (a game with any), whether the game is
+    over and its result, an armistice proposed (while one waits)."""
     keys = ("waiting_on", "waiting_on_all", "decision", "prompt", "legal", "closed", "paused",
-            "deadlines", "game_over", "result", "armistice", "armistice_heard", "armistice_to")
+            "outdated", "deadlines", "game_over", "result", "armistice", "armistice_heard",
+            "armistice_to")
     return {k: stat[k] for k in keys if k in stat}
 
 
@@ -374,8 +375,9 @@ def _now_sections(journal: Path, mine: dict, state, data, reader: str,
     standing order that would answer the step asked (standingtip.py); sheet: the reader's
     dice sheet, whose link due ends it (linkdue.py)."""
     closed = stat.get("closed")
-    if closed and closed["why"] == "no_setup":      # no decision asked, none after the end
-        return [Section("Now", [para(upper_first(stat["prompt"]) + ".")])]
+    if (closed and closed["why"] == "no_setup") or stat.get("outdated"):   # until he acts
+        return [Section("Now", [para(upper_first(stat["prompt"]) + "."),
+                                *([para(PAUSED_NOW)] if stat.get("paused") else [])])]
     if closed:
         return [Section("Now", [para(CLOSED_NOW), *_after_the_end(
             reader, True, data, shlex.quote(journal.name))])]

@@ -285,10 +285,12 @@ def _cold_check(table) -> Any:
 
 def halted_now(view: dict, table, at: int | None) -> dict:
     """A status or show view of the game now (at: None or its last record) as it reads
-    while the game takes no orders, closed or paused (game/halts.py); a view of an earlier
+    while the game takes no orders, closed, paused or outdated (game/halts.py); a view of an earlier
     record as it is: no order is given to the past."""
     if at is not None and at != table.records[-1].get("seq"):
         return view
-    from ..game.halts import halted  # start-up: the rules, when no kept view fits
+    from ..game.halts import halted, outdated_now  # start-up: the rules, when no kept view fits
 
-    return halted(view, table.game().state, table.raw, table.records)
+    game = table.game()
+    return halted(view, game.state, table.raw, table.records,
+                  outdated_now(game, table.path, table.games_dir))

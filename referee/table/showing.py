@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..base.errors import UsageError
 from ..game import standing
 from ..game.board import board_view
-from ..game.halts import halted
+from ..game.halts import halted, outdated_now
 from ..game.missednow import marked_missed
 from ..game.views import state_view
 from ..render.reports import shown
@@ -33,9 +33,11 @@ def report_views(table, reader: str, keep: bool = True) -> dict:
 
 
 def _show_now(table, state, data, reader: str, game_id: str, mode: str) -> dict:
-    """The show view of the game now, as `show` makes it: closed or paused said so."""
+    """The show view of the game now, as `show` makes it: closed, paused or outdated said
+    so."""
     view = shown(state_view, state.seq, table.path, state, data, reader, game_id, None, mode)
-    return halted(view, state, table.raw, table.records)
+    return halted(view, state, table.raw, table.records,
+                  outdated_now(table.game(), table.path, table.games_dir))
 
 
 def standing_of(table, reader: str) -> dict:
