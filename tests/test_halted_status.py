@@ -162,3 +162,19 @@ def test_a_game_under_older_rules_lists_no_order_until_its_upgrade(cli, tmp_path
     assert cli("upgrade", journal).exit_code == 0
     again = _status(cli, journal, "entente")
     assert again["legal"] and "outdated" not in again and again["waiting_on"] == "entente"
+
+
+def test_a_paused_game_under_older_rules_says_both(cli, tmp_path):
+    """`order` gives the upgrade's refusal first (replay.check_current): the prompt; the pause
+    is given beside it, with the decision the game resumes at."""
+    from test_versions import _rules9_game
+
+    journal, _secret = _rules9_game(tmp_path)
+    assert cli("deadline", journal, "--pause").exit_code == 0
+    view = _status(cli, journal, "entente")
+    _asks_nothing(view)
+    assert view["outdated"]["rules"] == 9 and "referee upgrade" in view["prompt"], view
+    assert view["paused"]["by"] == "moderator" and view["paused"]["waiting_on_all"] == \
+        ["entente"], view
+    text = cli("status", journal, "--as", "entente").stdout
+    assert "referee upgrade" in text and "paused" in text, text
