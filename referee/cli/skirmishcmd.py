@@ -24,6 +24,8 @@ def skirmish_order(
                                                   "(settle).")],
     dice: Annotated[Optional[str], typer.Option(
         help="The dice, in a --dice manual game: every die in order (3,17,5).")] = None,
+    expect_seq: Annotated[Optional[int], typer.Option(
+        help="Reject unless the journal's last record is this one (stale view guard).")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
     """Take one order of a skirmish: roll its test, record it, print the test."""
@@ -33,7 +35,7 @@ def skirmish_order(
 
     commands.check_side(as_, journal)      # as `order` takes it: a side's name as it is
     try:
-        rec = submit(journal, as_, text, given_dice(dice))
+        rec = submit(journal, as_, text, given_dice(dice), expect_seq)
     except OrderError as exc:       # printed with the order rejected, then the error
         if format == Fmt.json:
             typer.echo(commands.dump(SkirmishOrderResult.of(

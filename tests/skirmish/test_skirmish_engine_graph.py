@@ -17,7 +17,7 @@ from graphs import find_cycle
 
 PACKAGE = Path(referee.table.skirmish.__file__).parent
 LAYERS = [("__init__", "kind"), ("asking", "brief", "explained", "made", "ruled"),
-          ("ending", "listed", "formnotes"),
+          ("ending", "listed", "formnotes", "dryrun"),
           ("life",), ("decider", "report", "loading"), ("contactnews",),
           ("settled", "quotednotes", "contacted", "dones"),
           ("checks",),

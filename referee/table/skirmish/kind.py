@@ -36,6 +36,7 @@ from . import life
 from .asking import asked_now, asked_text, reader_report_text, told_once
 from .brief import bounded
 from .dones import done_words
+from .dryrun import stopped_at
 from .ending import disputable, end_line, end_words, ending_record, moderator_end_mail, undone_words
 from .explained import dice_counts, explained, explained_document
 from .listed import move_turn_words, step_words, usable, waits_turn
@@ -206,10 +207,8 @@ class SkirmishKind(GameKind):
         (life.submit_many): a refusal before a die was rolled appends nothing and is the
         command's error; one after stops there, the records before it standing, and is
         the command's error after their lines."""
-        for option in ("expect_seq", "link"):
-            if how.get(option) is not None:
-                raise UsageError(f"--{option.replace('_', '-')}: a skirmish's orders take "
-                                 f"none")
+        if how.get("link") is not None:
+            raise UsageError("--link: a skirmish's orders take none (it has no dice sheets)")
         if how.get("dry_run"):
             raise UsageError("--dry-run: a skirmish's tests roll as they are taken")
         if not texts:
@@ -217,7 +216,8 @@ class SkirmishKind(GameKind):
         life.check_side(side, self.sides(table))
         given = given_dice(how.get("dice_text"))
         try:
-            records, refused = life.submit_many(table.path, side, texts, given)
+            records, refused = life.submit_many(table.path, side, texts, given,
+                                                expect_seq=how.get("expect_seq"))
         except OrderError as exc:       # refused whole: as a campaign's, printed with it
             if fmt != "json":
                 raise
@@ -350,7 +350,7 @@ class SkirmishKind(GameKind):
                      ) -> tuple[int, Exception] | None:
         """The line a mail's orders stopped at after dice were rolled, and why, when its
         records are seqs (life.stopped_at): for an answer written after a stopped run."""
-        return life.stopped_at(_records(table), side, lines, seqs)
+        return stopped_at(_records(table), side, lines, seqs)
 
     def mailed(self, table) -> dict[str, tuple[set[str], dict[str, int]]]:
         """The mails the journal holds, by the side that sent each: their Message-IDs, and

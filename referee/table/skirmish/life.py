@@ -38,7 +38,7 @@ from ...store import dice as dicemod
 from ...store import signing
 from ...store.anydice import AnyDice
 from ...store.authorship import Authorship
-from ...store.journal import Journal, now, parse, scan
+from ...store.journal import Journal, now, parse, scan, stale
 from ...store.players import order_key
 from ...store.secrets import (
     create_with_secret,
@@ -337,9 +337,10 @@ def check_side(side: str, sides: tuple[str, ...]) -> None:
                          f"({', '.join(sides)}) or the moderator, who settles disputes")
 
 
-def submit(path: Path | str, side: str, text: str, given: list[int] | None = None) -> dict:
+def submit(path: Path | str, side: str, text: str, given: list[int] | None = None,
+           expect_seq: int | None = None) -> dict:
     """Take one order of side: check it, roll its dice, append its record; the record."""
-    return submit_many(path, side, [text], given).records[0]
+    return submit_many(path, side, [text], given, expect_seq=expect_seq).records[0]
 
 
 class Taken(NamedTuple):
@@ -353,7 +354,7 @@ class Taken(NamedTuple):
 
 def submit_many(path: Path | str, side: str, texts: list[str],
                 given: list[int] | None = None, mail: str | None = None,
-                mail_content: str = "") -> Taken:
+                mail_content: str = "", expect_seq: int | None = None) -> Taken:
     """Take a side's orders in turn, each checked on the state the ones before it left,
     each its own record with its own dice, appended under one lock. Every line is read
     before any is decided, and one refused before a die is rolled refuses them all (nothing
@@ -361,7 +362,9 @@ def submit_many(path: Path | str, side: str, texts: list[str],
     it stand, since a refusal of all would tell what their dice gave and leave the same
     dice for the next try (a die is the secret's for its record), and the refusal is
     Taken.refused. `mail` is the Message-ID they came in, `mail_content` the digest of that
-    mail's Date, Subject and text (mailboxes.Message.content_sha256)."""
+    mail's Date, Subject and text (mailboxes.Message.content_sha256). expect_seq: the record
+    the orders were written against, refused as stale once the journal has moved past it
+    (StaleViewError, as a campaign's: store/journal.stale)."""
     path = Path(path)
     journal = Journal(path, keep_contract)
     refused: list[tuple[int, OrderError]] = []
@@ -373,6 +376,8 @@ def submit_many(path: Path | str, side: str, texts: list[str],
             raise UsageError(f"{journal.name}: not a skirmish game")
         card, state = replay(records)
         check_side(side, tuple(state.sides))
+        if expect_seq is not None and expect_seq != records[-1]["seq"]:
+            raise stale(records[-1]["seq"], expect_seq)
         if mail:        # a reply the mail route took as fresh: he has seen what is asked now
             spoke(state, side)
         if state.revealed is not None:
@@ -390,7 +395,7 @@ def submit_many(path: Path | str, side: str, texts: list[str],
             dice = _dice(records[0], path, seq, left, record_source(records, side, texts, mail))
             try:
                 body = {"kind": "skirmish", "at": now(),
-                        **_body(card, state, records, o, side, dice),
+                        **body_of(card, state, records, o, side, dice),
                         **_keyed(dice, o),
                         **({"mail": mail} if mail else {}),
                         **({"mail_content": mail_content} if mail and mail_content else {})}
@@ -418,37 +423,9 @@ def _keyed(dice: AnyDice, o) -> dict:
         o.kind not in ("settle", "dispute") else {}
 
 
-def stopped_at(records: list[dict], side: str, texts: list[str], seqs: list[int]
-               ) -> tuple[int, OrderError] | None:
-    """Where submit_many stopped a side's orders that made records seqs (the first lines of
-    texts) and why, found again on the journal as those records left it: what the answer
-    to a mail applied before a stopped run must say of its refused line (mail/direct.py).
-    None when every line made a record, or the line would be taken now. A line is refused
-    before it rolls a die (its check comes first), so no die of it is rolled here."""
-    at = len(seqs)
-    if not seqs or at >= len(texts) or seqs[-1] >= len(records):
-        return None
-    upto = records[:seqs[-1] + 1]
-    card, state = replay(upto)
-    try:
-        _body(card, state, upto, sk.parse_order(texts[at], card), side, _NoDice())
-    except OrderError as exc:
-        return at, exc
-    except _Rolled:
-        pass
-    return None
-
-
-class _Rolled(Exception):
-    """A line found again in stopped_at would roll: it was not refused by its check."""
-
-
-class _NoDice:
-    def roll(self, sides: int, count: int, purpose: str) -> list[int]:
-        raise _Rolled(purpose)
-
-
-def _body(card, state, records, o, side, dice) -> dict:
+def body_of(card, state, records, o, side, dice) -> dict:
+    """What order o of side makes now: the body of its record (a test, done, a dispute, a
+    ruling), its dice rolled from dice; OrderError when it is refused."""
     if o.kind == "dispute":
         return dispute(card, state, records, o, side)
     if o.kind == "settle":
