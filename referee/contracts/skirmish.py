@@ -265,12 +265,19 @@ class SkirmishOrders(Document):
     """`order` on a skirmish: the records a side's orders made, in order (up to one refused
     after a die was rolled: the command's error names it, and `rejected` the order), and
     `not_applied`: the orders of the batch that made no record, besides the one rejected (a
-    refusal before any die rolled records none of them), as a campaign's order-result."""
+    refusal before any die rolled records none of them), as a campaign's order-result. With
+    `--dry-run` (nothing recorded: records empty), as a campaign's: dry_run, the orders
+    legal so far, where it stopped (the first order whose result needs dice) and the orders
+    not checked, with the one rejected."""
 
     schema_version: int
     records: list[SkirmishOrderResult]
     rejected: Rejection | UnsetType = UNSET
     not_applied: list[str] | UnsetType = UNSET
+    dry_run: bool | UnsetType = UNSET
+    legal: list[str] | UnsetType = UNSET
+    stopped: str | None | UnsetType = UNSET
+    not_checked: list[str] | UnsetType = UNSET
 
 
 class SkirmishStatus(Document):

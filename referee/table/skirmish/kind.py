@@ -36,7 +36,7 @@ from . import life
 from .asking import asked_now, asked_text, reader_report_text, told_once
 from .brief import bounded
 from .dones import done_words
-from .dryrun import stopped_at
+from .dryrun import dry_answer, dry_run, stopped_at
 from .ending import disputable, end_line, end_words, ending_record, moderator_end_mail, undone_words
 from .explained import dice_counts, explained, explained_document
 from .listed import move_turn_words, step_words, usable, waits_turn
@@ -202,19 +202,20 @@ class SkirmishKind(GameKind):
 
     # ------------------------------------------------------------ the commands
     def order(self, table, side: str, texts: list[str], fmt: str, **how: Any
-              ) -> tuple[Any, None]:
+              ) -> tuple[Any, tuple[str, Exception] | None]:
         """The side's orders taken in turn, each its own record with its own dice
         (life.submit_many): a refusal before a die was rolled appends nothing and is the
         command's error; one after stops there, the records before it standing, and is
         the command's error after their lines."""
         if how.get("link") is not None:
             raise UsageError("--link: a skirmish's orders take none (it has no dice sheets)")
-        if how.get("dry_run"):
-            raise UsageError("--dry-run: a skirmish's tests roll as they are taken")
         if not texts:
             raise UsageError("no orders given (as arguments, or '-' / a file name for a list)")
         life.check_side(side, self.sides(table))
         given = given_dice(how.get("dice_text"))
+        if how.get("dry_run"):          # checked up to the first die, nothing written
+            return dry_answer(texts, dry_run(_records(table), side, texts, given,
+                                             how.get("expect_seq")), fmt)
         try:
             records, refused = life.submit_many(table.path, side, texts, given,
                                                 expect_seq=how.get("expect_seq"))

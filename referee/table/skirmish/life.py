@@ -380,10 +380,7 @@ def submit_many(path: Path | str, side: str, texts: list[str],
             raise stale(records[-1]["seq"], expect_seq)
         if mail:        # a reply the mail route took as fresh: he has seen what is asked now
             spoke(state, side)
-        if state.revealed is not None:
-            raise OrderError(f"the dice secret was revealed in record "
-                             f"{state.revealed['record']}: the game is closed and takes no "
-                             f"more orders (nothing was recorded)")
+        check_open(state)
         orders = [sk.parse_order(text, card) for text in texts]
         last = records[-1]
         left = list(given) if given is not None else None
@@ -415,6 +412,13 @@ def submit_many(path: Path | str, side: str, texts: list[str],
 
     written = journal.append_raw(build)[1]
     return Taken(written, refused[0] if refused else None)
+
+
+def check_open(state: sk.SkState) -> None:
+    """Orders are taken until the journal reveals the dice secret (OrderError after)."""
+    if state.revealed is not None:
+        raise OrderError(f"the dice secret was revealed in record {state.revealed['record']}: "
+                         f"the game is closed and takes no more orders (nothing was recorded)")
 
 
 def _keyed(dice: AnyDice, o) -> dict:
