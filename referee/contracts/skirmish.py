@@ -212,6 +212,27 @@ class SkirmishTest(Document):
     void: bool | UnsetType = UNSET
 
 
+class SkirmishResult(Part):
+    """How a skirmish ended (status and every report, once it is over; null before): the
+    side that won (null when neither has a figure left fighting), the sides beaten, why in
+    words, the record of the test it ended with, and the turn and phase it ended in."""
+
+    winner: Optional[str]
+    beaten: list[str]
+    reason: str
+    record: Optional[int]
+    turn: int
+    phase: str
+
+
+class SkirmishRevealed(Part):
+    """The record revealing the dice secret, and the secret (status and every report, once
+    the journal holds it; null before)."""
+
+    record: int
+    secret: str
+
+
 class SkirmishReport(Document):
     """`skirmish report`: the game, the turn and phase, whose move is awaited, every test
     (or those of the last turn) and each figure's state; with --as, what is asked now of
@@ -222,7 +243,7 @@ class SkirmishReport(Document):
     game: str
     scenario: str
     turn: int
-    phase: str
+    phase: str                  # the card's phase under way; "over", "closed" once ended
     waiting: list[str]
     owed: dict[str, list[str]]      # the tests the card compels of each side before done
     firing: list[str] = []          # in a fire phase run in steps: the qualities firing now
@@ -242,7 +263,10 @@ class SkirmishReport(Document):
     figures: list[dict[str, Any]]
     sections: list[dict[str, Any]]
     disputes: list[dict[str, Any]]
-    revealed: Optional[dict[str, Any]] = None   # the record revealing the dice secret, and it
+    revealed: Optional[SkirmishRevealed] = None     # the record revealing the dice secret, and it
+    # A side has no figure left fighting (phase "over"), and how it ended; as the status's
+    game_over: bool
+    result: Optional[SkirmishResult]
     # `skirmish report --as`: who reads it, what his mail asks of him now (paragraph by
     # paragraph), and his own order key, which only a side's (or the moderator's) report
     # carries, as his mail does
@@ -291,7 +315,7 @@ class SkirmishStatus(Document):
     scenario: str
     seq: int                    # the journal's last record
     turn: int
-    phase: str
+    phase: str                  # the card's phase under way; "over", "closed" once ended
     firing: list[str] = []      # in a fire phase run in steps: the qualities firing now
     waiting_on: list[str]
     tests: list[str]            # the kinds of test the phase takes, then `done`
@@ -300,8 +324,11 @@ class SkirmishStatus(Document):
     # The sides with off-table artillery, as the scenario says (SkirmishReport's)
     off_table_artillery: list[str] | UnsetType = UNSET
     prompt: str                 # what it asks now; once it has ended, how and who won
-    game_over: bool             # a side has no figure left fighting
-    revealed: bool              # the dice secret is in the journal: no more orders
+    game_over: bool             # a side has no figure left fighting (phase "over")
+    # The record revealing the dice secret, and the secret: no more orders (phase "closed"
+    # when it came before a side was beaten); null before. A boolean in documents of before.
+    revealed: Optional[SkirmishRevealed]
+    result: Optional[SkirmishResult]    # how it ended, once game_over
 
 
 class SkirmishExplained(Document):

@@ -19,7 +19,7 @@ PACKAGE = Path(referee.table.skirmish.__file__).parent
 LAYERS = [("__init__", "kind"), ("asking", "brief", "explained", "made", "ruled"),
           ("ending", "listed", "formnotes", "dryrun"),
           ("life",), ("decider", "report", "loading"), ("contactnews",),
-          ("settled", "quotednotes", "contacted", "dones"),
+          ("settled", "quotednotes", "contacted", "dones", "endresult"),
           ("checks",),
           ("dicetests", "order_text", "readable", "turns"),
           ("state", "window", "dicekeys", "nearest")]

@@ -7,10 +7,10 @@ the game is over: reveal"); and, once the secret is published, how the dice are 
 
 from __future__ import annotations
 
-from ...base.plurals import counted, upper_first
 from ...base.readers import MODERATOR, PUBLIC
 from ...render.documents import side_name
 from ...render.record_text import wrap_lines
+from .endresult import beaten_words
 from .life import states
 from .report import test_head
 from .state import SkState
@@ -30,16 +30,11 @@ def end_words(card, state: SkState) -> str:
         at = f" (record {state.revealed['record']})" if state.revealed else ""
         return (f"The game is closed: the moderator published the dice secret{at} before a "
                 f"side was beaten; no order is taken.")
-    beaten = [s for s in state.sides if s not in left]
     won = f"the {side_name(left[0])} side won" if left else "no side won"
-    gone = "; ".join(f"{side_name(s) if len(beaten) > 1 else ''} {_gone(card, state, s)}"
-                     .strip() for s in beaten)
-    whose = f"the {side_name(beaten[0])} side has" if len(beaten) == 1 else "neither side has"
     last = _last_test(state)
     ended = f" It ended with {test_head(last)[:-1]}: {last['result']} ({last['rule']})." \
         if last else ""
-    return f"The game is over: {won}. {upper_first(whose)} no figure left fighting ({gone})." + \
-        ended + " " + READING
+    return f"The game is over: {won}. {beaten_words(card, state)}." + ended + " " + READING
 
 
 def end_line(game, records: list[dict]) -> str:
@@ -53,21 +48,6 @@ def end_line(game, records: list[dict]) -> str:
     left = state.fighting()
     won = f"the {side_name(left[0])} side won" if left else "no side won"
     return f"the game ended at record #{ending_record(records)['seq']}: {won}"
-
-
-def _gone(card, state: SkState, side: str) -> str:
-    """How a side's figures left the fight: killed, surrendered, dispersed with their
-    section, each count with the card's line."""
-    figs = [f for f in state.figures.values() if f.side == side]
-    killed = sum(f.killed for f in figs)
-    surrendered = sum(f.surrendered for f in figs)
-    dispersed = sum(f.active for f in figs)
-    return ", ".join([*([f"{counted(killed, 'figure')} killed"] if killed else []),
-                      *([f"{surrendered} surrendered ({card.surrender.rule})"]
-                        if surrendered else []),
-                      *([f"{dispersed} dispersed with "
-                         f"{'its' if dispersed == 1 else 'their'} section ({card.morale.rule})"]
-                        if dispersed else [])])
 
 
 def _last_test(state: SkState) -> dict | None:

@@ -38,6 +38,7 @@ from .brief import bounded
 from .dones import done_words
 from .dryrun import dry_answer, dry_run, stopped_at
 from .ending import disputable, end_line, end_words, ending_record, moderator_end_mail, undone_words
+from .endresult import phase_now, result_of
 from .explained import dice_counts, explained, explained_document
 from .listed import move_turn_words, step_words, usable, waits_turn
 from .loading import load_skirmish
@@ -169,13 +170,13 @@ class SkirmishKind(GameKind):
         return SkirmishStatus.plain(
             game_id=game.header["game_id"], game=game.header["game"],
             scenario=game.header["scenario"], seq=last["seq"], turn=state.turn,
-            phase=sk.phase_of(game.card, state).phase,
-            firing=sk.firing_now(game.card, state), waiting_on=waiting,
-            tests=_open_tests(game), owed=owed_by_side(game.card, state),
+            phase=phase_now(game.card, state),
+            firing=[] if _closed(state) else sk.firing_now(game.card, state),
+            waiting_on=waiting, tests=_open_tests(game), owed=owed_by_side(game.card, state),
             claims=claims_by_side(game.card, state), **artillery_of(state),
             prompt=end_words(game.card, state) if _closed(state) else self.prompt(table),
-            game_over=state.over(),
-            revealed=state.revealed is not None)
+            game_over=state.over(), result=result_of(game.card, state),
+            revealed=state.revealed)
 
     def status_document(self, view: dict, aids: Any, every: bool) -> Document:
         """The status as text: whom the game waits on and for what, the tests of the phase;

@@ -13,6 +13,7 @@ from ...render import came
 from ...render.documents import players_words, side_name
 from .checks import claims, firing_now, live_contacts, owed
 from .contactnews import contacted_lines, contacted_now, melee_passed
+from .endresult import phase_now, result_of
 from .quotednotes import notes_of
 
 
@@ -99,13 +100,14 @@ def report_document(header: dict, card, state, turn: int | None = None,
         check_turn(turn, state.turn)
     mailing = set(header.get("players") or {})
     tests = [_test(t, mailing) for t in state.tests if turn is None or t["turn"] == turn]
+    ended = state.over() or state.revealed is not None
     return SkirmishReport.plain(**reading,
         game_id=header["game_id"], game=header["game"], scenario=header["scenario"],
-        turn=state.turn, phase=card.sequence[state.phase].phase,
-        waiting=[] if state.over() else [s for s in state.sides if s not in state.done
-                                          and (waiting is None or s in waiting)],
-        tests=tests,
-        owed=owed_by_side(card, state), firing=firing_now(card, state),
+        turn=state.turn, phase=phase_now(card, state),
+        waiting=[] if ended else [s for s in state.sides if s not in state.done
+                                  and (waiting is None or s in waiting)],
+        tests=tests, game_over=state.over(), result=result_of(card, state),
+        owed=owed_by_side(card, state), firing=[] if ended else firing_now(card, state),
         contacts=live_contacts(state), claims=claims_by_side(card, state),
         **({"contacted": contacted_now(card, state)} if card.melee.contact_holds else {}),
         **({"melee_passed": True} if melee_passed(card, state) else {}),
