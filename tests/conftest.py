@@ -181,8 +181,10 @@ def referee_home(_homes, monkeypatch) -> Path:
     home.mkdir(mode=0o700)
     monkeypatch.setenv("REFEREE_HOME", str(home))
     from referee.store import home as homemod
+    from referee.store import signing
 
     homemod._KEY.clear()
+    signing._LOADED.clear()     # a key another test's home held is not this one's
     return home
 
 
