@@ -37,7 +37,7 @@ from .skirmish_card import (  # noqa: F401  (the card's tables, read through thi
     Weapon,
     Weapons,
 )
-from .views import Rejection
+from .views import Receipt, Rejection
 
 FigureId = Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}\Z")]
 
@@ -273,6 +273,16 @@ class SkirmishReport(Document):
     reader: str | UnsetType = UNSET
     asked: list[str] | UnsetType = UNSET
     order_key: str | UnsetType = UNSET
+    # `report` and `skirmish report`, as a campaign's report: the tests after record since
+    # (0: all; a skirmish keeps no reader's place), up to record upto, the journal's last,
+    # whose receipt it gives; the dice mode; whom it waits on, as its status (waiting_on)
+    # and as every report names every side owing an answer (waiting_on_all)
+    since: int | UnsetType = UNSET
+    upto: int | UnsetType = UNSET
+    receipt: Receipt | UnsetType = UNSET
+    dice: Literal["committed", "manual"] | UnsetType = UNSET
+    waiting_on: list[str] | UnsetType = UNSET
+    waiting_on_all: list[str] | UnsetType = UNSET
 
 
 class SkirmishOrderResult(Document):
@@ -318,6 +328,7 @@ class SkirmishStatus(Document):
     phase: str                  # the card's phase under way; "over", "closed" once ended
     firing: list[str] = []      # in a fire phase run in steps: the qualities firing now
     waiting_on: list[str]
+    waiting_on_all: list[str] | UnsetType = UNSET   # the same: as every status names them
     tests: list[str]            # the kinds of test the phase takes, then `done`
     owed: dict[str, list[str]]  # the tests the card compels of each side before its done
     claims: dict[str, list[str]] = {}   # the surrenders each side may claim now

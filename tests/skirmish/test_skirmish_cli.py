@@ -319,7 +319,8 @@ def _shared_shapes() -> dict[str, str]:
 
 def test_the_shared_commands_print_the_shapes_scripting_names_for_a_skirmish(game, cli):
     shapes = _shared_shapes()
-    assert set(shapes) == {"status", "show", "explain", "dice", "order", "verify"}, shapes
+    assert set(shapes) == {"status", "show", "report", "explain", "dice", "order", "verify"}, \
+        shapes
     args = {"explain": ["1"], "order": ["--as", "german", "done"]}
     order(cli, game, "british", "done")
     for command, name in shapes.items():

@@ -16,7 +16,7 @@ import referee.table.skirmish
 from graphs import find_cycle
 
 PACKAGE = Path(referee.table.skirmish.__file__).parent
-LAYERS = [("__init__", "kind"), ("asking", "brief", "explained", "made", "ruled"),
+LAYERS = [("__init__", "kind"), ("reported",), ("asking", "brief", "explained", "made", "ruled"),
           ("ending", "listed", "formnotes", "dryrun"),
           ("life",), ("decider", "report", "loading"), ("contactnews",),
           ("settled", "quotednotes", "contacted", "dones", "endresult"),

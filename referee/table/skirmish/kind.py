@@ -40,7 +40,7 @@ from .dryrun import dry_answer, dry_run, stopped_at
 from .ending import disputable, end_line, end_words, ending_record, moderator_end_mail, undone_words
 from .endresult import phase_now, result_of
 from .explained import dice_counts, explained, explained_document
-from .listed import move_turn_words, step_words, usable, waits_turn
+from .listed import move_turn_words, step_words, usable
 from .loading import load_skirmish
 from .made import made_line, record_lines
 from .order_text import KINDS, refusal
@@ -59,6 +59,7 @@ from .report import (
     test_head,
     test_lines,
 )
+from .reported import kind_waiting, reader_report, waited
 from .ruled import ruling_lines, settled_by
 
 FLOW = "Sequence of Play"
@@ -140,8 +141,7 @@ class SkirmishKind(GameKind):
         return [*tests[:-1], "dispute", tests[-1]] if mine else tests
 
     def waiting_on(self, table) -> list[str]:
-        game = table.game()
-        return [] if _closed(game.state) else waited(game)
+        return kind_waiting(table)
 
     def prompt(self, table, side: str | None = None) -> str:
         """What the game asks now; side: the reader asked it (listed.move_turn_words), and
@@ -172,7 +172,8 @@ class SkirmishKind(GameKind):
             scenario=game.header["scenario"], seq=last["seq"], turn=state.turn,
             phase=phase_now(game.card, state),
             firing=[] if _closed(state) else sk.firing_now(game.card, state),
-            waiting_on=waiting, tests=_open_tests(game), owed=owed_by_side(game.card, state),
+            waiting_on=waiting, waiting_on_all=waiting, tests=_open_tests(game),
+            owed=owed_by_side(game.card, state),
             claims=claims_by_side(game.card, state), **artillery_of(state),
             prompt=end_words(game.card, state) if _closed(state) else self.prompt(table),
             game_over=state.over(), result=result_of(game.card, state),
@@ -263,12 +264,9 @@ class SkirmishKind(GameKind):
         """The report: every test (after record `since`, when given) and the forces now; the
         same for every reader, so no bookmark is kept."""
         _reader(table, reader)
-        last = _records(table)[-1]["seq"]
         if since is not None:
-            check_since(since, last)
-        doc = reader_report(self, table, reader)
-        if since:
-            doc = {**doc, "tests": [t for t in doc["tests"] if t["record"] > since]}
+            check_since(since, _records(table)[-1]["seq"])
+        doc = reader_report(self, table, reader, since=since or 0)
         if fmt == "json":
             return json.dumps(carried(doc), indent=2, ensure_ascii=False)
         if fmt == "text":
@@ -520,12 +518,6 @@ def _reader(table, reader: str) -> None:
     check_reader(reader, tuple(table.game().state.sides))
 
 
-def waited(game) -> list[str]:
-    """Whom every view (status, a report, `new`) says the game waits on: the sides still to
-    say done, but one whose unit moves after the other's with none of his own legal now."""
-    return [s for s in sk.waiting(game.state) if not waits_turn(game.card, game.state, s)]
-
-
 def _closed(state) -> bool:
     return state.revealed is not None or state.over()
 
@@ -562,19 +554,6 @@ def _stopped(texts: list[str], at: int, exc: Exception) -> tuple[str, Exception]
             f"({quoted(texts[at])}) was refused")
     rest = texts[at + 1:]
     return line + (f"; not taken: {', '.join(map(quoted, rest))}" if rest else ""), exc
-
-
-def reader_report(kind: SkirmishKind, table, reader: str, turn: int | None = None,
-                  key: str | None = None) -> dict:
-    """The report as reader reads it (`report`, `skirmish report`): every test (turn: that
-    turn's) and the forces, then what his mail asks of him now (asked_now), and his order
-    key when given (`skirmish report --as`: a player's own)."""
-    game = table.game()
-    doc = report_document(game.header, game.card, game.state, turn, waited(game))
-    return report_document(game.header, game.card, game.state, turn, waited(game),
-                           reader=reader,
-                           asked=asked_now(kind, table, doc, reader, key_below=bool(key)),
-                           **({"order_key": key} if key else {}))
 
 
 def _report_sections(doc: dict) -> Document:
