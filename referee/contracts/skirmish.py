@@ -1,7 +1,7 @@
 """The shapes of the skirmish game (games/skirmish): its game file, the card's tables, a
 scenario's forces, a journal record of a test, and the report `skirmish report` prints."""
 
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import Annotated, Any, ClassVar, Literal, Optional, Union
 
 from msgspec import UNSET, Meta, UnsetType, field
 
@@ -317,8 +317,10 @@ class SkirmishOrders(Document):
 class SkirmishStatus(Document):
     """`status` of a skirmish: the turn and phase of the card's sequence of play, the sides
     it waits on, and the tests the phase takes (each with the facts its side declares).
-    Nothing of a skirmish is secret: every reader is shown the same."""
+    Nothing of a skirmish is secret: every reader is shown the same. Version 2: `revealed`
+    is the reveal's record and secret, or null (version 1: a boolean)."""
 
+    VERSION: ClassVar[int] = 2
     schema_version: int
     game_id: str
     game: str
