@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,36 @@ def test_a_paused_game_under_older_rules_says_both(cli, tmp_path):
         ["entente"], view
     text = cli("status", journal, "--as", "entente").stdout
     assert "referee upgrade" in text and "paused" in text, text
+
+
+def test_a_read_of_a_game_that_takes_orders_checks_no_record_for_the_halt(cli, game,
+                                                                          monkeypatch):
+    """The halt is looked for in the state and the journal's bytes: the records, each
+    checked (a whole scan of a long journal, which a cold read makes beside the replay
+    instead), are asked only of a game halted, to say since when. A `status` and `show` of
+    a live game, kept views forgotten, never ask the Table for them; a closed game's do."""
+    from referee.table import Table
+
+    asked: list[int] = []
+    real = Table.records
+
+    def counting(self):
+        asked.append(1)
+        return real.fget(self)
+
+    def forget_views() -> None:         # as `make bench` makes a read cold: the keys stay
+        home = Path(os.environ["REFEREE_HOME"])
+        for entry in home.iterdir():
+            if entry.name not in ("key", "keys", "written", "games"):
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+
+    monkeypatch.setattr(Table, "records", property(counting))
+    closed = game.with_name("closed.jsonl")
+    assert cli("new", closed, "--scenario", "1914", "--game-id", "closed").exit_code == 0
+    assert cli("reveal", closed, "--force").exit_code == 0
+    for args in (("status", game), ("show", game, "--format", "json")):
+        forget_views()
+        assert cli(*args).exit_code == 0
+    assert asked == []
+    forget_views()
+    assert _status(cli, closed, "german")["closed"]["why"] == "revealed" and asked

@@ -9,6 +9,7 @@ its own keys (`game_over`, `result`, 3.0)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,16 +49,19 @@ def outdated_now(game, path: Path, games_dir: Path | None) -> tuple[dict, str] |
     return None if older is None else (older, outdated_words(older, path))
 
 
-def halted(view: dict[str, Any], state: State, raw: bytes, records: list[dict],
+def halted(view: dict[str, Any], state: State, raw: bytes, records: Callable[[], list[dict]],
            older: tuple[dict, str] | None = None) -> dict[str, Any]:
     """The status or show view (by its `legal`) as the reader reads it while the game takes
     no orders: nobody waited on, nothing asked and no order open, the refusal's words for
     its prompt, and `closed`, `paused` or `outdated` saying why (since which record; a
     pause: what the game asks once it resumes; older rules: outdated_now, whose refusal
     `order` gives first, a pause said beside it); the view as it is while orders are taken,
-    or once the game is over. records: the journal's, each at its seq."""
+    or once the game is over. records: the journal's, each at its seq, asked only for a game
+    halted (a read of a game that takes orders checks no record twice)."""
+    if view["game_over"]:
+        return view
     halt = halt_of(state, raw)
-    if view["game_over"] or (halt is None and older is None):
+    if halt is None and older is None:
         return view
     if halt is not None and halt.halted != "paused":
         older = None            # closed for good: no upgrade opens it again
@@ -74,13 +78,13 @@ def halted(view: dict[str, Any], state: State, raw: bytes, records: list[dict],
         out["outdated"] = older[0]
     pause = pause_of(raw) if halt is not None and halt.halted == "paused" else None
     if pause is not None:
-        out["paused"] = {"by": pause.cause, "seq": pause.seq, "at": records[pause.seq]["at"],
+        out["paused"] = {"by": pause.cause, "seq": pause.seq, "at": records()[pause.seq]["at"],
                          "side": pause.side, "waiting_on_all": view["waiting_on_all"],
                          "decision": view["decision"], "prompt": view["prompt"]}
     elif halt is not None:
         from .timeline import unset  # start-up: loaded by halt_of already
         seq = 0 if unset(state) else state.seq     # no record may follow the reveal
         out["closed"] = {"why": "no_setup" if unset(state) else "revealed", "seq": seq,
-                         "at": records[seq].get("at") or records[seq].get("created_at")}
+                         "at": records()[seq].get("at") or records()[seq].get("created_at")}
     out = shape.plain(**out)
     return out if aids is None else {**out, "_aids": aids}

@@ -292,5 +292,5 @@ def halted_now(view: dict, table, at: int | None) -> dict:
     from ..game.halts import halted, outdated_now  # start-up: the rules, when no kept view fits
 
     game = table.game()
-    return halted(view, game.state, table.raw, table.records,
+    return halted(view, game.state, table.raw, lambda: table.records,
                   outdated_now(game, table.path, table.games_dir))

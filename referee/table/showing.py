@@ -36,7 +36,7 @@ def _show_now(table, state, data, reader: str, game_id: str, mode: str) -> dict:
     """The show view of the game now, as `show` makes it: closed, paused or outdated said
     so."""
     view = shown(state_view, state.seq, table.path, state, data, reader, game_id, None, mode)
-    return halted(view, state, table.raw, table.records,
+    return halted(view, state, table.raw, lambda: table.records,
                   outdated_now(table.game(), table.path, table.games_dir))
 
 
