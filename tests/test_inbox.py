@@ -652,6 +652,7 @@ def test_a_mail_pass_keeps_no_views_and_status_after_it_reads_the_same(tmp_path,
     copy = tmp_path / "copy" / "g.jsonl"      # the same bytes, read by nothing yet
     copy.parent.mkdir()
     copy.write_bytes(journal.read_bytes())
+    copy.chmod(0o600)                         # private as the journal: no warning on it
     for side in ("german", "entente"):
         once = cli("status", journal, "--as", side, "--format", "json")
         assert once.exit_code == 0, once.output
