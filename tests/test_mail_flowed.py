@@ -25,6 +25,15 @@ def test_soft_breaks_are_kept_hard_lines_trimmed_and_lines_stuffed():
                                       "> not a quote\ntable\n-- \n")
 
 
+def test_a_line_that_goes_on_after_a_soft_break_loses_its_indent():
+    """A list item wrapped with a hanging indent: joined by a reader of the format, the
+    indent would be spaces inside the sentence ('Somme,   Saint-Quentin'); the line after a
+    soft break is sent flush left, and a hard line keeps its indent."""
+    text = "- Amiens, Somme, \n  Saint-Quentin, Lille\n  hard indent\n"
+    assert flowed(text) == "- Amiens, Somme, \nSaint-Quentin, Lille\n   hard indent\n"
+    assert unflowed(flowed(text)) == "- Amiens, Somme, Saint-Quentin, Lille\n  hard indent\n"
+
+
 def _report(cli, tmp_path):
     journal, raw = mailed_report(cli, tmp_path, "mailtest")
     part = read(raw).get_body(("plain",))
@@ -52,6 +61,10 @@ def test_a_report_is_flowed_its_prose_reflows_and_the_rest_stands_as_sent(cli, t
                "The orders are applied in turn, all or none." in ln for ln in flat), flat
     assert any(ln.startswith("How to read: ") and ln.endswith("Area names or ids both work.")
                for ln in flat), flat
+    # ... and no line going on after a soft break is indented: joined, its indent would be
+    # a run of spaces inside the sentence.
+    assert not [ln for n, ln in enumerate(lines[1:], 1)
+                if lines[n - 1].endswith(" ") and ln.startswith("  ")]
     # ... the orders to copy, the rules under titles and the receipt line for line.
     shown = written(text).split("\n")
     copy = shown.index("For example:")

@@ -20,8 +20,17 @@ SIGNATURE = "-- "
 def flowed(text: str) -> str:
     """text with each line as RFC 3676 sends it: a soft break kept (one trailing space after
     a word, as the wrappers leave it: more, or a line of spaces alone, is hard), every other
-    line's trailing spaces dropped, and the lines that need it space-stuffed."""
-    return "\n".join(_stuffed(_line(line)) for line in text.split("\n"))
+    line's trailing spaces dropped, and the lines that need it space-stuffed. A line that
+    goes on after a soft break loses its indent (a list item's hanging one): a reader that
+    joins the lines would show it as a run of spaces inside the sentence (4.1: the joined
+    line is the lines' text end to end), and one that does not shows it flush left."""
+    out: list[str] = []
+    soft = False
+    for line in text.split("\n"):
+        sent = _line(line.lstrip(" ") if soft else line)
+        soft = sent.endswith(" ") and sent != SIGNATURE
+        out.append(_stuffed(sent))
+    return "\n".join(out)
 
 
 def _line(line: str) -> str:
