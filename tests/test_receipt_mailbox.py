@@ -223,3 +223,15 @@ def test_a_line_of_the_player_s_a_refusal_quotes_back_is_not_its_receipt(tmp_pat
     assert r.exit_code == 0, r.output
     assert f"mailbox {box}: 3 mails read, 3 with a receipt of game mailtest, 1 receipt " \
            f"checked (2 already in another mail)" in r.stdout, r.stdout
+
+
+def test_a_receipt_wrapped_under_a_long_game_id_is_read_whole_indented_or_not():
+    """A receipt line too long for the mail goes on with its record and hash on the next
+    line: indented as the report wraps it, or flush left as a mail sends a line after a soft
+    break (mail/flowed.py). Either way the block is the receipt whole."""
+    from referee.mail.receiptbox import receipt_blocks
+
+    head = "Receipt: " + "a-game-whose-id-is-long-" * 2
+    for cont in ("  12:" + "ab" * 16, "12:" + "ab" * 16):
+        text = f"Your report.\n\n{head}\n{cont}\n"
+        assert receipt_blocks(text) == [f"{head.strip()}\n{cont.strip()}"], cont

@@ -30,7 +30,7 @@ from .mailboxes import Mailboxes
 from .msgids import DOMAIN
 
 _QUOTED = re.compile(r"^\s*>")
-_GO_ON = re.compile(r"^\s+[0-9]{1,9}:[0-9a-fA-F]+\s*$")    # SEQ:HASH under a long game id
+_GO_ON = re.compile(r"^\s*[0-9]{1,9}:[0-9a-fA-F]+\s*$")    # SEQ:HASH under a long game id
 _SIGNS = re.compile(r"^\s+[A-Za-z0-9_-]+\s*$")             # a line of the Signed block
 
 
