@@ -168,10 +168,11 @@ def test_a_dispute_open_at_the_end_asks_the_moderator_first_then_he_is_told_the_
         _flat(umpire), umpire
     duel.post("moderator", "settle record=6 uphold=yes")
     (umpire,) = duel.tick()[UMPIRE]         # the answer to his ruling, with his report
+    # the lines after a soft break go on flush left (mail/flowed.py)
     assert umpire.startswith("Your mail was recorded: #8\n#8 moderator: settle record=6 "
-                             "uphold=yes: #6's facts upheld; its result\n    stands: B1 "
-                             "killed (scores 14, 9, 16, 18, 19; 15+ pinned, 18+\n"  # stuffed
-                             "    killed)\n\n"
+                             "uphold=yes: #6's facts upheld; its result\nstands: B1 "
+                             "killed (scores 14, 9, 16, 18, 19; 15+ pinned, 18+\n"
+                             "killed)\n\n"
                              + END.split(". ")[0]), umpire
     assert "What now: check the journal (`referee verify`), then publish the dice secret " \
         "(`referee reveal`)" in _flat(umpire), umpire
