@@ -99,8 +99,9 @@ def test_in_a_paused_game_the_side_not_asked_reads_first_that_it_is_paused(tmp_p
     clock(datetime(2026, 11, 24, 10, 0, tzinfo=UTC))
     assert cli("deadline", journal, "--pause").exit_code == 0
     entente = _reports(tmp_path, journal, 1)["entente"]
-    lead = _paragraphs(entente)[0]
+    paused, lead = _paragraphs(entente)[:2]
     assert "\nNow\n---\n" not in entente and "\nBoard\n" not in entente, entente
+    assert paused.startswith("The moderator paused the game: no orders are taken"), paused
     assert lead.startswith("Paused; once it resumes, waiting on the German player: play an "
                            "Offensive-type card"), lead
 

@@ -91,7 +91,7 @@ def _news(mails: list, *said: str) -> str:
     assert BOARD not in text and "Victory points" not in text and pictures == [], text
     head, _, orders = text.partition("\nNow\n---\n")
     rest = orders.partition("\nTo answer, ")[2]
-    assert len((head + rest).splitlines()) <= 25
+    assert len((head + rest).splitlines()) <= 28    # with a pause's or resume's lead
     assert all(len(line) <= 72 for line in text.splitlines()), text
     flat = " ".join(text.split())
     assert all(s in flat for s in said), text
@@ -230,3 +230,24 @@ def test_an_armistice_refused_is_news_to_its_proposer(game):
     assert own.startswith("Applied from your mail: 'refuse armistice' (#"), own
     _news(mails[ENTENTE], "The German player refuses the armistice")
     _news(mails[OBSERVER], "The German player refuses the armistice")
+
+
+def test_a_pause_or_resume_is_the_first_thing_each_reader_reads(game):
+    """The side owing orders reads first that his deadline stopped (not an armistice or his
+    decision once it resumes), then, resumed, when his orders are due; the others too."""
+    mails = game.run("deadline", "--pause")
+    first = {reader: " ".join(mails[reader][0][0].split("\n\n")[0].split())
+             for reader in (GERMAN, ENTENTE, OBSERVER)}
+    assert first[GERMAN] == ("The moderator paused the game: no orders are taken and your "
+                             "deadline is stopped until he resumes it."), first
+    assert first[ENTENTE] == first[OBSERVER] == (
+        "The moderator paused the game: no orders are taken and no deadline runs until he "
+        "resumes it."), first
+    mails = game.run("deadline", "--resume")
+    first = {reader: " ".join(mails[reader][0][0].split("\n\n")[0].split())
+             for reader in (GERMAN, ENTENTE, OBSERVER)}
+    assert first[GERMAN] == ("The moderator resumed the game: your orders are now due by "
+                             "Wed 25 Nov 20:00 UTC."), first
+    assert first[ENTENTE] == first[OBSERVER] == (
+        "The moderator resumed the game: the German player's orders are now due by Wed 25 "
+        "Nov 20:00 UTC."), first

@@ -24,6 +24,7 @@ from ..store.mailroute import ROUTE
 from ..store.players import REGISTER, roster
 from ..store.sheets import SHEET
 from .afterend import key_line
+from .pauselead import pause_lead
 from .pictures import last_map_line
 from .refusal import FULL_MOST, lead_lines, prose
 
@@ -110,7 +111,8 @@ def news_body(table, reader: str, since: int, key: str | None = None, due: str |
             where or ("The board is as your last report showed it." if key else
                       "The board is as the last report showed it.")]
     records = table.records
-    return lead_lines(doc) + (f"{due}\n\n" if due else "") + told + "\n\n" + \
+    return pause_lead(table, reader, since) + lead_lines(doc) + \
+        (f"{due}\n\n" if due else "") + told + "\n\n" + \
         (_orders_open(doc) if asked else "") + prose(" ".join(p for p in said if p)) + \
         "\n\n" + (key_line(table, reader, key) if key else "") + \
         receipt_text(records[0], records[-1]) + "\n"

@@ -22,6 +22,7 @@ from ..store.mailroute import referee_address
 from ..store.players import OBSERVER
 from .ledger import mail_name
 from .newsmail import NEWS, REPORT, news_body, owed
+from .pauselead import pause_lead
 from .pictures import MailPictures
 from .refusal import FULL_MOST, lead_lines, prose, split_receipt
 from .subjects import table_subject
@@ -93,7 +94,7 @@ def _public_text(table, since: int, what: str, where: str = "") -> str:
     if where:
         report, receipt = split_receipt(text)
         text = f"{report}\n\n{prose(where)}\n\n{receipt}"
-    return lead_lines(doc) + text + "\n"
+    return pause_lead(table, PUBLIC, since) + lead_lines(doc) + text + "\n"
 
 
 def resume_from(sent, records) -> int:

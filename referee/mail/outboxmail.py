@@ -133,7 +133,7 @@ class _Outbox:
             shown, where = self.pictures.for_mail(side, subject, refusal=True)
             body = self.head(entry, side) + latest + "\n\n" + report_body(
                 self.table, side, mail_since(self.ledger, side, self.records), self.keys[side],
-                self.due.get(side), map_note=where, held=side in self.held)
+                self.due.get(side), map_note=where, held=side in self.held, refused=True)
         self.written.append(self.write(
             self.folder, self.sender, address, subject, body,
             entry["message_id"], shown, name=entry["name"],

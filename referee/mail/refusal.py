@@ -26,6 +26,7 @@ from ..store.players import roster
 from ..store.sheets import SHEET_RULE
 from .afterend import key_line
 from .copies import this_is
+from .pauselead import pause_lead
 
 # A report mail tells at most FULL_MOST records in full, the last ones; those before them
 # (thousands after `autoplay` or a long absence) are told in brief, a turn a line.
@@ -335,14 +336,17 @@ UNCHANGED = ("Victory points", "Board")
 
 
 def report_body(table, side: str, since: int, key: str, due: str | None = None,
-                notes: list[str] = (), map_note: str = "", held: bool = False) -> str:
+                notes: list[str] = (), map_note: str = "", held: bool = False,
+                refused: bool = False) -> str:
     """A player's report as mail text (table: the game's Table): what of his messages was
     not applied (notes), what is asked of him now (lead_lines), the report, his deadline
     when he owes orders (`due`, reminders.py), where his last map is when this mail has none
     (`map_note`, pictures.py), his order key, the receipt last (its one line, or two for a
     long game id). The views the report shows are not kept: the journal moves on with the
     next message. held: his mailed orders wait for the moderator's dice (holds.py), so his
-    decision is told without the orders open to him, and `due` says why."""
+    decision is told without the orders open to him, and `due` says why. refused: the mail
+    is the reply to a message not applied, whose head tells why (a pause among them), so a
+    pause or resume since his last mail does not open it (pauselead.py)."""
     joined = newcomer(table.records, side, since)
     if joined is not None:          # a new reader: the story from its start, and why
         since, notes = 0, [_newcomer_note(table, side, joined, held), *notes]
@@ -366,7 +370,10 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     # names only the game, the reader and the season: subjects.py, and every report of a
     # season has the same title).
     title, _, rest = report.rstrip().partition("\n\n")
-    return head + lead + title + "\n\n" + rest + \
+    # Under a refusal, whose head says the game is paused (none of his orders is taken),
+    # the pause is not told again.
+    paused = "" if refused else pause_lead(table, side, since)
+    return head + paused + lead + title + "\n\n" + rest + \
         (f"\n\n{due}" if due else "") + (f"\n\n{prose(map_note)}" if map_note else "") + \
         f"\n\n{key_line(table, side, key)}{receipt}\n"
 
