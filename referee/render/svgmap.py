@@ -499,13 +499,16 @@ def map_facts(state: State, data: GameData, reader: str, game_id: str = "") -> l
 
 def board_digest(state: State, data: GameData, reader: str) -> str:
     """A digest of what the map shows its reader of the board: each area's control and the
-    units there as he may see them (1.4), and the EFT box's; not who must act."""
+    units there as he may see them (1.4), the EFT box's, and the rings it draws (the battle
+    areas, those the decision concerns): a mail that sends no new map says the board is as
+    an earlier one shows it, which must then draw it the same; not who must act."""
     view = state_view(state, data, reader)
     facts = [[a, info["control"], [[u["id"], u.get("summary"), u.get("strength"),
                                      bool(u.get("entrenched")), bool(u.get("oos"))]
                                     for u in info["units"]]]
              for a, info in sorted(view["areas"].items())]
     facts.append([u["id"] for u in box_views(state, data, reader)])
+    facts.append([sorted(battle_areas(state, data)), sorted(decision_areas(state, data))])
     return hashlib.sha256(json.dumps(facts).encode()).hexdigest()[:24]
 
 
