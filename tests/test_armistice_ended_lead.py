@@ -1,12 +1,13 @@
 """A proposal that ended without an answer (3.2: withdrawn; 2.0 VI: lapsed with its season)
-is told where the proposal was: first in the Now section of the report, which a mail opens
-with (reports.report_lead): to the side it was made to, and, lapsed, to the proposer. Told
-once, in the report whose records ended it; not to the public, and not again after."""
+is told near where the proposal was, in the Now section of the report: just after the
+decision its reader owes, which a mail opens with (reports.report_lead), or first when he
+owes none; to the side it was made to, and, lapsed, to the proposer. Told once, in the
+report whose records ended it; not to the public, and not again after."""
 
 from __future__ import annotations
 
 from test_deadlines import new_game as mail_game
-from test_mail_lead import _last_part_opening
+from test_mail_lead import _last_part_opening, _paragraphs
 from test_mail_waiting_side import replying
 
 import gamecalls as g
@@ -35,22 +36,33 @@ def _now(cli, journal, reader: str, *since) -> str:
     return _last_part_opening(r.stdout, "Now")
 
 
+def _after_decision(cli, journal, reader: str) -> str:
+    """The Now section's paragraph after the first, which is the decision the reader owes."""
+    r = cli("report", journal, "--as", reader)
+    assert r.exit_code == 0, r.output
+    assert _last_part_opening(r.stdout, "Now").startswith("Your decision: "), r.stdout
+    return _paragraphs(r.stdout.partition("\nNow\n---\n")[2])[1]
+
+
 def test_a_lapsed_proposal_opens_both_sides_reports(tmp_path, cli):
     journal = _game(tmp_path, [("german", "propose armistice"), ("entente", "pass"),
                                ("entente", "end turn"), ("german", "done"),
                                ("entente", "done")])
     assert g.open_game(journal).state.armistice_ended["how"] == "lapsed"
-    assert _now(cli, journal, "entente") == LAPSED
+    # The Entente owes his reinforcements (2.0 I): that decision first, the lapse just after
+    # it; the German, who owes nothing now, reads it first.
+    assert _after_decision(cli, journal, "entente") == LAPSED
     assert _now(cli, journal, "german") == OWN_LAPSED
-    assert "lapsed" not in _now(cli, journal, "public")
+    public = cli("report", journal, "--as", "public").stdout
+    assert "lapsed" not in public, public
     # The next report, of no record that ended it, does not tell it again.
-    assert "lapsed" not in _now(cli, journal, "entente"), "told twice"
+    assert "lapsed" not in cli("report", journal, "--as", "entente").stdout, "told twice"
 
 
 def test_a_withdrawn_proposal_opens_the_report_of_the_side_it_was_made_to(tmp_path, cli):
     journal = _game(tmp_path, [("german", "propose armistice"), ("entente", "pass"),
                                ("german", "withdraw armistice")])
-    assert _now(cli, journal, "entente") == WITHDRAWN
+    assert _after_decision(cli, journal, "entente") == WITHDRAWN
     assert "withdrew" not in _now(cli, journal, "german")
     assert "withdrew" not in _now(cli, journal, "public")
 

@@ -1,9 +1,9 @@
 """An armistice told first in the Now section of a report (3.2): a proposal open, to the
 side it waits on (before his decision, so that a mail opens with it) and to anyone else
 (after it); a proposal withdrawn or lapsed since the reader's last report, to the side it
-was made to and, lapsed, to the proposer, in the same place (2.0 VI): a mail's lead is the
-Now section's first paragraph (reports.report_lead), and a player who read a proposal at
-the top of his mail reads its end there too."""
+was made to and, lapsed, to the proposer, near the same place (2.0 VI): a mail's lead is
+the Now section's first paragraph (reports.report_lead), which is the decision a reader
+owes when he owes one (it is what he must act on), the proposal's end just after it."""
 
 from __future__ import annotations
 
@@ -19,15 +19,17 @@ def tell_armistice(now: Section, state, data, reader: str, stat: dict, level: st
     """An armistice proposed and not yet answered (3.2), told in the Now section: first to
     the side that may answer it (it is asked of him, whatever else is), after the decision
     now to anyone else; while the game is paused, as an answer he may give once it resumes.
-    With none open, one the records of news ended (withdrawn or lapsed), first. Nothing
+    With none open, one the records of news ended (withdrawn or lapsed): after the decision
+    the reader owes (what his mail opens with), first to a reader who owes none. Nothing
     once the game is over or closed."""
     proposer = state.armistice
     if stat["game_over"] or state.revealed:
         return
     if proposer is None:
         ended = ended_para(state, data, reader, news)
-        if ended is not None:
-            now.blocks.insert(0, ended)
+        if ended is not None:       # after the decision he owes (a mail's lead), else first
+            owes = reader in (stat.get("waiting_on_all") or [stat.get("waiting_on")])
+            now.blocks.insert(1 if owes and now.blocks else 0, ended)
         return
     other = next((s for s in data.sides if s != proposer), None)
     # Paused, no orders are taken (the refusal above his report says so): not "now".
