@@ -11,6 +11,7 @@ import textwrap
 
 from ..base.flowing import FLOWED
 from ..game.planparts import heading_order, marked
+from .areanames import with_names
 from .asread import SENTENCE_END, as_read
 from .dice_words import sheet_parts
 from .layout import softened
@@ -88,8 +89,8 @@ def record_lines(rec: dict, data: GameData, reader: str,
     if isinstance(private, dict) and "data" in private:
         order = private["data"]["text"]
     note = answered(rec, pending) if pending is not None else ""
-    order = as_read(order, data) if order == heading_order(order, rec) else \
-        heading_order(order, rec)
+    order = with_names(as_read(order, data), data) if order == heading_order(order, rec) \
+        else heading_order(order, rec)
     out = [f"#{rec['seq']} {rec['at']} {who}: {order.replace(chr(10), '; ')}{note}{came}"]
     if pending is not None:
         note_pending(rec, pending)

@@ -41,6 +41,7 @@ from ..game.replay import Era, Game, order_text
 from ..store.journal import redact
 from ..store.rosternews import RosterNews
 from ..store.sheets import sheets_in
+from .areanames import named_parts
 from .armisticenews import tell_armistice
 from .asread import as_read
 from .board import board_section
@@ -102,9 +103,11 @@ def _record_heading(rec: dict, before, reader: str, data=None) -> list[Span]:
     note += came_note(rec, reader, rule_of(before)) + (given or "")
     # An order longer than a mail's line is told as words, wrapped as the event lines under
     # it are: a past order is read, not copied, and never runs past the line.
-    orders = [Span(line, style if len(line) <= ORDER_MOST else "plain")
+    # An area id that does not read as its name has the name beside it (areanames.py).
+    orders = [[Span(part, style if typed and len(line) <= ORDER_MOST else "plain")
+               for part, typed in ([(line, True)] if hidden else named_parts(line, data))]
               for line in text.split("\n")]
-    joined = [span for n, o in enumerate(orders) for span in ([Span("; ")] if n else []) + [o]]
+    joined = [span for n, o in enumerate(orders) for span in ([Span("; ")] if n else []) + o]
     return [Span(f"#{rec['seq']} {who}: "), *joined, Span(note)]
 
 
