@@ -41,6 +41,15 @@ def test_a_long_title_s_rule_is_its_widest_line_and_one_hard_line_when_flowed():
     assert [ln for ln in sent if set(ln.rstrip()) == {"="}] == [rule]
 
 
+def test_a_rule_is_no_longer_than_a_phone_s_line():
+    """A title of 53 to 69 columns fits a 72-column mail line, and its rule did too: a phone
+    showing 40 columns reflows the title but breaks the hard rule, leaving a stray line of
+    '=' under it. The rule stops at RULE_MOST; a short title's is as long as the title."""
+    title = "What the German player did since your last mail (records 3–9)"
+    text = to_text(Document(title, [Section("Since your last mail (record 17)")]))
+    assert _rules(text) == [(title, "=" * 40), ("Since your last mail (record 17)", "-" * 32)]
+
+
 def test_columns():
     assert columns("abc") == 3 and columns("ｗｉｄｅ") == 8 and columns("e\u0301") == 1
     assert columns("a\u200db") == 2 and columns("—") == 1

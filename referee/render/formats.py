@@ -69,13 +69,19 @@ def _block_text(block: Block, width: int) -> list[str]:
     raise TypeError(f"not a block: {block!r}")
 
 
+# The columns a phone shows a mail's line in, at the least: a title's rule is never longer,
+# so that the one hard line a phone cannot reflow never breaks into a stray line of its own.
+RULE_MOST = 40
+
+
 def _underlined(title: str, width: int, rule: str) -> list[str]:
     """A wrapped title and a rule under it as wide as its widest line shows (columns.py: a
-    wide character two columns, a combining mark none), no wider than width: one hard line,
-    which a phone's reflowing mail program leaves whole when the title fits it."""
+    wide character two columns, a combining mark none), no wider than width nor than a
+    phone's line (RULE_MOST): one hard line, which a phone's reflowing mail program leaves
+    whole, under the title's first line as the phone wraps it."""
     lines = _wrap_plain(title, width, soft=True)
-    return lines + [rule * min(width, max(columns(x.rstrip()) for x in lines))] if lines \
-        else []
+    return lines + [rule * min(width, RULE_MOST, max(columns(x.rstrip()) for x in lines))] \
+        if lines else []
 
 
 def to_text(doc: Document, width: int = 72) -> str:
