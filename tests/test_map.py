@@ -569,8 +569,9 @@ def test_sides_shown_the_same_map_get_one_picture_that_names_them_both(battle, m
     game = g.open_game(battle["journal"])
     maps = svgmap.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
     assert maps.png("entente") == maps.png("german") and len(painted) == 1
-    assert _top_line(painted[0]).endswith("map for German and Entente")
-    assert painted[0].findtext("title").endswith("for German and Entente")
+    # In words each reads as his own map: not 'for German and Entente'.
+    assert _top_line(painted[0]).endswith("map (the same for both sides)")
+    assert painted[0].findtext("title").endswith("(the same for both sides)")
     for reader in ("german", "entente"):
         alone = svgmap.map_tree(game.state, game.data, reader, game.game_id)
         assert _top_line(alone).endswith(f"map for {reader.title()}")
@@ -654,6 +655,13 @@ def test_same_drawing_tells_a_text_moved_out_of_its_group():
     (("public",), "the public"), (("moderator",), "the moderator")])
 def test_a_picture_names_its_readers_as_people_read_them(readers, words):
     assert mapkeys.readers_words(readers) == words
+
+
+@pytest.mark.parametrize(("readers", "words"), [
+    (("german",), "for German"), (("german", "entente"), "(the same for both sides)"),
+    (("german", "entente", "public"), "(the same for both sides and the public)")])
+def test_a_shared_picture_says_it_is_the_same_for_its_readers(readers, words):
+    assert mapkeys.for_words(readers) == words
 
 
 @pytest.mark.parametrize(("phase", "words"), [

@@ -95,6 +95,19 @@ def readers_words(readers: tuple[str, ...]) -> str:
     return joined(named)
 
 
+def for_words(readers: tuple[str, ...]) -> str:
+    """Whom a picture is for, after what it shows: 'for German' to one reader; to several
+    who share it, that it is the same for them, in words each reads as his: '(the same for
+    both sides)', '(the same for both sides and the public)'. 'for German and Entente' on
+    the German's map read as a map drawn for the Entente too, not his own."""
+    if len(readers) < 2:
+        return f"for {readers_words(readers)}"
+    sides = [r for r in readers if r not in _READERS]
+    others = [_READERS[r] for r in readers if r in _READERS]
+    named = (["both sides"] if len(sides) == 2 else [side_name(r) for r in sides]) + others
+    return f"(the same for {joined(named)})"
+
+
 # The readers who are no side, as a picture's top names them.
 _READERS = {"public": "the public", "moderator": "the moderator"}
 
@@ -110,8 +123,8 @@ def header(g: ET.Element, view: dict, scale: Scale, width: float, what: str,
     the very same picture), of which game, record and turn, and what it shows."""
     f, room = scale.font, width - 2 * EDGE
     y = 4 + f * 1.3 * 1.05
-    text(g, EDGE, y, fit(f"{view.get('game_name') or 'Game'} \u2014 {what} for "
-                         f"{readers_words(shown_to or (view['reader'],))}", f * 1.3, room,
+    text(g, EDGE, y, fit(f"{view.get('game_name') or 'Game'} \u2014 {what} "
+                         f"{for_words(shown_to or (view['reader'],))}", f * 1.3, room,
                          True), f * 1.3,
          **{"font-weight": "bold", "class": "reader"})
     y += scale.line

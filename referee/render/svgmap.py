@@ -448,7 +448,7 @@ def start(scene: Scene, title: str, shown_to: tuple[str, ...] = ()
                              "font-family": "DejaVu Sans Condensed, DejaVu Sans, sans-serif"})
     ET.SubElement(svg, "title").text = clean(
         f"{v.get('game_name') or 'Game'}: {title}, game {v['game_id']}, record {v['seq']}, "
-        f"for {mapkeys.readers_words(shown_to or (v['reader'],))}")
+        f"{mapkeys.for_words(shown_to or (v['reader'],))}")
     ground = _rect(svg, (0, 0, WIDTH, 1), GROUND, "ground")
     return svg, ground
 
