@@ -44,6 +44,7 @@ from ..store.sheets import sheets_in
 from .areanames import named_parts
 from .armisticenews import tell_armistice
 from .asread import as_read
+from .battleheld import battle_outcome, fort_note
 from .board import board_section
 from .came import came_note
 from .coming import ahead_blocks, awaited_blocks
@@ -126,19 +127,6 @@ def _held(state, area: str, data) -> tuple[str, str]:
     """A battle area's name and who holds it once its battle is over (4.1, 5.4)."""
     return data.areas[area].name if area in data.areas else area, \
         state.area_state(area, data)
-
-
-def _battle_outcome(state, area: str, data) -> str:
-    """Who holds a battle area once its battle is over, in a sentence (4.1, 5.4)."""
-    name, control = _held(state, area, data)
-    if control == "disputed":
-        return f"{name} stays Disputed: both sides still have units there (5.1.1)"
-    held = f"{name} is now held by the {side_name(control)} side"
-    weak = [f for f in state.forts.values() if f.area == area and f.strength == 1
-            and data.nation_side[f.nation] != control]
-    if weak:
-        held += " (an enemy fort of strength 1 remains there; alone it holds no area, 8.4)"
-    return held
 
 
 def build(whole: Game, start: Game, records: list[dict], reader: str, views: dict,
@@ -267,6 +255,8 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
     events = shown(in_context, rec["seq"], journal, events, before, data)
     for ev in Battles.at(before).marked(told_once(events, reader, rec.get("actor"))):
         line = shown(describe, rec["seq"], journal, ev, data, reader)
+        if line and ev["type"] == "AreaControlChanged":
+            line += shown(fort_note, rec["seq"], journal, ev, state, data)
         if line:
             # A revealed plan (one order a line) in one sentence: its orders are told, not
             # offered to be typed.
@@ -274,9 +264,10 @@ def _happened(rec: dict, before, seen: dict, state, data, reader: str,
             head, *orders = line.split("\n")
             lines.append([Span(" ".join([head, "; ".join(o.strip() for o in orders)]).strip(),
                                "bold" if "untold" in ev else "plain")])
-        if ev["type"] == "BattleEnded":
-            outcome = shown(_battle_outcome, rec["seq"], journal, state, ev["area"], data)
-            lines.append([Span(outcome, "bold")])
+        if ev["type"] == "BattleEnded":     # who holds it, unless told where it changed
+            outcome = shown(battle_outcome, rec["seq"], journal, before, state, ev["area"],
+                            data, seen["events"])
+            lines += [[Span(outcome, "bold")]] if outcome else []
     dice.add(lines, seen, data)
     if "clock" in seen and clock[2]:   # an answer more of the run: its answer alone
         from ..game.timeline import answered_words  # start-up: a missed deadline's answer
