@@ -203,10 +203,12 @@ def _menu(text: str) -> str:
     """The orders open, as a mail lists them: from 'Reply with one order per line' to the
     list's last item, and the paragraph naming the areas the long lines share, if any."""
     start = text.index("Reply with one order per line")
-    end = re.search(r"\n- Also: [^\n]*(\n  [^\n]+)*\n(\nThe \d+ areas: [^\n]*(\n[^\n]+)*\n)?",
-                    text[start:])
+    end = re.search(r"\n- Also: [^\n]*(\n(?!- )[^\n]+)*\n(\nThe \d+ areas: [^\n]*"
+                    r"(\n[^\n]+)*\n)?", text[start:])
     assert end is not None, text[start:]
-    return text[start:start + end.end()]
+    # a line that goes on after a soft break is sent flush left (mail/flowed.py), one after
+    # a hard break keeps its indent: the lines are compared, not their indents
+    return "\n".join(line.strip() for line in text[start:start + end.end()].split("\n"))
 
 
 def test_the_late_mail_and_the_reminder_list_the_orders_as_the_report_does(
