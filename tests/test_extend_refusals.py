@@ -2,8 +2,8 @@
 exit 1: docs/scripting.md's table of kinds), whatever the reason: a game over or closed by
 its reveal as well as a paused one or one where no side owes orders. A game over gave kind
 usage, exit 2, so a script had to read two codes for one refusal. The moderator's own
-settings (`deadline --set`, `--pause`) on a game that has ended stay a usage error: they
-are no request of the game's, only a command it has no use for now."""
+settings (`deadline --set`, `--pause`) on a game closed or over are refused alike: they
+gave kind usage, exit 2, beside `extend`'s exit 1 for the same reason."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_extend_on_a_game_over_is_an_order_refused(cli, timed):
     r = cli("extend", timed, "german", "24h")
     assert r.exit_code == 1 and r.stderr.count("\n") == 1
     error = refused(cli, timed, "deadline", timed, "--set", "72h")
-    assert (error["kind"], error["exit"]) == ("usage", 2), error
+    assert (error["kind"], error["exit"]) == ("order_rejected", 1), error
 
 
 def test_extend_on_a_closed_game_is_an_order_refused(cli, timed):
@@ -47,6 +47,10 @@ def test_extend_on_a_closed_game_is_an_order_refused(cli, timed):
     error = refused(cli, timed, "extend", timed, "24h")
     assert (error["kind"], error["exit"]) == ("order_rejected", 1), error
     assert "closed" in error["error"]
+    for settings in (("--set", "72h"), ("--pause",)):
+        again = refused(cli, timed, "deadline", timed, *settings)
+        assert (again["kind"], again["exit"]) == (error["kind"], error["exit"]), again
+        assert again["error"] == error["error"]
 
 
 def test_extend_on_a_paused_game_is_an_order_refused_as_before(cli, timed):

@@ -464,18 +464,17 @@ def set_deadlines(path: Path | str, fact: dict, games_dir: Path | None = None) -
     return journal.append_raw(build)[1][0]
 
 
-def _open_game(state: State, asked: bool = False) -> None:
-    """UsageError when the game's clock no longer runs: over, or closed by its reveal. For
-    an extension (asked) NoOrdersTaken instead, exit 1, as its other refusals are: more time
-    is asked as an order is, by a player's mail too, and refused for what the game is now,
-    not for how the command was written (docs/scripting.md's table of kinds)."""
+def _open_game(state: State) -> None:
+    """NoOrdersTaken (kind order_rejected, exit 1) when the game's clock no longer runs:
+    over, or closed by its reveal. The same refusal for the moderator's settings, his
+    pause and an extension, his or a player's by mail: each is refused for what the game is
+    now, not for how the command was written (docs/scripting.md's table of kinds)."""
     if unset(state):
-        raise NoOrdersTaken("closed", NO_SETUP) if asked else UsageError(NO_SETUP)
+        raise NoOrdersTaken("closed", NO_SETUP)
     if game_over(state):
-        over = "the game is over; its deadlines no longer run"
-        raise NoOrdersTaken("over", over) if asked else UsageError(over)
+        raise NoOrdersTaken("over", "the game is over; its deadlines no longer run")
     if state.revealed:
-        raise NoOrdersTaken("closed", CLOSED) if asked else UsageError(CLOSED)
+        raise NoOrdersTaken("closed", CLOSED)
 
 
 def pause_or_resume(path: Path | str, pause: bool, games_dir: Path | None = None) -> dict:
@@ -543,7 +542,7 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
             last = json.loads(raw[raw.rfind(b"\n", 0, len(raw) - 1) + 1:])
             return last["seq"], last["hash"], []
         tl = timeline(journal, raw, games_dir)
-        _open_game(tl.state, asked=True)
+        _open_game(tl.state)
         if side is not None and side not in tl.data.sides:
             raise UsageError(f"extend {side!r}: not a side of this game "
                              f"({', '.join(tl.data.sides)})")
