@@ -53,7 +53,8 @@ def halted(view: dict[str, Any], state: State, raw: bytes, records: Callable[[],
            older: tuple[dict, str] | None = None) -> dict[str, Any]:
     """The status or show view (by its `legal`) as the reader reads it while the game takes
     no orders: nobody waited on, nothing asked and no order open, the refusal's words for
-    its prompt, and `closed`, `paused` or `outdated` saying why (since which record; a
+    its prompt, no deadline running while outdated (as once closed), and `closed`, `paused`
+    or `outdated` saying why (since which record; a
     pause: what the game asks once it resumes; older rules: outdated_now, whose refusal
     `order` gives first, a pause said beside it); the view as it is while orders are taken,
     or once the game is over. records: the journal's, each at its seq, asked only for a game
@@ -76,6 +77,8 @@ def halted(view: dict[str, Any], state: State, raw: bytes, records: Callable[[],
             out["legal_for"] = None
     if older is not None:
         out["outdated"] = older[0]
+        if out.get("deadlines"):    # no pass of tick plays it: none runs, as once closed
+            out["deadlines"] = {**out["deadlines"], "due": []}
     pause = pause_of(raw) if halt is not None and halt.halted == "paused" else None
     if pause is not None:
         out["paused"] = {"by": pause.cause, "seq": pause.seq, "at": records()[pause.seq]["at"],

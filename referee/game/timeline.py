@@ -41,7 +41,7 @@ from .decisionwords import decision_words
 from .extendfromnow import FROM_NOW, from_now_span
 from .pausedby import pause_of, pause_words
 from .records import keep_contract
-from .replay import position
+from .replay import outdated, outdated_words, position
 
 SETTINGS = "set deadlines"
 EXTEND = "extend"
@@ -67,7 +67,8 @@ RESUME_WITH = " (`referee deadline {journal} --resume`)"
 
 class NoOrdersTaken(OrderError):
     """An order, or a request for more time, refused because the game takes none now:
-    `halted` says why: 'paused' (PAUSED), 'closed' (CLOSED) or 'over' (GameOver). A reply to a
+    `halted` says why: 'paused' (PAUSED), 'closed' (CLOSED), 'over' (GameOver) or 'outdated'
+    (the moderator's deadline commands on a game under older rules, replay.outdated). A reply to a
     player tells him what follows from it (mail/outcome.py's halt_of), never from the
     words, which may quote his own."""
 
@@ -457,24 +458,32 @@ def set_deadlines(path: Path | str, fact: dict, games_dir: Path | None = None) -
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         pos = position(journal, raw, games_dir)        # walked when it has deadlines
-        _open_game(pos.state)
+        _open_game(pos, path, games_dir)
         refuse_late_reminders(fact, pos.walk.settings if pos.walk is not None else Settings())
         return pos.seq, pos.hash, [settings_body(fact)]
 
     return journal.append_raw(build)[1][0]
 
 
-def _open_game(state: State) -> None:
-    """NoOrdersTaken (kind order_rejected, exit 1) when the game's clock no longer runs:
-    over, or closed by its reveal. The same refusal for the moderator's settings, his
-    pause and an extension, his or a player's by mail: each is refused for what the game is
-    now, not for how the command was written (docs/scripting.md's table of kinds)."""
+def _open_game(pos, path: Path | str | None = None, games_dir: Path | None = None) -> None:
+    """NoOrdersTaken (kind order_rejected, exit 1) when the game's clock no longer runs (pos:
+    its replay.Position): over, closed by its reveal, or played under older rules or data
+    until the moderator upgrades it (`order` refuses it too; no pass of tick plays it). The
+    same refusal for the moderator's settings, his pause and an extension, his or a
+    player's by mail: each is refused for what the game is now, not for how the command was
+    written (docs/scripting.md's table of kinds). Without path (a pause or resume, which
+    runs no deadline) an outdated game is not refused: the moderator may stop its clock."""
+    state = pos.state
     if unset(state):
         raise NoOrdersTaken("closed", NO_SETUP)
     if game_over(state):
         raise NoOrdersTaken("over", "the game is over; its deadlines no longer run")
     if state.revealed:
         raise NoOrdersTaken("closed", CLOSED)
+    older = None if path is None else outdated(pos, games_dir)
+    if older is not None:
+        raise NoOrdersTaken("outdated", f"{Path(path).name}: {outdated_words(older, path)} "
+                                        f"(nothing was written)")
 
 
 def pause_or_resume(path: Path | str, pause: bool, games_dir: Path | None = None) -> dict:
@@ -483,7 +492,7 @@ def pause_or_resume(path: Path | str, pause: bool, games_dir: Path | None = None
 
     def build(raw: bytes) -> tuple[int, str, list[dict]]:
         pos = position(journal, raw, games_dir)
-        _open_game(pos.state)
+        _open_game(pos)
         if paused(raw) == pause:
             raise UsageError(f"the game is {'already' if pause else 'not'} paused; nothing "
                              f"was written")
@@ -541,8 +550,9 @@ def extend(path: Path | str, actor: str, side: str | None, by: str,
                 (hold is not None and gave_back(raw, hold)):
             last = json.loads(raw[raw.rfind(b"\n", 0, len(raw) - 1) + 1:])
             return last["seq"], last["hash"], []
-        tl = timeline(journal, raw, games_dir)
-        _open_game(tl.state)
+        pos = position(journal, raw, games_dir, walk=True)
+        _open_game(pos, path, games_dir)
+        tl = timeline_of(pos.walk, pos.state, pos.data, pos.seq, pos.hash, journal.name)
         if side is not None and side not in tl.data.sides:
             raise UsageError(f"extend {side!r}: not a side of this game "
                              f"({', '.join(tl.data.sides)})")
