@@ -83,3 +83,16 @@ def test_a_mailbox_that_is_not_there_rules_nothing_and_status_says_so(tmp_path, 
     clock(datetime(2026, 11, 26, 18, 0, tzinfo=UTC))
     due = _due(cli, journal)
     assert "missed" not in due and "could not be read in full" in due["not_ruled"], due
+
+
+def test_report_tells_a_deadline_past_its_time_as_status_does(tmp_path, cli, clock):
+    """docs/scripting.md: report's deadlines are as status gives them. report marked the
+    deadline `missed` by the clock alone where status said the next pass does not rule it."""
+    journal = _game(tmp_path, cli)
+    clock(DUE + timedelta(days=1))              # no pass ran: the first mail has not gone
+    said = _due(cli, journal)
+    r = cli("report", journal, "--as", "german", "--format", "json", "--keep-place")
+    assert r.exit_code == 0, r.output
+    [due] = json.loads(r.stdout)["deadlines"]["due"]
+    assert due == said and "missed" not in due, due
+

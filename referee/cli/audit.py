@@ -72,7 +72,8 @@ def report(
     commands.load_msgspec()
     table = commands.table_of(journal, GAMES["dir"], shown=True)
     typer.echo(table.kind.report(table, as_, since, format.value, width, bbcode_dialect.value,
-                                 remember=not keep_place))
+                                 remember=not keep_place,
+                                 ruled=commands.as_tick_rules_deadlines(table)))
 
 # ---------------------------------------------------------------- verify / reveal / repair
 

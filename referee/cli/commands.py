@@ -228,6 +228,12 @@ def status(journal: Path, reader: str | None, fmt: str, games_dir: Path | None =
     return render(table.kind.status_document(view, aids, every), fmt, width, dialect)
 
 
+def as_tick_rules_deadlines(table):
+    """How a report shows the deadlines of the game of table as `status` does
+    (_as_tick_rules): a function of its deadlines' view."""
+    return lambda clock: _as_tick_rules({"deadlines": clock}, table)["deadlines"]
+
+
 def _as_tick_rules(view: dict, table) -> dict:
     """The view with each deadline past its time as the next pass of tick rules it: missed,
     or not yet and why (mail/nextpass.py: the pass's own function decides)."""

@@ -238,7 +238,8 @@ class Table:
 
     def report(self, reader: str, since: int | None = None, remember: bool = True,
                keep_views: bool = True, held: bool = False,
-               full_most: int | None = None, phone: bool = False) -> tuple[Any, dict]:
+               full_most: int | None = None, phone: bool = False,
+               ruled=None) -> tuple[Any, dict]:
         """The report for reader (render/reports.py): every record after `since`, by default
         after his last report, whose end is then remembered (an asked-for range is a look
         back, not the news). The views it shows of the game now are kept for a later
@@ -246,8 +247,9 @@ class Table:
         with the next message). held: the reader's mailed orders wait for the moderator's
         dice, so his decision is told without the orders open to him. full_most: the most
         records told in full, the earlier ones in brief (a mail's bound). phone: a mail's
-        report, laid out for a phone while sealed plans are asked or revealed. UsageError for
-        a record the journal does not hold."""
+        report, laid out for a phone while sealed plans are asked or revealed. ruled: the
+        deadlines past their time as the next pass of tick rules them (Kind.report).
+        UsageError for a record the journal does not hold."""
         from ..game import signedreceipt  # start-up: only a report needs it
         from ..game.audit import check_since  # start-up: only a report needs it
         from ..render.reports import build  # start-up: only a report needs it
@@ -258,7 +260,7 @@ class Table:
         check_since(start, last)
         begun = self.game(upto=start)
         check_reader(reader, begun.data.sides)
-        views = showing.report_views(self, reader, keep_views)
+        views = showing.report_views(self, reader, keep_views, ruled)
         if held:        # his mailed orders wait for the moderator's dice: none asked again
             views = {**views, "status": {**views["status"], "_held": True}}
         doc, meta = build(whole, begun, self.records, reader, views,

@@ -224,10 +224,10 @@ class CampaignKind(GameKind):
         return log_lines(table, reader, since, fmt, width)
 
     def report(self, table, reader: str, since: int | None, fmt: str, width: int = 72,
-               dialect: str = "common", remember: bool = True) -> str:
+               dialect: str = "common", remember: bool = True, ruled=None) -> str:
         from ..render.reports import render_report  # start-up: only report
 
-        doc, meta = table.report(reader, since, remember)
+        doc, meta = table.report(reader, since, remember, ruled=ruled)
         return render_report(doc, meta, fmt, width, dialect)
 
     def explain(self, table, seq: str, reader: str, fmt: str, width: int) -> Any:

@@ -191,9 +191,11 @@ class GameKind:
         raise NotImplementedError
 
     def report(self, table, reader: str, since: int | None, fmt: str, width: int = 72,
-               dialect: str = "common", remember: bool = True) -> str:
+               dialect: str = "common", remember: bool = True, ruled=None) -> str:
         """What happened since the reader's last report, in one format (remember: its end
-        becomes his last report, when the kind keeps one)."""
+        becomes his last report, when the kind keeps one; ruled: the deadlines as the next
+        pass of tick rules them, given a view's, as `status` shows them, when the kind has
+        deadlines: the cli's, from mail/nextpass.py, which the table does not import)."""
         raise NotImplementedError
 
     def explain(self, table, seq: str, reader: str, fmt: str, width: int) -> Any:

@@ -12,10 +12,11 @@ from ..game.views import state_view
 from ..render.reports import shown
 
 
-def report_views(table, reader: str, keep: bool = True) -> dict:
+def report_views(table, reader: str, keep: bool = True, ruled=None) -> dict:
     """The views a report shows of the game now, each from the Table's kept copy when there
     is one (a report in four formats lists the reader's orders once); with keep False,
-    each made, and not kept."""
+    each made, and not kept. ruled: the deadlines past their time as the next pass of tick
+    rules them (missed, or `not_ruled` and why), as `status` shows them (Kind.report)."""
     game = table.game()
     state, data, game_id = game.state, game.data, game.game_id
     mode = game.header["dice"]["mode"]
@@ -29,6 +30,8 @@ def report_views(table, reader: str, keep: bool = True) -> dict:
     status = table.view(f"status:{reader}", table.kind.status_view, table, reader, keep=keep)
     if status.get("deadlines"):         # a deadline passed since: said now, never kept
         status = {**status, "deadlines": marked_missed(status["deadlines"])}
+        if ruled is not None:
+            status = {**status, "deadlines": ruled(status["deadlines"])}
     return {"show": show, "board": board, "status": status}
 
 

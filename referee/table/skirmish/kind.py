@@ -260,7 +260,7 @@ class SkirmishKind(GameKind):
                 yield record_lines(rec)
 
     def report(self, table, reader: str, since: int | None, fmt: str, width: int = 72,
-               dialect: str = "common", remember: bool = True) -> str:
+               dialect: str = "common", remember: bool = True, ruled=None) -> str:
         """The report: every test (after record `since`, when given) and the forces now; the
         same for every reader, so no bookmark is kept."""
         _reader(table, reader)
