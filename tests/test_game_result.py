@@ -60,6 +60,21 @@ def test_a_surrender_is_the_other_sides_win_and_the_report_vp_says_its_level(gam
     assert "Marginal Entente Victory The Entente player wins. What now:" in said, said
 
 
+def test_show_gives_the_vp_level_as_the_report_does_once_the_game_is_over(game, cli):
+    """After a surrender `show` said `vp.level` stalemate where the report said
+    marginal_entente, the stalemate beside it: one key, two meanings. The text still heads
+    the VP with their own level and gives the result beside it."""
+    assert g.submit(game, "german", ["surrender"]).rejected is None
+    _status, show, report = _views(cli, game, "entente")
+    assert {k: v for k, v in show["vp"].items() if k != "breakdown"} == \
+        {k: v for k, v in report["vp"].items() if k != "change"}, (show["vp"], report["vp"])
+    assert show["vp"]["vp_level"] == "stalemate", show["vp"]
+    assert report["board"]["vp"]["level"] == "stalemate"        # the board's: the chart's
+    said = " ".join(cli("show", game, "--as", "entente").stdout.split())
+    assert "VP 12: Stalemate Result: Marginal Entente Victory, not the level of the VP" \
+        in said, said
+
+
 def test_an_armistice_accepted_names_who_accepted_and_no_winner_in_a_stalemate(game, cli):
     assert g.submit(game, "german", ["propose armistice"]).rejected is None
     assert g.submit(game, "entente", ["accept armistice"]).rejected is None

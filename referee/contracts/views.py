@@ -93,10 +93,17 @@ class VpLine(Document):
 
 
 class VpView(Document):
+    """The VP total, its breakdown and the level of victory: once the game is over, the
+    level its result counts, with the level the Victory Chart gives the VP beside it
+    (`vp_level`, `vp_level_name`) only when that is another (a surrender, 3.3), as a
+    report's vp (ReportVp) gives them."""
+
     total: int
     level: str
     level_name: str
     breakdown: list[VpLine]
+    vp_level: str | UnsetType = UNSET
+    vp_level_name: str | UnsetType = UNSET
 
 
 class DeckView(Document):

@@ -21,6 +21,7 @@ from ..contracts.views import BoardView
 from ..data.gamedata import GameData
 from ..engine.state import State
 from ..engine.supply import source_reach
+from .endlevel import vp_level_name
 
 
 def battle_status(state: State, data: GameData, area: str) -> str | None:
@@ -116,7 +117,8 @@ def board_view(state: State, data: GameData, reader: str, view: dict[str, Any]
         label=view["label"],
         phase=state.phase,
         countries=_countries(state, data, view["areas"]),
-        vp={k: view["vp"][k] for k in ("total", "level", "level_name")},
+        vp={"total": view["vp"]["total"], "level": view["vp"].get("vp_level", view["vp"]["level"]),
+            "level_name": vp_level_name(view["vp"])},   # the chart's, as the board gives it
         cards=_cards(view, data),
         eft_box=view["eft_box"],
         eliminated_armies=view["eliminated_armies"],

@@ -24,6 +24,7 @@ from ..engine.core import DECISIONS
 from ..engine.order_text import format_order
 from ..engine.state import State, contents_text, other
 from ..engine.victory import level_of, vp_breakdown
+from .endlevel import at_the_end
 
 
 def card_view(card: str, data: GameData) -> dict:
@@ -121,8 +122,9 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
         "waiting_on_all": waiting_on(state),
         "decision": state.pending.kind if state.pending else None,
         "prompt": pending_prompt(state, data, reader),
-        "vp": {"total": total, "level": level.id, "level_name": level.name,
-               "breakdown": [{"label": lbl, "vp": v} for lbl, v in breakdown]},
+        "vp": at_the_end({"total": total, "level": level.id, "level_name": level.name,
+                          "breakdown": [{"label": lbl, "vp": v} for lbl, v in breakdown]},
+                         state.result),
         "areas": areas,
         "hand_sizes": {s: len(state.hands.get(s, [])) for s in data.sides},
         "deck": {"draw_pile": len(state.draw_pile),

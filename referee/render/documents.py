@@ -11,6 +11,7 @@ import re
 
 from ..base.plurals import a_or_an, counted, joined, plain_plurals, upper_first
 from ..base.readers import MODERATOR, PUBLIC
+from ..game.endlevel import vp_level_name
 from .grouped import grouped_blocks
 from .sections import Document, Items, Orders, Para, Section, Span, Table, para
 
@@ -229,11 +230,11 @@ def vp_section(vp: dict, result: dict | None = None) -> Section:
     """The VP total, its level and its breakdown (3.1); the total heads the breakdown, so that
     a chat post does not end on it. result: how a game over ended, told beside the total
     when it ended at another level than the VP give (a surrender, one level worse: 3.3)."""
-    ended = [] if not result or result.get("level_name") in (None, vp["level_name"]) else [
+    ended = [] if not result or result.get("level_name") in (None, vp_level_name(vp)) else [
         para(Span("Result: ", "bold"), Span(str(result["level_name"]), "bold"),
              f", not the level of the VP, as {reason_words(result.get('reason'))}.")]
     return Section("Victory points", [
-        Para([Span(f"VP {vp['total']}: {vp['level_name']}", "bold")], heading=True),
+        Para([Span(f"VP {vp['total']}: {vp_level_name(vp)}", "bold")], heading=True),
         *ended,
         Items([[Span(f"{b['label']}: {b['vp']:+d}")] for b in vp["breakdown"]]),
     ])

@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 
 from ..base.plurals import joined
 from ..data.gamedata import GameData
+from ..game.endlevel import vp_level_name
 from . import counters as cnt
 from .documents import phase_words, side_name
 from .svgparts import Scale, clean, text_width
@@ -135,9 +136,9 @@ def header(g: ET.Element, view: dict, scale: Scale, width: float, what: str,
     y += scale.line
     # A result the VP do not give (a surrender, one level worse: 3.3) is told beside them.
     result = (view.get("result") or {}).get("level_name") if view.get("game_over") else None
-    told = "" if result in (None, view["vp"]["level_name"]) else f" \u00b7 result: {result}"
+    told = "" if result in (None, vp_level_name(view["vp"])) else f" \u00b7 result: {result}"
     text(g, EDGE, y, fit(f"{phase_words(view)} \u00b7 VP {view['vp']['total']}: "
-                         f"{view['vp']['level_name']}{told}", f, room), f, **{"class": "phase"})
+                         f"{vp_level_name(view['vp'])}{told}", f, room), f, **{"class": "phase"})
 
 
 # ---------------------------------------------------------------- the key

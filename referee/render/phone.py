@@ -8,6 +8,7 @@ board. The rest of the report is as every report has it.
 from __future__ import annotations
 
 from ..engine import sealed_sides
+from ..game.endlevel import vp_level_name
 from .costs import EXAMPLE_INTRO
 from .sections import Items, Orders, Para, Section, Span
 
@@ -71,7 +72,7 @@ def vp_change(since: int, change: int) -> str:
 def vp_brief(vp: dict, since: int, change: int) -> Section:
     """The VP in one line, its breakdown only when it changed (3.1)."""
     said = vp_change(since, change)
-    head = Para([Span(f"VP {vp['total']}: {vp['level_name']}", "bold"),
+    head = Para([Span(f"VP {vp['total']}: {vp_level_name(vp)}", "bold"),
                  Span(f"; {said[:1].lower()}{said[1:]}" if said else ".")])
     if not change:
         return Section("Victory points", [head])
