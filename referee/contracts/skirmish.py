@@ -331,7 +331,7 @@ class SkirmishStatus(Document):
     firing: list[str] = []      # in a fire phase run in steps: the qualities firing now
     waiting_on: list[str]
     waiting_on_all: list[str] | UnsetType = UNSET   # the same: as every status names them
-    tests: list[str]            # the kinds of test the phase takes, then `done`
+    tests: list[str]            # the phase's tests, then `done`; once over, `dispute` if open
     owed: dict[str, list[str]]  # the tests the card compels of each side before its done
     claims: dict[str, list[str]] = {}   # the surrenders each side may claim now
     # The sides with off-table artillery, as the scenario says (SkirmishReport's)

@@ -54,3 +54,26 @@ def test_any_mail_after_the_reveal_is_told_the_game_ended_key_or_no_key(cli, tmp
     (answer,) = duel.tick()[BRITISH]
     assert _flat(answer).startswith(ENDED) and "order key" not in answer, answer
     assert duel.j.read_bytes() == closed
+
+
+def test_status_lists_the_dispute_left_once_the_game_is_over(cli, tmp_path):
+    """Once a side is beaten, his report says his key serves for a dispute within his
+    challenge window, and `order` takes one: his status gave `tests: []` and no word of it."""
+    import json
+
+    duel = Duel(cli, tmp_path)
+    duel.kill()
+
+    def status(reader: str, *fmt: str):
+        r = cli("status", duel.j, "--as", reader, *fmt)
+        assert r.exit_code == 0, r.output
+        return json.loads(r.stdout) if fmt else " ".join(r.stdout.split())
+    british = status("british", "--format", "json")
+    assert british["game_over"] and british["tests"] == ["dispute"], british
+    assert british["waiting_on"] == []
+    assert "dispute record=N fact=KEY value=VALUE" in status("british"), status("british")
+    for reader in ("german", "public", "moderator"):
+        assert status(reader, "--format", "json")["tests"] == [], reader
+        assert "dispute record=N" not in status(reader), reader
+    assert cli("reveal", duel.j).exit_code == 0
+    assert status("british", "--format", "json")["tests"] == []

@@ -71,6 +71,17 @@ def disputable(records: list[dict], state: SkState, reader: str) -> list[int]:
             (r.get("test") or {}).get("facts") and own_since(records, r["seq"], reader) < window]
 
 
+def open_after_the_end(records: list[dict], state: SkState, reader: str) -> list[str]:
+    """The orders a reader's status lists once the game is over (its `tests`): `dispute`
+    while a test of the other side's is within his challenge window (as his report and
+    `order` take it), else none."""
+    return ["dispute"] if state.over() and disputable(records, state, reader) else []
+
+
+DISPUTE_LEFT = ("You may still dispute a fact the other side declared, within your challenge "
+                "window: dispute record=N fact=KEY value=VALUE.")
+
+
 def after_the_end(records: list[dict], state: SkState, reader: str, keep: str) -> list[str]:
     """What a reader is told after how the game ended: what comes now, and what his order
     key still serves for (a dispute within his challenge window; nothing, and it is not

@@ -37,7 +37,16 @@ from .asking import asked_now, asked_text, reader_report_text, told_once
 from .brief import bounded
 from .dones import done_words
 from .dryrun import dry_answer, dry_run, stopped_at
-from .ending import disputable, end_line, end_words, ending_record, moderator_end_mail, undone_words
+from .ending import (
+    DISPUTE_LEFT,
+    disputable,
+    end_line,
+    end_words,
+    ending_record,
+    moderator_end_mail,
+    open_after_the_end,
+    undone_words,
+)
 from .endresult import phase_now, result_of
 from .explained import dice_counts, explained, explained_document
 from .listed import move_turn_words, step_words, usable
@@ -172,7 +181,8 @@ class SkirmishKind(GameKind):
             scenario=game.header["scenario"], seq=last["seq"], turn=state.turn,
             phase=phase_now(game.card, state),
             firing=[] if _closed(state) else sk.firing_now(game.card, state),
-            waiting_on=waiting, waiting_on_all=waiting, tests=_open_tests(game),
+            waiting_on=waiting, waiting_on_all=waiting,
+            tests=_open_tests(game) or open_after_the_end(table.records, state, reader),
             owed=owed_by_side(game.card, state),
             claims=claims_by_side(game.card, state), **artillery_of(state),
             prompt=end_words(game.card, state) if _closed(state) else self.prompt(table),
@@ -186,7 +196,8 @@ class SkirmishKind(GameKind):
         if view["game_over"] or view["revealed"]:
             return Document(title, [Section("Now", [para(view["prompt"])] + (
                 [para("The dice secret is revealed: the game is closed.")]
-                if view["revealed"] else []))])
+                if view["revealed"] else []) + (
+                [para(DISPUTE_LEFT)] if "dispute" in view["tests"] else []))])
         waiting = players_words(view["waiting_on"]) if view["waiting_on"] else "nobody"
         now = [para(Span("Waiting on ", "bold"), f"{waiting}: {view['prompt']}."),
                para("Tests of this phase: ", Span(", ".join(view["tests"]), "order")),
