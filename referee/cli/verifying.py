@@ -75,13 +75,16 @@ def verify(journal: Path, secret: Path | None, export: str | None, receipt: list
 
 def _given(receipt: list[str], table) -> tuple[list[str], list]:
     """The receipts to check: each one pasted, and those of the game in each mailbox named
-    (mail/receiptbox.py), in the order given; and what each mailbox gave."""
+    (mail/receiptbox.py; not those of another game made under its id, mail/thisgame.py),
+    in the order given; and what each mailbox gave."""
     from ..mail import receiptbox  # start-up: only verify --receipt needs it
+    from ..mail.thisgame import ThisGame  # start-up: likewise
 
-    texts, boxes = [], []
+    texts, boxes, this = [], [], None
     for item in receipt:
         if receiptbox.is_mailbox(item):
-            boxes.append(receiptbox.read_mailbox(item, _game_of(table)))
+            this = this or ThisGame(table.header_line(whole=True) or {}, table.raw)
+            boxes.append(receiptbox.read_mailbox(item, _game_of(table), this))
             texts += boxes[-1].receipts
         else:
             texts.append(item)

@@ -8,7 +8,9 @@ class MailboxRead(Part):
     """What `verify --receipt MAILBOX` read of one mailbox: the mails read; those carrying a
     receipt of the game; the receipts checked (each once) and those already in another
     mail; the mails passed over, by why (not the referee's, of other games, without a
-    receipt, with one that does not read as one, damaged or over the size limit)."""
+    receipt, with one that does not read as one, damaged or over the size limit); same_id,
+    the mails of another game made under the game's id (another record 0 and key), set
+    aside when the mailbox holds mails of this game."""
 
     mailbox: str
     mails: int
@@ -17,6 +19,7 @@ class MailboxRead(Part):
     duplicates: int
     not_referee: int
     other_game: int
+    same_id: int
     no_receipt: int
     bad_receipt: int
     damaged: int

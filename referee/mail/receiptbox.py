@@ -10,9 +10,11 @@ referee writes, `<…@referee.invalid>`: a player's reply, a forward, another se
 have their own), only from lines not quoted (a `>` line is a reply's quote, whoever sent
 it), only the last one of the mail (the referee ends every mail with its receipt: a line
 of a player's that a reply quotes back, or his words a report shows, come before it), and
-only when it names the journal's game. The same receipt in several mails (two mails at
-the same record, a mail saved twice) is checked once; every mail passed over is counted by
-why, so the player sees what was read.
+only when it names the journal's game: a game id is the moderator's to choose, and a mail
+of another game made under the same id (another record 0, another key: thisgame.py) is
+set aside and counted when the mailbox holds mails of this game. The same receipt in
+several mails (two mails at the same record, a mail saved twice) is checked once; every
+mail passed over is counted by why, so the player sees what was read.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from ..game.signedreceipt import LABEL as SIGNED_LABEL
 from . import message as mailtext
 from .mailboxes import Mailboxes
 from .msgids import DOMAIN
+from .thisgame import ThisGame
 
 _QUOTED = re.compile(r"^\s*>")
 _GO_ON = re.compile(r"^\s*[0-9]{1,9}:[0-9a-fA-F]+\s*$")    # SEQ:HASH under a long game id
@@ -46,15 +49,20 @@ class BoxRead:
     not_referee: int = 0        # not a mail of the referee's (a reply, another sender's)
     no_receipt: int = 0         # the referee's, with no receipt outside quoted lines
     other_game: int = 0         # the referee's, with a receipt of another game
+    same_id: int = 0            # of another game made under the same id (thisgame.py)
     bad_receipt: int = 0        # the referee's, its last receipt not one that reads
     of_game: int = 0            # mails that carry a receipt of the game
     duplicates: int = 0         # receipts already taken from another mail
+    seen: set = field(default_factory=set, repr=False)     # the receipts taken, as read
 
     def line(self, game: str) -> str:
         """What verify prints of it, beside its receipts line."""
         passed = [f"{n} {what}" for n, what in (
             (self.not_referee, "not the referee's (replies, other senders)"),
-            (self.other_game, "of other games"), (self.no_receipt, "without a receipt"),
+            (self.other_game, "of other games"),
+            (self.same_id, "of another game with the same id (another record 0 and key: "
+                           "not checked)"),
+            (self.no_receipt, "without a receipt"),
             (self.bad_receipt, "with a receipt that does not read as one"),
             (self.damaged, "damaged or too large to read")) if n]
         said = f"; passed over: {', '.join(passed)}" if passed else ""
@@ -68,6 +76,7 @@ class BoxRead:
         return {"mailbox": self.where, "mails": self.mails, "of_game": self.of_game,
                 "checked": len(self.receipts), "duplicates": self.duplicates,
                 "not_referee": self.not_referee, "other_game": self.other_game,
+                "same_id": self.same_id,
                 "no_receipt": self.no_receipt, "bad_receipt": self.bad_receipt,
                 "damaged": self.damaged}
 
@@ -82,12 +91,14 @@ def is_mailbox(item: str) -> bool:
     return os.path.lexists(item)
 
 
-def read_mailbox(item: str, game_id: str) -> BoxRead:
-    """Every receipt of game game_id the referee's mails in the mailbox `item` carry.
-    UsageError (exit 2) when it cannot be read, or holds none: a mailbox that gives no
-    receipt of the game checks nothing, and is most likely not the one meant."""
+def read_mailbox(item: str, game_id: str, this: ThisGame | None = None) -> BoxRead:
+    """Every receipt of game game_id the referee's mails in the mailbox `item` carry; with
+    `this`, those of another game made under the same id are set aside when the mailbox
+    holds mails of this one (thisgame.py). UsageError (exit 2) when it cannot be read, or
+    holds none: a mailbox that gives no receipt of the game checks nothing, and is most
+    likely not the one meant."""
     game = " ".join(game_id.split())
-    box, seen = BoxRead(item), set()
+    box, aside = BoxRead(item), BoxRead(item)
     boxes = Mailboxes([Path(item)])
     try:
         surveyed = boxes.survey()
@@ -100,9 +111,14 @@ def read_mailbox(item: str, game_id: str) -> BoxRead:
         if m.problem is None and not m.unreadable:
             m = boxes.load(m)
         try:
-            _take(box, m, game, seen)
+            _take(box, m, game, this, aside)
         finally:
             boxes.release(m)
+    if box.of_game:
+        box.same_id = aside.of_game
+    else:       # none of this game's: the journal rewritten from its start, or not the box
+        box.of_game, box.duplicates, box.receipts = aside.of_game, aside.duplicates, \
+            aside.receipts
     if not box.receipts:
         raise UsageError(f"--receipt {quoted(item)}: {box.line(game)}: no mail in it carries "
                          f"a receipt of game {game} (the referee's mails end with one)")
@@ -113,8 +129,9 @@ def _said(exc: RefereeError) -> str:
     return str(exc).removeprefix("referee: ")
 
 
-def _take(box: BoxRead, m, game: str, seen: set) -> None:
-    """One message: its receipts of the game, or why it was passed over."""
+def _take(box: BoxRead, m, game: str, this: ThisGame | None, aside: BoxRead) -> None:
+    """One message: its receipts of the game, or why it was passed over; one of another
+    game made under the same id goes to `aside`."""
     if m.problem is not None or m.unreadable or m.msg is None:
         box.damaged += 1
         return
@@ -138,11 +155,13 @@ def _take(box: BoxRead, m, game: str, seen: set) -> None:
     if receipt.game != game:
         box.other_game += 1
         return
+    if this is not None and not this.holds(receipt):
+        box = aside
     box.of_game += 1
-    if receipt in seen:
+    if receipt in box.seen:
         box.duplicates += 1
     else:
-        seen.add(receipt)
+        box.seen.add(receipt)
         box.receipts.append(blocks[-1])
 
 
