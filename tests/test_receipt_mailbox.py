@@ -106,7 +106,8 @@ def test_every_receipt_of_the_game_in_a_mailbox_is_checked_the_rest_counted(
     assert out["mailboxes"] == [{
         "mailbox": str(box), "mails": total, "of_game": len(mails) + 1, "checked": distinct,
         "duplicates": len(mails) + 1 - distinct, "not_referee": 1,
-        "other_game": len(others), "same_id": 0, "no_receipt": 0, "bad_receipt": 0, "damaged": 0}]
+        "other_game": len(others), "same_id": 0, "no_receipt": 0, "bad_receipt": 0,
+        "damaged": 0, "not_files": 0}]
 
 
 def test_one_saved_mail_is_read_as_a_mailbox_of_one(two_games, cli, tmp_path):

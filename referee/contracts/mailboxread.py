@@ -23,3 +23,4 @@ class MailboxRead(Part):
     no_receipt: int
     bad_receipt: int
     damaged: int
+    not_files: int

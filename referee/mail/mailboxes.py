@@ -19,6 +19,7 @@ from ..base.errors import StorageError, UsageError, quoted
 from ..base.glyphs import disguising
 from ..store import home
 from . import message as mailtext
+from . import savedfolder
 from .headers import header_block
 from .sentorder import in_sent_order
 
@@ -135,10 +136,15 @@ class Mailboxes:
     """Mailboxes read message by message: survey() keeps only each message's headers and
     digests (memory does not grow with the mailbox), load() reads one message again."""
 
-    def __init__(self, sources: list[Path], known: dict[str, list] | None = None):
+    def __init__(self, sources: list[Path], known: dict[str, list] | None = None,
+                 folders: bool = False):
         """known: Maildir files a pass already dealt with, by place, with the print each had
-        then: one that still has it is passed over unread (its place goes to `passed`)."""
+        then: one that still has it is passed over unread (its place goes to `passed`).
+        folders: a folder that is no Maildir is read as a folder of saved mails
+        (savedfolder.py), what in it is no mail file named in `skipped`."""
         self.sources = [Path(s) for s in sources]
+        self.folders = folders
+        self.skipped: list[str] = []
         self._mboxes: dict[str, mailbox.mbox] = {}
         self.known = known or {}
         self.passed: list[str] = []
@@ -181,6 +187,10 @@ class Mailboxes:
 
     def _messages(self, src: Path):
         if src.is_dir():
+            if not (src / "cur").is_dir() and not (src / "new").is_dir() and self.folders:
+                for path, where in savedfolder.mail_files(src, self.skipped):
+                    yield from _entry(path, where)
+                return
             if not (src / "cur").is_dir() and not (src / "new").is_dir():
                 raise StorageError(f"{src}: a folder that is not a Maildir (no cur/ or new/)")
             # Each file is read as the referee reads any named file: a regular file, never

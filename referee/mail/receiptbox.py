@@ -1,5 +1,6 @@
 """`verify --receipt MAILBOX`: the receipts a player's saved mail holds, read from an mbox
-file, a Maildir folder or one saved mail (told by what is there, not by its name).
+file, a Maildir folder, a folder of saved mails (savedfolder.py: each file one message) or
+one saved mail (told by what is there, not by its name).
 
 The mailbox is read as the referee reads any mailbox (mailboxes.py): message by message,
 each bounded, one that cannot be read (or is over the limit) skipped and counted. Of each
@@ -35,6 +36,7 @@ from .thisgame import ThisGame
 _QUOTED = re.compile(r"^\s*>")
 _GO_ON = re.compile(r"^\s*[0-9]{1,9}:[0-9a-fA-F]+\s*$")    # SEQ:HASH under a long game id
 _SIGNS = re.compile(r"^\s+[A-Za-z0-9_-]+\s*$")             # a line of the Signed block
+_NAME = "name an mbox file, a Maildir folder, a folder of saved mails or one saved mail"
 
 
 @dataclass
@@ -46,6 +48,7 @@ class BoxRead:
     receipts: list[str] = field(default_factory=list)
     mails: int = 0              # messages read
     damaged: int = 0            # messages that could not be read (or over the limit): skipped
+    not_files: int = 0          # in a folder of saved mails: FIFOs, devices, links out of it
     not_referee: int = 0        # not a mail of the referee's (a reply, another sender's)
     no_receipt: int = 0         # the referee's, with no receipt outside quoted lines
     other_game: int = 0         # the referee's, with a receipt of another game
@@ -64,7 +67,9 @@ class BoxRead:
                            "not checked)"),
             (self.no_receipt, "without a receipt"),
             (self.bad_receipt, "with a receipt that does not read as one"),
-            (self.damaged, "damaged or too large to read")) if n]
+            (self.damaged, "damaged or too large to read"),
+            (self.not_files, "not mail files (FIFOs, devices, links out of the folder)"))
+            if n]
         said = f"; passed over: {', '.join(passed)}" if passed else ""
         twice = f" ({self.duplicates} already in another mail)" if self.duplicates else ""
         return (f"mailbox {self.where}: {_count(self.mails, 'mail')} read, {self.of_game} "
@@ -78,7 +83,7 @@ class BoxRead:
                 "not_referee": self.not_referee, "other_game": self.other_game,
                 "same_id": self.same_id,
                 "no_receipt": self.no_receipt, "bad_receipt": self.bad_receipt,
-                "damaged": self.damaged}
+                "damaged": self.damaged, "not_files": self.not_files}
 
 
 def _count(n: int, what: str) -> str:
@@ -99,13 +104,13 @@ def read_mailbox(item: str, game_id: str, this: ThisGame | None = None) -> BoxRe
     likely not the one meant."""
     game = " ".join(game_id.split())
     box, aside = BoxRead(item), BoxRead(item)
-    boxes = Mailboxes([Path(item)])
+    boxes = Mailboxes([Path(item)], folders=True)
     try:
         surveyed = boxes.survey()
     except (StorageError, UsageError) as exc:
         raise UsageError(f"--receipt {quoted(item)}: not a mailbox that can be read "
-                         f"({_said(exc)}); name an mbox file, a Maildir folder or a saved "
-                         f"mail") from None
+                         f"({_said(exc)}); {_NAME}") from None
+    box.not_files = len(boxes.skipped)
     for m in surveyed:
         box.mails += 1
         if m.problem is None and not m.unreadable:
