@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
 from test_receipt_mailbox import _distinct, two_games  # noqa: F401 - a fixture
 
 from referee.mail.mailboxes import MAX_MESSAGE
@@ -48,3 +49,22 @@ def test_an_empty_folder_checks_nothing_in_one_line(two_games, cli, tmp_path):  
     r = cli("verify", journal, "--receipt", folder)
     assert r.exit_code == 2 and r.stdout == "", r.output
     assert r.stderr.count("\n") == 1 and "no mail in it carries a receipt" in r.stderr
+
+
+@pytest.mark.parametrize("what", ["fifo", "/dev/zero", "link"])
+def test_a_receipt_naming_a_fifo_or_a_device_says_what_it_is(two_games, cli, tmp_path,  # noqa: F811
+                                                             what):
+    journal = two_games[0]
+    named = tmp_path / "named"
+    if what == "fifo":
+        os.mkfifo(named)
+    elif what == "link":
+        named.symlink_to("/dev/null")
+    else:
+        named = what
+    r = cli("verify", journal, "--receipt", named)
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
+    kind = "a FIFO" if what == "fifo" else "a device"
+    assert f"not a regular file or folder ({kind}), so not read" in r.stderr, r.stderr
+    assert "no such" not in r.stderr

@@ -211,7 +211,8 @@ class Mailboxes:
             else:
                 yield from _entry(src, str(src))
         else:
-            raise StorageError(f"{src}: no such mailbox or message file")
+            raise StorageError(f"{src}: " + ("not a regular file or folder" if src.exists()
+                                             else "no such mailbox or message file"))
 
     def _unless_known(self, path: Path, where: str):
         """The message of a Maildir file, unless it is one known as it was."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -102,6 +103,7 @@ def read_mailbox(item: str, game_id: str, this: ThisGame | None = None) -> BoxRe
     holds mails of this one (thisgame.py). UsageError (exit 2) when it cannot be read, or
     holds none: a mailbox that gives no receipt of the game checks nothing, and is most
     likely not the one meant."""
+    _file_or_folder(item)
     game = " ".join(game_id.split())
     box, aside = BoxRead(item), BoxRead(item)
     boxes = Mailboxes([Path(item)], folders=True)
@@ -128,6 +130,23 @@ def read_mailbox(item: str, game_id: str, this: ThisGame | None = None) -> BoxRe
         raise UsageError(f"--receipt {quoted(item)}: {box.line(game)}: no mail in it carries "
                          f"a receipt of game {game} (the referee's mails end with one)")
     return box
+
+
+def _file_or_folder(item: str) -> None:
+    """Refuse (UsageError) a --receipt that names something there that is no file or folder
+    (a FIFO, a device such as /dev/zero, /dev/stdin on a pipe): never read, and not told as
+    missing, which it is not."""
+    try:
+        mode = os.stat(item).st_mode
+    except OSError:
+        return                  # not there (a link to nothing): the mailbox reader says so
+    if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+        return
+    kind = ("a FIFO" if stat.S_ISFIFO(mode) else
+            "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
+            "a socket" if stat.S_ISSOCK(mode) else "not a file")
+    raise UsageError(f"--receipt {quoted(item)}: not a regular file or folder ({kind}), so "
+                     f"not read; {_NAME}")
 
 
 def _said(exc: RefereeError) -> str:
