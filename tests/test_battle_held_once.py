@@ -7,19 +7,9 @@ as if it changed again."""
 from __future__ import annotations
 
 import pytest
+import test_report_golden as golden
 
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    from typer.testing import CliRunner
-
-    from referee.cli.app import app
-
-    folder = tmp_path_factory.mktemp("demo")
-    with pytest.MonkeyPatch.context() as mp:        # this module's own referee home
-        mp.setenv("REFEREE_HOME", str(folder / "home"))
-        assert CliRunner().invoke(app, ["demo", "--keep", str(folder)]).exit_code == 0
-    return folder / "demo-1914.jsonl"
+demo = golden.demo          # the demo game, made once a module
 
 
 @pytest.mark.parametrize("reader", ["german", "entente", "public"])

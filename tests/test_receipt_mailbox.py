@@ -46,6 +46,22 @@ def _receipt_of(raw: bytes) -> str:
     return next(line for line in text.splitlines() if line.startswith("Receipt: "))
 
 
+def other_game(tmp_path: Path, cli, ours: Path, game_id: str) -> Path:
+    """The folder of another game, game_id, made beside ours by the same players with the
+    same secret, its opening mails written into theirs/out1."""
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "fixed.secret").write_bytes((ours / "fixed.secret").read_bytes())
+    other = theirs / "g.jsonl"
+    r = cli("new", other, "--scenario", "1914", "--game-id", game_id, "--secret-file",
+            theirs / "fixed.secret",
+            *[a for side, addr in ADDRESSES.items() for a in ("--player", f"{side}={addr}")])
+    assert r.exit_code == 0, r.output
+    write_maildir(theirs / "box", [])
+    inbox(cli, other, theirs / "box", outbox=theirs / "out1")     # its opening mails
+    return theirs
+
+
 @pytest.fixture
 def two_games(tmp_path, cli):
     """The journal of game mailtest; the referee's mails of it and of another game played
@@ -54,16 +70,7 @@ def two_games(tmp_path, cli):
     ours.mkdir()
     journal = _game(ours, cli)
     table = _played(ours, cli, journal)
-    theirs = tmp_path / "theirs"
-    theirs.mkdir()
-    (theirs / "fixed.secret").write_bytes((ours / "fixed.secret").read_bytes())
-    other = theirs / "g.jsonl"
-    r = cli("new", other, "--scenario", "1914", "--game-id", OTHER_GAME, "--secret-file",
-            theirs / "fixed.secret",
-            *[a for side, addr in ADDRESSES.items() for a in ("--player", f"{side}={addr}")])
-    assert r.exit_code == 0, r.output
-    write_maildir(theirs / "box", [])
-    inbox(cli, other, theirs / "box", outbox=theirs / "out1")     # its opening mails
+    theirs = other_game(tmp_path, cli, ours, OTHER_GAME)
     mails, others = _outbox(ours), _outbox(theirs)
     last = email.message_from_bytes(mails[-1], policy=email.policy.default)
     quoted = "\n".join(f"> {line}" for line in

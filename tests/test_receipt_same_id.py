@@ -12,10 +12,9 @@ import json
 
 import pytest
 from forging import as_user, records, shown, write_signed
-from mailboxes import write_maildir
-from test_inbox import ADDRESSES, inbox, write_mbox
+from test_inbox import write_mbox
 from test_mailflow import GAME, _game
-from test_receipt_mailbox import _box, _distinct, _outbox, _played
+from test_receipt_mailbox import _box, _distinct, _outbox, _played, other_game
 
 from referee.store import signing
 
@@ -28,16 +27,8 @@ def twin_games(tmp_path, cli):
     ours.mkdir()
     journal = _game(ours, cli)
     _played(ours, cli, journal)
-    theirs = tmp_path / "theirs"
-    theirs.mkdir()
-    (theirs / "fixed.secret").write_bytes((ours / "fixed.secret").read_bytes())
+    theirs = other_game(tmp_path, cli, ours, GAME)
     other = theirs / "g.jsonl"
-    r = cli("new", other, "--scenario", "1914", "--game-id", GAME, "--secret-file",
-            theirs / "fixed.secret",
-            *[a for side, addr in ADDRESSES.items() for a in ("--player", f"{side}={addr}")])
-    assert r.exit_code == 0, r.output
-    write_maildir(theirs / "box", [])
-    inbox(cli, other, theirs / "box", outbox=theirs / "out1")     # its opening mails
     first = records(journal)[0]
     assert records(other)[0]["hash"] != first["hash"]
     assert records(other)[0]["signing"] != first["signing"]
