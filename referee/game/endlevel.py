@@ -6,10 +6,8 @@ never reads a level the game did not end at."""
 
 from __future__ import annotations
 
-from typing import Any
 
-
-def at_the_end(vp: dict[str, Any], result: dict[str, Any] | None) -> dict[str, Any]:
+def at_the_end(vp: dict[str, object], result: dict[str, object] | None) -> dict[str, object]:
     """vp (with the chart's `level` and `level_name`) as a view gives it, result: the
     game's (None while it goes on)."""
     if not result or not result.get("level") or result["level"] == vp["level"]:
@@ -18,6 +16,6 @@ def at_the_end(vp: dict[str, Any], result: dict[str, Any] | None) -> dict[str, A
             result["level"], "vp_level": vp["level"], "vp_level_name": vp["level_name"]}
 
 
-def vp_level_name(vp: dict[str, Any]) -> str:
+def vp_level_name(vp: dict[str, object]) -> str:
     """The name of the level the Victory Chart gives the VP of a view's vp, result or not."""
     return vp.get("vp_level_name") or vp["level_name"]
