@@ -278,6 +278,10 @@ def players(
         table.kind.needs("sheets", "players --sheet", journal)
     if set_ or new_key or drop_observer or sheet:
         commands.check_ours(journal)
+        # start-up: the rules, for a write of the roster only
+        from ..mail.headeralone import refuse_header_alone
+
+        refuse_header_alone(table.whole())  # a record appended would fork it from its backup
     sheets = table.register_sheets(sheet) if sheet else []
     before = table.kind.players(table) if "roster" in table.kind.features and set_ else {}
     same: dict[str, str] = {}

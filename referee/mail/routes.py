@@ -28,6 +28,7 @@ from ..store.players import observer_addresses, roster
 from ..store.secrets import load_secret, secret_missing
 from ..table import Table
 from .delivery import SmtpSession, TransportError, check_allowed
+from .headeralone import refuse_header_alone
 from .mailboxes import check_mailbox, check_outbox_folder
 
 
@@ -38,6 +39,7 @@ def set_route(journal: Path, source: str | None, target: str | None,
     """Record a new mail route (each of source, target and sender checked; None keeps the
     one in force) and return it; nothing is recorded when all are as they were."""
     table = Table.writing(journal, games_dir).whole()
+    refuse_header_alone(table)  # a route appended now would fork it from the backup put back
     game = table.game()
     secret = load_secret(game.journal.path, game.header)
     game_id = game.header["game_id"]
