@@ -413,6 +413,10 @@ def test_an_interrupt_before_the_boundary_is_told_as_at_it(json_errors, capsys, 
     (["sheet", "new", "-o", "{j}.sheet", "--links", "0"], "referee: --links 0: at least 1"),
     (["watch", "{j}", "--interval", "0"], "referee: --interval 0: at least 1 second"),
     (["watch", "{j}", "--interval", "abc"], "referee: --interval abc: a number of seconds"),
+    # an empty value is named as empty, not left to the library's words
+    (["order", "{j}", "--as", "german", "--expect-seq", "", "pass"],
+     "referee: --expect-seq '': a whole number"),
+    (["status", "{j}", "--width="], "referee: --width '': a whole number of columns"),
 ])
 def test_a_width_out_of_its_range_is_said_in_the_options_words(argv, said, game, cli):
     """--width 10 was answered "Invalid value for '--width': Input should be greater than or

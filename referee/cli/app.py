@@ -87,15 +87,17 @@ def _out_of_range(exc: Exception, argv: list[str]) -> str | None:
     if not opts or not any(w in text for w in ("greater than", "less than", "valid integer",
                                               "valid number")):
         return None
-    opt, given = opts[0], ""
+    opt, given = opts[0], None
     for i, a in enumerate(argv):
         if a in opts and i + 1 < len(argv):
             given = argv[i + 1]
         elif a.startswith(tuple(f"{o}=" for o in opts)):
             given = a.partition("=")[2]
-    plain = given.isprintable() and " " not in given and len(given) <= 20
+    if given is None:
+        return None
+    plain = given and given.isprintable() and " " not in given and len(given) <= 20
     bound = _bound(text, low, high, OPTION_UNITS.get(param.name))
-    return f"{opt} {given if plain else quoted(given)}: {bound}" if given else None
+    return f"{opt} {given if plain else quoted(given)}: {bound}"
 
 
 def _bound(text: str, low, high, unit: str | None) -> str:
