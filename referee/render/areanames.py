@@ -7,8 +7,8 @@ kept as typed: it is what the player sent, and what he would type again."""
 from __future__ import annotations
 
 import re
-import unicodedata
 
+from ..base.nearness import fold
 from ..data.gamedata import GameData
 
 # A word of an order line: what lies between spaces, commas and semicolons.
@@ -17,12 +17,14 @@ _WORD = re.compile(r"[^\s,;]+")
 _PLAIN = str.maketrans({"ł": "l", "ø": "o", "ß": "ss", "æ": "ae", "œ": "oe", "đ": "d"})
 
 
-def folded(name: str) -> str:
-    """A name as an id would spell it: lower case, no accents, '_' between its words, 'st'
-    for a leading 'Saint' (st_mihiel reads as Saint-Mihiel)."""
-    plain = unicodedata.normalize("NFKD", name.lower().translate(_PLAIN))
-    letters = "".join(c for c in plain if not unicodedata.combining(c))
-    return re.sub(r"^saint_", "st_", re.sub(r"[^a-z0-9]+", "_", letters).strip("_"))
+def reads_as(word: str, name: str) -> bool:
+    """Whether a typed id reads as the area's name: folded alike (base/nearness.fold: case,
+    accents and separators ignored), a letter NFKD keeps whole spelt plain, 'st' for a
+    leading 'Saint' (st_mihiel reads as Saint-Mihiel)."""
+    plain = fold(name.lower().translate(_PLAIN))
+    forms = {plain, "st" + plain.removeprefix("saint")} if plain.startswith("saint") \
+        else {plain}
+    return fold(word) in forms
 
 
 def named_parts(line: str, data: GameData | None) -> list[tuple[str, bool]]:
@@ -33,7 +35,7 @@ def named_parts(line: str, data: GameData | None) -> list[tuple[str, bool]]:
     at = 0
     for word in _WORD.finditer(line):
         area = areas.get(word.group().casefold())
-        if area is None or folded(area.name) == word.group().casefold():
+        if area is None or reads_as(word.group(), area.name):
             continue
         parts += [(line[at:word.end()], True), (f" ({area.name})", False)]
         at = word.end()
