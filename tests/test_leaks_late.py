@@ -197,7 +197,7 @@ def read_late(journal: Path, since: int) -> Counter:
 FAST = [Place(0, "bad weather on gas", 32, scenario="1918", proposals=(Proposal(78),),
               armistice=("standing",)),
         Place(1, "crisis with hidden templates", 5, game="aac", pictures=True),
-        Place(2, "special offensive dice", 24, scenario="1918",
+        Place(2, "special offensive dice", 35, scenario="1918",
               proposals=(Proposal(12, "refuse", 3), Proposal(30)), armistice=("refused", "lapsed")),
         Place(3, "game over", 1, stored="ttlm-1918-seed9")]
 # What a fast position reads besides the event it is about.
