@@ -111,7 +111,7 @@ def news_body(table, reader: str, since: int, key: str | None = None, due: str |
             where or ("The board is as your last report showed it." if key else
                       "The board is as the last report showed it.")]
     records = table.records
-    return pause_lead(table, reader, since) + lead_lines(doc) + \
+    return pause_lead(table, reader, since, due) + lead_lines(doc) + \
         (f"{due}\n\n" if due else "") + told + "\n\n" + \
         (_orders_open(doc) if asked else "") + prose(" ".join(p for p in said if p)) + \
         "\n\n" + (key_line(table, reader, key) if key else "") + \

@@ -1,24 +1,27 @@
 """A mail's first line when its news is the moderator's pause or resume: what it does to the
 reader's orders and deadline, before anything else the mail opens with (an armistice
 proposal, what is asked of him). The record told among the others says it in passing; a
-player who owes orders reads first that his deadline stopped, or when it now falls."""
+player who owes orders reads first that his deadline stopped, or when it now falls: where
+the mail gives his deadline anyway (under his decision, or its own line), that it runs again,
+so that the time is said once, where every other mail says it."""
 
 from __future__ import annotations
 
 from ..base.clock import for_players
 from ..data.gamedata import GameData
 from ..engine import waiting_on
-from ..game.clockwalk import clock_of
+from ..game.clockwalk import Due, clock_of
 from ..game.timeline import paused, timeline_of
 from ..render.record_text import prose
 
 PAUSE, RESUME = "pause", "resume"
 
 
-def pause_lead(table, reader: str, since: int) -> str:
+def pause_lead(table, reader: str, since: int, due: str | None = None) -> str:
     """The line a mail to reader opens with, a blank line after it, when the records after
     since (his last mail's) paused or resumed the game and it is still so. Nothing when
-    they did neither, or a later one undid it."""
+    they did neither, or a later one undid it. due: the deadline line the mail gives him
+    (reminders.deadline_lines); a resume does not repeat the time it gives."""
     kinds = [f["kind"] for f in (clock_of(r) for r in table.records[since + 1:])
              if f is not None and f.get("kind") in (PAUSE, RESUME)]
     if not kinds or (kinds[-1] == PAUSE) != paused(table.raw):
@@ -31,8 +34,14 @@ def pause_lead(table, reader: str, since: int) -> str:
                      f"{stopped} until he resumes it.") + "\n\n"
     dues = [] if game.walk is None else timeline_of(
         game.walk, game.state, game.data, game.state.seq, game.last, table.name).dues
-    told = [("your orders are" if d.side == reader else
-             f"{GameData.player_words(d.side)}'s orders are") +
-            f" now due by {for_players(d.due, d.zone)}" for d in dues]
+    told = [("your deadline runs again" if d.side == reader and _gives(due, d) else
+             ("your orders are" if d.side == reader else
+              f"{GameData.player_words(d.side)}'s orders are") +
+             f" now due by {for_players(d.due, d.zone)}") for d in dues]
     return prose("The moderator resumed the game: " +
                  ("; ".join(told) if told else "orders are taken again") + ".") + "\n\n"
+
+
+def _gives(due: str | None, d: Due) -> bool:
+    """Whether the deadline line a mail gives (its lines wrapped) names d's time."""
+    return bool(due) and for_players(d.due, d.zone) in " ".join(due.split())
