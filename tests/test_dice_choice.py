@@ -309,13 +309,13 @@ def test_a_mails_dice_are_not_said_to_be_beyond_anyone_s_choice():
     data = load_game(default_games_dir() / "ttlm")
     said = dice_words({"actor": "entente", "seq": 14, "dice": [3],
                        "dice_from": {"mail": "f" * 64, "stream": "entente.2"}}, data)
-    assert "could choose them only by re-wording it, which its digest shows" in said
+    assert "only the moderator could change them, by editing it" in said
     assert "alone could choose" not in said and "nobody could choose" not in said
     linked = dice_words({"actor": "entente", "seq": 14, "dice": [3],
                          "dice_from": {"links": [{"side": "entente", "no": 2,
                                                   "value": "a" * 64}],
                                        "stream": "entente.2"}}, data)
-    assert "no moderator or player alone could choose them" in linked
+    assert "nobody alone could foresee or choose them" in linked
 
 
 def test_an_export_s_log_gives_each_die_s_hmac_input(tmp_path, cli):

@@ -30,7 +30,7 @@ from referee.cli.demo import DEMO_OPENING
 from referee.mail.reminders import check_deadlines
 from referee.store import dice as dm
 
-NEITHER = "no moderator or player alone could choose them"
+NEITHER = "nobody alone could foresee or choose them"
 FORESEE = "the moderator could foresee, not choose them"
 
 
@@ -65,7 +65,7 @@ def test_a_link_of_a_sheet(tmp_path, cli):
     rec = rolled(records(path))[-1]
     assert rec["dice_from"] == {"links": [rec["link"]], "stream": "german.1"}
     assert _told(cli, path, rec["seq"], "entente") == (
-        f"Dice from the game's secret and German's next sheet link: {NEITHER} (for an "
+        f"Dice fixed by German's dice sheet: {NEITHER} (for an "
         f"audit: link 1 {GERMAN[1][:8]}, keyed german.1; explain {rec['seq']}).")
     report = cli("report", path, "--as", "entente", "--since", str(rec["seq"] - 1)).stdout
     assert GERMAN[1] not in report
@@ -82,7 +82,7 @@ def test_the_referees_answer(tmp_path, monkeypatch, cli):
     check_deadlines(path, tmp_path / "out", START + timedelta(hours=49))
     rec = next(r for r in records(path) if r.get("by") == "deadline" and r.get("dice"))
     assert _told(cli, path, rec["seq"]) == (
-        f"Dice from the game's secret alone: {FORESEE} (for an audit: keyed german.1; "
+        f"Dice fixed by the sealed secret alone: {FORESEE} (for an audit: keyed german.1; "
         f"explain {rec['seq']}).")
 
 
@@ -97,7 +97,7 @@ def test_the_referees_answer_closing_a_phase_of_sealed_plans(tmp_path, monkeypat
     rec = next(r for r in records(journal)[1:] if r.get("by") == "deadline")
     assert rec["dice_from"]["stream"] == "plans-production.3"
     assert _told(cli, journal, rec["seq"]) == (
-        f"Dice from the game's secret and Entente's sheet link, shown before: "
+        f"Dice fixed by Entente's dice sheet, its link shown before: "
         f"{FORESEE} (for an audit: link {nxt['entente']}, keyed plans-production.3; explain "
         f"{rec['seq']}).")
 
@@ -111,7 +111,7 @@ def test_a_phase_of_sealed_plans(tmp_path, cli):
     rec = records(journal)[-1]
     assert rec["dice_from"]["stream"] == "plans-production.3"
     assert _told(cli, journal, rec["seq"], "entente") == (
-        f"Dice from the game's secret and both sides' sheet links: {NEITHER} (for an "
+        f"Dice fixed by both sides' dice sheets: {NEITHER} (for an "
         f"audit: keyed plans-production.3; explain {rec['seq']}).")
 
 
@@ -126,7 +126,7 @@ def test_a_phase_closed_by_a_side_without_a_sheet(tmp_path, cli):
     rec = records(journal)[-1]
     assert rec["dice_from"]["stream"] == "plans-production.3" and "link" not in rec
     assert _told(cli, journal, rec["seq"], "entente") == (
-        f"Dice from the game's secret and German's sheet link, shown before: "
+        f"Dice fixed by German's dice sheet, its link shown before: "
         f"{FORESEE} (for an audit: link {nxt['german']}, keyed plans-production.3; explain "
         f"{rec['seq']}).")
 
@@ -142,7 +142,7 @@ def test_orders_by_hand(tmp_path, cli):
     rec = rolled(records(path))[-1]
     assert "dice_from" not in rec
     assert _told(cli, path, rec["seq"]) == (
-        f"Dice from the game's secret alone: the moderator could foresee and choose "
+        f"Dice fixed by the sealed secret alone: the moderator could foresee and choose "
         f"among them (for an audit: keyed by record {rec['seq']}; explain {rec['seq']}).")
 
 
@@ -161,7 +161,7 @@ def test_a_shuffle_by_hand(tmp_path, cli):
     assert [e["draws"] for e in rec["events"] if e["type"] == "DeckShuffled"] == [45]
     for reader in ("german", "public"):
         assert _told(cli, journal, rec["seq"], reader) == (
-            f"Shuffle from the game's secret alone: the moderator could foresee and "
+            f"Shuffle fixed by the sealed secret alone: the moderator could foresee and "
             f"choose among its outcomes (for an audit: keyed by record {rec['seq']}; explain "
             f"{rec['seq']}).")
     # The sentence points to explain: it says where the shuffle's draws lie in the stream.
@@ -200,7 +200,7 @@ def test_a_record_of_older_rules(tmp_path, cli):
     path, _, recs = rules7_game(tmp_path)
     assert "stream" not in recs[12]["dice_from"]
     assert _told(cli, path, 12) == (
-        "Dice from the game's secret and both sides' sheet links: the moderator could "
+        "Dice fixed by both sides' dice sheets: the moderator could "
         "choose among them (for an audit: older rules, keyed by record 12; explain 12).")
 
 
@@ -224,7 +224,7 @@ def test_a_report_says_once_the_dice_of_records_keyed_by_their_number():
     texts = [[line[0].text for line in lines] for lines in told]
     assert texts[0] == texts[1] == texts[2] == [], texts
     assert foot.spans[0].text == (
-        "Dice of records 21, 22 and 25 from the game's secret alone: the moderator "
+        "Dice of records 21, 22 and 25 fixed by the sealed secret alone: the moderator "
         "could foresee and choose among them (for an audit: each keyed by its record's "
         "number; explain N for any of them); a dice sheet for each side avoids this "
         "(docs/player.md, Dice sheets).")
@@ -252,15 +252,14 @@ def test_a_player_s_mail_leads_with_plain_words():
                          "dice_from": {"links": [link], "stream": "german.1"}}, data,
                         mailed=True)
     assert linked == (
-        f"Dice from the game's secret and German's next sheet link: {NEITHER} (for an "
+        f"Dice fixed by German's dice sheet: {NEITHER} (for an "
         "audit: link 1 8d3835ec, keyed german.1; mail 'explain 12').")
     mailed = dice_words({"seq": 1017, "actor": "entente", "dice": [3],
                          "dice_from": {"mail": "c8802b7f" + "0" * 56,
                                        "stream": "entente.12"}}, data, mailed=True)
     assert mailed == (
-        "Dice from the game's secret and the mail's words: the moderator could choose them "
-        "only by re-wording it, which its digest shows (for an audit: digest c8802b7f, "
-        "keyed entente.12; mail 'explain 1017').")
+        "Dice fixed by Entente's mail as sent: only the moderator could change them, by "
+        "editing it (for an audit: digest c8802b7f, keyed entente.12; mail 'explain 1017').")
     for said in (linked, mailed):
         assert len(textwrap.wrap(said, 72, initial_indent="- ",
                                  subsequent_indent="  ")) <= 3, said

@@ -143,8 +143,8 @@ def test_a_report_tells_what_a_mail_s_digest_in_the_dice_lets_a_player_check(
         tmp_path, cli, reader):
     """A record whose dice mix in its mail's order lines (store/sheets.py) is told in a
     report, the player's mail, in one sentence of three lines at most (a phone's width):
-    plain words first (the game's secret and the mail's words chose the dice; the moderator
-    could choose them only by re-wording the mail, which its digest shows), then for an
+    plain words first (the German's mail as he sent it fixed the dice; only the moderator
+    could change them, by editing it, which its digest shows), then for an
     audit the digest's first digits, for the German's own SHA-256 of those lines, and the
     stream, his count. An audit finds the whole digest and each die in `explain`; `log`,
     read by those who audit, keeps the digest whole."""
@@ -155,9 +155,9 @@ def test_a_report_tells_what_a_mail_s_digest_in_the_dice_lets_a_player_check(
     digest = lines_digest(["end movement"])
     assert rec["dice_from"]["mail"] == digest
     report = cli("report", j, "--as", reader, "--since", str(rec["seq"] - 1)).stdout
-    said = f"- Dice from the game's secret and the mail's words: the moderator could " \
-        f"choose them only by re-wording it, which its digest shows (for an audit: digest " \
-        f"{digest[:8]}, keyed {rec['dice_from']['stream']}; explain {rec['seq']})."
+    said = f"- Dice fixed by German's mail as sent: only the moderator could change them, " \
+        f"by editing it (for an audit: digest {digest[:8]}, keyed " \
+        f"{rec['dice_from']['stream']}; explain {rec['seq']})."
     (at,) = [i for i, line in enumerate(report.splitlines()) if line.startswith("- Dice ")]
     told = report.splitlines()[at:at + 3]
     assert " ".join(x.strip() for x in told) == said, told

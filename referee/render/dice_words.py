@@ -27,11 +27,13 @@ and what is true of each (docs/player.md, Who can foresee a die):
   were mixed in, and the moderator could choose among the dice by writing other records
   first.
 
-Each sentence leads with plain words, what chose the dice and who could have chosen them,
-for a player who never read the guide; then, "for an audit", what they mix in by its
-first digits, the stream that keys them and where an audit checks it (`explain N`; in a
-player's mail, the line `explain N` he mails, which the referee answers: mail/queries.py).
-That takes three lines of a phone's width, not two; `log` keeps the mix whole.
+Each sentence leads with plain words a player reads on a phone without the guide, three
+lines of 40 columns at most: what fixed the dice (a side's dice sheet, a side's mail as he sent
+it, the sealed secret alone: drawn at `new`, only its digest in the journal, revealed at
+the end) and who could have foreseen or chosen them; then, "for an audit", what they mix
+in by its first digits, the stream that keys them and where an audit checks it (`explain
+N`; in a player's mail, the line `explain N` he mails, which the referee answers:
+mail/queries.py). The whole takes three lines at 72 columns; `log` keeps the mix whole.
 """
 
 from __future__ import annotations
@@ -45,13 +47,15 @@ if TYPE_CHECKING:
     from ..data.gamedata import GameData
 
 HEX = 8             # a link's or a digest's first digits: enough to know one's own
-NEITHER = "no moderator or player alone could choose them"
+NEITHER = "nobody alone could foresee or choose them"
 FORESEE = "the moderator could foresee, not choose them"
-# A mail's digest alone: the moderator, who reads the mail first, could re-word it.
-REWORDED = "the moderator could choose them only by re-wording it, which its digest shows"
-# What chose a record's dice, in a player's words ("Dice from ..."): the game's secret,
-# drawn at `new`, and what it mixes in.
-SECRET = "from the game's secret"
+# A mail's digest alone: the moderator, who reads the mail first, could re-word it (its
+# digest, in the audit part, shows it to the sender).
+REWORDED = "only the moderator could change them, by editing it"
+# What fixed a record's dice, in a player's words ("Dice fixed by ..."): the game's secret,
+# drawn at `new` and sealed (its digest in record 0), with what it mixes in; said alone
+# where it mixes in nothing.
+SECRET = "fixed by the sealed secret"
 SECRET_ALONE = f"{SECRET} alone"
 
 
@@ -126,18 +130,22 @@ def _shuffles(rec: dict) -> bool:
 
 def _chose(source: dict, rec: dict, data: GameData, shown: bool = False,
            latest: bool = False) -> str:
-    """What chose the dice, in a player's words: the secret with the side's next sheet link
-    (`shown`: a link shown before this record; `latest`: older rules, the side's latest),
-    both sides' links, or the side's mail."""
+    """What fixed the dice, in a player's words: the side's dice sheet (its next link;
+    `shown`: a link shown before this record; `latest`: older rules, the side's latest),
+    both sides' sheets, or the side's mail as he sent it; the sealed secret alone when
+    none."""
     links = source.get("links", [])
-    parts = [f"{data.side_name(x['side'])}'s " + (
-        "sheet tip" if not x.get("no") else "sheet link, shown before" if shown
-        else "latest sheet link" if latest else "next sheet link") for x in links]
+    parts = [f"{data.side_name(x['side'])}'s dice sheet" + (
+        " tip" if not x.get("no") else ", its link shown before" if shown
+        else ", its latest link" if latest else "")
+        for x in links]
     if len(links) > 1:
-        parts = ["both sides' sheet links"]
+        parts = ["both sides' dice sheets"]
     if source.get("mail"):
-        parts.append("the mail's words")
-    return " and ".join([SECRET, *parts]) if parts else SECRET_ALONE
+        actor = rec.get("actor")
+        parts.append(f"{data.side_name(actor)}'s mail as sent" if isinstance(actor, str)
+                     and actor in data.sides else "the mail as sent")
+    return "fixed by " + " and ".join(parts) if parts else SECRET_ALONE
 
 
 def _audit(source: dict, rec: dict, data: GameData, stream: str, mailed: bool,
