@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,8 @@ from pathlib import Path
 import yaml
 
 from sourcetrees import tree as source_tree
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # LibYAML, as the referee reads data
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("ttlm", "aac", "skirmish")
@@ -75,15 +78,25 @@ def numbers(text: str, book: str | None) -> Iterator[tuple[str, str]]:
 
 # ---------------------------------------------------------------- code
 
-def _docstrings(tree: ast.AST) -> set[int]:
+def _read(tree: ast.AST) -> tuple[list[ast.Constant], dict[int, ast.AST]]:
+    """The tree's strings but its docstrings, in ast.walk's order, and each node's parent:
+    one walk (each of a tree's walks visits its many thousand nodes again)."""
     kinds = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-    return {id(n.body[0].value) for n in ast.walk(tree)
-            if isinstance(n, kinds) and n.body and isinstance(n.body[0], ast.Expr)
-            and isinstance(n.body[0].value, ast.Constant)}
-
-
-def _parents(tree: ast.AST) -> dict[int, ast.AST]:
-    return {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+    docs: set[int] = set()
+    strings: list[ast.Constant] = []
+    parents: dict[int, ast.AST] = {}
+    todo = deque([tree])
+    while todo:
+        node = todo.popleft()
+        if isinstance(node, kinds) and node.body and isinstance(node.body[0], ast.Expr) \
+                and isinstance(node.body[0].value, ast.Constant):
+            docs.add(id(node.body[0].value))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            strings.append(node)
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+            todo.append(child)
+    return [n for n in strings if id(n) not in docs], parents
 
 
 def _name(node: ast.AST) -> str:
@@ -124,11 +137,8 @@ def code_citations() -> list[Citation]:
         rel = path.relative_to(ROOT / "referee").as_posix()
         if rel.startswith(SKIRMISH_CODE):
             continue                           # the skirmish cites its card's tables, by data
-        tree = source_tree(path)
-        docs, parents = _docstrings(tree), _parents(tree)
-        for n in ast.walk(tree):
-            if not (isinstance(n, ast.Constant) and isinstance(n.value, str)) or id(n) in docs:
-                continue
+        strings, parents = _read(source_tree(path))
+        for n in strings:
             if n.value.startswith("<") or (ONLY_NUMBER.fullmatch(n.value.strip())
                                            and not _in_rule_place(n, parents)):
                 continue
@@ -158,7 +168,8 @@ def data_citations() -> list[Citation]:
             if path.name == "sections.yaml":
                 continue
             rel = path.relative_to(ROOT).as_posix()
-            for key, text in _strings(yaml.safe_load(path.read_text(encoding="utf-8")), ""):
+            doc = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+            for key, text in _strings(doc, ""):
                 where = f"{rel}:{key}"
                 if key.endswith(".rule") or key == "rule":
                     out += _rule_field(game, text, where)
