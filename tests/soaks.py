@@ -99,7 +99,7 @@ SOAKS: dict[str, tuple[str, ...] | str] = {
     "tests/test_leaks_late.py::test_every_record_of_the_stored_games_is_read_by_every_reader":
         "test_no_reader_sees_a_secret_late_in_a_game",
     "tests/test_forum_formats.py::test_a_random_campaigns_posts_read_as_posts":
-        ("ttlm-1914-1",),
+        ("ttlm-1914-14",),
     "tests/test_defaults.py::test_every_decision_of_a_random_game_has_a_legal_answer":
         ("1914-3-None-7",),
     "tests/test_board_kept.py::test_every_board_read_in_random_play_with_the_optional_rules":
