@@ -101,7 +101,7 @@ SOAKS: dict[str, tuple[str, ...] | str] = {
     "tests/test_forum_formats.py::test_a_random_campaigns_posts_read_as_posts":
         ("ttlm-1914-14",),
     "tests/test_defaults.py::test_every_decision_of_a_random_game_has_a_legal_answer":
-        ("1914-3-None-7",),
+        ("1914-2-None-36",),
     "tests/test_board_kept.py::test_every_board_read_in_random_play_with_the_optional_rules":
         ("ttlm-1914-options0-3",),
     "tests/test_board_kept.py::test_every_board_read_equals_a_fresh_one":

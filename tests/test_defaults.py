@@ -377,9 +377,10 @@ def test_a_silent_side_places_each_reinforcement_where_the_referee_lists_it_firs
 # ---------------------------------------------------------------- every decision
 
 # Each seed's random play reaches every decision the last line asks for (a hand over the
-# card limit is not met in every game of two turns).
+# card limit is not met in every game of two turns; 1914's seed 36 meets it, and every kind
+# seed 7 met in three turns, in two: 176 decisions instead of 310).
 @pytest.mark.parametrize("scenario, turns, options, seed", [
-    ("1914", 3, None, 7),
+    ("1914", 2, None, 36),
     ("1918", 2, ["hidden_templates=true", "defender_scramble=true"], 12)])
 def test_every_decision_of_a_random_game_has_a_legal_answer(tmp_path, scenario, turns,
                                                              options, seed):
@@ -414,7 +415,9 @@ def test_every_decision_of_a_random_game_has_a_legal_answer(tmp_path, scenario, 
         else:
             _, state = decide(state, data, order, side, dice, format_order(order),
                               in_place=True)
-    assert {"losses", "reinforce", "battle_order", "discard_excess"} <= kinds, kinds
+    # defence and a cavalry retreat too: where the answer must not be "does nothing" (above)
+    assert {"losses", "reinforce", "battle_order", "discard_excess", "defence",
+            "cavalry_retreat"} <= kinds, kinds
 
 
 def test_a_battle_s_every_hit_is_paid_in_one_pass(tmp_path):
