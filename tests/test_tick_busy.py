@@ -77,6 +77,11 @@ def never_waiting(fifo, run):
     return got[0]
 
 
+# Two games where a test holds one and looks at the other: the lock of one game is the
+# branch, the other shows the pass goes on.
+TWO = NAMES[:2]
+
+
 def _passes(journal) -> int:
     return sum(r.get("order") == "pass" for r in records(journal))
 
@@ -197,7 +202,7 @@ def test_a_game_busy_at_every_pass_for_over_an_hour_is_a_problem(cli, tmp_path, 
     for over an hour of the game's time, it is a problem of the pass (exit 3, named with
     since when); once free, it is forgotten, and a new hold counts from its own start."""
     _settings(1)
-    made = _folder(cli, tmp_path, monkeypatch)
+    made = _folder(cli, tmp_path, monkeypatch, TWO, TWO)
     start = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
 
     def at(minutes: int, *args):
@@ -230,7 +235,7 @@ def test_a_link_or_fifo_in_a_game_s_lock_s_place_is_one_problem_line_not_a_hang(
     is not taken through the link nor waited on; that game's mail waits, told in one line,
     and the other games are played."""
     _settings(1)
-    made = _folder(cli, tmp_path, monkeypatch)
+    made = _folder(cli, tmp_path, monkeypatch, TWO, TWO)
     alpha = made["alpha"][0]
     lock, target = _lock_file(which, alpha), tmp_path / "not-a-lock"
     lock.unlink(missing_ok=True)
@@ -240,7 +245,7 @@ def test_a_link_or_fifo_in_a_game_s_lock_s_place_is_one_problem_line_not_a_hang(
     assert len(said) == 1 and "\n" not in said[0] and "cannot be taken" in said[0], said
     assert not target.exists()
     assert _passes(alpha) == 0
-    assert all(_passes(made[n][0]) == 1 for n in NAMES[1:])
+    assert all(_passes(made[n][0]) == 1 for n in TWO[1:])
 
 
 @pytest.mark.parametrize("which", ["tick lock", "mail lock"])
@@ -250,7 +255,7 @@ def test_a_file_system_that_keeps_no_locks_is_one_problem_line(
     is kept: one line for that game, as a lock file that cannot be opened is, never the
     traceback of an error no rule foresaw; the other games are played."""
     _settings(1)
-    made = _folder(cli, tmp_path, monkeypatch)
+    made = _folder(cli, tmp_path, monkeypatch, TWO, TWO)
     alpha = made["alpha"][0]
     lock, flock = str(_lock_file(which, alpha)), fcntl.flock
 
@@ -265,7 +270,7 @@ def test_a_file_system_that_keeps_no_locks_is_one_problem_line(
     assert len(said) == 1 and "cannot be taken" in said[0], report.problems
     assert not any("the referee failed" in p for p in report.problems), report.problems
     assert _passes(alpha) == 0
-    assert all(_passes(made[n][0]) == 1 for n in NAMES[1:])
+    assert all(_passes(made[n][0]) == 1 for n in TWO[1:])
 
 
 def test_the_mail_lock_is_let_go_though_a_process_forked_under_it_lives_on(tmp_path,
