@@ -311,8 +311,10 @@ def test_a_worker_whose_game_fails_by_the_rules_sends_its_problem_and_unread_bac
 
 # ---------------------------------------------------------------- killed at each step
 
-def _tick_process(root, step: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, FAULT_VARIABLE: step}
+def _tick_process(root, step: str | None) -> subprocess.CompletedProcess:
+    """A pass over root's games in a process of its own, killed where step names (None:
+    never; other modules' killed-run tests run their passes after the kill so)."""
+    env = {**os.environ, **({FAULT_VARIABLE: step} if step else {})}
     env.pop("PYTEST_XDIST_WORKER", None)
     return subprocess.run([sys.executable, "-m", "referee", "tick", str(root / "games"),
                            "--no-map"], env=env, capture_output=True, text=True, timeout=300)
