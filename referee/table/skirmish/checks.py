@@ -198,9 +198,11 @@ def _held(card: SkirmishCard, state: SkState, f: FigureState, away: bool) -> Ref
 
 
 def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
-               targets: list[FigureState], any_step: bool = False) -> Refusal | None:
+               targets: list[FigureState], any_step: bool = False,
+               held: set[str] | None = None) -> Refusal | None:
     """Why an order of f firing at targets is refused (None: taken). any_step: whatever the
-    step or order of quality it fires in (checks.may_fire)."""
+    step or order of quality it fires in (checks.may_fire). held: the figures in melee now
+    (in_melee_now), when the caller asks of many orders."""
     w = card.weapons.kinds[f.weapon]
     facts = o.facts
     r = _need(facts, ("range",), card.weapons.rule)
@@ -220,11 +222,9 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
     if barred:
         return barred
     for g in [f, *targets]:
-        if g.melee_turn and g.melee_turn == state.turn - 1:
-            return "Hand-to-Hand Combat", (f"{g.id} was in melee last turn: it can't shoot or "
-                                           f"be shot at this turn")
-        if _in_melee(state, g) or (card.melee.contact_lasts and contact_of(state, g.id)):
-            return "Hand-to-Hand Combat", f"{g.id} is in melee and can't shoot or be shot at"
+        bar = _melee_bar(card, state, g, held)
+        if bar:
+            return bar
     if len(targets) > 1 and not (w.area or w.radius):
         return card.weapons.rule, f"a {w.name} fires at one figure"
     if "dice" in facts and facts["dice"] not in w.dice:
@@ -232,6 +232,19 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
     return _moved_fire(card, f, o) or motivation(card, state, f, facts, _fire_kind(o)) \
         or (None if any_step else
             _fire_step(card, state, f) if steps else _quality_order(card, state, f))
+
+
+def _melee_bar(card: SkirmishCard, state: SkState, g: FigureState,
+               held: set[str] | None = None) -> Refusal | None:
+    """Why g can neither shoot nor be shot at now: in melee, or in one last turn. held:
+    the figures in melee now (in_melee_now), when the caller asks of many figures."""
+    if g.melee_turn and g.melee_turn == state.turn - 1:
+        return "Hand-to-Hand Combat", (f"{g.id} was in melee last turn: it can't shoot or "
+                                       f"be shot at this turn")
+    if (g.id in held) if held is not None else \
+            _in_melee(state, g) or (card.melee.contact_lasts and contact_of(state, g.id)):
+        return "Hand-to-Hand Combat", f"{g.id} is in melee and can't shoot or be shot at"
+    return None
 
 
 def _firer(card: SkirmishCard, state: SkState, f: FigureState) -> Refusal | None:
@@ -261,11 +274,20 @@ def may_fire(card: SkirmishCard, state: SkState, f: FigureState, kinds=FIRES,
     or order of quality (a fire step about to begin)."""
     fits = fighting(state, f.id) or (stepped(card, state) and f.id in state.fit
                                      and not f.surrendered)
-    targets = [g for g in state.figures.values() if g.side != f.side and g.active]
-    return fits and any(
+    held = in_melee_now(card, state)
+    if not fits or _melee_bar(card, state, f, held):
+        return False
+    # check_fire refuses every order of kind of a firer its move bars from it (_moved_bar,
+    # as _moved_fire reads it, if not before) or one of its own bars (_firer), and every
+    # one at a target in melee: those orders are not asked of it one by one.
+    kinds = [k for k in kinds if not (_moved_bar(card, f, k) or _firer(card, state, f))]
+    targets = [g for g in state.figures.values() if g.side != f.side and g.active] \
+        if kinds else []
+    targets = [g for g in targets if not _melee_bar(card, state, g, held)]
+    return any(
         check_fire(card, state, SkOrder(kind, f.id, {"at": [g.id], "range": 0,
                                                      "command": True}),
-                   f, [g], any_step) is None
+                   f, [g], any_step, held) is None
         for kind in kinds for g in targets)
 
 
@@ -282,6 +304,16 @@ def _far_state(card: SkirmishCard, o: SkOrder) -> Refusal | None:
 
 def _in_melee(state: SkState, f: FigureState) -> bool:
     return bool(f.attackers) or any(f.id in g.attackers for g in state.figures.values())
+
+
+def in_melee_now(card: SkirmishCard, state: SkState) -> set[str]:
+    """The figures in melee now, as _melee_bar reads them one by one: each _in_melee (one
+    attacked, and its attackers), and (card contact_lasts) each held in a contact_of."""
+    held = {fid for g in state.figures.values() if g.attackers
+            for fid in (g.id, *g.attackers)}
+    if card.melee.contact_lasts:
+        held |= {fid for c in live_contacts(state) for fid in (c["defender"], *c["attackers"])}
+    return held
 
 
 def _fire_kind(o: SkOrder) -> str:
