@@ -274,16 +274,17 @@ def may_fire(card: SkirmishCard, state: SkState, f: FigureState, kinds=FIRES,
     or order of quality (a fire step about to begin)."""
     fits = fighting(state, f.id) or (stepped(card, state) and f.id in state.fit
                                      and not f.surrendered)
-    held = in_melee_now(card, state)
-    if not fits or _melee_bar(card, state, f, held):
+    if not fits:
         return False
-    # check_fire refuses every order of kind of a firer its move bars from it (_moved_bar,
-    # as _moved_fire reads it, if not before) or one of its own bars (_firer), and every
-    # one at a target in melee: those orders are not asked of it one by one.
-    kinds = [k for k in kinds if not (_moved_bar(card, f, k) or _firer(card, state, f))]
-    targets = [g for g in state.figures.values() if g.side != f.side and g.active] \
-        if kinds else []
-    targets = [g for g in targets if not _melee_bar(card, state, g, held)]
+    # check_fire refuses every order of a firer in melee or under one of its own bars
+    # (_firer), every one of a kind its move bars it from (_moved_bar, as _moved_fire reads
+    # it, if not before), and every one at a target in melee: those are not asked one by one.
+    held = in_melee_now(card, state)
+    if _melee_bar(card, state, f, held) or _firer(card, state, f):
+        return False
+    kinds = [k for k in kinds if not _moved_bar(card, f, k)]
+    targets = [g for g in state.figures.values() if g.side != f.side and g.active
+               and not _melee_bar(card, state, g, held)] if kinds else []
     return any(
         check_fire(card, state, SkOrder(kind, f.id, {"at": [g.id], "range": 0,
                                                      "command": True}),
