@@ -90,8 +90,11 @@ def test_the_opponent_reads_a_part_of_a_plan_as_a_part_and_the_last_part_as_seal
     assert "Entente: part of a sealed plan: reinforcements placed (2.0 I) - " \
            "Entente seals part of a plan" in placed, placed
     own = _flat(got["en-part"]["entente"])
-    assert "Entente seals part of a plan: place fr-6 paris; place fr " \
-           "infantry paris into fr-6" in own, own
+    # His own part: the heading gives his orders as typed, the line under it says they are
+    # sealed, and does not give them again.
+    assert "Entente: place fr-6 paris; place fr infantry paris into fr-6 - Entente seals " \
+           "part of a plan" in own, own
+    assert "seals part of a plan:" not in own, own
 
 
 def test_reinforcements_begun_list_the_plan_so_far_and_the_units_still_to_place(parts):

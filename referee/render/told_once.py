@@ -102,9 +102,13 @@ def _heading_says(events: list[dict], actor: str | None, reader: str) -> list[di
     that names the orders to this reader (his own, not revealed here: the board's names for
     the areas the heading gives as typed): the heading names the plan, so 'German seals a
     production plan (7.0)' and 'German production orders are all in' said it twice more. A
-    plan sealed in parts, or a plan of the other side the record closes, keeps its lines."""
+    plan sealed in parts, or a plan of the other side the record closes, keeps its lines. The
+    actor's own reinforcement orders sealed (whole or a part) are marked `orders_above`: told
+    as sealed, not given again as typed under the heading that gives them so."""
     if actor is None:
         return events
+    events = [{**ev, "orders_above": True} if ev.get("type") == "PlanSealed" and
+              ev.get("side") == actor else ev for ev in events]
     sealed = any(ev.get("type") in SEALS and ev.get("side") == actor and not ev.get("part")
                  for ev in events)
     ended = any(ev.get("type") in ENDS and ev.get("side") == actor for ev in events)

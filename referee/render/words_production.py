@@ -47,6 +47,8 @@ def _plan_sealed(ev: dict, data: GameData, reader: str) -> str:
         return f"{side(ev, data)} seals {what}"
     if not e["orders"]:
         return f"{side(ev, data)} adds no orders to the plan"
+    if ev.get("orders_above"):      # the record's heading gives them as typed (told_once)
+        return f"{side(ev, data)} seals {what}"
     return f"{side(ev, data)} seals {what}: {'; '.join(e['orders'])}"
 
 
