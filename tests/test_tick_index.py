@@ -11,6 +11,7 @@ import email
 import email.policy
 import json
 import os
+import shutil
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -42,6 +43,65 @@ def _folder(cli, tmp_path, monkeypatch, *more: str, mbox: bool = False):
                               f"outbox:{out}", *more)
     assert cli("tick", games, "--no-map").exit_code == 0
     return games, made
+
+
+# The folders of games the tests start from, made once a test process: a journal holds its
+# mailboxes' absolute paths, and its home the folder's, so each test gets a copy of one made
+# at the very place it is copied to (a folder of its own, the same for each of its tests).
+MADE = [((), False), ((), True), (("--deadline", "24h"), False),
+        (("--deadline", "24h"), True), (("--deadline", "48h", "--reminders", "24h"), False)]
+
+
+def _made_name(more: tuple, mbox: bool) -> str:
+    return "-".join(("games", *more, *(["mbox"] if mbox else []))).replace("--", "")
+
+
+@pytest.fixture(scope="module")
+def _made(tmp_path_factory) -> Path:
+    """Each folder of MADE made by _folder at the one place, in its own referee home there,
+    and kept whole (games, mailboxes, outboxes, home) beside it."""
+    from conftest import Cli
+
+    from referee.store import home
+
+    root = tmp_path_factory.getbasetemp() / "tick-index"
+    kept = tmp_path_factory.getbasetemp() / "tick-index-made"
+    shutil.rmtree(kept, ignore_errors=True)
+    for more, mbox in MADE:
+        shutil.rmtree(root, ignore_errors=True)
+        (root / "home").mkdir(mode=0o700, parents=True)
+        home._KEY.clear()               # the key of the home made here before, by its path
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("REFEREE_HOME", str(root / "home"))
+            _, made = _folder(Cli(), root, mp, *more, mbox=mbox)
+        (root / "keys.json").write_text(json.dumps({n: keys for n, (_, keys) in made.items()}))
+        shutil.copytree(root, kept / _made_name(more, mbox), symlinks=True)
+    shutil.rmtree(root)
+    return root
+
+
+@pytest.fixture
+def root(_made) -> Path:
+    """The place the folders of MADE were made at, empty: the test's own folder."""
+    shutil.rmtree(_made, ignore_errors=True)
+    _made.mkdir()
+    return _made
+
+
+def _copied(root: Path, monkeypatch, *more: str, mbox: bool = False):
+    """What _folder returns, from a copy of the folder MADE holds put back at its place
+    (root) with its home, that home the test's."""
+    from referee.store import home
+
+    kept = root.with_name("tick-index-made") / _made_name(more, mbox)
+    shutil.rmtree(root)
+    shutil.copytree(kept, root, symlinks=True)
+    monkeypatch.setenv("REFEREE_HOME", str(root / "home"))
+    home._KEY.clear()                   # another folder's home's key, at the same path
+    monkeypatch.setenv(NOW_VARIABLE, at(START))
+    keys = json.loads((root / "keys.json").read_text())
+    games = root / "games"
+    return games, {name: (games / f"{name}.jsonl", keys[name]) for name in ("alpha", "bravo")}
 
 
 def _box(tmp_path, name: str, raws: list[bytes], mbox: bool = False):
@@ -77,20 +137,20 @@ def _outbox(tmp_path, name: str) -> list[str]:
     return sorted(p.name for p in (tmp_path / f"out-{name}").glob("*.eml"))
 
 
-def test_an_idle_pass_opens_no_journal(cli, tmp_path, monkeypatch):
-    games, _ = _folder(cli, tmp_path, monkeypatch)
+def test_an_idle_pass_opens_no_journal(root, monkeypatch):
+    games, _ = _copied(root, monkeypatch)
     ticking.tick(games, with_map=False)                 # the pass that writes the index
     opened = _opened(monkeypatch)
-    before = {n: _outbox(tmp_path, n) for n in ("alpha", "bravo")}
+    before = {n: _outbox(root, n) for n in ("alpha", "bravo")}
     report = ticking.tick(games, with_map=False)
     assert opened == [] and not report.problems
-    assert {n: _outbox(tmp_path, n) for n in ("alpha", "bravo")} == before
+    assert {n: _outbox(root, n) for n in ("alpha", "bravo")} == before
 
 
 @pytest.mark.parametrize("damage", ["deleted", "truncated", "another folder's", "stale"])
 def test_a_damaged_or_stale_index_is_a_miss_and_the_pass_does_as_without_one(
-        cli, tmp_path, monkeypatch, damage):
-    games, made = _folder(cli, tmp_path, monkeypatch)
+        cli, root, monkeypatch, damage):
+    games, made = _copied(root, monkeypatch)
     ticking.tick(games, with_map=False)
     where = gameindex._path(games.resolve())
     assert where.is_file()
@@ -99,7 +159,7 @@ def test_a_damaged_or_stale_index_is_a_miss_and_the_pass_does_as_without_one(
     elif damage == "truncated":
         where.write_bytes(where.read_bytes()[:40])
     elif damage == "another folder's":      # signed by this referee, for another folder
-        other = (tmp_path / "other").resolve()
+        other = (root / "other").resolve()
         gameindex.save(other, gameindex.load(games))
         where.write_bytes(gameindex._path(other).read_bytes())
     else:           # the moderator orders by hand between passes: the journal moves on
@@ -110,72 +170,72 @@ def test_a_damaged_or_stale_index_is_a_miss_and_the_pass_does_as_without_one(
     assert "alpha.jsonl" in opened
 
 
-def test_a_moderators_order_between_passes_is_told_to_the_players(cli, tmp_path,
+def test_a_moderators_order_between_passes_is_told_to_the_players(cli, root,
                                                                    monkeypatch):
-    games, made = _folder(cli, tmp_path, monkeypatch)
+    games, made = _copied(root, monkeypatch)
     ticking.tick(games, with_map=False)
-    before = _outbox(tmp_path, "alpha")
+    before = _outbox(root, "alpha")
     journal = made["alpha"][0]
     assert cli("order", journal, "--as", "german", "pass").exit_code == 0
     ticking.tick(games, with_map=False)
-    told = set(_outbox(tmp_path, "alpha")) - set(before)
-    readers = {email.message_from_bytes((tmp_path / "out-alpha" / n).read_bytes())["To"]
+    told = set(_outbox(root, "alpha")) - set(before)
+    readers = {email.message_from_bytes((root / "out-alpha" / n).read_bytes())["To"]
                for n in told}
     assert ADDRESSES["entente"] in readers          # the German's pass is news to him
 
 
-def test_a_mail_to_an_indexed_game_is_applied_and_answered(cli, tmp_path, monkeypatch):
-    games, made = _folder(cli, tmp_path, monkeypatch)
+def test_a_mail_to_an_indexed_game_is_applied_and_answered(root, monkeypatch):
+    games, made = _copied(root, monkeypatch)
     ticking.tick(games, with_map=False)
     journal, keys = made["bravo"]
-    _mail_pass(tmp_path, "bravo", "german", keys, "<i1@example.org>")
+    _mail_pass(root, "bravo", "german", keys, "<i1@example.org>")
     ticking.tick(games, with_map=False)
     assert records(journal)[-1]["order"] == "pass"
 
 
-def test_a_game_reading_an_emptied_mbox_has_its_deadline_ruled(cli, tmp_path, monkeypatch):
+def test_a_game_reading_an_emptied_mbox_has_its_deadline_ruled(root, monkeypatch):
     """An mbox a mail program has emptied (no byte in it) holds no message: the pass reads
     it in full, and the German's missed deadline is ruled."""
-    games, made = _folder(cli, tmp_path, monkeypatch, "--deadline", "24h", mbox=True)
+    games, made = _copied(root, monkeypatch, "--deadline", "24h", mbox=True)
     journal = made["alpha"][0]
-    assert (tmp_path / "box-alpha.mbox").stat().st_size == 0
+    assert (root / "box-alpha.mbox").stat().st_size == 0
     monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(hours=25)))
     report = ticking.tick(games, with_map=False)
     assert not [p for p in report.problems if "could not be read" in p], report.problems
     assert records(journal)[-1]["order"] == "deadline missed"
 
 
-def test_a_reminder_comes_at_its_time_past_idle_passes(cli, tmp_path, monkeypatch):
+def test_a_reminder_comes_at_its_time_past_idle_passes(root, monkeypatch):
     """Deadlines of 48h with a reminder 24h before: idle passes before it send nothing;
     the pass at the reminder's time sends it."""
-    games, _ = _folder(cli, tmp_path, monkeypatch, "--deadline", "48h", "--reminders", "24h")
-    before = _outbox(tmp_path, "alpha")
+    games, _ = _copied(root, monkeypatch, "--deadline", "48h", "--reminders", "24h")
+    before = _outbox(root, "alpha")
     for hours in (1, 2, 23):
         monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(hours=hours)))
         ticking.tick(games, with_map=False)
-    assert _outbox(tmp_path, "alpha") == before
+    assert _outbox(root, "alpha") == before
     monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(hours=24, minutes=1)))
     ticking.tick(games, with_map=False)
-    new = set(_outbox(tmp_path, "alpha")) - set(before)
-    texts = [(tmp_path / "out-alpha" / n).read_text() for n in new]
+    new = set(_outbox(root, "alpha")) - set(before)
+    texts = [(root / "out-alpha" / n).read_text() for n in new]
     assert texts and any("remind" in t.lower() for t in texts)
 
 
-def test_two_passes_at_once_answer_each_mail_once(cli, tmp_path, monkeypatch):
-    games, made = _folder(cli, tmp_path, monkeypatch)
+def test_two_passes_at_once_answer_each_mail_once(root, monkeypatch):
+    games, made = _copied(root, monkeypatch)
     ticking.tick(games, with_map=False)
     journal, keys = made["alpha"]
-    _mail_pass(tmp_path, "alpha", "german", keys, "<i2@example.org>")
-    before = set(_outbox(tmp_path, "alpha"))
+    _mail_pass(root, "alpha", "german", keys, "<i2@example.org>")
+    before = set(_outbox(root, "alpha"))
     runs = [subprocess.Popen([sys.executable, "-m", "referee", "tick", str(games), "--no-map"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             for _ in range(2)]
     for run in runs:
         run.communicate(timeout=120)
     assert [r.get("order") for r in records(journal)].count("pass") == 1
-    new = set(_outbox(tmp_path, "alpha")) - before
+    new = set(_outbox(root, "alpha")) - before
     to_german = [n for n in new if email.message_from_bytes(
-        (tmp_path / "out-alpha" / n).read_bytes())["To"] == ADDRESSES["german"]]
+        (root / "out-alpha" / n).read_bytes())["To"] == ADDRESSES["german"]]
     assert len(to_german) == 1
 
 
@@ -227,19 +287,19 @@ def test_watch_serves_a_game_made_and_forgets_one_moved_away_while_it_runs(cli, 
 
 
 @pytest.mark.parametrize("renamed", ["journal", "folder"])
-def test_names_in_bytes_that_are_not_utf8_are_served_and_indexed(cli, tmp_path, monkeypatch,
+def test_names_in_bytes_that_are_not_utf8_are_served_and_indexed(cli, root, monkeypatch,
                                                                  renamed):
     """A file name is bytes: a journal or a folder whose name is not UTF-8 (Python holds
     such a name with lone surrogates) is served like any other, and its index is kept, so
     that the next idle pass opens no journal."""
-    games, made = _folder(cli, tmp_path, monkeypatch)
+    games, made = _copied(root, monkeypatch)
     if renamed == "journal":
         for tail in (b"", b".secret"):
             os.rename(os.fsencode(games / "alpha.jsonl") + tail,
                       os.fsencode(games) + b"/alpha\xff.jsonl" + tail)
     else:
-        os.rename(os.fsencode(games), os.fsencode(tmp_path) + b"/g\xe9mes")
-        games = Path(os.fsdecode(os.fsencode(tmp_path) + b"/g\xe9mes"))
+        os.rename(os.fsencode(games), os.fsencode(root) + b"/g\xe9mes")
+        games = Path(os.fsdecode(os.fsencode(root) + b"/g\xe9mes"))
     r = cli("tick", games, "--no-map")
     assert r.exit_code == 0, r.output
     assert gameindex.load(games)
@@ -247,7 +307,7 @@ def test_names_in_bytes_that_are_not_utf8_are_served_and_indexed(cli, tmp_path, 
     report = ticking.tick(games, with_map=False)
     assert opened == [] and not report.problems
     keys = made["alpha"][1]
-    _mail_pass(tmp_path, "alpha", "german", keys, "<u1@example.org>")
+    _mail_pass(root, "alpha", "german", keys, "<u1@example.org>")
     report = ticking.tick(games, with_map=False)
     assert not report.problems, report.problems
     journal = next(games.glob("alpha*.jsonl"))
@@ -274,11 +334,11 @@ def test_a_fifo_in_a_journals_place_is_no_fingerprint_and_never_waits(tmp_path):
     assert not waited and got == [None]
 
 
-def test_a_file_name_with_a_line_end_cannot_forge_a_line_of_the_pass(cli, tmp_path,
+def test_a_file_name_with_a_line_end_cannot_forge_a_line_of_the_pass(cli, root,
                                                                      monkeypatch):
     """Anyone who can write the folder can name a file as he likes: a name holding a line
     end that reads like a line of the pass is shown escaped, its problem one line."""
-    games, _ = _folder(cli, tmp_path, monkeypatch)
+    games, _ = _copied(root, monkeypatch)
     forged = "alpha: applied  fake (german): records 99"
     (games / f"z\n{forged}\n.jsonl").write_text("junk\n")
     r = cli("tick", games, "--no-map")
@@ -290,21 +350,21 @@ def test_a_file_name_with_a_line_end_cannot_forge_a_line_of_the_pass(cli, tmp_pa
 
 
 def test_a_file_over_any_journals_size_is_read_no_further_and_the_others_are_served(
-        cli, tmp_path, monkeypatch):
+        cli, root, monkeypatch):
     """A planted file over the most a journal may hold (a sparse one costs its planter no
     disk) is one problem line, read no further than that most plus a byte, and every other
     game of the folder is served."""
     from referee.store import home
     from referee.store import journal as journals
 
-    games, made = _folder(cli, tmp_path, monkeypatch)
+    games, made = _copied(root, monkeypatch)
     with open(games / "huge.jsonl", "wb") as fh:
         fh.truncate(journals.MOST_BYTES + (1 << 20))
     asked = []
     real = home.read_up_to
     monkeypatch.setattr(home, "read_up_to", lambda fd, limit: asked.append(limit) or
                         real(fd, limit))
-    _mail_pass(tmp_path, "alpha", "german", made["alpha"][1], "<h1@example.org>")
+    _mail_pass(root, "alpha", "german", made["alpha"][1], "<h1@example.org>")
     r = cli("tick", games, "--no-map")
     assert r.exit_code == 3
     problems = [line for line in r.output.splitlines() if "huge.jsonl" in line and
@@ -322,27 +382,27 @@ def _large(side_or_stranger: str, ident: str, size: int = 1_100_000) -> bytes:
 
 
 @pytest.mark.parametrize("mbox", [False, True], ids=["maildir", "mbox"])
-def test_a_strangers_mail_over_the_limit_does_not_stay_a_deadline(cli, tmp_path, monkeypatch,
+def test_a_strangers_mail_over_the_limit_does_not_stay_a_deadline(root, monkeypatch,
                                                                    mbox):
     """Anyone can mail the referee a message too large to read: from a stranger, it is left
     for the moderator, and the German's missed deadline is still ruled; from the German,
     it is answered from its header, once, as from IMAP; from an mbox as from a Maildir
     (a stranger's mail of 17 MB there too)."""
-    games, made = _folder(cli, tmp_path, monkeypatch, "--deadline", "24h", mbox=mbox)
+    games, made = _copied(root, monkeypatch, "--deadline", "24h", mbox=mbox)
     journal = made["alpha"][0]
-    _box(tmp_path, "alpha", [_large("spam@bureau.example", "<big1@x.example>",
+    _box(root, "alpha", [_large("spam@bureau.example", "<big1@x.example>",
                                     17 << 20 if mbox else 1_100_000),
                              _large("german", "<big2@example.org>")], mbox)
-    before = set(_outbox(tmp_path, "alpha"))
+    before = set(_outbox(root, "alpha"))
     seqs = len(records(journal))
     monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(hours=25)))
     for _ in range(2):
         report = ticking.tick(games, with_map=False)
     assert not [p for p in report.problems if "could not be read" in p], report.problems
     assert [r.get("order") for r in records(journal)[seqs:]].count("deadline missed") == 1
-    answers = [email.message_from_bytes((tmp_path / "out-alpha" / n).read_bytes(),
+    answers = [email.message_from_bytes((root / "out-alpha" / n).read_bytes(),
                                         policy=email.policy.default)
-               for n in set(_outbox(tmp_path, "alpha")) - before]
+               for n in set(_outbox(root, "alpha")) - before]
     too_large = [m for m in answers
                  if "over the 1 MB" in m.get_body(("plain",)).get_content()]
     assert [m["To"] for m in too_large] == [ADDRESSES["german"]]
@@ -361,13 +421,13 @@ def _reads(monkeypatch) -> list[str]:
 
 
 def test_a_maildirs_old_mail_is_not_read_again_and_the_idle_pass_stays_idle(
-        cli, tmp_path, monkeypatch):
+        root, monkeypatch):
     """A Maildir keeps every mail it was given: once a pass dealt with them (a player's,
     applied; a stranger's, left to the moderator and told of once), an idle pass reads
     none of them and opens no journal."""
-    games, made = _folder(cli, tmp_path, monkeypatch)
-    _mail_pass(tmp_path, "alpha", "german", made["alpha"][1], "<k1@example.org>")
-    write_maildir(tmp_path / "box-bravo", [mail("german", "NOT-A-KEY", ["hello"], "<s1@x>")
+    games, made = _copied(root, monkeypatch)
+    _mail_pass(root, "alpha", "german", made["alpha"][1], "<k1@example.org>")
+    write_maildir(root / "box-bravo", [mail("german", "NOT-A-KEY", ["hello"], "<s1@x>")
                                            .replace(ADDRESSES["german"].encode(),
                                                     b"spam@bureau.example")])
     first = ticking.tick(games, with_map=False)
@@ -382,18 +442,18 @@ def test_a_maildirs_old_mail_is_not_read_again_and_the_idle_pass_stays_idle(
 
 @pytest.mark.parametrize("change", ["edited", "memory planted"])
 def test_a_known_maildir_file_is_read_again_when_anything_changed_and_applied_once(
-        cli, tmp_path, monkeypatch, change):
+        root, monkeypatch, change):
     """What a pass knows of a Maildir's files is a cache: a file edited in place, or the
     cache itself planted or spoilt, and the files are read again; a mail applied is still
     applied once (its game's ledger holds it)."""
     from referee.mail import unclaimed
 
-    games, made = _folder(cli, tmp_path, monkeypatch)
+    games, made = _copied(root, monkeypatch)
     journal, keys = made["alpha"]
-    _mail_pass(tmp_path, "alpha", "german", keys, "<k2@example.org>")
+    _mail_pass(root, "alpha", "german", keys, "<k2@example.org>")
     ticking.tick(games, with_map=False)
     count = len(records(journal))
-    (mine,) = list((tmp_path / "box-alpha" / "new").iterdir())
+    (mine,) = list((root / "box-alpha" / "new").iterdir())
     if change == "edited":
         mine.write_bytes(mine.read_bytes() + b"\n")
     else:
@@ -407,19 +467,19 @@ def test_a_known_maildir_file_is_read_again_when_anything_changed_and_applied_on
 
 
 def test_a_strangers_mail_is_read_again_when_the_games_reading_the_maildir_change(
-        cli, tmp_path, monkeypatch):
+        cli, root, monkeypatch):
     """A mail no game claimed may be a game's that comes to read the Maildir later: it is
     known only while the same games read it."""
-    games, _ = _folder(cli, tmp_path, monkeypatch)
+    games, _ = _copied(root, monkeypatch)
     stranger = mail("german", "NOT-A-KEY", ["hello"], "<s2@x>").replace(
         ADDRESSES["german"].encode(), b"spam@bureau.example")
-    write_maildir(tmp_path / "box-alpha", [stranger])
+    write_maildir(root / "box-alpha", [stranger])
     ticking.tick(games, with_map=False)
     read = _reads(monkeypatch)
     ticking.tick(games, with_map=False)
     assert read == []
-    new_game(cli, games, "charlie", None, "--mail-in", str(tmp_path / "box-alpha"),
-             "--mail-out", f"outbox:{tmp_path / 'out-charlie'}")
+    new_game(cli, games, "charlie", None, "--mail-in", str(root / "box-alpha"),
+             "--mail-out", f"outbox:{root / 'out-charlie'}")
     ticking.tick(games, with_map=False)
     assert len(set(read)) == 1
 
@@ -430,13 +490,13 @@ def home_files(unclaimed) -> list:
 
 
 def test_a_stray_file_of_one_unended_line_is_no_journal_and_no_repair_is_offered(
-        cli, tmp_path, monkeypatch):
+        cli, root, monkeypatch):
     """A file in the folder that holds no complete line is no journal: the pass says so on
     one line, without offering `referee repair` (which could keep nothing of it), and the
     other games are served."""
-    games, made = _folder(cli, tmp_path, monkeypatch)
+    games, made = _copied(root, monkeypatch)
     (games / "notes.jsonl").write_bytes(b"shopping list")
-    _mail_pass(tmp_path, "alpha", "german", made["alpha"][1], "<n1@example.org>")
+    _mail_pass(root, "alpha", "german", made["alpha"][1], "<n1@example.org>")
     r = cli("tick", games, "--no-map")
     assert r.exit_code == 3
     said = [line for line in r.output.splitlines() if "notes.jsonl" in line and
@@ -447,17 +507,17 @@ def test_a_stray_file_of_one_unended_line_is_no_journal_and_no_repair_is_offered
     assert r.exit_code == 3 and "not a journal" in r.output
 
 
-def _backed_up_then_mailed(cli, tmp_path, monkeypatch, ident: str):
+def _backed_up_then_mailed(cli, root, monkeypatch, ident: str):
     """The folder of two games, alpha's journal copied aside after its opening pass, then
     the German's `pass` put in its Maildir: (games, alpha's journal, its copy, its keys)."""
     import shutil
 
-    games, made = _folder(cli, tmp_path, monkeypatch)
+    games, made = _copied(root, monkeypatch)
     journal, keys = made["alpha"]
     ticking.tick(games, with_map=False)
-    backup = tmp_path / "alpha-backup.jsonl"
+    backup = root / "alpha-backup.jsonl"
     shutil.copy2(journal, backup)
-    _mail_pass(tmp_path, "alpha", "german", keys, ident)
+    _mail_pass(root, "alpha", "german", keys, ident)
     return games, journal, backup, keys
 
 
@@ -488,11 +548,11 @@ def _pass_putting_back_before(monkeypatch, step: str, games, backup, journal) ->
 
 
 def test_a_mail_a_game_took_is_read_again_when_its_journal_is_put_back_to_an_older_copy(
-        cli, tmp_path, monkeypatch):
+        cli, root, monkeypatch):
     """The moderator puts a game back to a copy from before a player's mail was applied
     (and removes the referee's mark of what it last wrote, as a restore on purpose asks):
     the mail it took is read again and applied again, as the journal no longer holds it."""
-    games, journal, backup, _ = _backed_up_then_mailed(cli, tmp_path, monkeypatch,
+    games, journal, backup, _ = _backed_up_then_mailed(cli, root, monkeypatch,
                                                        "<r1@x.org>")
     ticking.tick(games, with_map=False)
     ticking.tick(games, with_map=False)
@@ -504,16 +564,16 @@ def test_a_mail_a_game_took_is_read_again_when_its_journal_is_put_back_to_an_old
 
 
 def test_names_in_the_folder_or_the_maildir_cannot_forge_a_line_of_the_pass(
-        cli, tmp_path, monkeypatch):
+        cli, root, monkeypatch):
     """Two journals of one game, one named with a line end, and a player's mail in a file
     named with one: every line of the pass names them escaped."""
     import shutil
 
-    games, made = _folder(cli, tmp_path, monkeypatch)
+    games, made = _copied(root, monkeypatch)
     forged = "alpha: applied  forged (german): records 99"
     shutil.copy2(made["bravo"][0], games / f"b\n{forged}\n.jsonl")
     raw = mail("german", made["alpha"][1]["german"], ["pass"], "<f1@example.org>")
-    (tmp_path / "box-alpha" / "new" / f"m\n{forged}").write_bytes(raw)
+    (root / "box-alpha" / "new" / f"m\n{forged}").write_bytes(raw)
     r = cli("tick", games, "--no-map")
     lines = unstamped(r.stdout) + r.stderr.splitlines()
     assert forged not in lines
@@ -550,17 +610,17 @@ def test_the_moderator_is_told_of_each_unclaimed_message_once_past_two_thousand(
 
 
 def test_a_new_strangers_mail_at_the_place_in_an_mbox_of_one_told_of_is_told_of_too(
-        cli, tmp_path, monkeypatch):
+        root, monkeypatch):
     """An mbox's #N is a position: once the mail program has taken a message out, another
     takes its place. A stranger's mail there is told of once, and a new one at the same
     place is told of too."""
-    games, _ = _folder(cli, tmp_path, monkeypatch, mbox=True)
+    games, _ = _copied(root, monkeypatch, mbox=True)
     stranger = f"From: spam@bureau.example\nTo: {ADDRESSES['moderator']}\nSubject: hello\n"
-    _box(tmp_path, "alpha", [(stranger + "Message-ID: <s1@x>\n\nbuy\n").encode()], True)
+    _box(root, "alpha", [(stranger + "Message-ID: <s1@x>\n\nbuy\n").encode()], True)
     assert len(ticking.tick(games, with_map=False).fresh) == 1
     assert ticking.tick(games, with_map=False).fresh == []
-    (tmp_path / "box-alpha.mbox").write_bytes(b"")        # taken out, and another comes
-    _box(tmp_path, "alpha", [(stranger + "Message-ID: <s2@x>\n\nsell\n").encode()], True)
+    (root / "box-alpha.mbox").write_bytes(b"")        # taken out, and another comes
+    _box(root, "alpha", [(stranger + "Message-ID: <s2@x>\n\nsell\n").encode()], True)
     assert [p.split("#")[-1] for p in ticking.tick(games, with_map=False).fresh] == ["1"]
     assert ticking.tick(games, with_map=False).fresh == []
 
@@ -571,12 +631,12 @@ def _marked_read(box, after: bytes) -> None:
     box.write_bytes(box.read_bytes().replace(after, after + b"Status: RO\n", 1))
 
 
-def test_a_strangers_mail_in_an_mbox_marked_read_is_not_told_of_again(cli, tmp_path,
+def test_a_strangers_mail_in_an_mbox_marked_read_is_not_told_of_again(root,
                                                                       monkeypatch):
-    games, _ = _folder(cli, tmp_path, monkeypatch, mbox=True)
+    games, _ = _copied(root, monkeypatch, mbox=True)
     stranger = (f"From: spam@bureau.example\nTo: {ADDRESSES['moderator']}\nSubject: hello\n"
                 f"Message-ID: <s1@x>\n\nbuy\n").encode()
-    box = _box(tmp_path, "alpha", [stranger], True)
+    box = _box(root, "alpha", [stranger], True)
     assert len(ticking.tick(games, with_map=False).fresh) == 1
     _marked_read(box, b"Subject: hello\n")
     assert ticking.tick(games, with_map=False).fresh == []
@@ -594,44 +654,44 @@ def _too_large_answers(tmp_path, before: set) -> list[str]:
 
 
 @pytest.mark.parametrize("runs", [("tick", "tick"), ("tick", "inbox"), ("inbox", "tick")])
-def test_a_players_mail_over_the_limit_in_an_mbox_is_answered_once(cli, tmp_path, monkeypatch,
+def test_a_players_mail_over_the_limit_in_an_mbox_is_answered_once(cli, root, monkeypatch,
                                                                    runs):
     """The German's mail over the limit is answered by the first run, tick or inbox; the
     moderator then reads it in his mail program, which marks its header read: no second
     answer by either."""
-    games, made = _folder(cli, tmp_path, monkeypatch, mbox=True)
+    games, made = _copied(root, monkeypatch, mbox=True)
     journal = made["alpha"][0]
-    box = _box(tmp_path, "alpha", [_large("german", "<big2@example.org>")], True)
-    before = set(_outbox(tmp_path, "alpha"))
+    box = _box(root, "alpha", [_large("german", "<big2@example.org>")], True)
+    before = set(_outbox(root, "alpha"))
     for n, run in enumerate(runs):
         if n:
             _marked_read(box, b"Subject: photo\n")
         if run == "tick":
             ticking.tick(games, with_map=False)
         else:
-            r = cli("inbox", journal, box, "--outbox", tmp_path / "out-alpha", "--no-map")
+            r = cli("inbox", journal, box, "--outbox", root / "out-alpha", "--no-map")
             assert r.exit_code == 0, r.stderr
-        assert _too_large_answers(tmp_path, before) == [ADDRESSES["german"]], run
+        assert _too_large_answers(root, before) == [ADDRESSES["german"]], run
 
 
 def test_a_players_mail_over_the_limit_answered_by_an_earlier_version_is_not_answered_again(
-        cli, tmp_path, monkeypatch):
+        cli, root, monkeypatch):
     """Earlier versions knew a message over the limit by its header block only: one they
     answered is known by that to tick and to inbox alike."""
     from referee.mail import mailboxes
 
-    games, made = _folder(cli, tmp_path, monkeypatch, mbox=True)
-    box = _box(tmp_path, "alpha", [_large("german", "<big2@example.org>")], True)
-    before = set(_outbox(tmp_path, "alpha"))
+    games, made = _copied(root, monkeypatch, mbox=True)
+    box = _box(root, "alpha", [_large("german", "<big2@example.org>")], True)
+    before = set(_outbox(root, "alpha"))
     with monkeypatch.context() as earlier:
         earlier.setattr(toolarge, "oversize_digests",
                         lambda head: mailboxes.oversize_digests(head)[1:])
         ticking.tick(games, with_map=False)
-    assert _too_large_answers(tmp_path, before) == [ADDRESSES["german"]]
-    r = cli("inbox", made["alpha"][0], box, "--outbox", tmp_path / "out-alpha", "--no-map")
+    assert _too_large_answers(root, before) == [ADDRESSES["german"]]
+    r = cli("inbox", made["alpha"][0], box, "--outbox", root / "out-alpha", "--no-map")
     assert r.exit_code == 0, r.stderr
     ticking.tick(games, with_map=False)
-    assert _too_large_answers(tmp_path, before) == [ADDRESSES["german"]]
+    assert _too_large_answers(root, before) == [ADDRESSES["german"]]
 
 
 def test_an_mbox_replaced_by_a_fifo_after_its_messages_were_counted_is_not_waited_on(
@@ -657,24 +717,24 @@ def test_an_mbox_replaced_by_a_fifo_after_its_messages_were_counted_is_not_waite
 
 
 def test_a_game_whose_last_record_is_longer_than_the_tail_read_is_indexed_too(
-        cli, tmp_path, monkeypatch):
+        root, monkeypatch):
     """A journal's last record can be longer than the bytes first read from its end (a
     great battle's): it is read whole then, so that the game is indexed and an idle pass
     opens no journal."""
     monkeypatch.setattr(gameindex, "TAIL", 64)          # shorter than any record
-    games, _ = _folder(cli, tmp_path, monkeypatch)
+    games, _ = _copied(root, monkeypatch)
     ticking.tick(games, with_map=False)
     opened = _opened(monkeypatch)
     report = ticking.tick(games, with_map=False)
     assert opened == [] and not report.problems
 
 
-def test_a_journal_put_back_while_the_pass_still_runs_loses_no_mail(cli, tmp_path,
+def test_a_journal_put_back_while_the_pass_still_runs_loses_no_mail(cli, root,
                                                                     monkeypatch):
     """The moderator puts the journal back to an older copy while the pass that applied a
     player's mail is still busy with other games' mail: what the pass remembers of the
     file is the journal as the mail left it, so the next pass reads it again."""
-    games, journal, backup, _ = _backed_up_then_mailed(cli, tmp_path, monkeypatch,
+    games, journal, backup, _ = _backed_up_then_mailed(cli, root, monkeypatch,
                                                        "<w1@x.org>")
     _pass_putting_back_before(monkeypatch, "taken_now", games, backup, journal)
     assert "pass" not in [r.get("order") for r in records(journal)]
@@ -682,7 +742,7 @@ def test_a_journal_put_back_while_the_pass_still_runs_loses_no_mail(cli, tmp_pat
     assert [r.get("order") for r in records(journal)].count("pass") == 1
 
 
-def test_the_mark_of_what_a_game_took_comes_back_from_its_worker(cli, tmp_path,
+def test_the_mark_of_what_a_game_took_comes_back_from_its_worker(cli, root,
                                                                  monkeypatch):
     """Two games reading one Maildir, a mail for each, the pass sharing them between two
     workers: each game's journal mark, taken in the worker that handled its mail under its
@@ -691,8 +751,8 @@ def test_the_mark_of_what_a_game_took_comes_back_from_its_worker(cli, tmp_path,
     from referee.mail import sharing, unclaimed
 
     monkeypatch.setattr(ticking, "workers", lambda: 2)
-    games, made = _folder(cli, tmp_path, monkeypatch)
-    box = tmp_path / "box-alpha"
+    games, made = _copied(root, monkeypatch)
+    box = root / "box-alpha"
     assert cli("mail", made["bravo"][0], "--in", box).exit_code == 0
     ticking.tick(games, with_map=False)
     write_maildir(box, [mail("german", made[name][1]["german"], ["pass"], ident)
@@ -710,14 +770,14 @@ def test_the_mark_of_what_a_game_took_comes_back_from_its_worker(cli, tmp_path,
 
 
 def test_a_mail_whose_journal_could_not_be_marked_after_it_is_read_again_and_applied_once(
-        cli, tmp_path, monkeypatch):
+        root, monkeypatch):
     """When the journal cannot be read right after a game's mail was handled, the pass does
     not remember the file against the journal as it found it (a copy of that could be put
     back): the next pass reads it again, and its game's ledger answers it once."""
-    games, made = _folder(cli, tmp_path, monkeypatch)
+    games, made = _copied(root, monkeypatch)
     journal, keys = made["alpha"]
     ticking.tick(games, with_map=False)
-    _mail_pass(tmp_path, "alpha", "german", keys, "<m1@example.org>")
+    _mail_pass(root, "alpha", "german", keys, "<m1@example.org>")
     real = gameindex.mark
     monkeypatch.setattr(gameindex, "mark", lambda journal: None)
     ticking.tick(games, with_map=False)
@@ -729,15 +789,15 @@ def test_a_mail_whose_journal_could_not_be_marked_after_it_is_read_again_and_app
 
 
 def test_a_journal_put_back_before_its_next_mail_is_handled_loses_no_earlier_mail(
-        cli, tmp_path, monkeypatch):
+        cli, root, monkeypatch):
     """A mail taken by an earlier pass is judged still held when the pass starts; the
     journal is put back before the game's next mail is handled in that pass: the earlier
     mail is not kept against the journal as the later one left it, and is read again."""
-    games, journal, backup, keys = _backed_up_then_mailed(cli, tmp_path, monkeypatch,
+    games, journal, backup, keys = _backed_up_then_mailed(cli, root, monkeypatch,
                                                           "<e1@x.org>")
     ticking.tick(games, with_map=False)
     assert records(journal)[-1]["order"] == "pass"
-    (tmp_path / "box-alpha" / "new" / "later.eml").write_bytes(
+    (root / "box-alpha" / "new" / "later.eml").write_bytes(
         mail("entente", keys["entente"], ["pass"], "<e2@x.org>"))
     _pass_putting_back_before(monkeypatch, "Mailboxes", games, backup, journal)
     for _ in range(2):
@@ -747,13 +807,13 @@ def test_a_journal_put_back_before_its_next_mail_is_handled_loses_no_earlier_mai
 
 
 def test_after_a_moderators_order_the_mark_of_what_a_game_took_is_checked_once(
-        cli, tmp_path, monkeypatch):
+        cli, root, monkeypatch):
     """The moderator orders by hand after a pass took a player's mail: the next pass checks
     once that the grown journal still holds what the mail left, and keeps its new mark,
     so that the passes after it check nothing."""
-    games, made = _folder(cli, tmp_path, monkeypatch)
+    games, made = _copied(root, monkeypatch)
     journal, keys = made["alpha"]
-    _mail_pass(tmp_path, "alpha", "german", keys, "<o1@example.org>")
+    _mail_pass(root, "alpha", "german", keys, "<o1@example.org>")
     ticking.tick(games, with_map=False)
     from referee.cli.hostbench import _asked
     from referee.table import Table
@@ -783,17 +843,17 @@ def _export_beside(cli, games: Path, journal: Path, name: str = "entente.jsonl",
 
 
 def test_exports_in_the_folder_are_passed_over_on_one_line_and_are_no_problem(
-        cli, tmp_path, monkeypatch):
+        cli, root, monkeypatch):
     """The game-over mail has the moderator export each side's log, and the public's, with
     `referee log ... --format json > SIDE.jsonl`; run in the games' folder (as the cron line
     of the docs runs tick), they land beside the games. A pass knows them for exports: no
     game, no problem (it exits 0, its tally counts the games only), one plain line naming
     them all, and no warning to make private the public export it is meant to hand out."""
-    games, made = _folder(cli, tmp_path, monkeypatch)
+    games, made = _copied(root, monkeypatch)
     exports = [_export_beside(cli, games, made["alpha"][0], f"{reader}.jsonl", reader)
                for reader in ("entente", "german", "public")]
     exports[-1].chmod(0o644)                        # the public's, for anyone to read
-    _mail_pass(tmp_path, "alpha", "german", made["alpha"][1], "<x1@example.org>")
+    _mail_pass(root, "alpha", "german", made["alpha"][1], "<x1@example.org>")
     r = cli("tick", games, "--no-map")
     assert r.exit_code == 0, r.output
     lines = unstamped(r.stdout)
@@ -810,9 +870,9 @@ def test_exports_in_the_folder_are_passed_over_on_one_line_and_are_no_problem(
     assert doc["exports"] == [str(p) for p in exports]
 
 
-def test_an_export_named_alone_is_no_game_to_tick(cli, tmp_path, monkeypatch):
+def test_an_export_named_alone_is_no_game_to_tick(cli, root, monkeypatch):
     """`tick EXPORT`: a file asked for as a game that is an export is a problem, said so."""
-    games, made = _folder(cli, tmp_path, monkeypatch)
+    games, made = _copied(root, monkeypatch)
     export = _export_beside(cli, games, made["alpha"][0])
     r = cli("tick", export, "--no-map")
     assert r.exit_code == 3, r.output
@@ -822,9 +882,9 @@ def test_an_export_named_alone_is_no_game_to_tick(cli, tmp_path, monkeypatch):
         f"folder"], r.stdout
 
 
-def test_a_damaged_file_in_the_folder_is_named_once_on_its_line(cli, tmp_path, monkeypatch):
+def test_a_damaged_file_in_the_folder_is_named_once_on_its_line(cli, root, monkeypatch):
     """A file of the folder that is no sound journal: its line names it once, then why."""
-    games, _ = _folder(cli, tmp_path, monkeypatch)
+    games, _ = _copied(root, monkeypatch)
     (games / "notes.jsonl").write_text("my notes\n")
     (games / "notes.jsonl").chmod(0o600)
     r = cli("tick", games, "--no-map")
@@ -834,12 +894,12 @@ def test_a_damaged_file_in_the_folder_is_named_once_on_its_line(cli, tmp_path, m
         line.count("notes.jsonl") == 1, line
 
 
-def test_watch_names_an_export_in_the_folder_once_while_it_stays(cli, tmp_path, monkeypatch):
+def test_watch_names_an_export_in_the_folder_once_while_it_stays(cli, root, monkeypatch):
     """watch names the export at its first pass, not again at each pass while it stays;
     once it is gone and back, again."""
-    games, made = _folder(cli, tmp_path, monkeypatch)
+    games, made = _copied(root, monkeypatch)
     export = _export_beside(cli, games, made["alpha"][0])
-    kept = tmp_path / "kept.jsonl"
+    kept = root / "kept.jsonl"
     lines: list[str] = []
     waits: list[float] = []
 
