@@ -338,12 +338,13 @@ def test_a_run_started_while_another_handles_mail_loses_nothing(journal, cli, tm
 
 
 def test_strangers_get_a_bounded_number_of_replies(journal, cli, tmp_path, monkeypatch):
-    """A hundred strangers (and one of them three times): at most UNMATCHED_PER_DAY
-    replies that day, none to the same address twice, none of them with game content; the
-    next day one more to an address already answered. Today: one reply per message."""
+    """Five strangers more than a day's replies to them (and one of them three times): at
+    most UNMATCHED_PER_DAY replies that day, none to the same address twice, none of them
+    with game content; the next day one more to an address already answered. Today: one
+    reply per message."""
     monkeypatch.setenv("REFEREE_NOW", NOW)
     raws = [mail(f"s{i}@spam.example", "buy now\n", mid=f"<x{i}@spam.example>")
-            for i in range(100)]
+            for i in range(ledgermod.UNMATCHED_PER_DAY + 5)]
     raws += [mail("s0@spam.example", f"again {i}\n", mid=f"<again{i}@spam.example>")
              for i in range(2)]
     r = cli("inbox", journal, write_mbox(tmp_path / "box.mbox", raws), "--outbox",
