@@ -22,6 +22,7 @@ import email.policy
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -34,6 +35,7 @@ from ticklines import problem_text, problems
 
 from referee.base.clock import NOW_VARIABLE
 from referee.mail.ledger import FAULT_VARIABLE
+from referee.store import home as homemod
 
 START = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 PASSED = datetime(2026, 11, 25, 9, 30, tzinfo=UTC)
@@ -42,11 +44,33 @@ ADDRESSES = {"german": "g@example.org", "entente": "e@example.net",
              "moderator": "mod@example.com", "observer": "o@example.org"}
 
 
-def _game(tmp_path: Path, cli, monkeypatch, policy: str) -> tuple[Path, Path]:
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> Path:
+    """Where each policy's game is played once, to both deadlines' eve, and kept."""
+    return tmp_path_factory.mktemp("sealed-missed")
+
+
+def _game(played: Path, cli, monkeypatch, policy: str) -> tuple[Path, Path]:
     """The game, its first reports and the orders' reports mailed: (its folder, the
-    outbox); every mail written so far is moved to the outbox's sent/."""
+    outbox); every mail written so far is moved to the outbox's sent/. Played once a
+    policy, with a home of its own; each test gets the folders and the home as they were
+    then, in the same places (the journal names its mail folders)."""
+    live, kept = played / policy, played / f"{policy}.kept"
+    homemod._KEY.clear()
+    monkeypatch.setenv("REFEREE_HOME", str(live / "home"))
     monkeypatch.setenv(NOW_VARIABLE, at(START))
+    if not kept.exists():
+        _play(live, cli, policy)
+        shutil.copytree(live, kept, symlinks=True)
+    else:
+        shutil.rmtree(live)
+        shutil.copytree(kept, live, symlinks=True)
+    return live / "g", live / "out"
+
+
+def _play(tmp_path: Path, cli, policy: str) -> None:
     folder, out, inbox = tmp_path / "g", tmp_path / "out", tmp_path / "mail"
+    (tmp_path / "home").mkdir(mode=0o700, parents=True)
     for sub in ("cur", "new", "tmp"):
         (inbox / sub).mkdir(parents=True)
     folder.mkdir()
@@ -63,7 +87,6 @@ def _game(tmp_path: Path, cli, monkeypatch, policy: str) -> tuple[Path, Path]:
     status = cli("status", journal).stdout
     assert "Waiting on the German and Entente players: production" in status, status
     _sent(out)
-    return folder, out
 
 
 def _sent(out: Path) -> None:
@@ -96,8 +119,8 @@ def _tick(folder: Path, monkeypatch, cli, fault: str = "") -> int:
     return r.returncode
 
 
-def test_both_sides_silent_under_wait_make_one_mail_a_reader(tmp_path, cli, monkeypatch):
-    folder, out = _game(tmp_path, cli, monkeypatch, "wait")
+def test_both_sides_silent_under_wait_make_one_mail_a_reader(played, cli, monkeypatch):
+    folder, out = _game(played, cli, monkeypatch, "wait")
     assert _tick(folder, monkeypatch, cli) == 3
     got = _mails(out)
     assert {r: len(m) for r, m in got.items()} == {
@@ -130,8 +153,8 @@ def test_both_sides_silent_under_wait_make_one_mail_a_reader(tmp_path, cli, monk
     assert _tick(folder, monkeypatch, cli) == 3 and _mails(out) == {}
 
 
-def test_both_sides_silent_under_pause_make_one_mail_a_reader(tmp_path, cli, monkeypatch):
-    folder, out = _game(tmp_path, cli, monkeypatch, "pause")
+def test_both_sides_silent_under_pause_make_one_mail_a_reader(played, cli, monkeypatch):
+    folder, out = _game(played, cli, monkeypatch, "pause")
     assert _tick(folder, monkeypatch, cli) == 3
     got = _mails(out)
     assert {r: len(m) for r, m in got.items()} == {
@@ -145,12 +168,12 @@ def test_both_sides_silent_under_pause_make_one_mail_a_reader(tmp_path, cli, mon
                                          f"players' orders were due by {DUE}"), got[reader]
 
 
-def test_both_sides_silent_under_default_make_one_report_a_reader(tmp_path, cli,
+def test_both_sides_silent_under_default_make_one_report_a_reader(played, cli,
                                                                   monkeypatch):
     """The referee answers both (no production: 'done'), and each reader's report tells
     both answers; no notice goes beside it, and the moderator, on whom nothing waits, is
     not mailed."""
-    folder, out = _game(tmp_path, cli, monkeypatch, "default")
+    folder, out = _game(played, cli, monkeypatch, "default")
     assert _tick(folder, monkeypatch, cli) == 0
     got = _mails(out)
     assert {r: len(m) for r, m in got.items()} == {"german": 1, "entente": 1, "observer": 1}
@@ -161,12 +184,12 @@ def test_both_sides_silent_under_default_make_one_report_a_reader(tmp_path, cli,
 @pytest.mark.parametrize(("policy", "fault"), [
     ("wait", "deadline mail"), ("pause", "deadline mail"),
     ("default", "answered"), ("default", "written")])
-def test_a_pass_killed_midway_leaves_one_mail_a_reader(tmp_path, cli, monkeypatch, policy,
+def test_a_pass_killed_midway_leaves_one_mail_a_reader(played, cli, monkeypatch, policy,
                                                        fault):
     """Killed after the first notice's mail, before the records (wait, pause), or after the
     answers' records, before their mails or after the first report (default): the next
     pass writes what is left, each reader one mail in all."""
-    folder, out = _game(tmp_path, cli, monkeypatch, policy)
+    folder, out = _game(played, cli, monkeypatch, policy)
     _tick(folder, monkeypatch, cli, fault)
     _tick(folder, monkeypatch, cli)
     _tick(folder, monkeypatch, cli)
@@ -176,10 +199,10 @@ def test_a_pass_killed_midway_leaves_one_mail_a_reader(tmp_path, cli, monkeypatc
         readers if policy == "default" else {**readers, "moderator": 1}), (policy, fault, got)
 
 
-def test_tick_s_line_names_every_side_the_game_waits_on(tmp_path, cli, monkeypatch):
+def test_tick_s_line_names_every_side_the_game_waits_on(played, cli, monkeypatch):
     """The line `tick` exits with names both sides and the commands for each, at every pass
     until the moderator acts; once he extends the German's deadline, the Entente alone."""
-    folder, out = _game(tmp_path, cli, monkeypatch, "wait")
+    folder, out = _game(played, cli, monkeypatch, "wait")
     monkeypatch.setenv(NOW_VARIABLE, at(PASSED))
     for _ in range(2):
         r = cli("tick", folder, "--no-map")
@@ -212,11 +235,11 @@ def _menu(text: str) -> str:
 
 
 def test_the_late_mail_and_the_reminder_list_the_orders_as_the_report_does(
-        tmp_path, cli, monkeypatch):
+        played, cli, monkeypatch):
     """A phone reader's list: each build line names its few special areas, then 'any of the
     44 areas listed below', the areas once after the list, word for word as the report that
     asked the plan gives it; not every area again on every line."""
-    folder, out = _game(tmp_path, cli, monkeypatch, "wait")
+    folder, out = _game(played, cli, monkeypatch, "wait")
     reports = {}
     for p in sorted((out / "sent").glob("*.eml"), key=lambda p: p.stat().st_mtime):
         m = email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
@@ -241,11 +264,11 @@ def test_the_late_mail_and_the_reminder_list_the_orders_as_the_report_does(
     assert len(reports) == 2
 
 
-def test_json_names_the_line_that_waits_on_the_moderator(tmp_path, cli, monkeypatch):
+def test_json_names_the_line_that_waits_on_the_moderator(played, cli, monkeypatch):
     """`tick --format json` gives each game's `waits_on_moderator`: the one of its problems
     saying it goes on only when he acts (a script tells it from a mailbox down without
     reading the words), null before the deadline passes and once he has given the orders."""
-    folder, out = _game(tmp_path, cli, monkeypatch, "wait")
+    folder, out = _game(played, cli, monkeypatch, "wait")
 
     def waits() -> tuple[str | None, list[str]]:
         r = cli("tick", folder, "--no-map", "--format", "json")
