@@ -173,9 +173,11 @@ def data_copy(edits: dict) -> Path:
 
 def new_game(tmp: Path, sc: dict, options: dict | None = None, dice: str = "committed",
              name: str = "case", games_dir: Path | None = None, game: str = "ttlm") -> Path:
-    """Write the scenario and create a game of that game from it with a fixed secret."""
+    """Write the scenario and create a game of that game from it with a fixed secret. The
+    file is written as JSON, which is YAML (flow style): the referee reads the same document
+    from it, and the library's C emitter took a twentieth of a case to write it as blocks."""
     spath = tmp / f"{name}.yaml"
-    spath.write_text(yaml_text(sc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    spath.write_text(json.dumps(sc, ensure_ascii=False), encoding="utf-8")
     secret = tmp / f"{name}.fixed-secret"
     secret.write_text(SECRET + "\n")
     journal = tmp / f"{name}.jsonl"
