@@ -167,6 +167,22 @@ def _state(tmp_path: Path, scenario: str, turn: int, units: list[str], game: str
     return opened.state, opened.data
 
 
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """Each crafted position's state and data (and the OoS position's, under "oos"), made
+    once for the module: the tests read them, and change only a clone."""
+    kept: dict = {}
+
+    def position_of(scenario: str, turn: int | None = None, units: list[str] = ()):
+        key = (scenario, turn, tuple(units))
+        if key not in kept:
+            where = tmp_path_factory.mktemp("crafted")
+            kept[key] = (_oos_position(where) if scenario == "oos" else
+                         _state(where, scenario, turn, list(units)))
+        return kept[key]
+    return position_of
+
+
 def _answers(s, d, side: str, area: str, units: list[str]):
     t = roomplay.with_arrivals(s, d, side, area, units)
     assert t.stack_count(area, side, d) >= d.units.stacking_limit
@@ -176,8 +192,8 @@ def _answers(s, d, side: str, area: str, units: list[str]):
 @pytest.mark.parametrize("scenario, turn, units, area, arriving, room_there, what", CRAFTED,
                          ids=[c[-1] for c in CRAFTED])
 def test_the_counted_room_of_a_crafted_position_is_the_played_room(
-        tmp_path, scenario, turn, units, area, arriving, room_there, what):
-    s, d = _state(tmp_path, scenario, turn, units)
+        made, scenario, turn, units, area, arriving, room_there, what):
+    s, d = made(scenario, turn, units)
     want = None if room_there is None else (room_there, room_there)
     assert _answers(s, d, "entente", area, arriving) == want, what
     sweep = roomplay.Sweep()
@@ -195,11 +211,12 @@ def _oos_position(tmp_path: Path):
                   games_dir=data_copy(AAC_SWITCHES))
 
 
-def test_an_out_of_supply_marker_counts_as_played(tmp_path):
+def test_an_out_of_supply_marker_counts_as_played(made):
     """An OoS marker keeps an army from taking an arrival (AAC 1.2.3, 6.5), not a unit moved
     in: the artillery goes into the empty army, the arriving one may not follow it."""
-    s, d = _oos_position(tmp_path)
+    s, d = made("oos")
     assert _answers(s, d, "entente", "amiens", ["uk:artillery"]) == (True, True)
+    s = s.clone()
     s.oos = ["uk-1"]
     assert _answers(s, d, "entente", "amiens", ["uk:artillery"]) == (False, False)
 
@@ -225,16 +242,15 @@ def _broken(old: str, new: str):
 
 
 @pytest.mark.parametrize("name", sorted(BREAKS))
-def test_a_broken_count_is_caught(tmp_path, monkeypatch, name):
+def test_a_broken_count_is_caught(made, monkeypatch, name):
     monkeypatch.setattr(room, "room_in", _broken(*BREAKS[name]))
     caught = []
-    for n, (scenario, turn, units, area, arriving, _, what) in enumerate(CRAFTED):
-        (tmp_path / str(n)).mkdir()
-        s, d = _state(tmp_path / str(n), scenario, turn, units)
+    for scenario, turn, units, area, arriving, _, what in CRAFTED:
+        s, d = made(scenario, turn, units)
         got = _answers(s, d, "entente", area, arriving)
         caught += [what] * (got is not None and got[0] != got[1])
-    (tmp_path / "oos").mkdir()
-    s, d = _oos_position(tmp_path / "oos")
+    s, d = made("oos")
+    s = s.clone()
     s.oos = ["uk-1"]
     counted, played = _answers(s, d, "entente", "amiens", ["uk:artillery"])
     caught += ["marked"] * (counted != played)
