@@ -226,9 +226,8 @@ def test_a_kept_part_not_as_this_users_referee_wrote_it_is_made_again(declared, 
 
 
 def test_a_new_version_of_the_drawing_code_reads_none_of_an_older_ones_parts(declared,
-                                                                          monkeypatch):
-    _new_run(monkeypatch)
-    first = _pictures(declared)
+                                                                          drawn, monkeypatch):
+    first = _as_drawn(drawn)                    # the parts this version keeps, as it drew them
     older, closer = set(_kept("base")), set(_kept("closeup"))
     layers = set(_kept("layer")) | set(_kept("closelayer"))
     _new_run(monkeypatch)
@@ -323,10 +322,9 @@ def test_a_drawing_code_or_font_that_cannot_be_read_keeps_nothing(monkeypatch):
     assert stored.key("source", 16.0, 200.0, 0) is None
 
 
-def test_a_cache_folder_that_is_not_one_leaves_the_pictures_as_they_are(declared,
+def test_a_cache_folder_that_is_not_one_leaves_the_pictures_as_they_are(declared, drawn,
                                                                         monkeypatch):
-    _new_run(monkeypatch)
-    first = _pictures(declared)
+    first = _as_drawn(drawn)
     shutil.rmtree(stored.folder())
     stored.folder().write_text("not a folder")
     _new_run(monkeypatch)
