@@ -114,18 +114,24 @@ if getattr(state, "_CLONE", True):     # a referee that makes them on import
 print(json.dumps(""", 1)
 
 
+@pytest.fixture(scope="module")
+def standard() -> set[str]:
+    """The modules this Python loads itself for the standard modules the referee needs."""
+    base = subprocess.run([sys.executable, "-c", STANDARD], capture_output=True, text=True,
+                          timeout=120, check=True)
+    return set(json.loads(base.stdout.splitlines()[-1]))
+
+
 @pytest.mark.parametrize("args", [("status",), ("show", "--format", "json")])
 def test_a_cold_read_of_a_game_without_deadlines_spares_what_it_never_uses(args, game,
-                                                                           tmp_path):
+                                                                           tmp_path, standard):
     env = {**os.environ, "REFEREE_HOME": str(tmp_path / "home")}
     done = subprocess.run([sys.executable, "-c", SPARED, args[0], str(game), *args[1:]],
                           env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     loaded = set(json.loads(done.stdout.splitlines()[-1])["loaded"])
     assert "referee.game.replay" in loaded and "msgspec.json" in loaded
-    base = subprocess.run([sys.executable, "-c", STANDARD], capture_output=True, text=True,
-                          timeout=120, check=True)       # what this Python loads itself
-    spared = set(NOT_FOR_A_COLD_READ) - set(json.loads(base.stdout.splitlines()[-1]))
+    spared = set(NOT_FOR_A_COLD_READ) - standard        # what this Python loads itself
     assert not loaded & spared, sorted(loaded & spared)
 
 
@@ -146,7 +152,7 @@ def test_msgspec_loaded_without_its_unused_submodules_still_has_them():
     assert done.stdout.split() == ["['x']", "x", "True", "#/$defs/A"]
 
 
-def test_a_public_read_from_its_view_loads_no_typing(game, tmp_path):
+def test_a_public_read_from_its_view_loads_no_typing(game, tmp_path, cli, monkeypatch):
     """`typing` costs about 1.5 ms to import, a twentieth of a read from its view: the
     modules that read serve their annotations as text and import none of it (msgspec, for
     the other reads, loads it anyway)."""
@@ -156,8 +162,9 @@ def test_a_public_read_from_its_view_loads_no_typing(game, tmp_path):
     if plain.stdout.strip() == "True":
         pytest.skip("this Python's standard modules load typing themselves")
     home = tmp_path / "home"
+    monkeypatch.setenv("REFEREE_HOME", str(home))
     for args in (("status",), ("show", "--format", "json")):
-        _loaded(home, args[0], str(game), *args[1:])
+        assert cli(args[0], game, *args[1:]).exit_code == 0     # its view kept: here will do
         assert "typing" not in _loaded(home, args[0], str(game), *args[1:]), args
 
 
@@ -216,7 +223,12 @@ def test_a_read_from_the_console_script_runs_no_garbage_collection(args, game, t
                               timeout=120)
         assert done.returncode == 0, done.stderr
         assert done.stdout and "COLLECTED" not in done.stderr, (when, done.stderr)
-    # Negative control: a command that is no read collects as usual, and the probe sees it.
+
+
+def test_the_collection_probe_sees_a_command_that_is_no_read_collect(game, tmp_path):
+    """Negative control of the two tests above and below: a command that is no read
+    collects as usual, and the probe sees it."""
+    env = {**os.environ, "REFEREE_HOME": str(tmp_path / "home")}
     other = subprocess.run([sys.executable, "-c", COLLECTIONS, "log", str(game)], env=env,
                            capture_output=True, text=True, timeout=120)
     assert other.returncode == 0 and "COLLECTED" in other.stderr, other.stderr
