@@ -11,6 +11,7 @@ find."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -20,8 +21,42 @@ from test_held_orders_stand import records
 from test_waits_on_moderator import held_for_dice
 
 from referee.mail import ledger as ledgermod
+from referee.store import home as homemod
 
 ENTENTE = "e@example.org"
+
+
+@pytest.fixture(scope="module")
+def made_once(tmp_path_factory):
+    """held_for_dice played once for the module, in a folder and a home of its own, and
+    both kept as they were left: (the folder, its copy, the home's copy). The journal's
+    route and the ledger name the folder's own paths, so each test plays on in that same
+    folder, put back as it was."""
+    from conftest import Cli
+
+    root = tmp_path_factory.mktemp("held")
+    folder, home = root / "case", root / "home"
+    folder.mkdir()
+    home.mkdir(mode=0o700)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("REFEREE_HOME", str(home))
+        homemod._KEY.clear()
+        held_for_dice(folder, Cli())
+    homemod._KEY.clear()
+    shutil.copytree(folder, root / "case-as-made", symlinks=True)
+    return folder, root / "case-as-made", home
+
+
+@pytest.fixture
+def held(made_once, referee_home):
+    """held_for_dice's journal, mailbox and outbox, each test's own: the folder put back as
+    it was made, and this test's home holding what that home held (key, ledger, views)."""
+    folder, kept, home = made_once
+    shutil.rmtree(folder)
+    shutil.copytree(kept, folder, symlinks=True)
+    shutil.copytree(home, referee_home, symlinks=True, dirs_exist_ok=True)
+    homemod._KEY.clear()
+    return folder / "case.jsonl", folder / "box", folder / "out"
 
 
 def _killed(*args: str, step: str) -> None:
@@ -31,11 +66,11 @@ def _killed(*args: str, step: str) -> None:
     assert r.returncode == 70, r.stderr
 
 
-def test_a_killed_inbox_s_dropped_mail_is_not_written_again_by_tick(tmp_path, cli):
+def test_a_killed_inbox_s_dropped_mail_is_not_written_again_by_tick(tmp_path, cli, held):
     """The moderator's `inbox` ends the Entente's hold (other orders entered) and is killed
     once the mail telling him is written into its folder, before the ledger forgets the
     hold: the passes of `tick` do not tell him again, into the game's outbox."""
-    j, box, out = held_for_dice(tmp_path, cli)
+    j, box, out = held
     _inbox(cli, j, box, tmp_path / "mine")
     assert cli("order", j, "--as", "entente", "retreat fr-c-01 bar_le_duc").exit_code == 0
     later = tmp_path / "later"
@@ -48,11 +83,11 @@ def test_a_killed_inbox_s_dropped_mail_is_not_written_again_by_tick(tmp_path, cl
     assert len(told) == 1, told
 
 
-def test_a_killed_inbox_s_reply_is_not_written_again_by_tick(tmp_path, cli):
+def test_a_killed_inbox_s_reply_is_not_written_again_by_tick(tmp_path, cli, held):
     """The moderator's `inbox` holds the Entente's orders and is killed once it wrote his
     answer, before the ledger says it is written: the passes of `tick` do not answer him
     again."""
-    j, box, out = held_for_dice(tmp_path, cli)
+    j, box, out = held
     mine = tmp_path / "mine"
     _killed("inbox", str(j), str(box), "--outbox", str(mine), "--no-map", step="written")
     for _ in range(2):
@@ -74,11 +109,11 @@ def _folders(j) -> list[str]:
     return ledgermod.load_ledger(head["game_id"], head["hash"])["outboxes"]
 
 
-def test_a_killed_inbox_s_reply_sent_from_its_folder_is_not_written_again(tmp_path, cli):
+def test_a_killed_inbox_s_reply_sent_from_its_folder_is_not_written_again(tmp_path, cli, held):
     """The moderator's mail program sent the answer the killed `inbox` wrote, moving it into
     the folder's sent/: the passes of `tick` find it there and write none into the game's
     outbox."""
-    j, box, out = held_for_dice(tmp_path, cli)
+    j, box, out = held
     mine = tmp_path / "mine"
     _killed("inbox", str(j), str(box), "--outbox", str(mine), "--no-map", step="written")
     [written] = mine.glob("*.eml")
@@ -96,12 +131,12 @@ def test_a_killed_inbox_s_reply_sent_from_its_folder_is_not_written_again(tmp_pa
 
 @pytest.mark.parametrize("then", ["gone", "fifo", "loop"])
 def test_a_mail_whose_first_folder_is_gone_is_written_once_into_the_next(tmp_path, cli,
-                                                                         then):
+                                                                         held, then):
     """The folder a killed `inbox` wrote the answer into is deleted (or made a FIFO, or a
     link to itself): the next `inbox`, into another folder, writes it there, and is killed
     too; the passes of `tick` then find it in that one, and neither hang nor fail on the
     first."""
-    j, box, out = held_for_dice(tmp_path, cli)
+    j, box, out = held
     mine, later = tmp_path / "mine", tmp_path / "later"
     _killed("inbox", str(j), str(box), "--outbox", str(mine), "--no-map", step="written")
     for p in mine.glob("*.eml"):
@@ -119,11 +154,11 @@ def test_a_mail_whose_first_folder_is_gone_is_written_once_into_the_next(tmp_pat
     assert _answers(later, out) == [(ENTENTE, "<m1@example.org>")], _answers(later, out)
 
 
-def test_a_killed_inbox_s_mail_to_the_moderator_is_not_written_again_by_tick(tmp_path, cli):
+def test_a_killed_inbox_s_mail_to_the_moderator_is_not_written_again_by_tick(tmp_path, cli, held):
     """The moderator's `inbox` holds the Entente's orders, mails the moderator the command
     that enters them, and is killed before the ledger says he was told: the passes of `tick`
     do not tell him again, into the game's outbox."""
-    j, box, out = held_for_dice(tmp_path, cli)
+    j, box, out = held
     mine = tmp_path / "mine"
     _killed("inbox", str(j), str(box), "--outbox", str(mine), "--no-map", step="held")
     for _ in range(2):
