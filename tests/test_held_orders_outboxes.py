@@ -10,10 +10,9 @@ find."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
-import subprocess
-import sys
 
 import pytest
 from test_held_orders_inbox import _inbox, _mails
@@ -59,11 +58,24 @@ def held(made_once, referee_home):
     return folder / "case.jsonl", folder / "box", folder / "out"
 
 
+def _run_killed(args: tuple[str, ...], step: str) -> None:
+    """In the forked process: the command, its fault set at step (os._exit(70) there)."""
+    from conftest import Cli
+
+    os.environ[ledgermod.FAULT_VARIABLE] = step
+    Cli()(*args)
+
+
 def _killed(*args: str, step: str) -> None:
-    r = subprocess.run([sys.executable, "-m", "referee", *args],
-                       env={**os.environ, ledgermod.FAULT_VARIABLE: step},
-                       capture_output=True, text=True, timeout=120)
-    assert r.returncode == 70, r.stderr
+    """The command run in a process of its own, forked from this one (the imports done),
+    and killed at step: nothing it held in memory is left to the runs after it."""
+    run = multiprocessing.get_context("fork").Process(target=_run_killed, args=(args, step))
+    run.start()
+    run.join(120)
+    if run.exitcode is None:                    # still running: not killed where it should be
+        run.kill()
+        run.join()
+    assert run.exitcode == 70, run.exitcode
 
 
 def test_a_killed_inbox_s_dropped_mail_is_not_written_again_by_tick(tmp_path, cli, held):
