@@ -20,22 +20,9 @@ def _flat(text: str) -> str:
 def _placed(tmp_path, game: str):
     """1914 to the next reinforcement phase; the German places every arrival, then the
     Entente does, each order its own mail: the Entente's last one reveals both plans."""
-    secret = tmp_path / "fixed.secret"
-    secret.write_text(SECRET + "\n")
-    secret.chmod(0o600)
-    journal = tmp_path / "g.jsonl"
-    g.create_game(journal, "1914", game_id="told-once", secret_file=secret, game=game)
-    while g.open_game(journal).state.pending.kind != "reinforce":
-        st = g.open_game(journal).state
-        side = st.pending.side
-        line = next(t for t in ("pass", "end turn", "done", "buy 0") if t in legal(journal, side))
-        assert g.submit(journal, side, [line]).rejected is None, (side, line)
+    journal = _at_reinforcements(tmp_path, game)
     for side in ("german", "entente"):
-        while True:
-            places = [t for t in legal(journal, side) if t.startswith("place ")]
-            if not places:
-                break
-            assert g.submit(journal, side, [places[0]]).rejected is None
+        _every_place(journal, side)
     return journal
 
 
@@ -59,7 +46,7 @@ def test_a_plan_sealed_and_revealed_in_one_record_is_told_once(tmp_path, cli, ga
 
 def _at_reinforcements(folder, game: str = "ttlm"):
     """1914 up to the first reinforcement phase, both plans owed."""
-    folder.mkdir()
+    folder.mkdir(exist_ok=True)
     secret = folder / "fixed.secret"
     secret.write_text(SECRET + "\n")
     secret.chmod(0o600)
