@@ -22,7 +22,6 @@ import email.policy
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -31,11 +30,11 @@ from pathlib import Path
 import pytest
 from commandclock import at
 from flowtext import written
+from sharedgames import kept
 from ticklines import problem_text, problems
 
 from referee.base.clock import NOW_VARIABLE
 from referee.mail.ledger import FAULT_VARIABLE
-from referee.store import home as homemod
 
 START = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 PASSED = datetime(2026, 11, 25, 9, 30, tzinfo=UTC)
@@ -47,30 +46,25 @@ ADDRESSES = {"german": "g@example.org", "entente": "e@example.net",
 @pytest.fixture(scope="module")
 def played(tmp_path_factory) -> Path:
     """Where each policy's game is played once, to both deadlines' eve, and kept."""
-    return tmp_path_factory.mktemp("sealed-missed")
+    return tmp_path_factory.getbasetemp()
 
 
 def _game(played: Path, cli, monkeypatch, policy: str) -> tuple[Path, Path]:
     """The game, its first reports and the orders' reports mailed: (its folder, the
     outbox); every mail written so far is moved to the outbox's sent/. Played once a
-    policy, with a home of its own; each test gets the folders and the home as they were
-    then, in the same places (the journal names its mail folders)."""
-    live, kept = played / policy, played / f"{policy}.kept"
-    homemod._KEY.clear()
-    monkeypatch.setenv("REFEREE_HOME", str(live / "home"))
+    policy, with a home of its own; each test gets the folders as they were then, in the
+    same places (the journal names its mail folders), and its home what that one held."""
+    def make(place: Path, mp) -> None:
+        mp.setenv(NOW_VARIABLE, at(START))
+        _play(place, cli, policy)
+
+    live = kept(played, f"sealed-missed-{policy}", make).back()
     monkeypatch.setenv(NOW_VARIABLE, at(START))
-    if not kept.exists():
-        _play(live, cli, policy)
-        shutil.copytree(live, kept, symlinks=True)
-    else:
-        shutil.rmtree(live)
-        shutil.copytree(kept, live, symlinks=True)
     return live / "g", live / "out"
 
 
 def _play(tmp_path: Path, cli, policy: str) -> None:
     folder, out, inbox = tmp_path / "g", tmp_path / "out", tmp_path / "mail"
-    (tmp_path / "home").mkdir(mode=0o700, parents=True)
     for sub in ("cur", "new", "tmp"):
         (inbox / sub).mkdir(parents=True)
     folder.mkdir()

@@ -12,49 +12,29 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import shutil
 
 import pytest
+from sharedgames import kept
 from test_held_orders_inbox import _inbox, _mails
 from test_held_orders_stand import records
 from test_waits_on_moderator import held_for_dice
 
 from referee.mail import ledger as ledgermod
-from referee.store import home as homemod
 
 ENTENTE = "e@example.org"
 
 
-@pytest.fixture(scope="module")
-def made_once(tmp_path_factory):
-    """held_for_dice played once for the module, in a folder and a home of its own, and
-    both kept as they were left: (the folder, its copy, the home's copy). The journal's
-    route and the ledger name the folder's own paths, so each test plays on in that same
-    folder, put back as it was."""
+@pytest.fixture
+def held(tmp_path_factory):
+    """held_for_dice's journal, mailbox and outbox, each test's own: played once for the
+    process, in a folder and a home of its own; the journal's route and the ledger name the
+    folder's own paths, so each test plays on in that same folder, put back as it was made,
+    its home holding what that home held (key, ledger, views)."""
     from conftest import Cli
 
-    root = tmp_path_factory.mktemp("held")
-    folder, home = root / "case", root / "home"
-    folder.mkdir()
-    home.mkdir(mode=0o700)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("REFEREE_HOME", str(home))
-        homemod._KEY.clear()
-        held_for_dice(folder, Cli())
-    homemod._KEY.clear()
-    shutil.copytree(folder, root / "case-as-made", symlinks=True)
-    return folder, root / "case-as-made", home
-
-
-@pytest.fixture
-def held(made_once, referee_home):
-    """held_for_dice's journal, mailbox and outbox, each test's own: the folder put back as
-    it was made, and this test's home holding what that home held (key, ledger, views)."""
-    folder, kept, home = made_once
-    shutil.rmtree(folder)
-    shutil.copytree(kept, folder, symlinks=True)
-    shutil.copytree(home, referee_home, symlinks=True, dirs_exist_ok=True)
-    homemod._KEY.clear()
+    made = kept(tmp_path_factory.getbasetemp(), "held-orders-outboxes",
+                lambda place, mp: held_for_dice(place, Cli()))
+    folder = made.back()
     return folder / "case.jsonl", folder / "box", folder / "out"
 
 

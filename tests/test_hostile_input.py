@@ -11,7 +11,6 @@ failure. A rejected order leaves the journal byte for byte as it was.
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import random
@@ -20,19 +19,17 @@ import resource
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
 from forging import forget_mark, resign
+from sharedgames import kept
 
 from doors import console, quick
 from referee.base.errors import QUOTE_LIMIT
 from referee.data.paths import default_games_dir
-from referee.store import home as homemod
 from referee.store.journal import canonical, record_hash
-from referee.store.secrets import remember_secret
 
 TTLM = default_games_dir() / "ttlm"
 SCENARIO_1914 = TTLM / "scenarios" / "1914.yaml"
@@ -668,54 +665,31 @@ OPENING = [("german", ["play offensive", "move ge-1 liege", "move ge-4:cavalry a
            ("german", ["done"])]
 
 
-_PLAYED: list[Path] = []
+def _play_opening(place: Path, mp) -> None:
+    """The `game` fixture's game in place (g.jsonl, its secret in fixed.secret), played
+    through OPENING."""
+    from conftest import FIXED_SECRET, Cli
 
-
-def _played_once() -> Path:
-    """A folder holding the `game` fixture's game played through OPENING (game/) and the
-    referee home that made and played it (home/), made once for the test process."""
-    if not _PLAYED:
-        from conftest import FIXED_SECRET, Cli
-
-        folder = Path(tempfile.mkdtemp(prefix="hostile-input-played-"))
-        atexit.register(shutil.rmtree, folder, True)
-        (folder / "game").mkdir()
-        secret = folder / "game" / "fixed.secret"
-        secret.write_text(FIXED_SECRET + "\n")
-        journal = folder / "game" / "g.jsonl"
-        cli = Cli()
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setenv("REFEREE_HOME", str(folder / "home"))
-            homemod._KEY.clear()
-            try:
-                r = cli("new", journal, "--scenario", "1914", "--game-id", "test-1914",
-                        "--secret-file", secret)
-                assert r.exit_code == 0, r.stderr
-                for side, orders in OPENING:
-                    r = cli("order", journal, "--as", side, *orders)
-                    assert r.exit_code == 0, r.stderr
-            finally:
-                homemod._KEY.clear()
-        _PLAYED.append(folder)
-    return _PLAYED[0]
+    cli = Cli()
+    (place / "fixed.secret").write_text(FIXED_SECRET + "\n")
+    r = cli("new", place / "g.jsonl", "--scenario", "1914", "--game-id", "test-1914",
+            "--secret-file", place / "fixed.secret")
+    assert r.exit_code == 0, r.stderr
+    for side, orders in OPENING:
+        r = cli("order", place / "g.jsonl", "--as", side, *orders)
+        assert r.exit_code == 0, r.stderr
 
 
 @pytest.fixture
-def played(tmp_path) -> Path:
+def played(tmp_path, tmp_path_factory) -> Path:
     """The 1914 game after the Liège opening: cards, moves, a battle and dice in its records.
     The test's own (tmp_path/g.jsonl, its secret in tmp_path/fixed.secret, as `game` makes
     it): a copy of one played once for the process, which the tests here each break a
     different way, with the referee home that played it (its key, marks and snapshots)
     copied into the test's, and the place of the secret noted again, as `new` notes it."""
-    made = _played_once()
-    for name in ("g.jsonl", "fixed.secret"):
-        shutil.copy2(made / "game" / name, tmp_path / name)
-    shutil.copytree(made / "home", os.environ["REFEREE_HOME"], dirs_exist_ok=True)
-    homemod._KEY.clear()
-    journal = tmp_path / "g.jsonl"
-    header = json.loads(journal.read_bytes().split(b"\n", 1)[0])
-    remember_secret("test-1914", header["dice"]["commitment"], tmp_path / "fixed.secret")
-    return journal
+    made = kept(tmp_path_factory.getbasetemp(), "hostile-input-played", _play_opening)
+    made.back(to=tmp_path, secret=("g.jsonl", "fixed.secret"))
+    return tmp_path / "g.jsonl"
 
 
 def _records(path: Path) -> list[dict]:

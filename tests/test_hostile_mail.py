@@ -19,15 +19,12 @@ the moderator at umpire@example.com.
 
 from __future__ import annotations
 
-import atexit
 import email
 import email.policy
 import json
 import os
 import re
-import shutil
 import stat
-import tempfile
 import time
 from pathlib import Path
 
@@ -36,11 +33,10 @@ from flowtext import written
 from forging import fixed_key
 from mailboxes import write_maildir
 from mailkinds import first_line, headline, report_title
+from sharedgames import kept
 
 from doors import console
-from referee.store import home as homemod
 from referee.store.dice import write_secret
-from referee.store.secrets import remember_secret
 
 GAME = "mailtest"
 SECRET = bytes.fromhex("5e" * 32)
@@ -68,43 +64,18 @@ def new_game(cli, folder: Path, addresses: dict[str, str] | None = None) -> Path
     return journal
 
 
-_MADE: list[Path] = []
-
-
-def _made_once() -> Path:
-    """A folder holding new_game's game (game/, keys/) and the referee home that made it
-    (home/), made once for the test process, in a folder of its own."""
-    if not _MADE:
-        from conftest import Cli
-
-        folder = Path(tempfile.mkdtemp(prefix="hostile-mail-game-"))
-        atexit.register(shutil.rmtree, folder, True)
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setenv("REFEREE_HOME", str(folder / "home"))
-            homemod._KEY.clear()
-            try:
-                new_game(Cli(), folder / "game")
-            finally:
-                homemod._KEY.clear()
-        _MADE.append(folder)
-    return _MADE[0]
-
-
 @pytest.fixture
-def journal(tmp_path, cli) -> Path:
+def journal(tmp_path, tmp_path_factory) -> Path:
     """new_game's game in tmp_path/game, the test's own: a copy of one made once for the
     process (most tests here only read it, and making it cost more than a test's mail), with
     the referee home that made it (its key, the game's files and snapshots) copied into the
     test's, and the place of the secret noted again there, as `new` notes it."""
-    made = _made_once()
-    shutil.copytree(made / "game", tmp_path / "game")
-    shutil.copytree(made / "keys", tmp_path / "keys")
-    shutil.copytree(made / "home", os.environ["REFEREE_HOME"], dirs_exist_ok=True)
-    homemod._KEY.clear()
-    journal = tmp_path / "game" / "g.jsonl"
-    header = json.loads(journal.read_bytes().split(b"\n", 1)[0])
-    remember_secret(GAME, header["dice"]["commitment"], tmp_path / "game" / "fixed.secret")
-    return journal
+    from conftest import Cli
+
+    made = kept(tmp_path_factory.getbasetemp(), "hostile-mail-game",
+                lambda place, mp: new_game(Cli(), place / "game"))
+    made.back(to=tmp_path, secret=("game/g.jsonl", "game/fixed.secret"))
+    return tmp_path / "game" / "g.jsonl"
 
 
 def mail(frm: str | None = ADDRESSES["german"], body: str | bytes | None = None, *,

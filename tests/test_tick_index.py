@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from mailboxes import write_maildir
+from sharedgames import kept
 from test_transport import ADDRESSES, mail, new_game, records
 from test_unattended import at
 from ticklines import unstamped
@@ -48,60 +49,32 @@ def _folder(cli, tmp_path, monkeypatch, *more: str, mbox: bool = False):
 # The folders of games the tests start from, made once a test process: a journal holds its
 # mailboxes' absolute paths, and its home the folder's, so each test gets a copy of one made
 # at the very place it is copied to (a folder of its own, the same for each of its tests).
-MADE = [((), False), ((), True), (("--deadline", "24h"), False),
-        (("--deadline", "24h"), True), (("--deadline", "48h", "--reminders", "24h"), False)]
-
-
 def _made_name(more: tuple, mbox: bool) -> str:
     return "-".join(("games", *more, *(["mbox"] if mbox else []))).replace("--", "")
 
 
-@pytest.fixture(scope="module")
-def _made(tmp_path_factory) -> Path:
-    """Each folder of MADE made by _folder at the one place, in its own referee home there,
-    and kept whole (games, mailboxes, outboxes, home) beside it."""
-    from conftest import Cli
-
-    from referee.store import home
-
-    root = tmp_path_factory.getbasetemp() / "tick-index"
-    kept = tmp_path_factory.getbasetemp() / "tick-index-made"
-    shutil.rmtree(kept, ignore_errors=True)
-    for more, mbox in MADE:
-        shutil.rmtree(root, ignore_errors=True)
-        (root / "home").mkdir(mode=0o700, parents=True)
-        home._KEY.clear()               # the key of the home made here before, by its path
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setenv("REFEREE_HOME", str(root / "home"))
-            _, made = _folder(Cli(), root, mp, *more, mbox=mbox)
-        (root / "keys.json").write_text(json.dumps({n: keys for n, (_, keys) in made.items()}))
-        shutil.copytree(root, kept / _made_name(more, mbox), symlinks=True)
-    shutil.rmtree(root)
-    return root
-
-
 @pytest.fixture
-def root(_made) -> Path:
-    """The place the folders of MADE were made at, empty: the test's own folder."""
-    shutil.rmtree(_made, ignore_errors=True)
-    _made.mkdir()
-    return _made
+def root(tmp_path_factory) -> Path:
+    """The place the folders of _copied are made at, empty: the test's own folder."""
+    place = tmp_path_factory.getbasetemp() / "tick-index"
+    shutil.rmtree(place, ignore_errors=True)
+    place.mkdir()
+    return place
 
 
 def _copied(root: Path, monkeypatch, *more: str, mbox: bool = False):
-    """What _folder returns, from a copy of the folder MADE holds put back at its place
-    (root) with its home, that home the test's."""
-    from referee.store import home
+    """What _folder returns, from a copy of the folder it made once (with `more` and
+    `mbox`) put back at its place (root), the home that made it given to the test."""
+    from conftest import Cli
 
-    kept = root.with_name("tick-index-made") / _made_name(more, mbox)
-    shutil.rmtree(root)
-    shutil.copytree(kept, root, symlinks=True)
-    monkeypatch.setenv("REFEREE_HOME", str(root / "home"))
-    home._KEY.clear()                   # another folder's home's key, at the same path
+    def make(place: Path, mp) -> dict:
+        _, made = _folder(Cli(), place, mp, *more, mbox=mbox)
+        return {name: keys for name, (_, keys) in made.items()}
+
+    made = kept(root.parent, _made_name(more, mbox), make, place=root)
+    games = made.back() / "games"
     monkeypatch.setenv(NOW_VARIABLE, at(START))
-    keys = json.loads((root / "keys.json").read_text())
-    games = root / "games"
-    return games, {name: (games / f"{name}.jsonl", keys[name]) for name in ("alpha", "bravo")}
+    return games, {name: (games / f"{name}.jsonl", keys) for name, keys in made.made.items()}
 
 
 def _box(tmp_path, name: str, raws: list[bytes], mbox: bool = False):
