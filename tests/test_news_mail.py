@@ -12,6 +12,7 @@ from datetime import timedelta
 
 import pytest
 from flowtext import written
+from sharedgames import kept
 from test_tick_index import START
 from test_tick_sharing import _tick_process
 from test_transport import ADDRESSES, mail
@@ -28,24 +29,32 @@ BOARD = "\nBoard\n-----\n"
 class Game:
     """The game, its keys, and the mails its outbox has received so far."""
 
-    def __init__(self, cli, root, monkeypatch, secret_file):
-        self.cli, self.root, self.seen = cli, root, set()
-        monkeypatch.setenv("REFEREE_HOME", str(root / "home"))
-        monkeypatch.setenv(NOW_VARIABLE, at(START))
+    def __init__(self, cli, root, keys: dict[str, str], seen: set[str]):
+        self.cli, self.root, self.keys, self.seen = cli, root, keys, set(seen)
+        self.journal = root / "games" / "demo.jsonl"
+
+    @classmethod
+    def opened(cls, root, mp) -> tuple[dict[str, str], set[str]]:
+        """A new game in root, its opening reports mailed (with the map) at START: the
+        order keys and the mails seen."""
+        from conftest import FIXED_SECRET, Cli
+
+        mp.setenv(NOW_VARIABLE, at(START))
         for sub in ("cur", "new", "tmp"):
             (root / "box" / sub).mkdir(parents=True)
-        self.journal = root / "games" / "demo.jsonl"
-        self.journal.parent.mkdir()
-        r = cli("new", self.journal, "--scenario", "1914", "--game-id", "demo",
-                "--secret-file", secret_file,
-                "--deadline", "48h", *[a for side, address in ADDRESSES.items()
-                                       for a in ("--player", f"{side}={address}")],
-                "--player", f"observer={OBSERVER}", "--mail-in", root / "box",
-                "--mail-out", f"outbox:{root / 'out'}")
+        (root / "fixed.secret").write_text(FIXED_SECRET + "\n")
+        game = cls(Cli(), root, {}, set())
+        game.journal.parent.mkdir()
+        r = game.cli("new", game.journal, "--scenario", "1914", "--game-id", "demo",
+                     "--secret-file", root / "fixed.secret",
+                     "--deadline", "48h", *[a for side, address in ADDRESSES.items()
+                                            for a in ("--player", f"{side}={address}")],
+                     "--player", f"observer={OBSERVER}", "--mail-in", root / "box",
+                     "--mail-out", f"outbox:{root / 'out'}")
         assert r.exit_code == 0, r.output
-        self.keys = {s: self.key(s) for s in ("german", "entente")}
-        self.tick()
-        monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(hours=2)))
+        keys = {s: game.key(s) for s in ("german", "entente")}
+        game.tick()
+        return keys, game.seen
 
     def key(self, side: str) -> str:
         import json
@@ -99,9 +108,16 @@ def _news(mails: list, *said: str) -> str:
 
 
 @pytest.fixture
-def game(cli, tmp_path, monkeypatch, secret_file) -> Game:
-    """The fixed secret deals the German a hand with Offensive-type cards to play."""
-    return Game(cli, tmp_path, monkeypatch, secret_file)
+def game(cli, tmp_path_factory, monkeypatch) -> Game:
+    """The fixed secret deals the German a hand with Offensive-type cards to play. The game
+    is made and its opening mailed once for the test process; each test plays on from it
+    put back where it was made (the journal names its mailbox and outbox), its home holding
+    what the home that made it held (the maps each reader was sent), two hours on."""
+    made = kept(tmp_path_factory.getbasetemp(), "news-mail-game", Game.opened)
+    root = made.back()
+    monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(hours=2)))
+    keys, seen = made.made
+    return Game(cli, root, keys, seen)
 
 
 def test_the_moderators_extension_reports_to_its_side_and_tells_the_others(game):
