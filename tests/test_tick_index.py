@@ -168,10 +168,13 @@ def test_a_mail_to_an_indexed_game_is_applied_and_answered(root, monkeypatch):
 
 def test_a_game_reading_an_emptied_mbox_has_its_deadline_ruled(root, monkeypatch):
     """An mbox a mail program has emptied (no byte in it) holds no message: the pass reads
-    it in full, and the German's missed deadline is ruled."""
+    it in full, and the German's missed deadline is ruled, through the index as an idle
+    pass leaves it (the quiet it notes ends at the deadline)."""
     games, made = _copied(root, monkeypatch, "--deadline", "24h", mbox=True)
     journal = made["alpha"][0]
     assert (root / "box-alpha.mbox").stat().st_size == 0
+    ticking.tick(games, with_map=False)         # the copy's index is stale: a pass writes it
+    assert gameindex.load(games)
     monkeypatch.setenv(NOW_VARIABLE, at(START + timedelta(hours=25)))
     report = ticking.tick(games, with_map=False)
     assert not [p for p in report.problems if "could not be read" in p], report.problems
