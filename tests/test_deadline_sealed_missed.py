@@ -53,13 +53,18 @@ def _game(played: Path, cli, monkeypatch, policy: str) -> tuple[Path, Path]:
     """The game, its first reports and the orders' reports mailed: (its folder, the
     outbox); every mail written so far is moved to the outbox's sent/. Played once a
     policy, with a home of its own; each test gets the folders as they were then, in the
-    same places (the journal names its mail folders), and its home what that one held."""
+    same places (the journal names its mail folders), and its home what that one held. A
+    copy's files are new (inodes, change times), so the index of games it holds is stale: an
+    idle pass writes it again, and each test's passes at the deadline go through an index as
+    after the play."""
     def make(place: Path, mp) -> None:
         mp.setenv(NOW_VARIABLE, at(START))
         _play(place, cli, policy)
 
     live = kept(played, f"sealed-missed-{policy}", make).back()
     monkeypatch.setenv(NOW_VARIABLE, at(START))
+    assert cli("tick", live / "g", "--no-map").exit_code == 0
+    assert not list((live / "out").glob("*.eml"))      # idle: nothing new to mail
     return live / "g", live / "out"
 
 
