@@ -3,8 +3,9 @@ once; a mailbox read message by message; no backscatter; a bounded ledger that s
 refuses a replay; a subject naming another game.
 
 The crash runs are real processes ended at a named step (REFEREE_FAULT, which only these
-tests set); each is then run again and must end where a run without the fault ends: the
-same journal records, the same ledger and the same mails, none lost, none twice.
+tests set), forked from the test's; each is then run again and must end where a run without
+the fault ends: the same journal records, the same ledger and the same mails, none lost,
+none twice.
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ import errno
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
+import forkedruns
 import pytest
 from mailboxes import write_maildir
 from mailkinds import headline
@@ -57,14 +57,12 @@ def _mailbox(path: Path) -> Path:
              date="Sat, 01 Aug 1914 12:00:00 +0100")])
 
 
-def _run(journal: Path, box: Path, outbox: Path, fault: str | None = None
-         ) -> subprocess.CompletedProcess:
-    env = {**os.environ, "REFEREE_NOW": NOW}
-    if fault:
-        env[ledgermod.FAULT_VARIABLE] = fault
-    return subprocess.run([sys.executable, "-m", "referee", "inbox", str(journal), str(box),
-                           "--outbox", str(outbox), "--no-map", "--format", "json"],
-                          capture_output=True, text=True, env=env, timeout=120)
+def _killed(cli, journal: Path, box: Path, outbox: Path, step: str) -> None:
+    """`inbox` in a process of its own, forked from this one, killed at step (exit 70)."""
+    status = forkedruns.run(forkedruns.command, cli, "inbox", journal, box, "--outbox", outbox,
+                            "--no-map", "--format", "json",
+                            env={"REFEREE_NOW": NOW, ledgermod.FAULT_VARIABLE: step})
+    assert status == 70, status
 
 
 def _records(journal: Path) -> list[dict]:
@@ -118,6 +116,19 @@ def journal(tmp_path, cli) -> Path:
     return new_game(cli, tmp_path / "game")
 
 
+# Each mailbox's end state without a fault, made once a process: a value, nothing on disk
+# that a test could change.
+_UNFAULTED: dict[str, tuple] = {}
+
+
+def _unfaulted_once(factory, cli, monkeypatch, mailbox) -> tuple:
+    """_unfaulted's end state for mailbox, the first time this process asks for it."""
+    if mailbox.__name__ not in _UNFAULTED:
+        _UNFAULTED[mailbox.__name__] = _unfaulted(factory.mktemp("unfaulted"), cli, monkeypatch,
+                                                  mailbox)
+    return _UNFAULTED[mailbox.__name__]
+
+
 def _unfaulted(root: Path, cli, monkeypatch, mailbox) -> tuple:
     """What one inbox run of mailbox(PATH) without a fault leaves, in a home of its own."""
     _use_home(monkeypatch, root / "home")
@@ -134,8 +145,7 @@ def _killed_then_run(tmp_path: Path, cli, monkeypatch, mailbox, step: str, runs:
     monkeypatch.setenv("REFEREE_NOW", NOW)
     journal = new_game(cli, tmp_path / "game")
     box = mailbox(tmp_path / "box.mbox")
-    killed = _run(journal, box, tmp_path / "out", fault=step)
-    assert killed.returncode == 70, killed.stderr
+    _killed(cli, journal, box, tmp_path / "out", step)
     monkeypatch.setenv("REFEREE_NOW", NOW)
     states = []
     for _ in range(runs):
@@ -147,8 +157,8 @@ def _killed_then_run(tmp_path: Path, cli, monkeypatch, mailbox, step: str, runs:
 
 @pytest.fixture
 def baseline(tmp_path_factory, cli, monkeypatch):
-    """What one run without a fault leaves."""
-    state = _unfaulted(tmp_path_factory.mktemp("baseline"), cli, monkeypatch, _mailbox)
+    """What one run without a fault leaves (made once a process)."""
+    state = _unfaulted_once(tmp_path_factory, cli, monkeypatch, _mailbox)
     # The stranger's reply, the German's report, the Entente's refusal (his report inside).
     # Each player's mails share one subject a season; the first line says what each is: the
     # report, what it asks now (the movement his Offensive opened, 2.0 II.2), then its title.
@@ -183,8 +193,8 @@ def _brief_mailbox(path: Path) -> Path:
 
 @pytest.fixture
 def brief_baseline(tmp_path_factory, cli, monkeypatch):
-    """What one run of _brief_mailbox without a fault leaves."""
-    state = _unfaulted(tmp_path_factory.mktemp("brief"), cli, monkeypatch, _brief_mailbox)
+    """What one run of _brief_mailbox without a fault leaves (made once a process)."""
+    state = _unfaulted_once(tmp_path_factory, cli, monkeypatch, _brief_mailbox)
     assert sum("sent to you with this mail" in " ".join(m[3].split()) for m in state[2]) == 1
     return state
 
@@ -278,30 +288,25 @@ def test_eight_runs_at_once_apply_and_answer_each_message_once(tmp_path, cli, mo
     _use_home(monkeypatch, tmp_path / "home")
     journal = new_game(cli, tmp_path / "game")
     box = _mailbox(tmp_path / "box.mbox")
-    env = {**os.environ, "REFEREE_NOW": NOW}
-    runs = [subprocess.Popen([sys.executable, "-m", "referee", "inbox", str(journal), str(box),
-                              "--outbox", str(tmp_path / "out"), "--no-map"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    runs = [forkedruns.start(forkedruns.command, cli, "inbox", journal, box, "--outbox",
+                             tmp_path / "out", "--no-map", env={"REFEREE_NOW": NOW})
             for _ in range(at_once)]
-    for p in runs:
-        _, err = p.communicate(timeout=120)
-        assert p.returncode == 0, err
+    assert [forkedruns.finish(p) for p in runs] == [0] * at_once
     assert _end_state(journal, tmp_path / "out") == baseline
 
 
-_PAUSED_RUN = """
-import sys
-import referee.mail.inbox as mailmod
-real = mailmod._classify
-def paused(*args, **kwargs):
-    print("paused", flush=True)
-    sys.stdin.readline()
-    return real(*args, **kwargs)
-mailmod._classify = paused
-sys.argv = ["referee", *sys.argv[1:]]
-from referee.cli.entry import main
-main()
-"""
+def _paused(cli, told: int, go: int, *args) -> int:
+    """The command, held at its first message's classifying (mailmod._classify) until a
+    line comes on go; it says so first on told."""
+    real = mailmod._classify
+
+    def paused(*a, **kw):
+        os.write(told, b"paused\n")
+        os.read(go, 1)
+        return real(*a, **kw)
+
+    mailmod._classify = paused
+    return forkedruns.command(cli, *args)
 
 
 def test_a_run_started_while_another_handles_mail_loses_nothing(journal, cli, tmp_path):
@@ -313,25 +318,24 @@ def test_a_run_started_while_another_handles_mail_loses_nothing(journal, cli, tm
     first = write_mbox(tmp_path / "a.mbox", [mail()])
     second = write_mbox(tmp_path / "b.mbox", [
         mail(ADDRESSES["entente"], ILLEGAL, mid="<e1@example.net>")])
-    outbox = str(tmp_path / "out")
-    a = subprocess.Popen([sys.executable, "-c", _PAUSED_RUN, "inbox", str(journal), str(first),
-                          "--outbox", outbox, "--no-map"],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    outbox = tmp_path / "out"
+    told, tell = os.pipe()
+    wait, go = os.pipe()
+    a = forkedruns.start(_paused, cli, tell, wait, "inbox", journal, first, "--outbox", outbox,
+                         "--no-map")
+    os.close(tell)                              # a run that dies unheld ends the line here
     try:
-        assert a.stdout.readline() == "paused\n"
-        b = subprocess.Popen([sys.executable, "-m", "referee", "inbox", str(journal),
-                              str(second), "--outbox", outbox, "--no-map"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            b.wait(timeout=3)                 # today it ends here; now it waits for the lock
-        except subprocess.TimeoutExpired:
-            pass
+        with os.fdopen(told) as heard:
+            assert heard.readline() == "paused\n"
+        b = forkedruns.start(forkedruns.command, cli, "inbox", journal, second, "--outbox",
+                             outbox, "--no-map")
+        b.join(3)                             # today it ends here; now it waits for the lock
     finally:
-        a.stdin.write("go\n")
-        a.stdin.close()
-    a.stdout.read()
-    assert a.wait(timeout=120) == 0
-    assert b.wait(timeout=120) == 0, b.communicate()
+        os.write(go, b"\n")
+        os.close(go)
+        os.close(wait)
+    assert forkedruns.finish(a) == 0
+    assert forkedruns.finish(b) == 0
     r = cli("inbox", journal, first, second, "--format", "json")
     statuses = [(m["message_id"], m["status"], m["new"]) for m in json.loads(r.stdout)["messages"]]
     assert all(s == "known" and not new for _, s, new in statuses), statuses
