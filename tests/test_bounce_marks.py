@@ -16,11 +16,10 @@ import email
 import email.policy
 import os
 import re
-import subprocess
-import sys
 from datetime import timedelta
 from pathlib import Path
 
+import forkedruns
 import pytest
 from commandclock import START
 from mailkinds import first_line, headline
@@ -463,11 +462,9 @@ def test_a_moderator_s_bounce_notice_a_killed_run_wrote_is_not_written_into_anot
     german = {str(m["To"]): m for _, m in _outbox_mails(out)}["Kaiser@Example.org"]
     box = write_mbox(tmp_path / "b1", [_returning("kaiser@example.org", _head_of(german),
                                                   "<y2@mx>")])
-    killed = subprocess.run([sys.executable, "-m", "referee", "inbox", str(journal), str(box),
-                             "--outbox", str(out), "--no-map"],
-                            env={**os.environ, FAULT_VARIABLE: "written"},
-                            capture_output=True, text=True, timeout=120)
-    assert killed.returncode == 70, killed.stderr
+    killed = forkedruns.run(forkedruns.command, cli, "inbox", journal, box, "--outbox", out,
+                            "--no-map", env={FAULT_VARIABLE: "written"})
+    assert killed == 70, killed                 # a process of its own, forked from this one
     assert [m for _, m in _outbox_mails(out) if "A bounce says" in headline(m)]
     r = cli("inbox", journal, box, "--outbox", other, "--no-map")
     assert r.exit_code == 0, r.output
