@@ -19,10 +19,9 @@ from __future__ import annotations
 import email
 import email.policy
 import os
-import subprocess
-import sys
 from pathlib import Path
 
+import forkedruns
 import pytest
 from test_defaults import ADDRESSES, DUE, START, VERDUN, VERDUN_STEPS, answered, game
 
@@ -181,28 +180,27 @@ def test_a_check_that_writes_no_reports_sends_every_reader_the_notice(tmp_path):
     assert got[ADDRESSES["entente"]][0].startswith("Your orders were due by Wed 25 Nov")
 
 
+def _pass_to_kill(journal: Path, out: Path, moment, most: int | None, once: bool) -> None:
+    """In the forked process: the pass, the fault set (os._exit(70) at its step)."""
+    from referee.mail import reminders
+
+    if most is not None:
+        reminders.MOST_ANSWERS = most
+    if once:
+        _one_answer_then_wait(pytest.MonkeyPatch())     # this process's, gone with it
+    check_deadlines(journal, out, moment, reporting=True)
+    inbox(journal, [], out, with_map=False)
+
+
 def _killed_pass(journal: Path, out: Path, moment, step: str, most: int | None = None,
                  once: bool = False) -> None:
-    """A pass (the check, then the reports) in a process of its own, ended at step (most:
-    the answers it makes at most, else reminders.MOST_ANSWERS; once: the referee's second
-    answer refused, as _one_answer_then_wait makes it)."""
-    code = ("import sys; from datetime import datetime; from pathlib import Path; "
-            "from referee.mail import reminders; "
-            "from referee.mail.reminders import check_deadlines; "
-            "from referee.mail.inbox import inbox; "
-            + (f"reminders.MOST_ANSWERS = {most}; " if most is not None else "") +
-            (f"import pytest; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
-             "import test_deadline_one_mail as t; "
-             "mp = pytest.MonkeyPatch(); t._one_answer_then_wait(mp); " if once else "") +
-            "j, o = Path(sys.argv[1]), Path(sys.argv[2]); "
-            "check_deadlines(j, o, datetime.fromisoformat(sys.argv[3]), reporting=True); "
-            "inbox(j, [], o, with_map=False)")
-    env = {**os.environ, FAULT_VARIABLE: step,
-           NOW_VARIABLE: moment.strftime("%Y-%m-%dT%H:%M:%SZ")}     # the pass's clock
-    r = subprocess.run([sys.executable, "-c", code, str(journal), str(out),
-                        moment.isoformat()], env=env, capture_output=True, text=True,
-                       timeout=300)
-    assert r.returncode == 70, r.stderr
+    """A pass (the check, then the reports) in a process of its own, forked from this one,
+    ended at step (most: the answers it makes at most, else reminders.MOST_ANSWERS; once: the
+    referee's second answer refused, as _one_answer_then_wait makes it)."""
+    status = forkedruns.run(_pass_to_kill, journal, out, moment, most, once, timeout=300,
+                            env={FAULT_VARIABLE: step,     # the pass's clock
+                                 NOW_VARIABLE: moment.strftime("%Y-%m-%dT%H:%M:%SZ")})
+    assert status == 70, status
 
 
 def test_a_pass_killed_after_the_answers_sends_each_reader_one_mail_once(tmp_path):
