@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import forkedruns
 import pytest
 from forking import count_forks
 from mailboxes import write_maildir
@@ -325,15 +326,16 @@ def _answers(root) -> list[str]:
 
 
 def _three_passes(cli, root, monkeypatch, fault_at: str | None) -> list[str]:
-    """A shared pass ended where fault_at names (None: never), in a process of its own if
-    it is killed, then two passes after it, here: each German's pass applied once; the
-    mails written."""
+    """A shared pass ended where fault_at names (None: never), in a process of its own
+    forked from this one if it is killed, then two passes after it, here: each German's pass
+    applied once; the mails written."""
     monkeypatch.setenv("REFEREE_HOME", str(root / "home"))
     _settings(2)
     made = _folder(cli, root, monkeypatch)
-    if fault_at:
-        killed = _tick_process(root, fault_at)
-        assert killed.returncode == 70, killed.stderr
+    if fault_at:                        # a process of its own, forked from this one
+        killed = forkedruns.run(forkedruns.command, cli, "tick", root / "games", "--no-map",
+                                env={FAULT_VARIABLE: fault_at}, timeout=300)
+        assert killed == 70, killed
     else:
         assert cli("tick", root / "games", "--no-map").exit_code == 0
     for _ in range(2):
