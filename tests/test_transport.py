@@ -792,16 +792,19 @@ def test_a_backup_copy_of_a_journal_in_the_folder_is_not_played_as_a_second_game
     assert records(other)[-1]["order"] != "pass"
 
 
-@pytest.mark.parametrize("reading, most, most_bytes", [
-    ("messages = 4\nmegabytes = 32", 4, 32 << 20), ("messages = 50\nmegabytes = 1", 50, 1 << 20)])
+# The count binds with bodies of a thousand bytes; the megabyte, with bodies of 199,000 bytes:
+# five of them fill it, not six.
+@pytest.mark.parametrize("reading, most, most_bytes, body", [
+    ("messages = 4\nmegabytes = 32", 4, 32 << 20, 1_000),
+    ("messages = 50\nmegabytes = 1", 50, 1 << 20, 199_000)])
 def test_a_pass_reads_what_the_settings_allow_and_no_unclaimed_message_twice(
-        cli, net, tmp_path, monkeypatch, reading, most, most_bytes):
+        cli, net, tmp_path, monkeypatch, reading, most, most_bytes, body):
     import imaplib
 
     journal, keys = new_game(cli, tmp_path / "games", "papa", net)
     mail_settings(f'[hosts."{HOST}"]\nports = {[net.imap.port, net.smtp.port]}\n'
                   f'[reading]\n{reading}\n')
-    big = "x" * 199_000 + "\n"                  # five of them fill a megabyte, not six
+    big = "x" * body + "\n"
     strangers = [(f"From: s{i}@bureau.example\nTo: umpire@example.com\nSubject: hello\n"
                   f"Message-ID: <s{i}@bureau.example>\n\n{big}").encode() for i in range(11)]
     net.imap.deliver(net.folder, *strangers, mail("german", keys["german"], ["pass"],
