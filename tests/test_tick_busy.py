@@ -155,13 +155,13 @@ def test_each_game_s_lines_are_told_as_the_game_is_done(cli, tmp_path, monkeypat
     """Before the pass turns to the last game's deadlines, the lines of the games done
     are told already (a pass killed there has logged them), each once."""
     _settings(workers)
-    _folder(cli, tmp_path, monkeypatch)
+    _folder(cli, tmp_path, monkeypatch, TWO, TWO)
     told: list[str] = []
     seen: dict[str, list[str]] = {}
     real = ticking._after_mail
 
     def after(x, *a):
-        if x.game_id == "delta":
+        if x.game_id == TWO[-1]:
             out = tmp_path / "seen.json"        # a worker's too, through the file
             out.write_text(json.dumps(told))
         return real(x, *a)
@@ -172,7 +172,7 @@ def test_each_game_s_lines_are_told_as_the_game_is_done(cli, tmp_path, monkeypat
     seen["before"] = json.loads((tmp_path / "seen.json").read_text())
     assert any(line.startswith("alpha: applied") for line in seen["before"]), seen
     assert len(told) == len(set(told)) and report.lines() == []
-    assert all(any(line.startswith(f"{n}: applied") for line in told) for n in NAMES)
+    assert all(any(line.startswith(f"{n}: applied") for line in told) for n in TWO)
 
 
 def _in_one(each_game):
@@ -182,7 +182,7 @@ def _in_one(each_game):
 
 def test_tick_counts_the_mails_it_left_in_an_outbox_folder(cli, tmp_path, monkeypatch):
     _settings(1)
-    made = _folder(cli, tmp_path, monkeypatch)
+    made = _folder(cli, tmp_path, monkeypatch, TWO, TWO)
     before = {p.name for p in (tmp_path / "out-alpha").glob("*.eml")}
     r = cli("tick", tmp_path / "games", "--no-map", "--format", "json")
     assert r.exit_code == 0, r.output
@@ -303,7 +303,7 @@ def test_tick_counts_only_the_mails_the_game_wrote_in_an_outbox_folder_others_sh
     another worker writes there while a game is handled (its mail read, its deadlines
     checked) are not that game's, and its `outbox` line counts only its own."""
     _settings(1)
-    _folder(cli, tmp_path, monkeypatch)
+    _folder(cli, tmp_path, monkeypatch, TWO, TWO)
     out = tmp_path / "out-alpha"
     before = {p.name for p in out.glob("*.eml")}
     others = []
