@@ -6,15 +6,20 @@ are applied, the strangers' mail is left for the moderator or refused."""
 
 from __future__ import annotations
 
+import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+from commandclock import START, at
 from mailboxes import write_maildir
 from memorypeak import peak_of
 from test_tick_index import _folder, records
 from test_transport import ADDRESSES, mail
 
+from referee.base.clock import NOW_VARIABLE
 from referee.mail import tick as ticking
+from referee.store import home
 
 MESSAGES = 64
 FILLER = (b"x" * 75 + b"\n") * 2_700           # 205 kB: a big mail, under the 1 MB limit
@@ -39,28 +44,62 @@ def alphas_refusals_after_a_pass(games: str) -> dict:
             "unclaimed": len(report.unclaimed)}
 
 
-def _flooded(cli, tmp_path, monkeypatch, subject: str, messages: int = MESSAGES):
-    games, made = _folder(cli, tmp_path, monkeypatch)
+@pytest.fixture(scope="module")
+def _made(tmp_path_factory) -> tuple[Path, Path, dict]:
+    """_folder's two games made once a test process at one place, in a referee home there,
+    and kept whole beside it (games, mailboxes, outboxes, home): the place, the copy kept,
+    each game's keys. A journal holds its mailboxes' absolute paths and its home the
+    folder's, so a test works in a copy put back at that very place (folder)."""
+    from conftest import Cli
+
+    place = tmp_path_factory.getbasetemp() / "tick-flood"
+    kept = place.with_name("tick-flood-made")
+    for old in (place, kept):
+        shutil.rmtree(old, ignore_errors=True)
+    (place / "home").mkdir(mode=0o700, parents=True)
+    home._KEY.clear()                   # the key of a home made here before, by its path
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("REFEREE_HOME", str(place / "home"))
+        _, made = _folder(Cli(), place, mp)
+    home._KEY.clear()
+    shutil.copytree(place, kept, symlinks=True)
+    return place, kept, {name: keys for name, (_, keys) in made.items()}
+
+
+@pytest.fixture
+def folder(_made, monkeypatch) -> tuple[Path, dict]:
+    """What _folder returns, from the kept copy put back at its place with its home, that
+    home the test's; the games' folder's parent is the test's own folder."""
+    place, kept, keys = _made
+    shutil.rmtree(place, ignore_errors=True)
+    shutil.copytree(kept, place, symlinks=True)
+    monkeypatch.setenv("REFEREE_HOME", str(place / "home"))
+    home._KEY.clear()                   # another copy's home's key, at the same path
+    monkeypatch.setenv(NOW_VARIABLE, at(START))
+    games = place / "games"
+    return games, {name: (games / f"{name}.jsonl", keys[name]) for name in keys}
+
+
+def _flooded(folder, subject: str, messages: int = MESSAGES):
+    games, made = folder
     journal, keys = made["alpha"]
     flood = [_stranger(i, subject) for i in range(messages)]
-    write_maildir(tmp_path / "box-alpha",
+    write_maildir(games.parent / "box-alpha",
                   flood[:8] + [mail("german", keys["german"], ["pass"], "<p1@example.org>")]
                   + flood[8:])
     return games, journal, sum(map(len, flood))
 
 
-def test_strangers_mail_no_game_claims_is_read_one_message_at_a_time(cli, tmp_path,
-                                                                      monkeypatch):
-    games, journal, size = _flooded(cli, tmp_path, monkeypatch, "hello")
+def test_strangers_mail_no_game_claims_is_read_one_message_at_a_time(folder):
+    games, journal, size = _flooded(folder, "hello")
     peak, unclaimed = peak_of("test_tick_flood:unclaimed_after_a_pass", str(games))
     assert records(journal)[-1]["order"] == "pass"
     assert unclaimed == MESSAGES          # left for the moderator
     assert peak < size // 2, (peak, size)      # a message's handling, not the flood
 
 
-def test_mail_naming_a_games_tag_is_kept_on_disk_until_the_game_reads_it(cli, tmp_path,
-                                                                          monkeypatch):
-    games, journal, size = _flooded(cli, tmp_path, monkeypatch, "[referee alpha #1] hi")
+def test_mail_naming_a_games_tag_is_kept_on_disk_until_the_game_reads_it(folder):
+    games, journal, size = _flooded(folder, "[referee alpha #1] hi")
     peak, told = peak_of("test_tick_flood:alphas_refusals_after_a_pass", str(games))
     assert records(journal)[-1]["order"] == "pass"
     assert told == {"refused": MESSAGES, "unclaimed": 0}
@@ -88,28 +127,28 @@ def rises_of_passes(work: str, games: str, box: str, *held: str) -> list:
     return rises
 
 
-def _flooded_in_turns(cli, tmp_path, monkeypatch, subject: str):
+def _flooded_in_turns(folder, tmp_path, subject: str):
     """The game alpha's Maildir with a stranger's message and the German's orders in it;
     held aside, one more message, then BRIEF - 2 more (the flood)."""
-    games, made = _folder(cli, tmp_path, monkeypatch)
+    games, made = folder
     journal, keys = made["alpha"]
     flood = [_stranger(i, subject) for i in range(BRIEF)]
-    write_maildir(tmp_path / "box-alpha", flood[:1] + [
+    write_maildir(games.parent / "box-alpha", flood[:1] + [
         mail("german", keys["german"], ["pass"], "<p1@example.org>")])
     held = [tmp_path / "one", tmp_path / "flood"]
     for turn, (folder, raws) in enumerate(zip(held, (flood[1:2], flood[2:]))):
         write_maildir(folder, raws)
         for path in (folder / "new").iterdir():    # named after those already in the box
             path.rename(folder / "new" / f"{turn + 2}{path.name}")
-    return games, journal, [str(tmp_path / "box-alpha"), *map(str, held)], \
+    return games, journal, [str(games.parent / "box-alpha"), *map(str, held)], \
         sum(map(len, flood[2:]))
 
 
 def test_strangers_mail_no_game_claims_is_read_one_message_at_a_time_briefly(
-        cli, tmp_path, monkeypatch):
+        folder, tmp_path):
     """The flood at BRIEF messages: a pass over the last BRIEF - 2 holds little more than
     the pass before it, over one message, did."""
-    games, journal, boxes, size = _flooded_in_turns(cli, tmp_path, monkeypatch, "hello")
+    games, journal, boxes, size = _flooded_in_turns(folder, tmp_path, "hello")
     _, (_, (one, _), (flood, unclaimed)) = peak_of(
         "test_tick_flood:rises_of_passes", "unclaimed_after_a_pass", str(games), *boxes)
     assert records(journal)[-1]["order"] == "pass"
@@ -118,10 +157,10 @@ def test_strangers_mail_no_game_claims_is_read_one_message_at_a_time_briefly(
 
 
 def test_mail_naming_a_games_tag_is_kept_on_disk_until_the_game_reads_it_briefly(
-        cli, tmp_path, monkeypatch):
+        folder, tmp_path):
     """The flood at BRIEF messages: a pass over the last BRIEF - 2 holds little more than
     the pass before it, over one message, did."""
-    games, journal, boxes, size = _flooded_in_turns(cli, tmp_path, monkeypatch,
+    games, journal, boxes, size = _flooded_in_turns(folder, tmp_path,
                                                     "[referee alpha #1] hi")
     _, (_, (one, _), (flood, told)) = peak_of(
         "test_tick_flood:rises_of_passes", "alphas_refusals_after_a_pass", str(games), *boxes)
@@ -131,7 +170,7 @@ def test_mail_naming_a_games_tag_is_kept_on_disk_until_the_game_reads_it_briefly
 
 
 def test_mail_that_cannot_be_kept_for_its_game_is_read_again_on_the_next_pass(
-        cli, tmp_path, monkeypatch):
+        folder, monkeypatch):
     """A full disk where a pass keeps a game's mail for it: the game says so in one
     problem line, nothing is applied, and the next pass applies the German's orders once."""
     import errno
@@ -139,7 +178,7 @@ def test_mail_that_cannot_be_kept_for_its_game_is_read_again_on_the_next_pass(
     from referee.mail import claims
     from referee.store import home
 
-    games, journal, _ = _flooded(cli, tmp_path, monkeypatch, "[referee alpha #1] hi", messages=2)
+    games, journal, _ = _flooded(folder, "[referee alpha #1] hi", messages=2)
     before = journal.read_bytes()
     real = home.write_new
 
@@ -195,12 +234,11 @@ def _swept_by_another_pass() -> None:
     claims._sweep(base)
 
 
-def test_another_pass_sweeps_no_private_maildir_a_pass_still_uses(cli, tmp_path,
-                                                                   monkeypatch):
+def test_another_pass_sweeps_no_private_maildir_a_pass_still_uses(folder, monkeypatch):
     """A pass that takes over an hour to reach a game (a flood elsewhere) while another
     pass starts: the other pass's sweep leaves this pass's private Maildirs alone, and the
     German's orders are applied once."""
-    games, journal, _ = _flooded(cli, tmp_path, monkeypatch, "hello", messages=2)
+    games, journal, _ = _flooded(folder, "hello", messages=2)
     real = ticking._handle_mail
 
     def late(x, spool, games_dir, with_map):
@@ -214,12 +252,12 @@ def test_another_pass_sweeps_no_private_maildir_a_pass_still_uses(cli, tmp_path,
     assert [r.get("order") for r in records(journal)].count("pass") == 1
 
 
-def test_a_message_gone_from_the_pass_s_own_copy_is_read_again_next_pass(cli, tmp_path,
+def test_a_message_gone_from_the_pass_s_own_copy_is_read_again_next_pass(folder,
                                                                          monkeypatch):
     """The pass's copy of the German's mail vanishes while the game's inbox reads it (a
     sweep by a pass of an older version, a hand in the folder): the game's mail counts as
     unread, with a problem line, and the next pass applies his orders once."""
-    games, journal, _ = _flooded(cli, tmp_path, monkeypatch, "hello", messages=2)
+    games, journal, _ = _flooded(folder, "hello", messages=2)
     with copies_vanishing(monkeypatch):
         report = ticking.tick(games, with_map=False)
     assert any("could not be read back" in p for p in report.problems), report.problems
