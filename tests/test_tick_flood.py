@@ -6,20 +6,17 @@ are applied, the strangers' mail is left for the moderator or refused."""
 
 from __future__ import annotations
 
-import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from commandclock import START, at
+from keptfolders import made_once, put_back
 from mailboxes import write_maildir
 from memorypeak import peak_of
 from test_tick_index import _folder, records
 from test_transport import ADDRESSES, mail
 
-from referee.base.clock import NOW_VARIABLE
 from referee.mail import tick as ticking
-from referee.store import home
 
 MESSAGES = 64
 FILLER = (b"x" * 75 + b"\n") * 2_700           # 205 kB: a big mail, under the 1 MB limit
@@ -46,24 +43,14 @@ def alphas_refusals_after_a_pass(games: str) -> dict:
 
 @pytest.fixture(scope="module")
 def _made(tmp_path_factory) -> tuple[Path, Path, dict]:
-    """_folder's two games made once a test process at one place, in a referee home there,
-    and kept whole beside it (games, mailboxes, outboxes, home): the place, the copy kept,
-    each game's keys. A journal holds its mailboxes' absolute paths and its home the
-    folder's, so a test works in a copy put back at that very place (folder)."""
+    """_folder's two games, made once a test process (keptfolders.py): the place, the copy
+    kept, each game's keys."""
     from conftest import Cli
 
-    place = tmp_path_factory.getbasetemp() / "tick-flood"
-    kept = place.with_name("tick-flood-made")
-    for old in (place, kept):
-        shutil.rmtree(old, ignore_errors=True)
-    (place / "home").mkdir(mode=0o700, parents=True)
-    home._KEY.clear()                   # the key of a home made here before, by its path
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("REFEREE_HOME", str(place / "home"))
+    def make(place, mp):
         _, made = _folder(Cli(), place, mp)
-    home._KEY.clear()
-    shutil.copytree(place, kept, symlinks=True)
-    return place, kept, {name: keys for name, (_, keys) in made.items()}
+        return {name: keys for name, (_, keys) in made.items()}
+    return made_once(tmp_path_factory, "tick-flood", make)
 
 
 @pytest.fixture
@@ -71,12 +58,7 @@ def folder(_made, monkeypatch) -> tuple[Path, dict]:
     """What _folder returns, from the kept copy put back at its place with its home, that
     home the test's; the games' folder's parent is the test's own folder."""
     place, kept, keys = _made
-    shutil.rmtree(place, ignore_errors=True)
-    shutil.copytree(kept, place, symlinks=True)
-    monkeypatch.setenv("REFEREE_HOME", str(place / "home"))
-    home._KEY.clear()                   # another copy's home's key, at the same path
-    monkeypatch.setenv(NOW_VARIABLE, at(START))
-    games = place / "games"
+    games = put_back(place, kept, monkeypatch) / "games"
     return games, {name: (games / f"{name}.jsonl", keys[name]) for name in keys}
 
 
