@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+from keptfolders import made_once, put_back
 from mailservers import mail_settings, servers  # noqa: F401 - the fixture net needs
 from test_tick_index import START
 from test_tick_sharing import opened
@@ -30,14 +32,36 @@ def _tick(cli, root, *more):
     return cli("tick", root / "games", "--no-map", *more)
 
 
-def _played(cli, tmp_path, monkeypatch) -> dict:
-    """alpha and bravo; alpha's German passes (applied)."""
-    made = opened(cli, tmp_path, monkeypatch, ("alpha", "bravo"))
+def _played(cli, tmp_path, monkeypatch, made: dict | None = None) -> dict:
+    """alpha and bravo (opened, unless made: opened's, at tmp_path); alpha's German passes
+    (applied)."""
+    made = made or opened(cli, tmp_path, monkeypatch, ("alpha", "bravo"))
     _put(tmp_path / "box", "1.eml", mail("german", made["alpha"][1]["german"], ["pass"],
                                          "<g1@example.org>", "Re: [referee alpha] orders"))
     r = _tick(cli, tmp_path)
     assert r.exit_code == 0 and "applied" in r.output, r.output
     return made
+
+
+@pytest.fixture(scope="module")
+def _opened(tmp_path_factory) -> tuple:
+    """The two games opened, made once a test process (keptfolders.py): the place, the copy
+    kept and the games' journals and keys there. The German's mail is not in it: a Maildir
+    message put back by a copy is another file, new to the next pass."""
+    from conftest import Cli
+
+    return made_once(tmp_path_factory, "tick-unplayable",
+                     lambda place, mp: opened(Cli(), place, mp, ("alpha", "bravo")))
+
+
+@pytest.fixture
+def played(_opened, cli, monkeypatch) -> tuple:
+    """What _played makes, the games opened in the kept copy put back at its place with its
+    home, that home the test's: the folder the games' folder and mailbox are in, and what
+    _played returns."""
+    place, kept, made = _opened
+    root = put_back(place, kept, monkeypatch)
+    return root, _played(cli, root, monkeypatch, made)
 
 
 def _taken(output: str) -> bool:
@@ -56,97 +80,97 @@ def _stranger() -> bytes:
             f"Message-ID: <s1@example.com>\n\nhello\n").encode()
 
 
-def test_a_torn_journal_s_mail_waits_for_it(cli, tmp_path, monkeypatch):
-    made = _played(cli, tmp_path, monkeypatch)
+def test_a_torn_journal_s_mail_waits_for_it(cli, played):
+    root, made = played
     journal = made["alpha"][0]
     with journal.open("a") as fh:
         fh.write('{"actor":"german"')
-    _put(tmp_path / "box", "2.eml", _entente(made))
-    _put(tmp_path / "box", "3.eml", _stranger())
-    r = _tick(cli, tmp_path)
+    _put(root / "box", "2.eml", _entente(made))
+    _put(root / "box", "3.eml", _stranger())
+    r = _tick(cli, root)
     assert r.exit_code != 0
     assert "is torn" in r.output and \
         "1 message for game alpha waits until the journal can be read" in r.output, r.output
     assert "1 new message no game claims" in r.output, r.output    # the stranger's alone
-    doc, _ = json.JSONDecoder().raw_decode(_tick(cli, tmp_path, "--format", "json").output)
+    doc, _ = json.JSONDecoder().raw_decode(_tick(cli, root, "--format", "json").output)
     assert [p.rsplit("/", 1)[-1] for p in doc["unclaimed"]] == ["3.eml"]
     assert [w["where"].rsplit("/", 1)[-1] for w in doc["waiting"]] == ["2.eml"]
     assert doc["waiting"][0]["game_id"] == "alpha"
     assert cli("repair", journal).exit_code == 0
-    r = _tick(cli, tmp_path)
+    r = _tick(cli, root)
     assert r.exit_code == 0, r.output
     assert _taken(r.output) and UNCLAIMED not in r.output, r.output
 
 
-def test_twins_mail_waits_until_one_is_left(cli, tmp_path, monkeypatch):
-    made = _played(cli, tmp_path, monkeypatch)
+def test_twins_mail_waits_until_one_is_left(cli, played):
+    root, made = played
     journal = made["alpha"][0]
     copy = journal.with_name("alpha-copy.jsonl")
     shutil.copy(journal, copy)
     shutil.copy(journal.with_name(journal.name + ".secret"),
                 copy.with_name(copy.name + ".secret"))
-    _put(tmp_path / "box", "2.eml", _entente(made))
-    r = _tick(cli, tmp_path)
+    _put(root / "box", "2.eml", _entente(made))
+    r = _tick(cli, root)
     assert "2 journals hold it" in r.output, r.output
     assert "only one is left in the folder; 1 message for game alpha waits until then" \
         in r.output, r.output
     assert UNCLAIMED not in r.output, r.output
     copy.unlink()
-    r = _tick(cli, tmp_path)
+    r = _tick(cli, root)
     assert r.exit_code == 0 and _taken(r.output), r.output
 
 
 def test_a_stranger_naming_a_broken_game_waits_only_while_it_is_broken(
-        cli, tmp_path, monkeypatch):
-    made = _played(cli, tmp_path, monkeypatch)
+        cli, played):
+    root, made = played
     journal = made["alpha"][0]
     with journal.open("a") as fh:
         fh.write('{"actor":"german"')
     hostile = _stranger().replace(b"Subject: hello", b"Subject: [referee alpha] hi")
-    _put(tmp_path / "box", "2.eml", hostile)
-    r = _tick(cli, tmp_path)
+    _put(root / "box", "2.eml", hostile)
+    r = _tick(cli, root)
     assert "is torn" in r.output and "1 message for game alpha waits" in r.output
     assert cli("repair", journal).exit_code == 0
-    r = _tick(cli, tmp_path)
+    r = _tick(cli, root)
     assert "waits" not in r.output, r.output
-    r = _tick(cli, tmp_path)
+    r = _tick(cli, root)
     assert "waits" not in r.output and "2.eml" not in r.output, r.output
 
 
-def test_nothing_known_of_the_torn_game_says_so(cli, tmp_path, monkeypatch):
+def test_nothing_known_of_the_torn_game_says_so(cli, played):
     """The index gone as well: no message can be told to be the torn game's. Mail it
     applied is not announced again; a new message no readable game claims is left for the
     moderator, the line saying the journal may be its; mended, the game takes it."""
     from referee.store import home
 
-    made = _played(cli, tmp_path, monkeypatch)
+    root, made = played
     journal = made["alpha"][0]
     with journal.open("a") as fh:
         fh.write('{"actor":"german"')
     shutil.rmtree(home.data_dir("index"))
-    r = _tick(cli, tmp_path)
+    r = _tick(cli, root)
     assert UNCLAIMED not in r.output, r.output          # the German's, applied before
-    _put(tmp_path / "box", "2.eml", _entente(made))
-    r = _tick(cli, tmp_path)
+    _put(root / "box", "2.eml", _entente(made))
+    r = _tick(cli, root)
     assert "1 new message no game claims" in r.output, r.output
     assert "alpha.jsonl cannot be read and nothing is known of its game" in r.output
     assert cli("repair", journal).exit_code == 0
-    r = _tick(cli, tmp_path)
+    r = _tick(cli, root)
     assert _taken(r.output), r.output
 
 
-def test_a_mail_too_large_for_a_torn_game_waits_too(cli, tmp_path, monkeypatch):
+def test_a_mail_too_large_for_a_torn_game_waits_too(cli, played):
     """Over the size limit, read by its header: the torn game's tag keeps it for that game,
     not for the moderator."""
-    made = _played(cli, tmp_path, monkeypatch)
+    root, made = played
     journal = made["alpha"][0]
     with journal.open("a") as fh:
         fh.write('{"actor":"german"')
     big = (f"From: {ADDRESSES['german']}\nTo: {ADDRESSES['moderator']}\n"
            f"Subject: Re: [referee alpha] photo\nMessage-ID: <big1@example.org>\n\n"
            ).encode() + (b"x" * 75 + b"\n") * (1_100_000 // 76)
-    _put(tmp_path / "box", "2.eml", big)
-    r = _tick(cli, tmp_path)
+    _put(root / "box", "2.eml", big)
+    r = _tick(cli, root)
     assert "1 message for game alpha waits" in r.output and UNCLAIMED not in r.output, \
         r.output
 
@@ -237,22 +261,22 @@ def test_on_imap_held_mail_of_a_journal_moved_away_is_the_moderator_s(
     assert "for game alpha wait" not in r.output, r.output
 
 
-def test_in_a_maildir_held_mail_keeps_no_other_game_s_waiting(cli, tmp_path, monkeypatch):
+def test_in_a_maildir_held_mail_keeps_no_other_game_s_waiting(cli, played):
     """A Maildir is read whole at every pass (no reading budget there, unlike IMAP's): mail
     held for the torn game, however much, does not keep bravo's orders behind it unread."""
-    made = _played(cli, tmp_path, monkeypatch)
+    root, made = played
     mail_settings("[reading]\nmessages = 2\n")
     with made["alpha"][0].open("a") as fh:
         fh.write('{"actor":"german"')
     for i in range(3):
-        _put(tmp_path / "box", f"2{i}.eml", _stranger().replace(
+        _put(root / "box", f"2{i}.eml", _stranger().replace(
             b"Subject: hello", b"Subject: [referee alpha] hi").replace(b"<s1@", f"<s{i}@".encode()))
-    _put(tmp_path / "box", "3.eml", mail("german", made["bravo"][1]["german"], ["pass"],
+    _put(root / "box", "3.eml", mail("german", made["bravo"][1]["german"], ["pass"],
                                          "<b1@example.org>", "Re: [referee bravo] orders"))
-    r = _tick(cli, tmp_path)
+    r = _tick(cli, root)
     assert "3 messages for game alpha wait" in problem_text(r), r.output
     assert [line.split()[:2] for line in unstamped(r.stdout) if ".eml" in line] == \
         [["bravo:", "applied"]] and "new/3.eml (german)" in r.stdout, r.output
-    r = _tick(cli, tmp_path)
+    r = _tick(cli, root)
     assert "3 messages for game alpha wait" in problem_text(r) and ".eml" not in r.stdout, \
         r.output
