@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -112,13 +113,24 @@ def at_eft_losses(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def played_on(tmp_path_factory):
-    """The same game once the losses are chosen, played at random to the end of AUTUMN 1914."""
+def played_on(tmp_path_factory, at_eft_losses):
+    """The same game once the losses are chosen, played at random to the end of AUTUMN 1914:
+    played on in a copy of at_eft_losses's folder (its data, journal, secret and home)."""
+    from conftest import Cli
+
     tmp = tmp_path_factory.mktemp("renamed-on")
+    shutil.copytree(at_eft_losses[1].parent, tmp, symlinks=True, dirs_exist_ok=True)
+    games, journal, cli = tmp / at_eft_losses[0].name, tmp / at_eft_losses[1].name, Cli()
+
+    def run(*args):
+        r = cli("--games", games, *args)
+        assert r.exit_code == 0, (args, r.stderr)
+        return r.stdout
+
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("REFEREE_HOME", str(tmp / "home"))
-        games, journal, run = _game_at_eft_losses(tmp)
         now = json.loads(run("status", journal, "--as", "central", "--format", "json"))
+        assert now["decision"] == "eft_losses", now["prompt"]
         run("order", journal, "--as", "central", now["legal"][0])
         run("autoplay", journal, "--seed", "3", "--until", "2")
     return games, journal
