@@ -23,6 +23,7 @@ from pathlib import Path
 
 import forkedruns
 import pytest
+from keptfolders import made_once, put_back
 from test_defaults import ADDRESSES, DUE, START, VERDUN, VERDUN_STEPS, answered, game
 
 import gamecalls as g
@@ -67,12 +68,22 @@ def _verdun(tmp_path: Path) -> Path:
     return journal
 
 
-def _started(tmp_path: Path) -> tuple[Path, Path, set[str]]:
-    """The Verdun game, its outbox, and the names of its first mails, read already."""
-    journal = _verdun(tmp_path)
-    out, seen = tmp_path / "out", set()
+@pytest.fixture(scope="module")
+def _made(tmp_path_factory) -> tuple:
+    """_verdun's folder, made once a test process (keptfolders.py): the place, the copy kept,
+    the journal's name. Its ledger names the outbox by its path: the copy is put back there."""
+    return made_once(tmp_path_factory, "one-mail", lambda place, mp: _verdun(place).name)
+
+
+@pytest.fixture
+def started(_made, monkeypatch) -> tuple[Path, Path, set[str]]:
+    """The Verdun game (a copy of _made's put back at its place with its home, that home the
+    test's), its outbox, and the names of its first mails, read already."""
+    place, kept, name = _made
+    root = put_back(place, kept, monkeypatch)
+    out, seen = root / "out", set()
     _new(out, seen)
-    return journal, out, seen
+    return root / name, out, seen
 
 
 def _pass(journal: Path, out: Path, moment, reports: bool = True) -> list[str]:
@@ -105,8 +116,8 @@ def _told(journal: Path, out: Path, first: int) -> bool:
         first in load_ledger(head["game_id"], head["hash"])["answers_told"]
 
 
-def test_each_reader_is_sent_his_report_alone_which_names_each_answer_and_why(tmp_path):
-    journal, out, seen = _started(tmp_path)
+def test_each_reader_is_sent_his_report_alone_which_names_each_answer_and_why(started):
+    journal, out, seen = started
     before = g.open_game(journal).state.seq
     _pass(journal, out, DUE)
     assert len(answered(journal, before)) == 3
@@ -127,11 +138,11 @@ def test_each_reader_is_sent_his_report_alone_which_names_each_answer_and_why(tm
     assert _pass(journal, out, DUE) == [] and _new(out, seen) == {}
 
 
-def test_a_run_of_answers_says_the_deadline_once_then_each_answer_alone(tmp_path, cli):
+def test_a_run_of_answers_says_the_deadline_once_then_each_answer_alone(started, cli):
     """The three answers of one run: each reader's report says at the first that the orders
     were due and none came, and at each next record its answer alone, with why and its
     rule; `log` still tells each record whole."""
-    journal, out, seen = _started(tmp_path)
+    journal, out, seen = started
     _pass(journal, out, DUE)
     got = _new(out, seen)
     for address, who in ((ADDRESSES["entente"], "you"), (ADDRESSES["german"], "the Entente player"),
@@ -147,11 +158,11 @@ def test_a_run_of_answers_says_the_deadline_once_then_each_answer_alone(tmp_path
                         "answered") == 3, logged
 
 
-def test_a_reader_sent_no_report_in_the_pass_is_sent_the_notice_once(tmp_path):
+def test_a_reader_sent_no_report_in_the_pass_is_sent_the_notice_once(started):
     """The German's last mail waits in refused/ (a server refused it for good): no report
     goes to him until the moderator acts, so the pass sends him the notice, once; the
     others their reports alone."""
-    journal, out, seen = _started(tmp_path)
+    journal, out, seen = started
     german = next(p for p in out.glob("*.eml")
                   if ADDRESSES["german"] in p.read_text(encoding="utf-8"))
     (out / "refused").mkdir()
@@ -170,9 +181,9 @@ def test_a_reader_sent_no_report_in_the_pass_is_sent_the_notice_once(tmp_path):
     assert _new(out, seen) == {}
 
 
-def test_a_check_that_writes_no_reports_sends_every_reader_the_notice(tmp_path):
+def test_a_check_that_writes_no_reports_sends_every_reader_the_notice(started):
     """A check with no reports after it (reporting off): each reader gets the notice."""
-    journal, out, seen = _started(tmp_path)
+    journal, out, seen = started
     _pass(journal, out, DUE, reports=False)
     got = _new(out, seen)
     assert {a: len(m) for a, m in got.items()} == {
@@ -245,7 +256,7 @@ def test_the_same_answer_in_the_next_record_is_told_once_with_both(tmp_path):
         assert "its most numerous type) (rule 5.3.1; records 9, 10)." in told, told
 
 
-def test_a_run_a_report_would_tell_in_brief_is_still_told_by_its_notice(tmp_path, monkeypatch):
+def test_a_run_a_report_would_tell_in_brief_is_still_told_by_its_notice(started, monkeypatch):
     """A report mail tells only its last FULL_MOST records in full, those before in brief
     (without the answers' words): a run of answers that began that far back is told by its
     notice, beside the report, or nobody would read what was answered and why. Here at most
@@ -258,7 +269,7 @@ def test_a_run_a_report_would_tell_in_brief_is_still_told_by_its_notice(tmp_path
 
     for module in (direct, firsttold, newsmail, observers, refusal):
         monkeypatch.setattr(module, "FULL_MOST", 2)
-    journal, out, seen = _started(tmp_path)
+    journal, out, seen = started
     _pass(journal, out, DUE)
     got = _new(out, seen)
     for address in (ADDRESSES["german"], ADDRESSES["entente"], PRESS):
@@ -272,15 +283,14 @@ GOES_ON = ("Your orders were due by Wed 25 Nov 18:00 UTC and none came: the deci
            "next pass. Send your orders for it to have them applied instead")
 
 
-def test_a_side_the_referee_goes_on_answering_for_is_sent_his_report_alone(tmp_path,
-                                                                          monkeypatch):
+def test_a_side_the_referee_goes_on_answering_for_is_sent_his_report_alone(started, monkeypatch):
     """A pass cut at two answers of the three hits: the Entente still owes the third, and
     his report alone tells him the two answers and that the referee goes on answering (no
     notice beside it); the next pass answers the third, each reader again one mail."""
     import referee.mail.reminders as reminders
 
     monkeypatch.setattr(reminders, "MOST_ANSWERS", 2)
-    journal, out, seen = _started(tmp_path)
+    journal, out, seen = started
     before = g.open_game(journal).state.seq
     _pass(journal, out, DUE)
     assert len(answered(journal, before)) == 2
@@ -356,13 +366,13 @@ WAITS = ("Your orders were due by Wed 25 Nov 18:00 UTC; that time has passed and
 
 
 def test_an_answer_the_referee_cannot_go_on_with_is_told_by_the_report_alone(
-        tmp_path, monkeypatch):
+        started, monkeypatch):
     """The first hit answered, the second refused: the game waits. Each reader's report
     tells the answer and that the game waits (the Entente's with his decision, the orders
     open to him and that his deadline passed), so no mail of the wait goes beside it: one
     mail a reader, and the moderator, sent no report, his."""
     _one_answer_then_wait(monkeypatch)
-    journal, out, seen = _started(tmp_path)
+    journal, out, seen = started
     before = g.open_game(journal).state.seq
     _pass(journal, out, DUE)
     assert len(answered(journal, before)) == 1
