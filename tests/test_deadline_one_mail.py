@@ -23,7 +23,7 @@ from pathlib import Path
 
 import forkedruns
 import pytest
-from keptfolders import made_once, put_back
+from sharedgames import kept
 from test_defaults import ADDRESSES, DUE, START, VERDUN, VERDUN_STEPS, answered, game
 
 import gamecalls as g
@@ -68,22 +68,18 @@ def _verdun(tmp_path: Path) -> Path:
     return journal
 
 
-@pytest.fixture(scope="module")
-def _made(tmp_path_factory) -> tuple:
-    """_verdun's folder, made once a test process (keptfolders.py): the place, the copy kept,
-    the journal's name. Its ledger names the outbox by its path: the copy is put back there."""
-    return made_once(tmp_path_factory, "one-mail", lambda place, mp: _verdun(place).name)
-
-
 @pytest.fixture
-def started(_made, monkeypatch) -> tuple[Path, Path, set[str]]:
-    """The Verdun game (a copy of _made's put back at its place with its home, that home the
-    test's), its outbox, and the names of its first mails, read already."""
-    place, kept, name = _made
-    root = put_back(place, kept, monkeypatch)
+def started(tmp_path_factory, monkeypatch) -> tuple[Path, Path, set[str]]:
+    """The Verdun game, made once a test process (sharedgames.kept) and put back at its place
+    for each test (its ledger names the outbox by its path), its home's key and marks in the
+    test's home; its outbox, and the names of its first mails, read already."""
+    made = kept(tmp_path_factory.getbasetemp(), "one-mail",
+                lambda place, mp: _verdun(place).name)
+    root = made.back()
+    monkeypatch.setenv(NOW_VARIABLE, START.strftime("%Y-%m-%dT%H:%M:%SZ"))
     out, seen = root / "out", set()
     _new(out, seen)
-    return root / name, out, seen
+    return root / made.made, out, seen
 
 
 def _pass(journal: Path, out: Path, moment, reports: bool = True) -> list[str]:

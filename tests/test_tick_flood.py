@@ -10,12 +10,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from keptfolders import made_once, put_back
+from commandclock import START, at
 from mailboxes import write_maildir
 from memorypeak import peak_of
+from sharedgames import kept
 from test_tick_index import _folder, records
 from test_transport import ADDRESSES, mail
 
+from referee.base.clock import NOW_VARIABLE
 from referee.mail import tick as ticking
 
 MESSAGES = 64
@@ -41,25 +43,21 @@ def alphas_refusals_after_a_pass(games: str) -> dict:
             "unclaimed": len(report.unclaimed)}
 
 
-@pytest.fixture(scope="module")
-def _made(tmp_path_factory) -> tuple[Path, Path, dict]:
-    """_folder's two games, made once a test process (keptfolders.py): the place, the copy
-    kept, each game's keys."""
+@pytest.fixture
+def folder(tmp_path_factory, monkeypatch) -> tuple[Path, dict]:
+    """What _folder returns: its two games made once a test process (sharedgames.kept) and
+    put back at their place for each test, their home's key and marks in the test's home;
+    the games' folder's parent is the test's own folder."""
     from conftest import Cli
 
     def make(place, mp):
         _, made = _folder(Cli(), place, mp)
         return {name: keys for name, (_, keys) in made.items()}
-    return made_once(tmp_path_factory, "tick-flood", make)
 
-
-@pytest.fixture
-def folder(_made, monkeypatch) -> tuple[Path, dict]:
-    """What _folder returns, from the kept copy put back at its place with its home, that
-    home the test's; the games' folder's parent is the test's own folder."""
-    place, kept, keys = _made
-    games = put_back(place, kept, monkeypatch) / "games"
-    return games, {name: (games / f"{name}.jsonl", keys[name]) for name in keys}
+    made = kept(tmp_path_factory.getbasetemp(), "tick-flood", make)
+    games = made.back() / "games"
+    monkeypatch.setenv(NOW_VARIABLE, at(START))
+    return games, {name: (games / f"{name}.jsonl", keys) for name, keys in made.made.items()}
 
 
 def _flooded(folder, subject: str, messages: int = MESSAGES):

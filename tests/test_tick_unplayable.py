@@ -11,8 +11,8 @@ import json
 import shutil
 
 import pytest
-from keptfolders import made_once, put_back
 from mailservers import mail_settings, servers  # noqa: F401 - the fixture net needs
+from sharedgames import kept
 from test_tick_index import START
 from test_tick_sharing import opened
 from test_transport import ADDRESSES, HOST, mail, net, new_game  # noqa: F401 - net: a fixture
@@ -43,25 +43,20 @@ def _played(cli, tmp_path, monkeypatch, made: dict | None = None) -> dict:
     return made
 
 
-@pytest.fixture(scope="module")
-def _opened(tmp_path_factory) -> tuple:
-    """The two games opened, made once a test process (keptfolders.py): the place, the copy
-    kept and the games' journals and keys there. The German's mail is not in it: a Maildir
-    message put back by a copy is another file, new to the next pass."""
+@pytest.fixture
+def played(tmp_path_factory, cli, monkeypatch) -> tuple:
+    """What _played makes, from the two games opened once a test process (sharedgames.kept)
+    and put back at their place for each test, their home's key and marks in the test's
+    home: the folder the games' folder and mailbox are in, and what _played returns. The
+    German's mail is not in what is kept: a Maildir message put back by a copy is another
+    file, new to the next pass."""
     from conftest import Cli
 
-    return made_once(tmp_path_factory, "tick-unplayable",
-                     lambda place, mp: opened(Cli(), place, mp, ("alpha", "bravo")))
-
-
-@pytest.fixture
-def played(_opened, cli, monkeypatch) -> tuple:
-    """What _played makes, the games opened in the kept copy put back at its place with its
-    home, that home the test's: the folder the games' folder and mailbox are in, and what
-    _played returns."""
-    place, kept, made = _opened
-    root = put_back(place, kept, monkeypatch)
-    return root, _played(cli, root, monkeypatch, made)
+    made = kept(tmp_path_factory.getbasetemp(), "tick-unplayable",
+                lambda place, mp: opened(Cli(), place, mp, ("alpha", "bravo")))
+    root = made.back()
+    monkeypatch.setenv(NOW_VARIABLE, at(START))
+    return root, _played(cli, root, monkeypatch, made.made)
 
 
 def _taken(output: str) -> bool:
