@@ -10,9 +10,9 @@ find."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 
+import forkedruns
 import pytest
 from sharedgames import kept
 from test_held_orders_inbox import _inbox, _mails
@@ -38,24 +38,13 @@ def held(tmp_path_factory):
     return folder / "case.jsonl", folder / "box", folder / "out"
 
 
-def _run_killed(args: tuple[str, ...], step: str) -> None:
-    """In the forked process: the command, its fault set at step (os._exit(70) there)."""
-    from conftest import Cli
-
-    os.environ[ledgermod.FAULT_VARIABLE] = step
-    Cli()(*args)
-
-
 def _killed(*args: str, step: str) -> None:
     """The command run in a process of its own, forked from this one (the imports done),
     and killed at step: nothing it held in memory is left to the runs after it."""
-    run = multiprocessing.get_context("fork").Process(target=_run_killed, args=(args, step))
-    run.start()
-    run.join(120)
-    if run.exitcode is None:                    # still running: not killed where it should be
-        run.kill()
-        run.join()
-    assert run.exitcode == 70, run.exitcode
+    from conftest import Cli
+
+    assert forkedruns.run(forkedruns.command, Cli(), *args,
+                          env={ledgermod.FAULT_VARIABLE: step}) == 70
 
 
 def test_a_killed_inbox_s_dropped_mail_is_not_written_again_by_tick(tmp_path, cli, held):
