@@ -450,7 +450,7 @@ def test_no_guide_sends_the_reader_back_to_the_readme():
 
 def test_every_link_between_the_pages_arrives():
     """Each link to a file of the project finds it, and each anchor its heading."""
-    broken = []
+    broken, headings = [], {}                     # a page's anchors, read once
     for doc in [*documents(), ROOT / "docs" / "commands.md"]:
         for link in links(doc.read_text(encoding="utf-8")):
             path, anchor = target(doc, link)
@@ -458,9 +458,11 @@ def test_every_link_between_the_pages_arrives():
                 continue
             if not path.exists():
                 broken.append(f"{doc.name}: {link}")
-            elif anchor and path.suffix == ".md" and \
-                    anchor not in anchors(path.read_text(encoding="utf-8")):
-                broken.append(f"{doc.name}: {link} (no such heading)")
+            elif anchor and path.suffix == ".md":
+                if path not in headings:
+                    headings[path] = anchors(path.read_text(encoding="utf-8"))
+                if anchor not in headings[path]:
+                    broken.append(f"{doc.name}: {link} (no such heading)")
     assert broken == []
 
 
