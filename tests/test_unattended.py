@@ -16,12 +16,12 @@ import email.utils
 import json
 import os
 import re
-import subprocess
-import sys
 from collections import Counter
 from datetime import UTC, datetime, timedelta
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
+import forkedruns
 import pytest
 from forging import fixed_key
 from mailkinds import headline
@@ -393,12 +393,11 @@ def _end_state(journal: Path, post: Post, since: int) -> tuple:
         set(post.imap.seen(post.folder).values())
 
 
-def _tick_process(journal: Path, step: str | None = None) -> subprocess.Popen:
-    env = dict(os.environ)
-    if step is not None:
-        env[ledgermod.FAULT_VARIABLE] = step
-    return subprocess.Popen([sys.executable, "-m", "referee", "tick", str(journal), "--no-map"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+def _tick_process(cli, journal: Path, step: str | None = None) -> BaseProcess:
+    """`referee tick` in a process of its own, forked from this one (the imports done), its
+    fault set at step (os._exit(70) there): a real process, killed with what it held."""
+    env = {ledgermod.FAULT_VARIABLE: step} if step is not None else {}
+    return forkedruns.start(forkedruns.command, cli, "tick", journal, "--no-map", env=env)
 
 
 _BASELINE: list[tuple] = []
@@ -436,9 +435,7 @@ def test_tick_killed_at_each_step_then_run_again_ends_as_a_run_without_the_kill(
     for step in steps:
         journal = _copy_of_the_game(cli, post, tmp_path / step, monkeypatch, secret_file)
         since = len(post.smtp.received)
-        killed = _tick_process(journal, step)
-        _, err = killed.communicate(timeout=60)
-        assert killed.returncode == 70, (step, err)
+        assert forkedruns.finish(_tick_process(cli, journal, step), 60) == 70, step
         for _ in range(2):                     # the rerun, then one more: nothing changes
             tick(cli, journal)
         journal_bytes, ledger, mails, seen = _end_state(journal, post, since)
@@ -459,8 +456,7 @@ def test_eight_ticks_at_once_apply_and_answer_each_message_once(cli, post, tmp_p
     baseline = _baseline(cli, post, tmp_path, monkeypatch, secret_file)
     journal = _copy_of_the_game(cli, post, tmp_path / "eight", monkeypatch, secret_file)
     since = len(post.smtp.received)
-    runs = [_tick_process(journal) for _ in range(ticks)]
+    runs = [_tick_process(cli, journal) for _ in range(ticks)]
     for p in runs:
-        _, err = p.communicate(timeout=120)
-        assert p.returncode == 0, err
+        assert forkedruns.finish(p) == 0
     assert _end_state(journal, post, since) == baseline
