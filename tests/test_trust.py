@@ -12,14 +12,13 @@ import json
 import os
 import pickle
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
+import forkedruns
 import pytest
 
 import gamecalls as g
-from doors import quick
+from doors import console, quick
 from referee.store import home, snapshot
 
 FORMS = [("status",), ("status", "--as", "german", "--format", "json"),
@@ -300,8 +299,6 @@ def test_concurrent_orders_leave_only_views_of_the_bytes_they_describe(tmp_path,
                                                                          size):
     """Both sides give production orders at once while others read, several rounds; every
     view and state kept afterwards equals a fresh replay of exactly the bytes it names."""
-    import threading
-
     from referee.engine import legal_orders
     from referee.engine.order_text import format_order
     from referee.game.views import readable_status_view as status_view  # the view and its aids
@@ -310,14 +307,7 @@ def test_concurrent_orders_leave_only_views_of_the_bytes_they_describe(tmp_path,
     journal = tmp_path / "race.jsonl"
     assert cli("new", journal, "--scenario", "1914", "--game-id", "race",
                "--secret-file", secret_file).exit_code == 0
-    env = {**os.environ, "REFEREE_HOME": str(referee_home)}
-    script = ("import sys; from referee.cli.entry import main; sys.argv = ['referee'] + "
-              "sys.argv[1:]; main()")
-
-    def referee(*args):
-        subprocess.run([sys.executable, "-c", script, *map(str, args)], env=env,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
-
+    env = {"REFEREE_HOME": str(referee_home)}
     all_rounds, orders, reads = size
     rounds = 0
     for _ in range(400):
@@ -334,18 +324,28 @@ def test_concurrent_orders_leave_only_views_of_the_bytes_they_describe(tmp_path,
         rounds += 1
         plans = {side: [o for o in opts if o != "done"][:orders] + ["done"]
                  for side, opts in options.items() if opts}
-        threads = [threading.Thread(target=lambda side=side, plan=plan: [
-            referee("order", journal, "--as", side, o) for o in plan])
-            for side, plan in plans.items()]
-        threads += [threading.Thread(target=lambda reader=reader: [
-            referee(cmd, journal, "--as", reader) for cmd in reads])
-            for reader in ("german", "entente")]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        runs = [forkedruns.start(_one_after_another, [("order", journal, "--as", side, o)
+                                                      for o in plan], env=env)
+                for side, plan in plans.items()]
+        runs += [forkedruns.start(_one_after_another, [(cmd, journal, "--as", reader)
+                                                       for cmd in reads], env=env)
+                 for reader in ("german", "entente")]
+        for run in runs:
+            forkedruns.finish(run)
         _check_every_view(journal, state_view, status_view)
     assert rounds == all_rounds
+
+
+def _one_after_another(commands: list[tuple]) -> None:
+    """In a forked process: each command as the console script runs it (entry.main), in a
+    process of its own forked from this one, the next once it is done; what each says and
+    its exit status are not looked at (the views left are)."""
+    for args in commands:
+        forkedruns.run(_console_status, *args)
+
+
+def _console_status(*args) -> int:
+    return console(*args)[0]
 
 
 def _check_every_view(journal: Path, state_view, status_view) -> None:
