@@ -5,9 +5,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import multiprocessing
 from pathlib import Path
 
+import forkedruns
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -162,13 +162,9 @@ def _hammer(path: str, who: str, n: int) -> None:
 def test_two_processes_appending_never_interleave_or_lose_a_record(tmp_path):
     path = tmp_path / "j.jsonl"
     _small_journal(path, 0)
-    ctx = multiprocessing.get_context("spawn")
-    procs = [ctx.Process(target=_hammer, args=(str(path), who, 40)) for who in ("a", "b")]
+    procs = [forkedruns.start(_hammer, str(path), who, 40) for who in ("a", "b")]   # at once
     for p in procs:
-        p.start()
-    for p in procs:
-        p.join(60)
-        assert p.exitcode == 0
+        assert forkedruns.finish(p, 60) == 0
     recs = Journal(path).read()       # the whole chain still checks
     orders = [r["order"] for r in recs[1:]]
     assert len(orders) == 80
