@@ -20,8 +20,10 @@ import msgspec
 import pytest
 import typer
 from pydantic import TypeAdapter
+from sharedgames import kept
 
 import referee
+from referee.base.clock import NOW_VARIABLE
 from referee.cli.app import app
 from referee.contracts.outputs import OUTPUTS
 from referee.contracts.schemas import schema
@@ -158,18 +160,35 @@ class Bench:
         return path
 
 
-@pytest.fixture
-def bench(tmp_path: Path, cli, secret_file: Path) -> Bench:
-    journal = tmp_path / "g.jsonl"
+def _bench_game(place: Path, mp) -> None:
+    """The bench's game in place (g.jsonl, its secret in fixed.secret, private: its copy is
+    first read by the test's commands, which would warn of a secret others may read), made
+    at the time it is made, as a test makes it: the German's opening in."""
+    from conftest import FIXED_SECRET, Cli
+
+    cli = Cli()
+    mp.delenv(NOW_VARIABLE, raising=False)
+    (place / "fixed.secret").write_text(FIXED_SECRET + "\n")
+    (place / "fixed.secret").chmod(0o600)
+    journal = place / "g.jsonl"
     r = cli("new", journal, "--scenario", "1914", "--game-id", "json-1914", "--secret-file",
-            secret_file, "--player", f"german={GERMAN}", "--player",
+            place / "fixed.secret", "--player", f"german={GERMAN}", "--player",
             "entente=joffre@example.net", "--player", "moderator=umpire@example.com",
             "--player", "observer=press@example.org")
     assert r.exit_code == 0, r.stderr
     r = cli("order", journal, "--as", "german", "play offensive", "move ge-1 liege",
             "end movement")
     assert r.exit_code == 0, r.stderr
-    return Bench(cli, tmp_path, journal)
+
+
+@pytest.fixture
+def bench(tmp_path: Path, tmp_path_factory, cli) -> Bench:
+    """The test's own copy of the bench's game (tmp_path/g.jsonl), made once a test process,
+    with the referee home that made it, the place of its secret noted again as `new` notes
+    it; most commands here only read it, and making it cost more than a command's run."""
+    made = kept(tmp_path_factory.getbasetemp(), "json-outputs-bench", _bench_game)
+    made.back(to=tmp_path, secret=("g.jsonl", "fixed.secret"))
+    return Bench(cli, tmp_path, tmp_path / "g.jsonl")
 
 
 # Each command: the runs that show its JSON outputs, as (arguments, schema name, exit code);
