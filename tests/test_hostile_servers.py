@@ -294,7 +294,10 @@ def test_a_server_that_answers_each_command_late_is_read_over_several_passes(
     games of the folder waited). Reading stops at half the session's time, the messages
     read are handled and marked read, and the next pass reads on."""
     journal, keys, imap, _ = route
-    monkeypatch.setattr(wire, "SESSION_SECONDS", 4.0, raising=False)
+    # 6 s: half of it holds the login's answers and three or so messages' (two answers of a
+    # quarter second each), and still one with every answer half as late again, on a loaded
+    # machine (the test's server answers from a thread of the referee's own process).
+    monkeypatch.setattr(wire, "SESSION_SECONDS", 6.0, raising=False)
     imap.messages["1"] = order_mail(ADDRESSES["german"], keys["german"], "<o1@example.org>")
     imap.messages.update({str(i): b"From: x@bureau.example\r\n\r\nhello\r\n"
                           for i in range(2, 13)})
