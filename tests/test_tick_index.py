@@ -53,13 +53,18 @@ def _made_name(more: tuple, mbox: bool) -> str:
     return "-".join(("games", *more, *(["mbox"] if mbox else []))).replace("--", "")
 
 
-@pytest.fixture
-def root(tmp_path_factory) -> Path:
-    """The place the folders of _copied are made at, empty: the test's own folder."""
+def emptied_place(tmp_path_factory) -> Path:
+    """The place the folders of _copied are made at, empty: the test's own folder (the same
+    for the tests of every module that starts from _copied)."""
     place = tmp_path_factory.getbasetemp() / "tick-index"
     shutil.rmtree(place, ignore_errors=True)
     place.mkdir()
     return place
+
+
+@pytest.fixture
+def root(tmp_path_factory) -> Path:
+    return emptied_place(tmp_path_factory)
 
 
 def _copied(root: Path, monkeypatch, *more: str, mbox: bool = False):

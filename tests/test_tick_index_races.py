@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import email
 import os
-import shutil
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from test_tick_index import START, _copied, _mail_pass, _outbox
+from test_tick_index import START, _copied, _mail_pass, _outbox, emptied_place
 from test_transport import ADDRESSES, records
 from test_unattended import at
 
@@ -22,12 +21,9 @@ from referee.mail import tick as ticking
 
 @pytest.fixture
 def root(tmp_path_factory) -> Path:
-    """The place test_tick_index's folders of two games are put back at, as its own `root`
-    makes it (the folders are made once a test process, whichever module first asks)."""
-    place = tmp_path_factory.getbasetemp() / "tick-index"
-    shutil.rmtree(place, ignore_errors=True)
-    place.mkdir()
-    return place
+    """The place test_tick_index's folders of two games are put back at (made once a test
+    process, whichever module first asks)."""
+    return emptied_place(tmp_path_factory)
 
 
 def _drop_index(games):
