@@ -356,7 +356,10 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
         # Nothing happened since his last report (a mail refused): the board and the score
         # he has; what is asked of him now is all the report tells.
         doc.sections[:] = [s for s in doc.sections if s.title not in UNCHANGED]
-    told, due_line = _time_told(due, notes), due
+    # Under a refusal, whose head says the game is paused (none of his orders is taken),
+    # the pause is not told again.
+    paused = "" if refused else pause_lead(table, side, since, due)
+    told = _time_told(due, notes)
     lead = lead_lines(doc, None if told else due)
     if lead and doc.sections[0].title in reports.NOW_TITLES:    # laid out for a phone: the
         del doc.sections[0].blocks[0]       # lead says what is asked, just above the title
@@ -370,9 +373,6 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
     # names only the game, the reader and the season: subjects.py, and every report of a
     # season has the same title).
     title, _, rest = report.rstrip().partition("\n\n")
-    # Under a refusal, whose head says the game is paused (none of his orders is taken),
-    # the pause is not told again.
-    paused = "" if refused else pause_lead(table, side, since, due_line)
     return head + paused + lead + title + "\n\n" + rest + \
         (f"\n\n{due}" if due else "") + (f"\n\n{prose(map_note)}" if map_note else "") + \
         f"\n\n{key_line(table, side, key)}{receipt}\n"
