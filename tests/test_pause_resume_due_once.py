@@ -2,7 +2,8 @@
 once, where every other mail gives it (mail/pauselead.py): the resume's lead says his
 deadline runs again, and the time is the one under his decision (a news mail: its deadline
 line; a report: the lead's first sentence, the full line at its end as in every report).
-The others' mails, which give no deadline of theirs, keep the time the resume set."""
+The others' news mails, which give no deadline of theirs, keep the time the resume set (their
+reports give it in their Now section: test_resume_wait_due_once.py)."""
 
 from __future__ import annotations
 

@@ -94,7 +94,7 @@ def _public_text(table, since: int, what: str, where: str = "") -> str:
     if where:
         report, receipt = split_receipt(text)
         text = f"{report}\n\n{prose(where)}\n\n{receipt}"
-    return pause_lead(table, PUBLIC, since) + lead_lines(doc) + text + "\n"
+    return pause_lead(table, PUBLIC, since, report=doc) + lead_lines(doc) + text + "\n"
 
 
 def resume_from(sent, records) -> int:

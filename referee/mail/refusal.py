@@ -358,7 +358,7 @@ def report_body(table, side: str, since: int, key: str, due: str | None = None,
         doc.sections[:] = [s for s in doc.sections if s.title not in UNCHANGED]
     # Under a refusal, whose head says the game is paused (none of his orders is taken),
     # the pause is not told again.
-    paused = "" if refused else pause_lead(table, side, since, due)
+    paused = "" if refused else pause_lead(table, side, since, due, doc)
     told = _time_told(due, notes)
     lead = lead_lines(doc, None if told else due)
     if lead and doc.sections[0].title in reports.NOW_TITLES:    # laid out for a phone: the
