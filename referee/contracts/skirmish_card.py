@@ -127,6 +127,11 @@ class Melee(Frozen):
     # for the rest of the turn, and the mover attacks it alone in the melee that follows.
     # False in journals made before: contact=yes named no one, and the contacted moved on.
     contact_holds: bool = False
+    # A figure contacted this turn "has to fight at least one round": the side of the
+    # figures that moved into contact owes that melee before its done, while the contact
+    # stands (both still fighting, the mover not halted by a pin). False in journals made
+    # before: a side could say done without it.
+    contact_owed: bool = False
 
 
 class CountsAs(Frozen):

@@ -76,10 +76,12 @@ def test_the_same_move_is_refused_with_this_card():
     assert (rule, why) == (HTH, "B1 was contacted this turn by R1 (record 1): a contacted "
                                 "figure can't move, and fights its melee first")
     assert t.refusal("blue", "move B0 mode=rush command=yes") is None      # not contacted
-    t.until("fire")
-    t.until("movement")                                  # the next turn: it moves again
+    t.until("melee")
+    t.test("red", "melee B1 attackers=R1", [4, 4])       # the melee owed, a draw
+    t.until("movement")              # the next turn: held no longer, it may break off
     t.test("red", "done")
-    assert t.state.turn == 2 and t.refusal("blue", "move B1 mode=rush command=yes") is None
+    assert t.state.turn == 2 and \
+        t.refusal("blue", "move B1 mode=rush away=yes command=yes") is None
 
 
 def test_a_move_into_contact_names_one_enemy_figure_standing_on_the_table():

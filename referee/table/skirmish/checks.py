@@ -446,11 +446,14 @@ def owed(card: SkirmishCard, state: SkState, side: str) -> list[str]:
     turn (a section with a figure still fighting; the other triggers hang on distances the
     referee cannot see, so their tests are the player's to declare)."""
     tests = card.sequence[state.phase].tests
-    if "melee" in tests and card.melee.contact_lasts:
-        return [f"melee {c['defender']} attackers={','.join(c['attackers'])}"
+    if "melee" in tests:
+        held = [f"melee {c['defender']} attackers={','.join(c['attackers'])}"
                 for c in live_contacts(state)
                 if state.figures[c["attackers"][0]].side == side
-                and not state.figures[c["defender"]].attackers]
+                and not state.figures[c["defender"]].attackers] \
+            if card.melee.contact_lasts else []
+        return held + [f"melee {g} attackers={','.join(a)}"
+                       for g, a in new_contacts(card, state, side)]
     if "morale" not in tests:
         return []
     due = []
@@ -460,3 +463,26 @@ def owed(card: SkirmishCard, state: SkState, side: str) -> list[str]:
             due += [f"morale {sec.id} trigger=killed"] * (sec.killed_this_turn -
                                                           sec.killed_tests)
     return due
+
+
+def new_contacts(card: SkirmishCard, state: SkState, side: str) -> list[tuple[str, list[str]]]:
+    """Each enemy figure a figure of side moved into contact with this turn whose melee is
+    owed (card melee.contact_owed: "has to fight at least one round"), with its attackers
+    in the order they moved: the contact stands (both still fighting, and each attacker may
+    attack it now, not halted by a pin it may not ignore), its melee not yet fought this
+    turn, and the defender in no contact of an earlier melee (which owed names already)."""
+    if not card.melee.contact_owed:
+        return []
+    moved = {t["subject"]: t["record"] for t in state.tests
+             if t["kind"] == "move" and t["turn"] == state.turn}
+    out = []
+    for g in state.figures.values():
+        if g.side == side or g.attackers or not fighting(state, g.id) or contact_of(state, g.id):
+            continue
+        by = sorted((a for a in state.figures.values() if a.side == side and a.contact
+                     and a.contact_at == g.id and fighting(state, a.id)
+                     and check_melee(card, state, g, [a]) is None),
+                    key=lambda a: moved.get(a.id, 0))[:card.melee.max_attackers]
+        if by:
+            out.append((g.id, [a.id for a in by]))
+    return out

@@ -6,7 +6,7 @@ the contacted side learnt of it only when a move of that figure was refused."""
 
 from __future__ import annotations
 
-from .checks import fighting, may_fire
+from .checks import check_melee, fighting, may_fire
 from .contacted import contacted_by, moved_in
 
 
@@ -15,8 +15,11 @@ def contacted_now(card, state) -> list[dict]:
     that contacted it and the records of their moves, and whether it may still fire
     before the melee (as may_fire takes it, whatever the step)."""
     out = []
+    if card.melee.contact_owed and past_melee(card, state):
+        return out                  # its melee fought, or no longer standing: told no more
     for g in state.figures.values():
-        by = contacted_by(state, g.id)
+        by = [f for f in contacted_by(state, g.id) if not card.melee.contact_owed
+              or check_melee(card, state, g, [f]) is None]     # halted by a pin: no contact
         if not by or not fighting(state, g.id) or g.melee_turn == state.turn or g.attackers:
             continue
         out.append({"defender": g.id, "attackers": [f.id for f in by],
@@ -48,4 +51,13 @@ def melee_passed(card, state) -> bool:
         return False
     if state.over() or state.phase <= phases.index("melee"):
         return False
+    if card.melee.contact_owed and any(f.contact and fighting(state, f.id)
+                                       for f in state.figures.values()):
+        return False        # the phase was not passed over: a figure moved into contact
     return not any(t["turn"] == state.turn and t["phase"] == "melee" for t in state.tests)
+
+
+def past_melee(card, state) -> bool:
+    """Whether the game is past this turn's melee phase (or over)."""
+    phases = [p.phase for p in card.sequence]
+    return state.over() or "melee" in phases and state.phase > phases.index("melee")
