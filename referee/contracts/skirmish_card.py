@@ -132,6 +132,10 @@ class Melee(Frozen):
     # stands (both still fighting, the mover not halted by a pin). False in journals made
     # before: a side could say done without it.
     contact_owed: bool = False
+    # No more than two figures may attack a single defending figure: a move into contact
+    # with one already contacted by two (this turn, or held from an earlier melee) is
+    # refused. False in journals made before: the limit held at the melee order alone.
+    contact_limited: bool = False
 
 
 class CountsAs(Frozen):

@@ -291,8 +291,12 @@ def test_melee_scores_and_results(att, dfd, a_die, d_die, result):
 
 
 def test_a_second_attacker_adds_two_and_a_third_is_refused():
+    # The card's contact_limited refuses the third move into contact already
+    # (test_skirmish_contact_limited); a journal made before refused it at the melee.
+    before = msgspec.structs.replace(ONE_STEP, melee=msgspec.structs.replace(
+        ONE_STEP.melee, contact_limited=False))
     t = Table(red=[figure("R1"), figure("R2"), figure("R3")], blue=[figure("B1")],
-              phase="movement")
+              phase="movement", card=before)
     t.into_contact("red", "R1", "R2", "R3", at="B1")
     got = t.test("red", "melee B1 attackers=R1,R2", [3, 3, 1])
     assert mods(got) == {"second": 2}

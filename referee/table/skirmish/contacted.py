@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...base.plurals import joined
 from ...contracts.skirmish import SkirmishCard
-from .checks import contact_of, enemy_figures, fighting
+from .checks import contact_of, enemy_figures, fighting, live_contacts
 from .order_text import READS, SkOrder
 from .state import FigureState, SkState
 
@@ -72,7 +72,26 @@ def named(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState) -> Ref
         return rule, "declare at=: the enemy figure the move contacts (contact=yes at=FIGURE)"
     if len(at) > 1:
         return rule, "a move into contact names one enemy figure: at=FIGURE"
-    return standing(state, at[0], f.side)
+    return standing(state, at[0], f.side) or full(card, state, at[0], f.id)
+
+
+def full(card: SkirmishCard, state: SkState, fid: str, mover: str | None = None
+         ) -> Refusal | None:
+    """Why no other figure may move into contact with figure fid (card
+    melee.contact_limited): as many as may attack a single defending figure contact it
+    already, this turn or held in contact from an earlier melee (None: fewer do)."""
+    m = card.melee
+    if not m.contact_limited:
+        return None
+    held = next((c for c in live_contacts(state) if c["defender"] == fid), None)
+    kept = held["attackers"] if held else []
+    names = [f"{a} (in contact since turn {held['turn']})" for a in kept if a != mover]
+    names += [a.id + _record(state, a.id) for a in contacted_by(state, fid)
+              if a.id not in kept and a.id != mover]
+    if len(names) < m.max_attackers:
+        return None
+    return m.rule, (f"{fid} is contacted already by {joined(names)}: no more than "
+                    f"{m.max_attackers} figures may attack a single defending figure")
 
 
 def standing(state: SkState, name: str, side: str) -> Refusal | None:
@@ -87,10 +106,12 @@ def standing(state: SkState, name: str, side: str) -> Refusal | None:
     return None
 
 
-def contactable(state: SkState, side: str) -> list[str]:
-    """The enemy figures a move of side may name in at= (standing)."""
+def contactable(state: SkState, side: str, card: SkirmishCard | None = None) -> list[str]:
+    """The enemy figures a move of side may name in at= (standing, and with card, not
+    contacted already by as many as may attack it)."""
     return [g.id for g in state.figures.values()
-            if g.side != side and standing(state, g.id, side) is None]
+            if g.side != side and standing(state, g.id, side) is None
+            and (card is None or full(card, state, g.id) is None)]
 
 
 def own_defender(card: SkirmishCard, state: SkState, defender: FigureState,

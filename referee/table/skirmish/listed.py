@@ -192,7 +192,7 @@ def _legal_moves(card: SkirmishCard, state: SkState, side: str):
     """Each figure of side with each (mode, away, contact) it may move by now (into
     contact, naming an enemy figure it may contact, card contact_holds: any one serves,
     as whether one may be named does not hang on the mover)."""
-    named = contactable(state, side)[:1] if card.melee.contact_holds else []
+    named = contactable(state, side, card)[:1] if card.melee.contact_holds else []
     for f in state.figures.values():
         if f.side != side or not fighting(state, f.id):
             continue
