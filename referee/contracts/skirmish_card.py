@@ -136,6 +136,10 @@ class Melee(Frozen):
     # with one already contacted by two (this turn, or held from an earlier melee) is
     # refused. False in journals made before: the limit held at the melee order alone.
     contact_limited: bool = False
+    # The defending figure may fire upon the figure moving into contact with it only if
+    # it has not moved already that turn. False in journals made before: its fire was an
+    # ordinary fire order, moved or not.
+    defender_fire: bool = False
 
 
 class CountsAs(Frozen):

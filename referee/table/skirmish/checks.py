@@ -225,6 +225,9 @@ def check_fire(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState,
         bar = _melee_bar(card, state, g, held)
         if bar:
             return bar
+    moved = _moved_defender(card, f, targets)
+    if moved:
+        return moved
     if len(targets) > 1 and not (w.area or w.radius):
         return card.weapons.rule, f"a {w.name} fires at one figure"
     if "dice" in facts and facts["dice"] not in w.dice:
@@ -245,6 +248,20 @@ def _melee_bar(card: SkirmishCard, state: SkState, g: FigureState,
             _in_melee(state, g) or (card.melee.contact_lasts and contact_of(state, g.id)):
         return "Hand-to-Hand Combat", f"{g.id} is in melee and can't shoot or be shot at"
     return None
+
+
+def _moved_defender(card: SkirmishCard, f: FigureState, targets: list[FigureState]
+                    ) -> Refusal | None:
+    """A defending figure fires upon the figure moving into contact with it only if it has
+    not moved already that turn (card melee.defender_fire)."""
+    if not card.melee.defender_fire or not f.moved:
+        return None
+    by = [g.id for g in targets if g.contact and g.contact_at == f.id]
+    if not by:
+        return None
+    return card.melee.rule, (f"{f.id} moved this turn ({f.moved}): a defending figure fires "
+                             f"upon the figure moving into contact with it ({', '.join(by)}) "
+                             f"only if it has not moved already that turn")
 
 
 def _firer(card: SkirmishCard, state: SkState, f: FigureState) -> Refusal | None:

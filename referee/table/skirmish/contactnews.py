@@ -24,7 +24,9 @@ def contacted_now(card, state) -> list[dict]:
             continue
         out.append({"defender": g.id, "attackers": [f.id for f in by],
                     "records": [moved_in(state, f.id) for f in by],
-                    "fires": may_fire(card, state, g, any_step=True)})
+                    # card defender_fire: a defender that moved fires upon none of them
+                    "fires": not (card.melee.defender_fire and g.moved)
+                    and may_fire(card, state, g, any_step=True)})
     return out
 
 
