@@ -33,6 +33,7 @@ from .eml import plain_mail
 from .ended import end_told
 from .faulted import FAILED, TOLD_HIM, failed_on, set_aside_reason
 from .keyed import keyed_side
+from .keyelsewhere import direct_key_told
 from .ledger import (
     copy_handled,
     fault,
@@ -287,6 +288,8 @@ def _direct_locked(table: Table, sources: list[Path], outbox: Path | None, ledge
             done.append(Handled(m.where, m.message_id, m.sender, "done", new=False))
             continue
         h = _taken(table, boxes.load(m), players, keys, ledger)
+        if h.unmatched:         # a side's key from another address: the moderator told once
+            written += direct_key_told(table, h, m, players, keys, ledger, outbox)
         if h.robot:                 # a bounce of a player's mail tells the moderator
             h.reason = set_aside(table, m, h.robot, ledger, outbox, _roster(table, players))
         boxes.release(m)
