@@ -51,6 +51,7 @@ WaitCode = Literal[
     "paused",               # paused by a missed deadline (policy pause)
     "held_for_dice",        # mailed orders held for his dice (a manual-dice game)
     "no_address",           # a side owes an answer and has no registered address
+    "dispute_open",         # a skirmish's dispute waits on his ruling (settle)
 ]
 WAIT_CODES: tuple[str, ...] = get_args(WaitCode)
 

@@ -106,6 +106,10 @@ class SkirmishCard(Frozen):
     # in a melee of an earlier turn) is passed over, as a fire step with no figure fit is.
     # False in journals made before: the phase waited on both sides' done.
     melee_passed_over: bool = False
+    # The disputes open wait on the moderator, as `status` (disputes_open, a line each) and
+    # each pass of tick (dispute_open) say. False in journals made before: only his mail
+    # and his report named them.
+    disputes_wait: bool = False
     # An aimed shot's result gives each target's modified score and the scores the Aimed
     # Fire table needs ("G5 miss (score 6; 15+ pinned, 18+ killed)"), as unaimed fire gives
     # its "17+ needed". False in journals made before: the result named the outcome alone.
@@ -314,6 +318,19 @@ class SkirmishOrders(Document):
     not_checked: list[str] | UnsetType = UNSET
 
 
+class OpenDispute(Part):
+    """A dispute the moderator has not settled (`settle`): the record of the test disputed,
+    the fact, what its side declared and what the dispute claims, the side that disputes
+    it and the record of its dispute."""
+
+    record: int
+    fact: str
+    declared: Any
+    claimed: Any
+    by: str
+    seq: int
+
+
 class SkirmishStatus(Document):
     """`status` of a skirmish: the turn and phase of the card's sequence of play, the sides
     it waits on, and the tests the phase takes (each with the facts its side declares).
@@ -342,6 +359,9 @@ class SkirmishStatus(Document):
     # when it came before a side was beaten); null before. A boolean in documents of before.
     revealed: Optional[SkirmishRevealed]
     result: Optional[SkirmishResult]    # how it ended, once game_over
+    # The disputes open, each waiting on the moderator's ruling (none once the secret is
+    # published); absent in a document made before they were given
+    disputes_open: list[OpenDispute] | UnsetType = UNSET
 
 
 class SkirmishExplained(Document):

@@ -87,7 +87,7 @@ from .unclaimed import (
     told_now,
     unclaimed_before,
 )
-from .waiting import end_holds, waits_on_a_person
+from .waiting import end_holds, kind_waits, waits_on_a_person
 
 # ---------------------------------------------------------------- one pass
 
@@ -486,6 +486,7 @@ def _after_mail(x: Game, games_dir, with_map: bool) -> None:
             stranded(x)
             if x.direct:            # no clock; each player's report when the game moved
                 inbox(x.journal, [], x.spool, games_dir, with_map)
+                kind_waits(x, games_dir)        # a skirmish's disputes open, say
             else:
                 give_back_first(x, games_dir, moment, GRACE)
                 _deadlines_and_reports(x, games_dir, with_map, moment)

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..base.clock import parse_stamp, stamp
-from ..base.errors import OrderError, quoted
+from ..base.errors import OrderError, one_line, quoted
 from ..base.readers import MODERATOR
 from ..data.gamedata import GameData
 from ..render.documents import players_words
@@ -64,6 +64,16 @@ def waits_on_a_person(table: Table, name: str, outbox: Path, now: datetime) -> s
                         f"{name} --set {lost[0]}=ADDRESS`) or give his orders (`referee order "
                         f"{name} --as {lost[0]} ...`)", "no_address", lost[:1])
     return None
+
+
+def kind_waits(x, games_dir: Path | None) -> None:
+    """A pass's game x (tickgame.Game) whose kind reads its mail directly: what it waits on
+    its moderator for, as its kind says it (a skirmish's open disputes), the pass's problem
+    while it stands, every pass; his mail about it is the kind's, once (direct.py)."""
+    table = Table(x.journal, games_dir)
+    said = table.kind.moderator_wait(table, one_line(str(x.journal)))
+    if said is not None:
+        x.wait_on_him(WaitLine(*said))
 
 
 def _held_words(name: str, side: str, entry: dict, mailed: bool) -> str:

@@ -160,6 +160,9 @@ class CampaignKind(GameKind):
 
         return end_line(table)
 
+    def moderator_wait(self, table, journal: str) -> tuple[str, str, list[str]] | None:
+        return None         # its waits on the moderator are read by mail/waiting.py
+
     def ended(self, table, journal: str) -> tuple[dict, str] | None:
         from .campaign_end import ended  # start-up: only a mail pass asks
 

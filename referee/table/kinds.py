@@ -155,6 +155,13 @@ class GameKind:
         of reader's mail is taken (mail/afterend.py); None while something is."""
         return None
 
+    def moderator_wait(self, table, journal: str) -> tuple[str, str, list[str]] | None:
+        """For a kind whose mail is read directly: what the game waits on its moderator for
+        now, as each pass of tick says it (journal: as he types it), its code (contracts/
+        codes.py WaitCode) and the sides it concerns; None when it waits on nothing of his
+        (a campaign's waits: mail/waiting.py)."""
+        return None
+
     def ended(self, table, journal: str) -> tuple[dict, str] | None:
         """The record that ended the game, which names the moderator's one mail telling him
         so (mail/ended.py), and its text: how it ended and the commands left to him

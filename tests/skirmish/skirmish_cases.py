@@ -4,6 +4,7 @@ sides (red, blue), tests decided with forced dice and applied as the journal wou
 from __future__ import annotations
 
 import json
+import re
 
 import msgspec
 from flowtext import written
@@ -156,3 +157,12 @@ def new_mails(out, before: set) -> dict[str, str]:
         m = email.message_from_bytes(p.read_bytes(), policy=default)
         got[str(m["To"])] = written(m.get_content())
     return got
+
+
+def tick_done(r) -> bool:
+    """Whether a pass of tick left nothing undone but for the disputes open, which it says
+    wait on the moderator (exit 3, each problem line that wait: card disputes_wait)."""
+    said = re.findall(r"problem  ([^\n\"]*)", r.output)
+    return r.exit_code == 0 or r.exit_code == 3 and bool(said) and all(
+        line.startswith("the game waits on the moderator: ") and " disputes record " in line
+        for line in said)

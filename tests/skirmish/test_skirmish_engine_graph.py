@@ -19,7 +19,7 @@ PACKAGE = Path(referee.table.skirmish.__file__).parent
 LAYERS = [("__init__", "kind"), ("reported",), ("asking", "brief", "explained", "made", "ruled"),
           ("ending", "listed", "formnotes", "dryrun"),
           ("life",), ("decider", "report", "loading"), ("contactnews",),
-          ("settled", "quotednotes", "contacted", "dones", "endresult"),
+          ("settled", "quotednotes", "contacted", "dones", "endresult", "disputewait"),
           ("checks",),
           ("dicetests", "order_text", "readable", "turns"),
           ("state", "window", "dicekeys", "nearest")]

@@ -18,6 +18,7 @@ import secrets
 
 import pytest
 from mailservers import route_through
+from skirmish_cases import tick_done
 from test_skirmish_mail import BRITISH, GERMAN, UMPIRE
 
 # The orders that bring the patrol to a shot whose range the German disputes (as
@@ -108,7 +109,7 @@ def _settled(cli, j) -> list:
 
 def _tick(cli, j) -> list[dict]:
     r = cli("tick", j, "--no-map", "--format", "json")
-    assert r.exit_code == 0, r.output
+    assert tick_done(r), r.output
     return [m for g in json.loads(r.stdout)["games"] for m in g["messages"]]
 
 

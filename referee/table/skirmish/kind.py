@@ -35,6 +35,7 @@ from . import decider as sk
 from . import life
 from .asking import asked_now, asked_text, reader_report_text, told_once
 from .brief import bounded
+from .disputewait import dispute_lines, disputes_of, moderator_wait
 from .dones import done_words
 from .dryrun import dry_answer, dry_run, stopped_at
 from .ending import (
@@ -187,7 +188,7 @@ class SkirmishKind(GameKind):
             claims=claims_by_side(game.card, state), **artillery_of(state),
             prompt=end_words(game.card, state) if _closed(state) else self.prompt(table),
             game_over=state.over(), result=result_of(game.card, state),
-            revealed=state.revealed)
+            revealed=state.revealed, **disputes_of(game.card, state))
 
     def status_document(self, view: dict, aids: Any, every: bool) -> Document:
         """The status as text: whom the game waits on and for what, the tests of the phase;
@@ -197,12 +198,14 @@ class SkirmishKind(GameKind):
             return Document(title, [Section("Now", [para(view["prompt"])] + (
                 [para("The dice secret is revealed: the game is closed.")]
                 if view["revealed"] else []) + (
-                [para(DISPUTE_LEFT)] if "dispute" in view["tests"] else []))])
+                [para(DISPUTE_LEFT)] if "dispute" in view["tests"] else []) +
+                [para(line) for line in dispute_lines(view)])])
         waiting = players_words(view["waiting_on"]) if view["waiting_on"] else "nobody"
         now = [para(Span("Waiting on ", "bold"), f"{waiting}: {view['prompt']}."),
                para("Tests of this phase: ", Span(", ".join(view["tests"]), "order")),
                *(para(line) for line in artillery_line(view.get("off_table_artillery"))),
-               *(para(line) for line in owed_lines(view["owed"], view.get("claims")))]
+               *(para(line) for line in owed_lines(view["owed"], view.get("claims"))),
+               *(para(line) for line in dispute_lines(view))]
         return Document(title, [Section("Now", now)])
 
     def show_view(self, table, reader: str, at: int | None) -> dict:
@@ -444,6 +447,9 @@ class SkirmishKind(GameKind):
         state = table.game().state
         return state.revealed is None and (not state.over() or reader not in state.sides
                                            or bool(disputable(table.records, state, reader)))
+
+    def moderator_wait(self, table, journal: str) -> tuple[str, str, list[str]] | None:
+        return moderator_wait(table.game().card, table.game().state, journal)
 
     def ended_for(self, table, reader: str) -> str | None:
         return None if self.key_serves(table, reader) else end_line(table.game(), table.records)
