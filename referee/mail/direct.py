@@ -49,6 +49,7 @@ from .mailboxes import Mailboxes, Message, too_large_refusal
 from .mailcodes import key_code, order_code, refuse, unmatched_code
 from .msgids import record_of
 from .named import write_once, written_id
+from .noclock import no_deadlines
 from .notmatched import KEY_HELP, NOT_YOURS, not_matched
 from .observers import sent_mark, still_held
 from .prose import read_orders
@@ -180,10 +181,10 @@ def _handle(table: Table, m: Message, players: dict, keys: dict,
     read, out.notes = read_orders(body, key, table.kind.verbs(), HEADS, WORDS)
     if asked(table, read, out):         # a question: answered, nothing recorded
         return out
+    read, extend = no_deadlines(table, read, out.notes)     # no deadline to extend
     lines = [text for _, text in read]
     if not lines:               # a "thanks" above the report it quotes: nothing to record
-        out.status, out.reason, out.code = "refused", NO_ORDERS, "no_orders"
-        return out
+        return refuse(out, "refused", *(extend or ("no_orders", NO_ORDERS)))
     if (late := _late(table, m, side, lines)) is not None:
         out.status, out.reason, out.code = "refused", late, "stale"
         return out

@@ -7,11 +7,13 @@ orders is no order: the mail is refused whole, as a campaign refuses it."""
 from __future__ import annotations
 
 from .queries import ANSWERED, EXPLAIN_LINE, answer_text, asks, explain_by_mail
+from .reminders import EXTEND_LINE
 
 # The lines a direct game's mail reads beside its orders, wherever they stand, and the
-# words never taken for prose (nor a slip of them: 'explian 12').
-HEADS = (EXPLAIN_LINE,)
-WORDS = ("explain",)
+# words never taken for prose (nor a slip of them: 'explian 12'); `extend`, which a game
+# without deadlines answers (noclock.py).
+HEADS = (EXPLAIN_LINE, EXTEND_LINE)
+WORDS = ("explain", "extend")
 
 
 def asked(table, read: list[tuple[int, str]], out) -> bool:
