@@ -1,5 +1,6 @@
 """referee: a command-line judge for play-by-email games of TO THE LAST MAN!"""
 
+import os as _os
 import sys as _sys
 
 __version__ = "0.1.0"
@@ -29,6 +30,7 @@ def load_msgspec() -> None:
         return
     _sys.modules["typing_extensions"] = None     # makes `import typing_extensions` fail
     standing_in = _stand_ins()
+    system = _system_stand_in()
     try:
         import msgspec  # noqa: F401
     except ImportError:                          # a msgspec that needs it after all
@@ -39,6 +41,23 @@ def load_msgspec() -> None:
     else:
         del _sys.modules["typing_extensions"]
         _withdraw(msgspec, standing_in)
+    finally:
+        if system is not None and _sys.modules.get("platform") is system:
+            del _sys.modules["platform"]
+
+
+def _system_stand_in():
+    """msgspec imports uuid (for its UUID type), whose only use of `platform`, outside
+    Windows and macOS, is its system() once at import, to know the system it runs on: that is
+    os.uname()'s sysname, as platform.system() has it on POSIX. The stand-in answers that,
+    saving the import of platform (its regular expressions, about a sixtieth of the import
+    floor); it is there for msgspec's import alone. None where it is not needed."""
+    if "platform" in _sys.modules or "uuid" in _sys.modules or _sys.platform in (
+            "win32", "darwin") or not hasattr(_os, "uname"):
+        return None
+    module = _sys.modules["platform"] = type(_sys)("platform")
+    module.system = lambda: _os.uname().sysname
+    return module
 
 
 def _stand_ins() -> dict:
@@ -73,3 +92,30 @@ def _schema(attr: str):
 
     call.__name__ = call.__qualname__ = attr
     return call
+
+
+def _load_pathlib() -> None:
+    """Import pathlib without urllib.parse (and the ipaddress it imports), about a fortieth
+    of the import floor: pathlib takes one function of it, for Path.as_uri alone, which the
+    referee never calls. That function stands in as one that imports urllib.parse when
+    called; the module is hidden for pathlib's import only, then left to whoever needs it."""
+    if "pathlib" in _sys.modules or "urllib.parse" in _sys.modules:
+        return
+    standing_in = _sys.modules["urllib.parse"] = type(_sys)("urllib.parse")
+
+    def quote_from_bytes(*args, **kwargs):
+        from urllib.parse import quote_from_bytes as quote
+
+        return quote(*args, **kwargs)
+
+    standing_in.quote_from_bytes = quote_from_bytes
+    try:
+        import pathlib  # noqa: F401
+    except ImportError:                          # a pathlib that needs more of it
+        _sys.modules.pop("pathlib", None)
+    finally:
+        if _sys.modules.get("urllib.parse") is standing_in:
+            del _sys.modules["urllib.parse"]
+
+
+_load_pathlib()

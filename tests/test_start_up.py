@@ -413,3 +413,35 @@ def test_a_cold_read_begins_its_check_beside_before_the_rules_load(game, tmp_pat
     # replay, nothing forked either.
     again = forks("show", str(game), "--format", "json")
     assert again["code"] in (0, None) and again["forks"] == [], again
+
+
+# Loaded by no cold read, on a Python whose bare interpreter does not load them itself:
+# `platform`, which uuid (imported by msgspec) asks the system's name of once, and
+# urllib.parse with ipaddress, which pathlib imports for Path.as_uri alone.
+NOT_IMPORTED_BESIDE = ("platform", "urllib.parse", "ipaddress")
+
+
+@pytest.mark.parametrize("args", [("status",), ("show", "--format", "json")])
+def test_a_cold_read_loads_neither_platform_nor_urllib(args, game, tmp_path):
+    bare = subprocess.run([sys.executable, "-c", "import sys, json; "
+                           "print(json.dumps(sorted(sys.modules)))"],
+                          capture_output=True, text=True, timeout=120, check=True)
+    spared = set(NOT_IMPORTED_BESIDE) - set(json.loads(bare.stdout.splitlines()[-1]))
+    loaded = _loaded(tmp_path / "home", args[0], str(game), *args[1:])
+    assert "referee.game.replay" in loaded and "uuid" in loaded and "pathlib" in loaded
+    assert not loaded & spared, sorted(loaded & spared)
+
+
+def test_what_stood_in_for_platform_and_urllib_works_as_before():
+    """uuid knows the system it runs on as platform tells it, Path.as_uri quotes as
+    urllib.parse does, and both modules import as usual afterwards."""
+    probe = ("import sys, referee; referee.load_msgspec(); import uuid, pathlib\n"
+             "assert 'platform' not in sys.modules and 'urllib.parse' not in sys.modules\n"
+             "print(pathlib.Path('/a b/é').as_uri())\n"
+             "import platform, urllib.parse\n"
+             "print(uuid._LINUX == (platform.system() == 'Linux'), platform.system() != '')\n"
+             "print(urllib.parse.quote_from_bytes(b'a b'), urllib.parse.urlsplit('x://h').netloc)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["file:///a%20b/%C3%A9", "True", "True", "a%20b", "h"]
