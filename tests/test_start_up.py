@@ -104,7 +104,7 @@ def test_an_order_loads_nothing_only_the_log_needs(game):
 # what a player typed, and zlib, which inflates an older data version (never a read).
 NOT_FOR_A_COLD_READ = ("msgspec.inspect", "msgspec._json_schema", "referee.game.timeline",
                        "referee.engine.state._CLONE", "referee.store.sheets", "unicodedata",
-                       "zlib")
+                       "zlib", "msgspec.yaml", "msgspec.toml", "shlex")
 
 STANDARD = ("import json, hashlib, hmac, pathlib, re, datetime, fcntl, sys; "
             "print(json.dumps(sorted(sys.modules)))")
@@ -145,11 +145,13 @@ def test_msgspec_loaded_without_its_unused_submodules_still_has_them():
              "from msgspec import inspect\n"
              "print(inspect.type_info(A).fields[0].name, msgspec.inspect is inspect)\n"
              "import msgspec._json_schema as js\n"
-             "print(js.schema_components((A,))[0][0]['$ref'])")
+             "print(js.schema_components((A,))[0][0]['$ref'])\n"
+             "import msgspec.toml, msgspec.yaml\n"
+             "print(msgspec.toml.decode(b'a = 1')['a'], msgspec.yaml.decode(b'b: 2')['b'])")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["['x']", "x", "True", "#/$defs/A"]
+    assert done.stdout.split() == ["['x']", "x", "True", "#/$defs/A", "1", "2"]
 
 
 def test_a_public_read_from_its_view_loads_no_typing(game, tmp_path, cli, monkeypatch):
@@ -445,3 +447,4 @@ def test_what_stood_in_for_platform_and_urllib_works_as_before():
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["file:///a%20b/%C3%A9", "True", "True", "a%20b", "h"]
+

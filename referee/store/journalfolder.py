@@ -5,7 +5,6 @@ folder of games."""
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 from ..base.errors import UsageError, one_line
@@ -22,6 +21,8 @@ def folder_given(path: Path) -> UsageError:
     names = [one_line(n) for n in found[:NAMED]]
     if len(found) > NAMED:
         names.append(f"{len(found) - NAMED} more")
+    import shlex  # start-up: only this refusal quotes a path; every read imports this module
+
     shown = shlex.quote(one_line(str(path)))
     held = f" of its journals ({', '.join(names)})" if names else " journal"
     return UsageError(f"{one_line(str(path))}: a folder, not a game's journal: name one{held}; "
