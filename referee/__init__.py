@@ -32,6 +32,9 @@ def load_msgspec() -> None:
     _sys.modules["typing_extensions"] = None     # makes `import typing_extensions` fail
     standing_in = _stand_ins()
     system = _system_stand_in()
+    import typing
+
+    forward_ref, typing.ForwardRef = typing.ForwardRef, _unread_forward_ref
     try:
         import msgspec  # noqa: F401
     except ImportError:                          # a msgspec that needs it after all
@@ -43,8 +46,16 @@ def load_msgspec() -> None:
         del _sys.modules["typing_extensions"]
         _withdraw(msgspec, standing_in)
     finally:
+        typing.ForwardRef = forward_ref
         if system is not None and _sys.modules.get("platform") is system:
             del _sys.modules["platform"]
+
+
+def _unread_forward_ref(arg, is_argument=True, module=None, *, is_class=False):
+    """typing.ForwardRef while msgspec imports: msgspec makes one there only to learn that it
+    takes `is_class` (every Python since 3.11 does), and a real one compiles its text, the
+    process's first compile() (about a hundredth of the import floor), which no read needs
+    otherwise. msgspec's own later ones are real."""
 
 
 def _system_stand_in():

@@ -448,3 +448,45 @@ def test_what_stood_in_for_platform_and_urllib_works_as_before():
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["file:///a%20b/%C3%A9", "True", "True", "a%20b", "h"]
 
+
+COMPILES = PROBE.replace("from referee.cli.entry import main", """import builtins
+compiled, compile_ = [], builtins.compile
+
+def counted(source, filename, *args, **kwargs):
+    caller = sys._getframe(1).f_code.co_filename
+    if not caller.startswith("<frozen importlib"):     # a module's source, with no bytecode
+        compiled.append(repr(source)[:60])
+    return compile_(source, filename, *args, **kwargs)
+
+builtins.compile = counted
+from referee.cli.entry import main""", 1).replace('"loaded": sorted(',
+                                                '"compiled": compiled, "loaded": sorted(', 1)
+
+
+@pytest.mark.parametrize("args", [("status",), ("show", "--format", "json")])
+def test_a_cold_read_compiles_no_text(args, game, tmp_path):
+    """The first compile() of a process makes the interpreter's syntax tree types, about a
+    hundredth of the import floor: no cold read calls it (a typing forward reference
+    written as text, a NamedTuple of annotations kept as text, msgspec's probe of
+    typing.ForwardRef would)."""
+    env = {**os.environ, "REFEREE_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-c", COMPILES, args[0], str(game), *args[1:]],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert "referee.game.replay" in report["loaded"]
+    assert report["compiled"] == [], report["compiled"]
+
+
+def test_msgspec_still_reads_forward_references_after_its_import():
+    """typing.ForwardRef is typing's own again once msgspec is loaded, and msgspec resolves a
+    class's annotations written as text with it."""
+    probe = ("import typing, referee; real = typing.ForwardRef; referee.load_msgspec()\n"
+             "import msgspec\nassert typing.ForwardRef is real\n"
+             "ns = {}\nexec('from __future__ import annotations\\nimport msgspec\\n"
+             "class B(msgspec.Struct):\\n    x: int | None', ns)\n"
+             "print(msgspec.json.decode(b'{\"x\": 3}', type=ns['B']).x)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["3"]

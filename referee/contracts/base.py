@@ -58,9 +58,6 @@ class Part(Open):
     """An object inside a document: like the document, a later version may add keys."""
 
 
-D = TypeVar("D", bound="Document")
-
-
 class Document(Open):
     """A JSON document a command prints: later versions may add keys, so readers allow them.
 
@@ -71,7 +68,7 @@ class Document(Open):
     VERSION: ClassVar[int] = 1
 
     @classmethod
-    def of(cls: type[D], **fields: Any) -> D:
+    def of(cls: "type[D]", **fields: Any) -> "D":
         """The document of these fields at its version, each field's type checked; a key the
         class does not have is an error, not a key left out of what is printed."""
         unknown = fields.keys() - set(cls.__struct_encode_fields__)
@@ -92,3 +89,8 @@ class Document(Open):
     def plain(cls, **fields: Any) -> dict[str, Any]:
         """The document of these fields (`of`), as the plain data the renderers read."""
         return msgspec.to_builtins(cls.of(**fields))
+
+
+# Bound to the class itself, not to its name: a name is compiled to be read (the first
+# compile() of a process costs as much as a module), which nothing else in a read needs.
+D = TypeVar("D", bound=Document)

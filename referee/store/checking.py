@@ -16,7 +16,7 @@ beside at or before the record the caller stopped on comes first.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..base.errors import JournalError
 from . import snapshot
@@ -40,14 +40,17 @@ def shaped(rec: Any, line: bytes, n: int, prev: str | None) -> bool:
         rec.get("prev") == prev and type(rec.get("hash")) is str
 
 
-class Typed(NamedTuple):
+class Typed:
     """Records read straight into their contract class, for a read whose lines are checked
     beside: `shape`, the class of a record; `of_dict`, the record of a line read the usual way
     (its contract checked in full). What the class alone does not check of a record taken
-    so (the secret data it carries) is checked beside too: start's `parts`."""
+    so (the secret data it carries) is checked beside too: start's `parts`. A plain class:
+    a NamedTuple compiles its fields' annotations, written as text here, to read them."""
 
-    shape: type
-    of_dict: Callable[[dict], Any]
+    __slots__ = ("shape", "of_dict")
+
+    def __init__(self, shape: type, of_dict: Callable[[dict], Any]):
+        self.shape, self.of_dict = shape, of_dict
 
 
 def start(raw: bytes, name: str, parts: Callable[[dict, str], Any] | None = None) -> Beside | None:
