@@ -11,11 +11,17 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
 from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
+
+# The interpreter's own signal functions, loaded with it: `signal` wraps them only to give
+# enums, and its import costs a two-hundredth of a cold read.
+try:
+    import _signal as signal
+except ImportError:             # pragma: no cover - a Python without it
+    import signal
 
 CPU_MAX = Path("/sys/fs/cgroup/cpu.max")    # a container's share of the cores (cgroup v2)
 
