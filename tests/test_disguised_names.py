@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -225,3 +227,25 @@ def test_visible_and_disguising_agree():
         assert disguising(f"a{ch}b") and visible(f"a{ch}b") == f"a\\u{ord(ch):04x}b"
     for ok in ("Liège", "Épinal", "tab\there", "line\nend"):
         assert disguising(ok) is None and visible(ok) == ok
+
+
+def test_a_name_without_disguise_is_told_so_without_compiling_the_hidden_pattern():
+    """Every read names its journal (one_line): a name none of the disguising characters
+    is in is told so by the output's own pattern, and the pattern of the disguising
+    characters alone (half a millisecond to compile) is made only for a text that has one
+    or a lone surrogate; the answers are the same."""
+    probe = ("import re, sys\nmade = []\ncompile_ = re.compile\n"
+             "def counted(pattern, flags=0):\n"
+             "    made.append(pattern)\n    return compile_(pattern, flags)\n"
+             "re.compile = counted\n"
+             "from referee.base.errors import one_line\nfrom referee.base import glyphs\n"
+             "print(one_line('campaign-é.jsonl'), len(made))\n"
+             "print(glyphs.disguising('\\udcff'), glyphs.disguising('a\\u202eb'), len(made))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.splitlines()
+    assert first.split()[0] == "campaign-é.jsonl"
+    assert second.split(" ", 2)[:2] == ["None", "U+202E"]
+    shown = int(first.split()[1])       # the output's pattern (and those of other modules)
+    assert int(second.split()[-1]) == shown + 1, done.stdout

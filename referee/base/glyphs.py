@@ -61,11 +61,21 @@ def _class(points) -> str:
                    for a, b in points)
 
 
-_HIDDEN = re.compile(f"[{_class((c, c) for c in (*BIDI, *CONTROL))}{_class(_UNSEEN)}]")
+_HIDDEN_CLASS = f"{_class((c, c) for c in (*BIDI, *CONTROL))}{_class(_UNSEEN)}"
 # What an output shows as its escape: those, and a lone surrogate, which is how Python keeps
 # a byte of the command line that is not UTF-8: written as it is, it would be that byte
 # again, and a JSON document holding it would not be UTF-8 text.
-_SHOWN = re.compile(f"{_HIDDEN.pattern[:-1]}{_class([(0xD800, 0xDFFF)])}]")
+_SHOWN = re.compile(f"[{_HIDDEN_CLASS}{_class([(0xD800, 0xDFFF)])}]")
+_HIDDEN_MADE: list[re.Pattern] = []
+
+
+def _hidden() -> re.Pattern:
+    """The disguising characters alone, compiled when first asked for (half a millisecond):
+    every output goes through _SHOWN, and disguising asks _SHOWN first, so a read that meets
+    none of them compiles these never."""
+    if not _HIDDEN_MADE:
+        _HIDDEN_MADE.append(re.compile(f"[{_HIDDEN_CLASS}]"))
+    return _HIDDEN_MADE[0]
 
 
 def _escape(match: re.Match) -> str:
@@ -87,13 +97,15 @@ def shown_repr(text: str) -> str:
     """repr(text), and every disguising character that repr leaves as it is (a variation
     selector, the combining grapheme joiner, a Hangul filler: printable to Python) escaped as
     repr escapes the others ('\\u034f')."""
-    return _HIDDEN.sub(lambda m: ascii(m.group())[1:-1], repr(text))
+    return _hidden().sub(lambda m: ascii(m.group())[1:-1], repr(text))
 
 
 def disguising(text: str) -> str | None:
     """The first disguising character of text, named ('U+202E RIGHT-TO-LEFT OVERRIDE'), or
     None."""
-    found = _HIDDEN.search(text)
+    # _SHOWN finds these and lone surrogates: what it finds nothing in (every name a read
+    # prints) holds none of these either, and they need not be compiled.
+    found = _hidden().search(text) if _SHOWN.search(text) is not None else None
     if found is None:
         return None
     import unicodedata  # start-up: the console wraps its streams with this module
