@@ -37,8 +37,12 @@ from .state import State, template_key
 
 
 def _moved(s: State, e: UnitMoved, d: GameData) -> None:
-    m = details(e)
-    unit, into, ts = m["unit"], m["into"], s.turn_state
+    # Its details from its secret part when it has one (hidden templates, 1.4), else its own
+    # fields as they are, not a dict of all of them (details): a cold read of a campaign
+    # replays some 1,900 moves.
+    m = e.secret.data if e.secret is not None else None
+    unit, into = (m["unit"], m["into"]) if m is not None else (e.unit, e.into)
+    ts = s.turn_state
     if unit in s.armies:
         army = s.armies[unit]
         if e.mode == "eft":
@@ -47,7 +51,7 @@ def _moved(s: State, e: UnitMoved, d: GameData) -> None:
             army.area = None if into_box else e.to_area
         else:
             army.area = e.to_area
-        for pid in m["taking"]:
+        for pid in m["taking"] if m is not None else e.taking:
             p = s.pieces.pop(pid)
             key = f"{p.nation}:{p.kind}"
             join(army, key)
@@ -68,7 +72,7 @@ def _moved(s: State, e: UnitMoved, d: GameData) -> None:
                 onto = ts.joined.setdefault(into, {})
                 onto[f"{nation}:{kind}"] = onto.get(f"{nation}:{kind}", 0) + 1
         else:
-            new_id = m["new_id"] or unit
+            new_id = (m["new_id"] if m is not None else e.new_id) or unit
             put_piece(s, new_id, nation, kind, e.to_area, e.entrenched)
             moved = new_id
     if e.from_area == d.sea_home and e.to_area != d.sea_home:
@@ -217,15 +221,16 @@ def _moved_areas(s: State, e: UnitMoved, d: GameData) -> set | None:
     """The areas whose units a move changes: where it goes, where the unit, the army whose
     template it leaves, the pieces it takes along and the army it joins stand before it;
     None (the whole board again) when the state does not hold them."""
-    m = details(e)
-    unit = m.get("unit")
+    m = e.secret.data if e.secret is not None else None     # as _moved reads them
+    unit, into, taking = (m.get("unit"), m.get("into"), m.get("taking")) if m is not None \
+        else (e.unit, e.into, e.taking)
     areas = {e.from_area, e.to_area}
     holder = s.armies.get(unit) or s.pieces.get(unit)
     if holder is None and isinstance(unit, str) and ":" in unit:
         holder = s.armies.get(unit.partition(":")[0])
-    joined = s.armies.get(m.get("into")) if m.get("into") else None
-    taken = [s.pieces.get(pid) for pid in m.get("taking") or ()]
-    if holder is None or m.get("into") and joined is None or None in taken:
+    joined = s.armies.get(into) if into else None
+    taken = [s.pieces.get(pid) for pid in taking or ()]
+    if holder is None or into and joined is None or None in taken:
         return None
     areas.update(x.area for x in (holder, joined, *taken) if x is not None)
     return areas
