@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -492,3 +493,37 @@ def test_msgspec_still_reads_forward_references_after_its_import():
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["3"]
+
+
+# Module patterns compiled at their first use (base/lazyre.py) that no cold read uses (those
+# of signing.py check a signature, which a read made elsewhere than the moderator's does).
+UNCOMPILED = (("referee.base.plurals", "_WRITTEN"),
+              ("referee.base.clock", "_DURATION"), ("referee.engine.armies", "_RULE"),
+              ("referee.engine.builds", "_FILE_PART"), ("referee.engine.builds", "_BRACKETS"),
+              ("referee.engine", "_ENDED_BY"))
+PATTERNS = PROBE.replace('"loaded": sorted(', '"compiled": [f"{m}.{n}" for m, n in ' +
+                        repr(UNCOMPILED) + """
+    if type(getattr(sys.modules[m], n)).__name__ != "LazyPattern"
+    or set(vars(getattr(sys.modules[m], n))) != {"_source"}], "loaded": sorted(""", 1)
+
+
+@pytest.mark.parametrize("args", [("status",), ("show", "--format", "json")])
+def test_a_cold_read_compiles_no_pattern_of_the_paths_it_does_not_take(args, game, tmp_path):
+    env = {**os.environ, "REFEREE_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-c", PATTERNS, args[0], str(game), *args[1:]],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1])["compiled"] == []
+
+
+def test_a_pattern_compiled_at_its_first_use_answers_as_the_compiled_one():
+    from referee.base.lazyre import LazyPattern
+
+    lazy, compiled = LazyPattern(r"\(([\d.]+)\)$"), re.compile(r"\(([\d.]+)\)$")
+    assert set(vars(lazy)) == {"_source"}
+    assert lazy.search("a (5.3)")[1] == compiled.search("a (5.3)")[1] == "5.3"
+    assert lazy.sub("", "b (1.2)") == compiled.sub("", "b (1.2)") == "b "
+    assert lazy.pattern == compiled.pattern and lazy.match("x") is None
+    assert set(vars(lazy)) == {"_source", "search", "sub", "pattern", "match"}
+    with pytest.raises(AttributeError):
+        lazy.nothing_of_a_pattern  # noqa: B018

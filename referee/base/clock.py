@@ -8,7 +8,6 @@ never read it: time enters the journal only as the records' `at`.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -16,10 +15,11 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from functools import lru_cache
 
 from .errors import UsageError, quoted
+from .lazyre import LazyPattern
 from .plurals import counted
 
 NOW_VARIABLE = "REFEREE_NOW"
-_DURATION = re.compile(r"(?:(\d{1,3})d)?(?:(\d{1,4})h)?(?:(\d{1,5})m)?")
+_DURATION = LazyPattern(r"(?:(\d{1,3})d)?(?:(\d{1,4})h)?(?:(\d{1,5})m)?")
 LONGEST = timedelta(days=365)
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 # A game's time zone as a record names it (zones.py checks it; contracts/records.py too).

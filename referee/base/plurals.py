@@ -10,14 +10,14 @@ a person reads it, when it is shown.
 
 from __future__ import annotations
 
-import re
+from .lazyre import LazyPattern
 
 # The plurals of the nouns a recorded text may count that do not take an "s".
 IRREGULAR = {"die": "dice", "army": "armies"}
 
 # A count, at most one word between, and a noun written with "(s)": "2 eligible unit(s)"
 # (a count of at most 9 ASCII digits: whatever a record holds, int() reads it at once).
-_WRITTEN = re.compile(r"\b([0-9]{1,9}) ((?:[a-z-]+ )?)([a-z]+)\(s\)")
+_WRITTEN = LazyPattern(r"\b([0-9]{1,9}) ((?:[a-z-]+ )?)([a-z]+)\(s\)")
 
 
 # Words whose first vowel is said as a consonant ('a unit', 'a usual', 'a European', 'a one').

@@ -6,9 +6,8 @@ register themselves from flow.py and the rule modules it imports.
 
 from __future__ import annotations
 
-import re
-
 from ..base.errors import IllegalOrderError, citing, clipped
+from ..base.lazyre import LazyPattern
 from ..contracts.events_base import Ev
 from ..contracts.orders import Ord
 from ..data.gamedata import GameData
@@ -37,7 +36,7 @@ from .state import State
 # it, as its GameEnded reason ends with it (a decisive victory or an armistice 3.2, a
 # surrender 3.3, its last turn played 2.0 VI); 3.0 (winning the game) when none is named.
 GAME_OVER = "the game is over; no more orders are taken"
-_ENDED_BY = re.compile(r"\((\d+\.\d+(?:\.\d+)*(?: [IVX]+(?:\.\d+)?)?)\)\s*$")
+_ENDED_BY = LazyPattern(r"\((\d+\.\d+(?:\.\d+)*(?: [IVX]+(?:\.\d+)?)?)\)\s*$")
 
 
 def game_over(state: State) -> bool:

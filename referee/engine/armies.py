@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
+from ..base.lazyre import LazyPattern
 from ..base.plurals import a_or_an
 from ..data.datacheck import army_limits_problems
 from ..data.gamedata import GameData
 from .core import Violation
 from .state import Army, State
 
-_RULE = re.compile(r"\(([\d.]+)\)$")
+_RULE = LazyPattern(r"\(([\d.]+)\)$")
 
 
 def hidden_templates(s: State) -> bool:

@@ -12,6 +12,7 @@ from collections import Counter
 
 import msgspec
 
+from ..base.lazyre import LazyPattern
 from ..base.plurals import a_or_an
 from ..contracts.orders import Build, Buy, Entrench, Move, Ord, Rebuild, Upgrade
 from ..data.gamedata import GameData
@@ -115,8 +116,8 @@ def unpaid(s: State, d: GameData, side: str, o: Ord) -> Violation | None:
 
 
 # A part of a data note naming a file, for whoever edits the data: "(units.yaml)".
-_FILE_PART = re.compile(r"[\w./-]+\.(?:yaml|yml|json)")
-_BRACKETS = re.compile(r" ?\(([^()]*)\)")
+_FILE_PART = LazyPattern(r"[\w./-]+\.(?:yaml|yml|json)")
+_BRACKETS = LazyPattern(r" ?\(([^()]*)\)")
 
 
 def unfiled(note: str) -> str:

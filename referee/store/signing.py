@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ..base.errors import UsageError, quoted
 from ..base.glyphs import compact
+from ..base.lazyre import LazyPattern
 from . import home
 
 ALG = "ed25519"
@@ -41,9 +42,9 @@ _RECEIPT_DOMAIN = b"referee receipt of a record\x00"
 # moderator's choice, record 0 is not): its prefix differs from the older form's from the
 # byte where that one ends, so neither passes for the other.
 _RECEIPT_BEGUN_DOMAIN = b"referee receipt of a record and of record 0\x00"
-_HASH = re.compile("^[0-9a-f]{64}$")
-_FPR = re.compile("^[0-9A-HJKMNP-TV-Z]{16}$")
-SIG = re.compile(r"^([0-9A-HJKMNP-TV-Z]{16})\.([A-Za-z0-9_-]{86})$")
+_HASH = LazyPattern("^[0-9a-f]{64}$")
+_FPR = LazyPattern("^[0-9A-HJKMNP-TV-Z]{16}$")
+SIG = LazyPattern(r"^([0-9A-HJKMNP-TV-Z]{16})\.([A-Za-z0-9_-]{86})$")
 _LOADED: dict[str, object] = {}
 
 
