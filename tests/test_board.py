@@ -20,7 +20,7 @@ from pydantic import TypeAdapter
 import gamecalls as g
 from casebook import new_game, position
 from referee.base.errors import GameDataError
-from referee.contracts.views import BoardView
+from referee.contracts.results import BoardView
 from referee.data.dataload import load_game
 from referee.engine.supply import in_supply
 from referee.game.board import board_view

@@ -10,14 +10,12 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from referee.contracts.results import OrderResult, ReportView, ReportVp
 from referee.contracts.skirmish import SkirmishOrderResult, SkirmishOrders
 from referee.contracts.views import (
     DeadlineDue,
     Deadlines,
     GameResult,
-    OrderResult,
-    ReportView,
-    ReportVp,
     StatusView,
 )
 

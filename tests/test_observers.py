@@ -24,7 +24,7 @@ from test_hostile_mail import too_wide
 
 import gamecalls as g
 from referee.base.flowing import FLOWED
-from referee.contracts.views import PlayersView
+from referee.contracts.results import PlayersView
 from referee.store.dice import write_secret
 from referee.store.journal import canonical
 

@@ -527,3 +527,23 @@ def test_a_pattern_compiled_at_its_first_use_answers_as_the_compiled_one():
     assert set(vars(lazy)) == {"_source", "search", "sub", "pattern", "match"}
     with pytest.raises(AttributeError):
         lazy.nothing_of_a_pattern  # noqa: B018
+
+
+OTHER_DOCUMENTS = PROBE.replace('"loaded": sorted(', """"made": sorted(
+    n for m in ("referee.contracts.views", "referee.contracts.results") if m in sys.modules
+    for n in ("OrderResult", "ReportView", "BoardView", "PlayersView", "InboxResult")
+    if hasattr(sys.modules[m], n)), "loaded": sorted(""", 1)
+
+
+@pytest.mark.parametrize("args", [("status",), ("show", "--format", "json")])
+def test_a_read_makes_none_of_the_other_commands_documents(args, game, tmp_path):
+    """The order results, reports and their board, the players and the inbox results are
+    documents of other commands (contracts/results.py): a read, cold or from its view,
+    makes none of their classes."""
+    for _ in ("cold", "warm"):
+        env = {**os.environ, "REFEREE_HOME": str(tmp_path / "home")}
+        done = subprocess.run([sys.executable, "-c", OTHER_DOCUMENTS, args[0], str(game),
+                               *args[1:]], env=env, capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout.splitlines()[-1])["made"] == []

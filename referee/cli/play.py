@@ -16,7 +16,7 @@ from ..base.gameids import check_game_id
 from ..base.plurals import counted
 from ..base.readers import PUBLIC
 from ..contracts.outputs import NewGame
-from ..contracts.views import PlayersView
+from ..contracts.results import PlayersView
 from ..store.players import OBSERVER
 from . import commands
 from .oneaddress import warn_shared

@@ -15,7 +15,7 @@ import typer
 from ..base.errors import EXIT_INTEGRITY, GameDataError, UsageError, quoted
 from ..base.plurals import counted
 from ..contracts.outputs import AutoplayResult, GamesCheck, GamesList, SchemaDocument, SchemaList
-from ..contracts.views import InboxResult
+from ..contracts.results import InboxResult
 from ..mail.outcomewords import outcome_words
 from . import commands
 from .params import (

@@ -14,7 +14,8 @@ from .base import Document, Part
 from .codes import WaitCode
 from .mailboxread import MailboxRead
 from .records import OrderSource
-from .views import Deadlines, FortShown, GameResult, MessageOutcome
+from .results import MessageOutcome
+from .views import Deadlines, FortShown, GameResult
 
 # ---------------------------------------------------------------- the error object
 

@@ -23,6 +23,7 @@ from .names import portable_pattern
 from .orders import Order
 from .outputs import OUTPUTS
 from .records import JournalHeader, JournalRecord, Roster
+from .results import InboxResult, OrderResult, PlayersView, ReportView
 from .scenariomodels import Scenario
 from .skirmish import (
     SkirmishCard,
@@ -42,7 +43,7 @@ from .skirmish import (
 )
 from .unitmodels import UnitsData
 from .validation import core_schema
-from .views import InboxResult, OrderResult, PlayersView, ReportView, StateView, StatusView
+from .views import StateView, StatusView
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

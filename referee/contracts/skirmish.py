@@ -8,6 +8,7 @@ from msgspec import UNSET, Meta, UnsetType, field
 from .base import Contract, Document, Frozen, Part
 from .events_base import Secret
 from .records import Hex64, Signature, Signing, Stream
+from .results import Receipt, Rejection
 from .skirmish_card import (  # noqa: F401  (the card's tables, read through this module too)
     Aimed,
     CountsAs,
@@ -37,7 +38,6 @@ from .skirmish_card import (  # noqa: F401  (the card's tables, read through thi
     Weapon,
     Weapons,
 )
-from .views import Receipt, Rejection
 
 FigureId = Annotated[str, Meta(pattern=r"^[A-Za-z][A-Za-z0-9]{0,11}\Z")]
 

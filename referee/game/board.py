@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base.readers import check_reader
-from ..contracts.views import BoardView
+from ..contracts.results import BoardView
 from ..data.gamedata import GameData
 from ..engine.state import State
 from ..engine.supply import source_reach
@@ -100,7 +100,7 @@ def _cards(view: dict[str, Any], data: GameData) -> dict[str, Any]:
 
 def board_view(state: State, data: GameData, reader: str, view: dict[str, Any]
                ) -> dict[str, Any]:
-    """The board for reader (JSON-ready, contracts.views.BoardView), made from `view`, the
+    """The board for reader (JSON-ready, contracts.results.BoardView), made from `view`, the
     state_view of the same state for the same reader."""
     check_reader(reader, data.sides)
     if view["reader"] != reader or view["seq"] != state.seq:

@@ -20,7 +20,7 @@ def winner_sentence(result: dict[str, Any]) -> str:
 
 
 def report_vp(total: int, change: int, level, result: dict[str, Any] | None) -> dict:
-    """A report's `vp` (contracts.views.ReportVp): the total, its change and its level (level:
+    """A report's `vp` (contracts.results.ReportVp): the total, its change and its level (level:
     the Victory Chart's for the total, 3.1); once the game is over at another level, the
     result's (a surrender's: one worse for the side that resigned, 3.3), the chart's beside
     it, so that the level a script reads is never one the game did not end at."""

@@ -27,7 +27,7 @@ from ..base.errors import JournalError
 from ..base.plurals import upper_first
 from ..base.readers import PUBLIC
 from ..base.warned import carried
-from ..contracts.views import ReportView
+from ..contracts.results import ReportView
 from ..engine.combat import barred_in_hand
 from ..engine.victory import level_of, vp_breakdown
 from ..game import signedreceipt

@@ -12,7 +12,7 @@ from ..base.errors import UNREADABLE, JournalError, OrderError, order_kind, quot
 from ..base.plurals import counted
 from ..base.readers import check_reader
 from ..base.warned import warn
-from ..contracts.views import OrderResult
+from ..contracts.results import OrderResult
 from ..game.battlethread import Battles
 from ..game.clockwalk import has_deadlines
 from ..game.timeline import deadline_view, timeline_of
