@@ -14,9 +14,6 @@ from referee.table.skirmish.report import owed_by_side
 CONTACT = "move {} mode=assault contact=yes at={} command=yes"
 
 
-@pytest.mark.xfail(strict=True, reason="a move into contact with a figure held in contact "
-                   "from an earlier melee is owed nothing: owed names the held attacker "
-                   "alone, and its melee fought without the mover takes the done")
 def test_a_move_into_contact_with_a_figure_held_in_contact_is_owed_its_melee():
     t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="movement")
     t.state.contacts = [{"defender": "B1", "attackers": ["R1"], "turn": 0}]

@@ -395,26 +395,49 @@ def too_many(card: SkirmishCard, defender: FigureState, names: list[str]) -> Ref
 
 def check_melee(card: SkirmishCard, state: SkState, defender: FigureState,
                 attackers: list[FigureState]) -> Refusal | None:
-    m = card.melee
     held = _contact_melee(card, state, defender, attackers)
     if held is not None:
         return held
     kept = (contact_of(state, defender.id) or {}).get("attackers", [])
-    for a in attackers:
-        if a.id in kept:
-            continue                # fighting on where it stands: no move into contact
-        if a.fired:                 # "the figure moving into contact can't shoot"
-            return m.rule, f"{a.id} fired this turn: the figure moving into contact can't " \
-                           f"shoot, so it did not move into contact"
-        if a.moved and not card.movement.modes[a.moved].contact:
-            return m.rule, f"{a.id} moved by {a.moved}: a figure can't {a.moved} into contact"
-        if m.contact_move and not a.contact:
-            return m.rule, f"{a.id} did not move into contact this turn: a new attacker " \
-                           f"moves in by assault or manoeuvre, declaring contact=yes"
-        if a.pins and a.quality not in m.ignore_pin:
-            return m.rule, f"{a.id} is pinned: it halts {card.movement.pinned_retreat}\" " \
-                           f"from {defender.id}"
+    return next((r for a in attackers if a.id not in kept    # kept: fighting on where it
+                 if (r := _new_attacker(card, defender, a))), None)      # stands
+
+
+def _new_attacker(card: SkirmishCard, defender: FigureState, a: FigureState
+                  ) -> Refusal | None:
+    """Why a may not attack defender as a figure new to its melee, that moved into contact."""
+    m = card.melee
+    if a.fired:                 # "the figure moving into contact can't shoot"
+        return m.rule, f"{a.id} fired this turn: the figure moving into contact can't " \
+                       f"shoot, so it did not move into contact"
+    if a.moved and not card.movement.modes[a.moved].contact:
+        return m.rule, f"{a.id} moved by {a.moved}: a figure can't {a.moved} into contact"
+    if m.contact_move and not a.contact:
+        return m.rule, f"{a.id} did not move into contact this turn: a new attacker " \
+                       f"moves in by assault or manoeuvre, declaring contact=yes"
+    if a.pins and a.quality not in m.ignore_pin:
+        return m.rule, f"{a.id} is pinned: it halts {card.movement.pinned_retreat}\" " \
+                       f"from {defender.id}"
     return None
+
+
+def joining(card: SkirmishCard, state: SkState, g: FigureState) -> list[FigureState]:
+    """The figures that moved into contact this turn with g, the defender of a contact of
+    an earlier melee, and join that melee (card melee.contact_owed: "has to fight at least
+    one round"): still fighting, not in it, not fought this turn, each free to attack g, in
+    the order they moved, as many as the places its attackers leave (at most two)."""
+    c = contact_of(state, g.id)
+    if not card.melee.contact_owed or c is None or c["defender"] != g.id \
+            or c["turn"] == state.turn:             # begun by this turn's melee: no join
+        return []
+    fought = {a for f in state.figures.values() for a in f.attackers}
+    moved = {t["subject"]: t["record"] for t in state.tests
+             if t["kind"] == "move" and t["turn"] == state.turn}
+    by = sorted((a for a in state.figures.values() if a.contact and a.contact_at == g.id
+                 and a.side != g.side and fighting(state, a.id) and a.id not in c["attackers"]
+                 and a.id not in fought and _new_attacker(card, g, a) is None),
+                key=lambda a: moved.get(a.id, 0))
+    return by[:max(0, card.melee.max_attackers - len(c["attackers"]))]
 
 
 def _contact_melee(card: SkirmishCard, state: SkState, defender: FigureState,
@@ -431,7 +454,8 @@ def _contact_melee(card: SkirmishCard, state: SkState, defender: FigureState,
                                  f"{c['defender']} attackers={','.join(c['attackers'])})")
     kept = c["attackers"] if c is not None else []
     missing = [k for k in kept if k not in {a.id for a in attackers}]
-    if missing:
+    # (card contact_owed: once they fought this turn, a figure joining late fights alone)
+    if missing and not (card.melee.contact_owed and defender.attackers):
         return card.melee.rule, (f"{defender.id} is in contact with {', '.join(kept)}: they "
                                  f"fight this melee together (attackers={','.join(kept)})")
     for a in attackers:
@@ -464,10 +488,10 @@ def owed(card: SkirmishCard, state: SkState, side: str) -> list[str]:
     referee cannot see, so their tests are the player's to declare)."""
     tests = card.sequence[state.phase].tests
     if "melee" in tests:
-        held = [f"melee {c['defender']} attackers={','.join(c['attackers'])}"
+        held = [f"melee {c['defender']} attackers={','.join(names)}"
                 for c in live_contacts(state)
                 if state.figures[c["attackers"][0]].side == side
-                and not state.figures[c["defender"]].attackers] \
+                and (names := _held_owed(card, state, c))] \
             if card.melee.contact_lasts else []
         return held + [f"melee {g} attackers={','.join(a)}"
                        for g, a in new_contacts(card, state, side)]
@@ -480,6 +504,15 @@ def owed(card: SkirmishCard, state: SkState, side: str) -> list[str]:
             due += [f"morale {sec.id} trigger=killed"] * (sec.killed_this_turn -
                                                           sec.killed_tests)
     return due
+
+
+def _held_owed(card: SkirmishCard, state: SkState, c: dict) -> list[str]:
+    """The attackers a contact of an earlier melee owes its melee with: those held, and
+    (card contact_owed) the figures joining it this turn; once the defender has fought
+    this turn, those joining it that have not ([]: none)."""
+    g = state.figures[c["defender"]]
+    late = [a.id for a in joining(card, state, g)]
+    return late if g.attackers else [*c["attackers"], *late]
 
 
 def new_contacts(card: SkirmishCard, state: SkState, side: str) -> list[tuple[str, list[str]]]:

@@ -6,7 +6,7 @@ the contacted side learnt of it only when a move of that figure was refused."""
 
 from __future__ import annotations
 
-from .checks import check_melee, fighting, may_fire
+from .checks import check_melee, contact_of, fighting, joining, may_fire
 from .contacted import contacted_by, moved_in
 
 
@@ -18,8 +18,9 @@ def contacted_now(card, state) -> list[dict]:
     if card.melee.contact_owed and past_melee(card, state):
         return out                  # its melee fought, or no longer standing: told no more
     for g in state.figures.values():
-        by = [f for f in contacted_by(state, g.id) if not card.melee.contact_owed
-              or check_melee(card, state, g, [f]) is None]     # halted by a pin: no contact
+        by = joining(card, state, g) if card.melee.contact_owed and contact_of(state, g.id) \
+            else [f for f in contacted_by(state, g.id) if not card.melee.contact_owed
+                  or check_melee(card, state, g, [f]) is None]  # halted by a pin: no contact
         if not by or not fighting(state, g.id) or g.melee_turn == state.turn or g.attackers:
             continue
         out.append({"defender": g.id, "attackers": [f.id for f in by],

@@ -22,6 +22,7 @@ from .checks import (
     enemy_figures,
     firing_now,
     in_contact,
+    joining,
     may_fire,
     motivation,
     moving_next,
@@ -263,7 +264,8 @@ def _fought_already(card, state, defender, names: list[str]) -> Refusal | None:
     """A melee is one test a turn for its defender, its attackers declared together (the
     second attacker's +2 and the defender's one roll against both), and each attacker
     fights once a turn."""
-    if defender.attackers:
+    late = {a.id for a in joining(card, state, defender)}      # card contact_owed
+    if defender.attackers and not set(names) <= late:
         return card.melee.rule, (f"{defender.id} has fought its melee this turn (attacked by "
                                  f"{', '.join(defender.attackers)}): both attackers are "
                                  f"named in one order, attackers=A,B")
@@ -447,8 +449,8 @@ def _bookkeep(card: SkirmishCard, state: SkState, side: str, test: dict) -> None
         f.attackers += [a for a in test["facts"]["attackers"] if a not in f.attackers]
         for g in [f, *(state.figures[a] for a in test["facts"]["attackers"])]:
             g.melee_turn = state.turn
-        if card.melee.contact_lasts:
-            _hold(state, f.id, test["facts"]["attackers"])
+        if card.melee.contact_lasts:        # all it fought this turn (one joining late)
+            _hold(state, f.id, f.attackers)
     elif kind == "morale" and test["facts"]["trigger"] == "killed":
         state.sections[subj].killed_tests += 1
 
