@@ -140,6 +140,10 @@ class Melee(Frozen):
     # it has not moved already that turn. False in journals made before: its fire was an
     # ordinary fire order, moved or not.
     defender_fire: bool = False
+    # A pinned figure "may not ... move closer to enemy" (If Pinned): its move away
+    # (away=yes) is not into contact. False in journals made before: away=yes contact=yes
+    # was taken.
+    contact_unpinned: bool = False
 
 
 class CountsAs(Frozen):

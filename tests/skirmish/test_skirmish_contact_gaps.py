@@ -57,9 +57,6 @@ def test_may_still_fire_is_told_only_when_it_may_fire_at_its_contactor():
     assert not told["fires"], told
 
 
-@pytest.mark.xfail(strict=True, reason="a pinned figure's away=yes move is taken into "
-                   "contact: a bold one then owes a melee a pin forbade it to move into, and "
-                   "a halted one fills one of the defender's two places")
 def test_a_pinned_figure_does_not_move_away_into_contact():
     t = Table(red=[figure("R1", quality="gallant"), figure("R2"), figure("R3")],
               blue=[figure("B1")], phase="movement")

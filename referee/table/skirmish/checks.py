@@ -174,6 +174,9 @@ def check_move(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState) -
     if f.pins and not away:
         return "If Pinned", f"{f.id} is pinned: it may not move closer to the enemy " \
                             f"(declare away=yes)"
+    if f.pins and o.facts.get("contact") and card.melee.contact_unpinned:
+        return "If Pinned", f"{f.id} is pinned: it may not move closer to the enemy, and " \
+                            f"a move into contact is closer (its move away is no contact=yes)"
     sec = state.sections.get(f.section or "")
     if sec and sec.failures >= 2 and not (away and mode == "rush"):
         return card.morale.rule, f"section {sec.id} has {sec.failures} morale failures: it " \
