@@ -24,9 +24,6 @@ def test_a_move_into_contact_with_a_figure_held_in_contact_is_owed_its_melee():
     assert t.refusal("red", "done") is not None        # R2 has fought no round
 
 
-@pytest.mark.xfail(strict=True, reason="a figure that moved into contact may be contacted "
-                   "in turn; both melees are owed, and whichever is fought first leaves the "
-                   "other one unfightable and silently no longer owed")
 def test_each_melee_owed_when_the_phase_begins_can_be_fought():
     card = msgspec.structs.replace(ONE_STEP, unit_turns=False)
     t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="movement",

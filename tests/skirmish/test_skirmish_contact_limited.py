@@ -52,3 +52,39 @@ def test_a_journal_made_before_took_the_third_move():
     t.until("melee")
     rule, why = t.refusal("red", "melee B1 attackers=R1,R2,R3")
     assert rule == HTH and "no more than 2" in why
+
+
+def _crossed(card=ONE_STEP) -> Table:
+    """B1 moves into contact with R2; R1 then asks to move into contact with B1."""
+    card = msgspec.structs.replace(card, unit_turns=False)
+    t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="movement",
+              card=card)
+    t.state.first = "blue"
+    t.test("blue", "move B1 mode=assault contact=yes at=R2 command=yes", [3])
+    return t
+
+
+CROSS = "move R1 mode=assault contact=yes at=B1 command=yes"
+
+
+def test_a_figure_that_moved_into_contact_is_contacted_by_no_other():
+    """A figure in a melee fights no other: B1, attacking R2, could not also be fought as
+    R1's defender, so the move that would owe that melee is refused."""
+    t = _crossed()
+    rule, why = t.refusal("red", CROSS)
+    assert rule == HTH and "B1 moved into contact with R2 this turn (record" in why, why
+    assert "fights no other" in why
+    assert "B1" not in contactable(t.state, "red", t.card)
+    assert t.refusal("red", "move R1 mode=assault contact=yes at=B0 command=yes") is None
+
+
+def test_a_figure_held_in_contact_as_an_attacker_is_contacted_by_no_other():
+    t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="movement")
+    t.state.contacts = [{"defender": "R2", "attackers": ["B1"], "turn": 0}]
+    rule, why = t.refusal("red", CROSS)
+    assert rule == HTH and "B1 is in contact with R2 as its attacker" in why, why
+
+
+def test_a_journal_made_before_took_the_move_into_contact_with_an_attacker():
+    t = _crossed(OLD)
+    assert t.refusal("red", CROSS) is None

@@ -72,7 +72,27 @@ def named(card: SkirmishCard, state: SkState, o: SkOrder, f: FigureState) -> Ref
         return rule, "declare at=: the enemy figure the move contacts (contact=yes at=FIGURE)"
     if len(at) > 1:
         return rule, "a move into contact names one enemy figure: at=FIGURE"
-    return standing(state, at[0], f.side) or full(card, state, at[0], f.id)
+    return standing(state, at[0], f.side) or full(card, state, at[0], f.id) \
+        or engaged(card, state, at[0])
+
+
+def engaged(card: SkirmishCard, state: SkState, fid: str) -> Refusal | None:
+    """Why no figure may move into contact with figure fid (card melee.contact_limited):
+    it attacks another already, having moved into contact with it this turn or held in
+    contact with it as its attacker from an earlier melee, and a figure in a melee fights
+    no other, so a melee it were contacted into could never be fought (None: it does not)."""
+    if not card.melee.contact_limited:
+        return None
+    g = state.figures[fid]
+    c = contact_of(state, fid)
+    if c is not None and c["defender"] != fid:
+        why = f"is in contact with {c['defender']} as its attacker (melee of turn {c['turn']})"
+    elif g.contact and g.contact_at and fighting(state, g.contact_at):
+        why = f"moved into contact with {g.contact_at} this turn{_record(state, fid)}"
+    else:
+        return None
+    return card.melee.rule, (f"{fid} {why}: a figure in a melee fights no other, so it "
+                             f"can't be contacted by another figure")
 
 
 def full(card: SkirmishCard, state: SkState, fid: str, mover: str | None = None
@@ -111,7 +131,8 @@ def contactable(state: SkState, side: str, card: SkirmishCard | None = None) -> 
     contacted already by as many as may attack it)."""
     return [g.id for g in state.figures.values()
             if g.side != side and standing(state, g.id, side) is None
-            and (card is None or full(card, state, g.id) is None)]
+            and (card is None or full(card, state, g.id) is None
+                 and engaged(card, state, g.id) is None)]
 
 
 def own_defender(card: SkirmishCard, state: SkState, defender: FigureState,
