@@ -1,11 +1,10 @@
 """Card, Hand-to-Hand Combat: cases the card's melee.contact_owed, contact_limited and
-defender_fire do not yet read as the quick reference does. Each is marked xfail (strict):
-it passes once the case is read as the card says."""
+defender_fire once misread (a melee joined, two melees crossed, a fire told that would be
+refused) and If Pinned's move into contact, each read now as the quick reference says."""
 
 from __future__ import annotations
 
 import msgspec
-import pytest
 from skirmish_cases import ONE_STEP, Table, figure
 
 from referee.table.skirmish.contactnews import contacted_now
@@ -40,9 +39,6 @@ def test_each_melee_owed_when_the_phase_begins_can_be_fought():
     assert t.refusal("red", "melee B1 attackers=R1") is None
 
 
-@pytest.mark.xfail(strict=True, reason="the report tells a contacted figure it may still "
-                   "fire before its melee when it may fire at others but not at the figure "
-                   "contacting it (in melee last turn)")
 def test_may_still_fire_is_told_only_when_it_may_fire_at_its_contactor():
     t = Table(red=[figure("R1")], blue=[figure("B1")], phase="movement")
     t.state.turn = 3

@@ -50,3 +50,16 @@ def test_a_journal_made_before_took_the_moved_defender_s_fire():
     assert t.refusal("blue", SHOT) is None
     told, = contacted_now(t.card, t.state)
     assert told["fires"]
+
+
+def test_a_defender_is_told_it_may_fire_only_at_a_figure_it_may_fire_at():
+    """It may fire at others (B0 stands in the open), but R1, in melee last turn, can't
+    be shot at: the report does not tell it that it may still fire before its melee."""
+    t = Table(red=[figure("R1")], blue=[figure("B1")], phase="movement")
+    t.state.turn = 3
+    t.fig("R1").melee_turn = 2
+    t.test("red", "move R1 mode=assault contact=yes at=B1 command=yes", [3])
+    t.until("fire")
+    told, = contacted_now(t.card, t.state)
+    assert told["defender"] == "B1" and not told["fires"]
+    assert t.refusal("blue", "unaimed B1 at=R0 range=2 cover=none command=yes") is None

@@ -6,8 +6,18 @@ the contacted side learnt of it only when a move of that figure was refused."""
 
 from __future__ import annotations
 
-from .checks import check_melee, contact_of, fighting, joining, may_fire
+from .checks import (
+    FIRES,
+    check_fire,
+    check_melee,
+    contact_of,
+    fighting,
+    in_melee_now,
+    joining,
+    may_fire,
+)
 from .contacted import contacted_by, moved_in
+from .order_text import SkOrder
 
 
 def contacted_now(card, state) -> list[dict]:
@@ -25,10 +35,22 @@ def contacted_now(card, state) -> list[dict]:
             continue
         out.append({"defender": g.id, "attackers": [f.id for f in by],
                     "records": [moved_in(state, f.id) for f in by],
-                    # card defender_fire: a defender that moved fires upon none of them
-                    "fires": not (card.melee.defender_fire and g.moved)
-                    and may_fire(card, state, g, any_step=True)})
+                    # card defender_fire: fire at the figures contacting it, as taken
+                    "fires": fires_at(card, state, g, by) if card.melee.defender_fire
+                    else may_fire(card, state, g, any_step=True)})
     return out
+
+
+def fires_at(card, state, g, by) -> bool:
+    """Whether defender g may still fire, of either kind and whatever the step, at one of
+    the figures by that contacted it, as check_fire takes such an order (a defender that
+    moved, or one a melee of last turn bars, does not; its fire at others is no part of
+    its melee)."""
+    held = in_melee_now(card, state)
+    return any(check_fire(card, state, SkOrder(kind, g.id, {"at": [a.id], "range": 0,
+                                                            "command": True}),
+                          g, [a], True, held) is None
+               for kind in FIRES for a in by)
 
 
 def contacted_lines(contacted: list[dict], rule: str = "Hand-to-Hand Combat") -> list[str]:
