@@ -19,8 +19,9 @@ def test_a_move_into_contact_with_a_figure_held_in_contact_is_owed_its_melee():
     t.test("red", CONTACT.format("R2", "B1"), [3])      # the second attacker the limit allows
     t.until("melee")
     assert owed_by_side(t.card, t.state) == {"red": ["melee B1 attackers=R1,R2"]}
-    t.test("red", "melee B1 attackers=R1", [4, 4])
-    assert t.refusal("red", "done") is not None        # R2 has fought no round
+    assert t.refusal("red", "melee B1 attackers=R1") is not None     # R2 left out
+    t.test("red", "melee B1 attackers=R1,R2", [5, 5, 3])
+    assert t.refusal("red", "done") is None
 
 
 def test_each_melee_owed_when_the_phase_begins_can_be_fought():

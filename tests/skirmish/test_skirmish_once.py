@@ -9,8 +9,9 @@ import json
 import re
 from pathlib import Path
 
+import msgspec
 import pytest
-from skirmish_cases import CARD, Table, done_until, figure, said_done
+from skirmish_cases import CARD, ONE_STEP, Table, done_until, figure, said_done
 
 from referee.table.skirmish.checks import claims
 
@@ -175,6 +176,12 @@ def test_a_melee_is_one_fight_a_turn_each_attacker_once_and_a_defender_dies_once
 
 def test_a_second_attacker_ordered_apart_is_refused():
     t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="movement")
+    t.into_contact("red", "R1", "R2", at="B1")
+    rule, why = t.refusal("red", "melee B1 attackers=R1")     # card contact_owed: both owed
+    assert rule == "Hand-to-Hand Combat" and "named in one order" in why
+    t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="movement",
+              card=msgspec.structs.replace(ONE_STEP, melee=msgspec.structs.replace(
+                  ONE_STEP.melee, contact_owed=False)))
     t.into_contact("red", "R1", "R2", at="B1")
     t.test("red", "melee B1 attackers=R1", [3, 3])
     rule, why = t.refusal("red", "melee B1 attackers=R2")

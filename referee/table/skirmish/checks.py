@@ -457,10 +457,13 @@ def _contact_melee(card: SkirmishCard, state: SkState, defender: FigureState,
                                  f"{c['defender']} attackers={','.join(c['attackers'])})")
     kept = c["attackers"] if c is not None else []
     missing = [k for k in kept if k not in {a.id for a in attackers}]
-    # (card contact_owed: once they fought this turn, a figure joining late fights alone)
-    if missing and not (card.melee.contact_owed and defender.attackers):
-        return card.melee.rule, (f"{defender.id} is in contact with {', '.join(kept)}: they "
-                                 f"fight this melee together (attackers={','.join(kept)})")
+    if missing:                 # (card contact_owed: with the figures joining it)
+        late = [a.id for a in joining(card, state, defender)]
+        whole = f"melee {defender.id} attackers={','.join([*kept, *late])}" if late else \
+            f"attackers={','.join(kept)}"
+        return card.melee.rule, (f"{defender.id} is in contact with {', '.join(kept)}"
+                                 f"{' and joined by ' + ', '.join(late) if late else ''}: "
+                                 f"they fight this melee together ({whole})")
     for a in attackers:
         other = contact_of(state, a.id) if a.id not in kept else None
         if other is not None:
@@ -491,13 +494,7 @@ def owed(card: SkirmishCard, state: SkState, side: str) -> list[str]:
     referee cannot see, so their tests are the player's to declare)."""
     tests = card.sequence[state.phase].tests
     if "melee" in tests:
-        held = [f"melee {c['defender']} attackers={','.join(names)}"
-                for c in live_contacts(state)
-                if state.figures[c["attackers"][0]].side == side
-                and (names := _held_owed(card, state, c))] \
-            if card.melee.contact_lasts else []
-        return held + [f"melee {g} attackers={','.join(a)}"
-                       for g, a in new_contacts(card, state, side)]
+        return [f"melee {g} attackers={','.join(a)}" for g, a in owed_melees(card, state, side)]
     if "morale" not in tests:
         return []
     due = []
@@ -509,13 +506,35 @@ def owed(card: SkirmishCard, state: SkState, side: str) -> list[str]:
     return due
 
 
-def _held_owed(card: SkirmishCard, state: SkState, c: dict) -> list[str]:
-    """The attackers a contact of an earlier melee owes its melee with: those held, and
-    (card contact_owed) the figures joining it this turn; once the defender has fought
-    this turn, those joining it that have not ([]: none)."""
-    g = state.figures[c["defender"]]
-    late = [a.id for a in joining(card, state, g)]
-    return late if g.attackers else [*c["attackers"], *late]
+def owed_melees(card: SkirmishCard, state: SkState, side: str
+                ) -> list[tuple[str, list[str]]]:
+    """The melees side owes in the melee phase, each as its defender and attackers: each
+    contact of an earlier melee its figures attack in, its defender not fought this turn,
+    with those held and (card contact_owed) the figures joining it; then each contact made
+    this turn (new_contacts)."""
+    held = [(c["defender"], [*c["attackers"], *(a.id for a in joining(card, state, g))])
+            for c in live_contacts(state)
+            if state.figures[c["attackers"][0]].side == side
+            and not (g := state.figures[c["defender"]]).attackers] \
+        if card.melee.contact_lasts else []
+    return held + new_contacts(card, state, side)
+
+
+def short_of_owed(card: SkirmishCard, state: SkState, side: str, defender: FigureState,
+                  names: list[str]) -> Refusal | None:
+    """A melee owed (card melee.contact_owed) is fought in one order naming every attacker
+    owed for it, the held and those joining, or both new ones (the second's +2, the
+    defender's one die): an order naming fewer would leave one owed a round it could not
+    fight, the defender's melee of the turn fought."""
+    if not card.melee.contact_owed:
+        return None
+    due = next((a for g, a in owed_melees(card, state, side) if g == defender.id), [])
+    left = [a for a in due if a not in names]
+    if not left:
+        return None
+    return card.melee.rule, (f"melee {defender.id} attackers={','.join(due)} is owed: its "
+                             f"attackers are named in one order (the second's +2, the "
+                             f"defender's one die), {' and '.join(left)} left out")
 
 
 def new_contacts(card: SkirmishCard, state: SkState, side: str) -> list[tuple[str, list[str]]]:

@@ -22,12 +22,12 @@ from .checks import (
     enemy_figures,
     firing_now,
     in_contact,
-    joining,
     may_fire,
     motivation,
     moving_next,
     owed,
     own_figure,
+    short_of_owed,
     stepped,
     too_many,
 )
@@ -257,15 +257,16 @@ def _check_melee(card, state, o, side):
     return too_many(card, defender[0], names) or \
         _fought_already(card, state, defender[0], names) or \
         check_melee(card, state, defender[0], attackers) or \
-        own_defender(card, state, defender[0], attackers)
+        own_defender(card, state, defender[0], attackers) or \
+        (None if o.text.startswith("settle ") else    # a ruling names who fought
+         short_of_owed(card, state, side, defender[0], names))
 
 
 def _fought_already(card, state, defender, names: list[str]) -> Refusal | None:
     """A melee is one test a turn for its defender, its attackers declared together (the
     second attacker's +2 and the defender's one roll against both), and each attacker
     fights once a turn."""
-    late = {a.id for a in joining(card, state, defender)}      # card contact_owed
-    if defender.attackers and not set(names) <= late:
+    if defender.attackers:
         return card.melee.rule, (f"{defender.id} has fought its melee this turn (attacked by "
                                  f"{', '.join(defender.attackers)}): both attackers are "
                                  f"named in one order, attackers=A,B")
@@ -449,8 +450,8 @@ def _bookkeep(card: SkirmishCard, state: SkState, side: str, test: dict) -> None
         f.attackers += [a for a in test["facts"]["attackers"] if a not in f.attackers]
         for g in [f, *(state.figures[a] for a in test["facts"]["attackers"])]:
             g.melee_turn = state.turn
-        if card.melee.contact_lasts:        # all it fought this turn (one joining late)
-            _hold(state, f.id, f.attackers)
+        if card.melee.contact_lasts:
+            _hold(state, f.id, test["facts"]["attackers"])
     elif kind == "morale" and test["facts"]["trigger"] == "killed":
         state.sections[subj].killed_tests += 1
 

@@ -8,7 +8,7 @@ from ...base.plurals import a_or_an, joined
 from ...contracts.skirmish import SkirmishCard
 from ...render.documents import side_name
 from . import decider as sk
-from .checks import fighting, may_fire
+from .checks import fighting, may_fire, owed_melees
 from .contacted import contactable
 from .order_text import order_form
 from .readable import HANGING, reads
@@ -281,14 +281,17 @@ def open_melees(card: SkirmishCard, state: SkState, side: str) -> list[sk.SkOrde
 
 
 def _melees(card: SkirmishCard, state: SkState, side: str):
-    """The melees side may order now, as check takes them: each enemy figure attacked by one
-    of his figures, or by those in contact with it."""
+    """The melees side may order now, as check takes them: each enemy figure attacked by
+    the attackers its melee is owed with, by one of his figures, or by those in contact
+    with it."""
     own = [f.id for f in state.figures.values() if f.side == side and fighting(state, f.id)]
+    due = owed_melees(card, state, side) if card.melee.contact_owed else []
     for d in state.figures.values():
         if d.side == side or not fighting(state, d.id):
             continue
         held = [c["attackers"] for c in state.contacts if c["defender"] == d.id]
-        for attackers in [*held, *([a] for a in own)]:
+        tried = [*(a for g, a in due if g == d.id), *held, *([a] for a in own)]
+        for attackers in [a for n, a in enumerate(tried) if a not in tried[:n]]:
             o = sk.SkOrder("melee", d.id, {"attackers": list(attackers)})
             if sk.check(card, state, o, side) is None:
                 yield o
