@@ -24,7 +24,7 @@ import gamecalls as g
 import mapreading as mr
 from casebook import new_game, position, saint_mihiel, yaml_text
 from referee.data.paths import default_games_dir
-from referee.render import mapkeys, svgmap
+from referee.render import mapkeys, sharedmaps, svgmap
 
 NS = "{http://www.w3.org/2000/svg}"
 # The fill of an area by its control (the German green and Entente blue of the map, 6.1).
@@ -567,7 +567,7 @@ def test_sides_shown_the_same_map_get_one_picture_that_names_them_both(battle, m
     that line."""
     painted = _painting(monkeypatch)
     game = g.open_game(battle["journal"])
-    maps = svgmap.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
+    maps = sharedmaps.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
     assert maps.png("entente") == maps.png("german") and len(painted) == 1
     # In words each reads as his own map: not 'for German and Entente'.
     assert _top_line(painted[0]).endswith("map (the same for both sides)")
@@ -578,7 +578,7 @@ def test_sides_shown_the_same_map_get_one_picture_that_names_them_both(battle, m
         for tree in (alone, painted[0]):      # whom it is for aside, the drawing he had alone
             next(t for t in tree.iter("text") if t.get("class") == "reader").text = ""
             tree.find("title").text = ""
-        assert svgmap.same_drawing(alone, painted[0])
+        assert sharedmaps.same_drawing(alone, painted[0])
 
 
 def test_sides_shown_other_armies_under_hidden_templates_each_get_their_own(hidden,
@@ -587,14 +587,62 @@ def test_sides_shown_other_armies_under_hidden_templates_each_get_their_own(hidd
     so each is painted on its own and names only its reader."""
     painted = _painting(monkeypatch)
     game = g.open_game(hidden)
-    maps = svgmap.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
+    maps = sharedmaps.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
     german, entente = maps.png("german"), maps.png("entente")
     assert german != entente and len(painted) == 2
     assert [_top_line(t).rsplit(" ", 1)[-1] for t in painted] == ["German", "Entente"]
     assert maps.png("german") == german and len(painted) == 2      # kept, not painted again
     both = ("german", "entente")
-    assert not svgmap.same_drawing(*(svgmap.map_tree(game.state, game.data, r, game.game_id,
+    assert not sharedmaps.same_drawing(*(svgmap.map_tree(game.state, game.data, r, game.game_id,
                                                      shown_to=both) for r in both))
+
+
+def _drawings(monkeypatch) -> list[str]:
+    """The readers whose whole or close-up map is drawn, as each drawing is begun."""
+    begun, real = [], svgmap.start
+    monkeypatch.setattr(svgmap, "start", lambda scene, *a: begun.append(
+        dict.get(scene.view, "reader")) or real(scene, *a))     # not a read of the drawing
+    return begun
+
+
+def _noted_for(monkeypatch, reader: str) -> None:
+    """The reader's view, as the shared maps are drawn from it, holds a note no drawing
+    reads inside what every drawing reads (the areas): his scene differs from the other's
+    where the drawing looks."""
+    real = sharedmaps.scene_of
+
+    def noted(state, data, r, *args):
+        scene = real(state, data, r, *args)
+        if r == reader:
+            area = next(iter(scene.view["areas"]))
+            scene.view["areas"] = {**scene.view["areas"], area: {
+                **scene.view["areas"][area], "unread note": "for him alone"}}
+        return scene
+
+    monkeypatch.setattr(sharedmaps, "scene_of", noted)
+
+
+def test_a_map_made_of_what_the_first_readers_is_is_not_drawn_again(battle, monkeypatch):
+    """An open game: the Entente's scene holds what the German's drawing read of his (their
+    views differ only where no map looks: whose hand, whom it is for), so the map is drawn
+    once, for both, and painted once."""
+    painted, begun = _painting(monkeypatch), _drawings(monkeypatch)
+    game = g.open_game(battle["journal"])
+    maps = sharedmaps.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
+    assert maps.png("entente") == maps.png("german")
+    assert begun == ["german"] and len(painted) == 1
+
+
+def test_maps_made_of_different_things_are_both_drawn_and_still_shared_when_alike(
+        battle, monkeypatch):
+    """A view that differs where the drawing reads it: each map is drawn and compared, and
+    the drawings, the same, are shared."""
+    painted, begun = _painting(monkeypatch), _drawings(monkeypatch)
+    _noted_for(monkeypatch, "entente")
+    game = g.open_game(battle["journal"])
+    maps = sharedmaps.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
+    assert maps.png("entente") == maps.png("german")
+    assert begun == ["german", "entente"] and len(painted) == 1
 
 
 def test_maps_that_differ_are_never_shared_even_where_nothing_is_hidden(battle,
@@ -602,19 +650,32 @@ def test_maps_that_differ_are_never_shared_even_where_nothing_is_hidden(battle,
     """The drawings decide, not the options: a mark only one side is drawn keeps the two
     pictures apart, each naming its own reader."""
     painted = _painting(monkeypatch)
-    real = svgmap.map_tree
+    _noted_for(monkeypatch, "entente")
+    real = sharedmaps.scene_map
 
-    def marked(state, data, reader, *args, **kwargs):
-        tree = real(state, data, reader, *args, **kwargs)
-        if reader == "entente":
+    def marked(scene, *args):
+        tree = real(scene, *args)
+        if scene.view["reader"] == "entente":
             ET.SubElement(tree, "circle", {"cx": "9", "cy": "9", "r": "4", "fill": "#000000"})
         return tree
 
-    monkeypatch.setattr(svgmap, "map_tree", marked)
+    monkeypatch.setattr(sharedmaps, "scene_map", marked)
     game = g.open_game(battle["journal"])
-    maps = svgmap.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
+    maps = sharedmaps.SharedMaps(game.state, game.data, ("german", "entente"), game.game_id)
     assert maps.png("german") != maps.png("entente") and len(painted) == 2
     assert [_top_line(t).rsplit(" ", 1)[-1] for t in painted] == ["German", "Entente"]
+
+
+def test_a_view_looked_at_whole_counts_as_read_whole():
+    """A drawing that reads the view's keys, items or length may read anything: no other
+    reader's scene is taken for his then."""
+    for look in (list, dict, len, lambda v: v.items(), lambda v: {**v}):
+        view = sharedmaps.Reads({"seq": 1, "hand": []})
+        look(view)
+        assert view.whole
+    view = sharedmaps.Reads({"seq": 1, "hand": []})
+    assert view["seq"] == 1 and view.get("turn") is None and "label" not in view
+    assert view.read == {"seq", "turn", "label"} and not view.whole
 
 
 def test_same_drawing_tells_any_change_apart(battle):
@@ -624,8 +685,8 @@ def test_same_drawing_tells_any_change_apart(battle):
         return svgmap.map_tree(game.state, game.data, reader, game.game_id,
                                shown_to=shown_to)
 
-    assert svgmap.same_drawing(tree("german"), tree("entente"))
-    assert not svgmap.same_drawing(tree("german", ()), tree("entente", ()))
+    assert sharedmaps.same_drawing(tree("german"), tree("entente"))
+    assert not sharedmaps.same_drawing(tree("german", ()), tree("entente", ()))
     for change in ("attribute", "text", "element", "last"):
         other = tree()
         name = next(t for t in other.iter("text") if t.get("class") == "name")
@@ -637,7 +698,7 @@ def test_same_drawing_tells_any_change_apart(battle):
             other.find("g").append(ET.Element("circle"))
         else:
             other.append(ET.Element("circle"))
-        assert not svgmap.same_drawing(tree(), other), change
+        assert not sharedmaps.same_drawing(tree(), other), change
 
 
 def test_same_drawing_tells_a_text_moved_out_of_its_group():
@@ -646,8 +707,8 @@ def test_same_drawing_tells_a_text_moved_out_of_its_group():
     inside = '<svg><g fill="#ff0000"><text>x</text></g></svg>'
     outside = ET.fromstring('<svg><g fill="#ff0000"/><text>x</text></svg>')
     assert [e.tag for e in ET.fromstring(inside).iter()] == [e.tag for e in outside.iter()]
-    assert svgmap.same_drawing(ET.fromstring(inside), ET.fromstring(inside))
-    assert not svgmap.same_drawing(ET.fromstring(inside), outside)
+    assert sharedmaps.same_drawing(ET.fromstring(inside), ET.fromstring(inside))
+    assert not sharedmaps.same_drawing(ET.fromstring(inside), outside)
 
 
 @pytest.mark.parametrize(("readers", "words"), [

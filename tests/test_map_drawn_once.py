@@ -13,7 +13,7 @@ from PIL import Image
 import gamecalls as g
 from casebook import new_game, position
 from referee.render import counters as cnt
-from referee.render import png, svgmap
+from referee.render import png, sharedmaps, svgmap
 from referee.render.svgparts import WHOLE
 
 
@@ -68,6 +68,6 @@ def test_the_static_part_is_built_once_for_each_base_and_copied(opening, monkeyp
     bases = [next(el for el in tree if el.get("id") == "base") for tree in trees]
     assert len(built) <= 1
     assert len({id(b) for b in bases}) == 3
-    assert all(svgmap.same_drawing(bases[0], other) for other in bases[1:])
+    assert all(sharedmaps.same_drawing(bases[0], other) for other in bases[1:])
     bases[0].set("class", "changed")
     assert bases[1].get("class") == "whole"

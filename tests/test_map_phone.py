@@ -23,7 +23,7 @@ import gamecalls as g
 import mapreading as mr
 from casebook import SECRET, saint_mihiel, yaml_text
 from referee.mail.pictures import MailPictures
-from referee.render import closeup, png, svgmap
+from referee.render import closeup, png, sharedmaps, svgmap
 from referee.store.dice import secret_path, write_secret
 from referee.table import Table
 
@@ -118,7 +118,7 @@ def test_a_mail_asking_a_battle_decision_carries_the_closeup_first_then_the_map(
     assert [n for n, _ in asked] == ["closeup.png", "map.png"]
     told = [a.get_filename() for a in mails["kaiser@example.org"].iter_attachments()]
     assert told == ["map.png"]                    # the first map he is sent: the board is new
-    # An open game: both see the same map, one picture naming both (svgmap.SharedMaps).
+    # An open game: both see the same map, one picture naming both (sharedmaps.SharedMaps).
     assert [a.get_content() for a in mails["kaiser@example.org"].iter_attachments()] == \
         [asked[1][1]]
     for _, data in asked:
@@ -243,7 +243,7 @@ def test_a_heavy_picture_is_deflated_harder_from_one_palette(battle, monkeypatch
     palette (the costly quantizing of every pixel) is found once for the levels that share
     its number of colours."""
     game = Table(battle["journal"]).game()
-    image = Image.open(io.BytesIO(svgmap.SharedMaps(
+    image = Image.open(io.BytesIO(sharedmaps.SharedMaps(
         game.state, game.data, tuple(game.data.sides), game.game_id).png("german")))
     image = image.convert("RGB")
     keep = {"#c9a227"}
@@ -274,7 +274,7 @@ def test_the_png_around_zlib_ngs_stream_reads_as_pillows_own_png_of_the_same_pic
     colours), and is no heavier than Pillow's zlib at level 4 (the level used before, for
     its bytes): a phone shows the same picture for the same weight."""
     game = Table(battle["journal"]).game()
-    image = Image.open(io.BytesIO(svgmap.SharedMaps(
+    image = Image.open(io.BytesIO(sharedmaps.SharedMaps(
         game.state, game.data, tuple(game.data.sides), game.game_id).png("german")))
     for colours in (png.COLOURS, png.COLOURS // 2, 2):
         flat = png._flat(image.convert("RGB"), set(), colours)

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from ..render.closeup import closeup_png
-from ..render.svgmap import SharedMaps
+from ..render.sharedmaps import SharedMaps
 from ..store.dice import write_secret
 from ..table import Table
 from .demo import DEMO_OPENING, DEMO_SECRET

@@ -42,7 +42,7 @@ Pictures = list[tuple[str, bytes]]
 class MailPictures:
     """The pictures of one outbox run, each drawn once for each side; the sides shown the
     very same whole map (an open game) share one picture that names them all
-    (svgmap.SharedMaps)."""
+    (sharedmaps.py)."""
 
     def __init__(self, table, ledger: dict, with_map: bool):
         self.game, self.ledger, self.with_map = table.game(), ledger, with_map
@@ -79,7 +79,7 @@ class MailPictures:
     def _draw(self, side: str) -> Pictures:
         if side not in self.drawn:
             from ..render.closeup import closeup_png  # start-up: drawn only for mail
-            from ..render.svgmap import SharedMaps  # start-up: drawn only for mail
+            from ..render.sharedmaps import SharedMaps  # start-up: drawn only for mail
 
             g = self.game
             if self.maps is None:

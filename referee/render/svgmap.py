@@ -28,12 +28,10 @@ import json
 import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from itertools import zip_longest
 
 from ..base.errors import GameDataError
 from ..contracts.mapmodels import Area
 from ..data.gamedata import GameData
-from ..engine.armies import hidden_templates
 from ..engine.state import State
 from ..game.views import box_views, state_view
 from . import counters as cnt
@@ -99,13 +97,15 @@ def rings() -> dict[str, tuple[str, float, str | None, str]]:
 
 @dataclass
 class Scene:
-    """What one picture shows: the view made for its reader, and the areas marked."""
+    """What one picture shows: the view made for its reader, the areas marked, and the
+    units of the EFT box as he sees them (1.4)."""
 
     view: dict
     data: GameData
     scale: Scale
     battles: set[str]
     decision: set[str]
+    box: list[dict]
 
 
 def _by_area(scene: Scene, ids) -> dict[str, list[cnt.Counter]]:
@@ -366,7 +366,7 @@ def _box(parent: ET.Element, attrs: dict, title: str, name: str, note: str,
     return y + row + pad * 2
 
 
-def draw_offmap(svg: ET.Element, scene: Scene, state: State, pos: dict, y: float) -> float:
+def draw_offmap(svg: ET.Element, scene: Scene, pos: dict, y: float) -> float:
     """ENGLAND and the boxes of map.yaml (the EFT box) under the map, each a box holding
     its counters; returns their bottom."""
     layer = ET.SubElement(svg, "g", {"id": "offmap"})
@@ -384,7 +384,7 @@ def draw_offmap(svg: ET.Element, scene: Scene, state: State, pos: dict, y: float
                  cnt.counters(info["units"], area.id, data),
                  control_colour(info["control"], data), y + s.pad * 2, s)
     for box in data.map.boxes:               # the EFT box and the like (no control)
-        units = box_views(state, data, scene.view["reader"]) if box is data.eft_box else []
+        units = scene.box if box is data.eft_box else []
         attrs = {"id": f"box-{box.id}", "class": "box", "data-owner": box.owner}
         y = _box(layer, attrs, box.name, box.name, "", cnt.counters(units, box.id, data),
                  "#f4f0e0", y + s.pad * 2, s)
@@ -397,7 +397,8 @@ def scene_of(state: State, data: GameData, reader: str, game_id: str = "",
              seq: int | None = None, scale: Scale = WHOLE) -> Scene:
     """What a picture of this position shows its reader (1.4 through state_view)."""
     view = state_view(state, data, reader, game_id, seq)
-    return Scene(view, data, scale, battle_areas(state, data), set(decision_areas(state, data)))
+    return Scene(view, data, scale, battle_areas(state, data), set(decision_areas(state, data)),
+                 box_views(state, data, reader))
 
 
 def document(svg: ET.Element, width: float, height: float) -> str:
@@ -464,7 +465,12 @@ def map_tree(state: State, data: GameData, reader: str, game_id: str = "",
              seq: int | None = None, shown_to: tuple[str, ...] = ()) -> ET.Element:
     """The whole map for one reader as a finished SVG element (map_svg); its top names the
     readers of shown_to instead, who see the very same drawing (SharedMaps)."""
-    scene = scene_of(state, data, reader, game_id, seq)
+    return scene_map(scene_of(state, data, reader, game_id, seq), shown_to)
+
+
+def scene_map(scene: Scene, shown_to: tuple[str, ...] = ()) -> ET.Element:
+    """map_tree of the scene made for its reader (scene_of): drawn from the scene alone."""
+    data = scene.data
     svg, ground = start(scene, "map", shown_to)
     top = mapkeys.header_height(scene.scale)
     b, placed = layout(scene, top)
@@ -476,7 +482,7 @@ def map_tree(state: State, data: GameData, reader: str, game_id: str = "",
         if a.id in b.pos:
             draw_area(layer, a, scene, *b.pos[a.id])
     draw_stacks(svg, placed, scene, b.pos)
-    y = draw_offmap(svg, scene, state, b.pos, b.bottom)
+    y = draw_offmap(svg, scene, b.pos, b.bottom)
     colours = {"control": lambda s: control_colour(s, data), "disputed": DISPUTED,
                "neutral": NEUTRAL}
     cols = mapkeys.legend(legend, data, y + scene.scale.pad * 3, scene.scale, WIDTH, colours,
@@ -518,56 +524,3 @@ def map_png(state: State, data: GameData, reader: str, game_id: str = "") -> byt
     from .png import to_png  # start-up: the renderer is loaded only to draw a PNG
 
     return to_png(map_tree(state, data, reader, game_id))
-
-
-class SharedMaps:
-    """The whole maps of one position for its readers, each painted once: readers shown the
-    very same drawing share one picture, whose top names them all.
-
-    Where the rules hide nothing of one side from the other (no hidden templates, 1.4),
-    each reader's map is drawn naming all the readers, and shared only when the drawings
-    are then the same, element by element: a picture goes only to readers each of whom
-    would have been drawn exactly it. Otherwise, and under hidden templates, each reader's
-    map is drawn for him alone."""
-
-    def __init__(self, state: State, data: GameData, readers: tuple[str, ...],
-                 game_id: str = ""):
-        self.state, self.data, self.readers, self.game_id = state, data, readers, game_id
-        hoped = len(readers) > 1 and not hidden_templates(state)
-        self.shared: bool | None = None if hoped else False     # None: not known yet
-        self.tree: ET.Element | None = None                      # the drawing they share
-        self.drawn: dict[str, bytes] = {}
-
-    def png(self, reader: str) -> bytes:
-        """The reader's map as PNG bytes (GameDataError where the data leaves it no room;
-        OSError if it cannot be drawn)."""
-        from .png import to_png  # start-up: the renderer is loaded only to draw a PNG
-
-        if reader not in self.drawn:
-            if reader in self.readers and self._shared():
-                self.drawn.update(dict.fromkeys(self.readers, to_png(self.tree)))
-            else:
-                self.drawn[reader] = map_png(self.state, self.data, reader, self.game_id)
-        return self.drawn[reader]
-
-    def _shared(self) -> bool:
-        """Whether every reader is drawn the same, drawn naming them all (the first time)."""
-        if self.shared is None:
-            try:
-                first, *rest = (map_tree(self.state, self.data, r, self.game_id,
-                                         shown_to=self.readers) for r in self.readers)
-            except GameDataError:       # a reader's map has no room: each is drawn alone
-                self.shared = False
-            else:
-                self.shared = all(same_drawing(first, other) for other in rest)
-                self.tree = first
-        return self.shared
-
-
-def same_drawing(a: ET.Element, b: ET.Element) -> bool:
-    """Whether two finished pictures are the same, element by element: every tag, attribute
-    and text, and every element holding as many as the other's (so the same nesting: a text
-    takes its colour from the group around it)."""
-    return all(x is not None and y is not None and x.tag == y.tag and x.attrib == y.attrib
-               and x.text == y.text and x.tail == y.tail and len(x) == len(y)
-               for x, y in zip_longest(a.iter(), b.iter()))
