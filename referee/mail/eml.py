@@ -13,6 +13,7 @@ from pathlib import Path
 from ..base.glyphs import visible
 from ..store import home
 from . import message as mailtext
+from .encoded import attach, put_in
 from .flowed import FLOWED, flowed
 from .ledger import now
 from .mailboxes import MSGID
@@ -44,21 +45,40 @@ def write_unfound(folder: Path, sender: str, to: str, subject: str, body: str,
                   record: tuple[str, dict] | None = None) -> Path:
     """write_eml once its caller looked for the named mail and found it nowhere."""
     game = record[0] if record is not None else None
-    msg = plain_mail(sender, to, subject, body, in_reply_to, thread, name, record=record)
-    for file, picture in ([("map.png", png)] if isinstance(png, bytes) else png or []):
-        msg.add_attachment(picture, maintype="image", subtype="png", filename=file)
-    if msg.is_multipart():
-        msg.set_boundary(boundary())
+    pictures = [("map.png", png)] if isinstance(png, bytes) else png or []
+    data = _written(lambda: plain_mail(sender, to, subject, body, in_reply_to, thread, name,
+                                       record=record), pictures)
     if name is not None:
-        return write_once(folder, name, mailtext.mail_bytes(msg), to, game)
+        return write_once(folder, name, data, to, game)
     for _ in range(8):
         path = folder / f"{_secrets.token_hex(8)}.eml"
         try:
-            home.write_new(path, mailtext.mail_bytes(msg))
+            home.write_new(path, data)
             return noted(path)
         except FileExistsError:
             continue
     raise OSError(f"no free file name in {folder}")
+
+
+def _written(mail, pictures: list[tuple[str, bytes]]) -> bytes:
+    """The bytes of the mail mail() makes, the pictures attached (encoded.py)."""
+    msg = mail()
+    swaps = attach(msg, pictures)
+    return put_in(_bytes(msg), swaps, lambda: _bytes(_attached(mail(), pictures)))
+
+
+def _attached(msg: EmailMessage, pictures: list[tuple[str, bytes]]) -> EmailMessage:
+    """msg with the pictures attached by the email package itself."""
+    for file, picture in pictures:
+        msg.add_attachment(picture, maintype="image", subtype="png", filename=file)
+    return msg
+
+
+def _bytes(msg: EmailMessage) -> bytes:
+    """The mail written out, its parts apart by a boundary of ours when it has any."""
+    if msg.is_multipart():
+        msg.set_boundary(boundary())
+    return mailtext.mail_bytes(msg)
 
 
 def plain_mail(sender: str, to: str, subject: str, body: str, in_reply_to: str | None,
