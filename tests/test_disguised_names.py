@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 import unicodedata
 from pathlib import Path
 
 import pytest
 from forging import resign
+from test_start_up import printed
 
 from doors import console
 from referee.base.glyphs import disguising, mixed_scripts, visible
@@ -241,11 +240,8 @@ def test_a_name_without_disguise_is_told_so_without_compiling_the_hidden_pattern
              "from referee.base.errors import one_line\nfrom referee.base import glyphs\n"
              "print(one_line('campaign-é.jsonl'), len(made))\n"
              "print(glyphs.disguising('\\udcff'), glyphs.disguising('a\\u202eb'), len(made))")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    first, second = done.stdout.splitlines()
+    first, second = printed(probe).splitlines()
     assert first.split()[0] == "campaign-é.jsonl"
     assert second.split(" ", 2)[:2] == ["None", "U+202E"]
     shown = int(first.split()[1])       # the output's pattern (and those of other modules)
-    assert int(second.split()[-1]) == shown + 1, done.stdout
+    assert int(second.split()[-1]) == shown + 1, second

@@ -18,6 +18,15 @@ from pathlib import Path
 
 import pytest
 
+
+def printed(code: str) -> str:
+    """What a fresh interpreter running code prints (it must succeed)."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 # Never loaded by a read: the floor's packages, and what only other work needs.
 NOT_FOR_READING = (
     "typer", "pydantic", "pydantic_core", "yaml",     # the floor's packages
@@ -151,10 +160,7 @@ def test_msgspec_loaded_without_its_unused_submodules_still_has_them():
              "print(js.schema_components((A,))[0][0]['$ref'])\n"
              "import msgspec.toml, msgspec.yaml\n"
              "print(msgspec.toml.decode(b'a = 1')['a'], msgspec.yaml.decode(b'b: 2')['b'])")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["['x']", "x", "True", "#/$defs/A", "1", "2"]
+    assert printed(probe).split() == ["['x']", "x", "True", "#/$defs/A", "1", "2"]
 
 
 def test_a_public_read_from_its_view_loads_no_typing(game, tmp_path, cli, monkeypatch):
@@ -446,10 +452,7 @@ def test_what_stood_in_for_platform_and_urllib_works_as_before():
              "import platform, urllib.parse\n"
              "print(uuid._LINUX == (platform.system() == 'Linux'), platform.system() != '')\n"
              "print(urllib.parse.quote_from_bytes(b'a b'), urllib.parse.urlsplit('x://h').netloc)")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["file:///a%20b/%C3%A9", "True", "True", "a%20b", "h"]
+    assert printed(probe).split() == ["file:///a%20b/%C3%A9", "True", "True", "a%20b", "h"]
 
 
 COMPILES = PROBE.replace("from referee.cli.entry import main", """import builtins
@@ -489,10 +492,7 @@ def test_msgspec_still_reads_forward_references_after_its_import():
              "ns = {}\nexec('from __future__ import annotations\\nimport msgspec\\n"
              "class B(msgspec.Struct):\\n    x: int | None', ns)\n"
              "print(msgspec.json.decode(b'{\"x\": 3}', type=ns['B']).x)")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["3"]
+    assert printed(probe).split() == ["3"]
 
 
 # Module patterns compiled at their first use (base/lazyre.py) that no cold read uses (those
