@@ -601,7 +601,7 @@ def _drawings(monkeypatch) -> list[str]:
     """The readers whose whole or close-up map is drawn, as each drawing is begun."""
     begun, real = [], svgmap.start
     monkeypatch.setattr(svgmap, "start", lambda scene, *a: begun.append(
-        dict.get(scene.view, "reader")) or real(scene, *a))     # not a read of the drawing
+        getattr(scene.view, "plain", scene.view).get("reader")) or real(scene, *a))  # unread
     return begun
 
 
@@ -675,7 +675,7 @@ def test_a_view_looked_at_whole_counts_as_read_whole():
         assert view.whole
     view = sharedmaps.Reads({"seq": 1, "hand": []})
     assert view["seq"] == 1 and view.get("turn") is None and "label" not in view
-    assert view.read == {"seq", "turn", "label"} and not view.whole
+    assert set(view.seen) == {"seq", "turn", "label"} and not view.whole
 
 
 def test_same_drawing_tells_any_change_apart(battle):

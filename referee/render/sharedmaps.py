@@ -4,7 +4,10 @@ shown the very same drawing share one picture, whose top names them all."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from itertools import zip_longest
+
+import msgspec
 
 from ..base.errors import GameDataError
 from ..data.gamedata import GameData
@@ -64,60 +67,81 @@ class SharedMaps:
         return self.shared
 
 
-class Reads(dict):
-    """A reader's view that notes the keys a drawing reads of it (svgmap.scene_map draws from
-    its scene alone): another reader's scene that holds the same at each of them, and the
-    same EFT box, is drawn the very same way, step by step. A key asked for, even one the
-    view has not, counts as read; a drawing that looks at the view whole (its keys, items or
-    length) reads every key."""
+class Reads(Mapping):
+    """A reader's view, read-only, that notes the keys a drawing reads of it (svgmap.scene_map
+    draws from its scene alone) and each one's value as it was when first read (its JSON):
+    another reader's scene that holds the same at each of them, and the same EFT box, is
+    drawn the very same way, step by step. A key asked for, even one the view has not,
+    counts as read. A drawing that looks at the view whole (its keys, items, length, text, an
+    equality) reads every key, and so does a value that has no JSON. It is no dict: a library
+    that would read a dict without its methods (an encoder in C) refuses it, and a drawing
+    cannot change it, so a look this class cannot note fails loudly instead of passing
+    unseen."""
 
     def __init__(self, view: dict):
-        super().__init__(view)
-        self.read: set = set()
+        self.plain = view               # the view itself, for a look that is not the drawing's
+        self.seen: dict = {}
         self.whole = False
 
+    def _note(self, key) -> None:
+        if key not in self.seen and not self.whole:
+            try:
+                self.seen[key] = _as_read(self.plain, key)
+            except (TypeError, msgspec.EncodeError):
+                self.whole = True
+
     def __getitem__(self, key):
-        self.read.add(key)
-        return super().__getitem__(key)
+        self._note(key)
+        return self.plain[key]
 
     def get(self, key, default=None):
-        self.read.add(key)
-        return super().get(key, default)
+        self._note(key)
+        return self.plain.get(key, default)
 
     def __contains__(self, key) -> bool:
-        self.read.add(key)
-        return super().__contains__(key)
-
-    def _seen_whole(self, name: str):
-        self.whole = True
-        return getattr(super(), name)
-
-    def keys(self):
-        return self._seen_whole("keys")()
-
-    def values(self):
-        return self._seen_whole("values")()
-
-    def items(self):
-        return self._seen_whole("items")()
+        self._note(key)
+        return key in self.plain
 
     def __iter__(self):
-        return self._seen_whole("__iter__")()
+        self.whole = True
+        return iter(self.plain)
 
     def __len__(self) -> int:
-        return self._seen_whole("__len__")()
+        self.whole = True
+        return len(self.plain)
 
-    def copy(self) -> dict:
-        return self._seen_whole("copy")()
+    def __repr__(self) -> str:
+        self.whole = True
+        return repr(self.plain)
+
+    def keys(self):
+        self.whole = True
+        return self.plain.keys()
+
+    def values(self):
+        self.whole = True
+        return self.plain.values()
+
+    def items(self):
+        self.whole = True
+        return self.plain.items()
 
     def same_in(self, other: Scene, mine: Scene) -> bool:
-        """Whether other's scene holds what this one's drawing read of it (not when it read
-        the whole view), with the same EFT box and rings."""
-        none = object()
-        return not self.whole and other.box == mine.box and \
-            (other.battles, other.decision, other.scale, other.data) == \
-            (mine.battles, mine.decision, mine.scale, mine.data) and \
-            all(other.view.get(k, none) == dict.get(self, k, none) for k in self.read)
+        """Whether other's scene holds what this one's drawing read of it, as it was read
+        (not when it read the whole view), with the same EFT box and rings."""
+        if self.whole or other.box != mine.box or \
+                (other.battles, other.decision, other.scale, other.data) != \
+                (mine.battles, mine.decision, mine.scale, mine.data):
+            return False
+        try:
+            return all(_as_read(other.view, k) == v for k, v in self.seen.items())
+        except (TypeError, msgspec.EncodeError):
+            return False
+
+
+def _as_read(view: dict, key) -> bytes | None:
+    """A view's value at key as JSON bytes (None when the view has no such key)."""
+    return msgspec.json.encode(view[key]) if key in view else None
 
 
 def same_drawing(a: ET.Element, b: ET.Element) -> bool:
