@@ -6,7 +6,6 @@ its kind, not by how its first word is spelt."""
 
 from __future__ import annotations
 
-import pytest
 from skirmish_cases import Table, figure
 
 from referee.table.skirmish import decider as sk
@@ -24,14 +23,12 @@ def _halted() -> Table:
     return t
 
 
-@pytest.mark.xfail(strict=True, reason="engaged() counts a contact a pin halted")
 def test_a_figure_halted_by_a_pin_may_be_contacted():
     t = _halted()
     assert contacted_now(t.card, t.state) == []     # the report: no contact
     assert t.refusal("blue", CONTACT.format("B2", "R1")) is None
 
 
-@pytest.mark.xfail(strict=True, reason="full() counts a contact a pin halted")
 def test_a_figure_halted_by_a_pin_fills_no_place_of_the_defender():
     t = _halted()
     t.test("red", CONTACT.format("R2", "B1"), [3])
@@ -41,7 +38,6 @@ def test_a_figure_halted_by_a_pin_fills_no_place_of_the_defender():
     assert owed_by_side(t.card, t.state) == {"red": ["melee B1 attackers=R2,R3"]}
 
 
-@pytest.mark.xfail(strict=True, reason="the settle exemption reads o.text's spelling")
 def test_a_ruling_spelt_settle_or_Settle_is_taken_alike():
     t = Table(red=[figure("R1"), figure("R2")], blue=[figure("B1")], phase="movement")
     t.test("red", CONTACT.format("R1", "B1"), [3])

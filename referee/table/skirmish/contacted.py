@@ -87,12 +87,18 @@ def engaged(card: SkirmishCard, state: SkState, fid: str) -> Refusal | None:
     c = contact_of(state, fid)
     if c is not None and c["defender"] != fid:
         why = f"is in contact with {c['defender']} as its attacker (melee of turn {c['turn']})"
-    elif g.contact and g.contact_at and fighting(state, g.contact_at):
+    elif g.contact and g.contact_at and fighting(state, g.contact_at) and not halted(card, g):
         why = f"moved into contact with {g.contact_at} this turn{_record(state, fid)}"
     else:
         return None
     return card.melee.rule, (f"{fid} {why}: a figure in a melee fights no other, so it "
                              f"can't be contacted by another figure")
+
+
+def halted(card: SkirmishCard, f: FigureState) -> bool:
+    """Whether a pin halted figure f 4" short of the figure it moved into contact with (the
+    card: a pinned attacker halts, unless he is one who may ignore the pin): no contact."""
+    return bool(f.pins) and f.quality not in card.melee.ignore_pin
 
 
 def full(card: SkirmishCard, state: SkState, fid: str, mover: str | None = None
@@ -107,7 +113,7 @@ def full(card: SkirmishCard, state: SkState, fid: str, mover: str | None = None
     kept = held["attackers"] if held else []
     names = [f"{a} (in contact since turn {held['turn']})" for a in kept if a != mover]
     names += [a.id + _record(state, a.id) for a in contacted_by(state, fid)
-              if a.id not in kept and a.id != mover]
+              if a.id not in kept and a.id != mover and not halted(card, a)]
     if len(names) < m.max_attackers:
         return None
     return m.rule, (f"{fid} is contacted already by {joined(names)}: no more than "

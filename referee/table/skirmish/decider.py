@@ -258,8 +258,15 @@ def _check_melee(card, state, o, side):
         _fought_already(card, state, defender[0], names) or \
         check_melee(card, state, defender[0], attackers) or \
         own_defender(card, state, defender[0], attackers) or \
-        (None if o.text.startswith("settle ") else    # a ruling names who fought
-         short_of_owed(card, state, side, defender[0], names))
+        (None if _a_ruling(o) else short_of_owed(card, state, side, defender[0], names))
+
+
+def _a_ruling(o: SkOrder) -> bool:
+    """Whether o is a moderator's ruling made into the test it corrects (corrected: its text
+    is the settle's, whose verb is read in any case, as parse_order reads it): a ruling names
+    who fought, whatever was owed."""
+    words = o.text.split(None, 1)
+    return bool(words) and words[0].casefold() == "settle"
 
 
 def _fought_already(card, state, defender, names: list[str]) -> Refusal | None:
