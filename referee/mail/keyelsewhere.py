@@ -63,14 +63,15 @@ def refuse_unmatched(out, m, people: dict, keys: dict, records: list[dict],
                        f"registered for that side")
 
 
-def keyed_elsewhere(m, people: dict, keys: dict) -> list[str]:
+def keyed_elsewhere(m, people: dict, keys: dict, moderator: bool = False) -> list[str]:
     """The sides whose order key m carries (anywhere, as keyed.py reads it) though its
-    sender is not the side's registered address."""
+    sender is not the side's registered address; with moderator, the moderator's own key
+    too (a game whose moderator gives his rulings by mail with a key of his)."""
     if not m.sender:
         return []
     text = compact(m.raw.decode("utf-8", "replace") + body_or_empty(m))
-    return [s for s, key in keys.items() if s in people and s != MODERATOR and
-            compact(key or "") and compact(key) in text and
+    return [s for s, key in keys.items() if s in people and (s != MODERATOR or moderator)
+            and compact(key or "") and compact(key) in text and
             address_key(str(people[s].get("address", ""))) != m.sender]
 
 
@@ -81,7 +82,7 @@ def direct_key_told(table, h, m, players: dict[str, str], keys: dict, ledger: di
     campaign's: the run's line says whose order key it carries, and the moderator is mailed
     once for that key; the mails written. Its sender's answer is the stranger's as ever."""
     people = {s: {"address": a} for s, a in players.items()}
-    out = _Told(h.reason, keyed_elsewhere(m, people, keys))
+    out = _Told(h.reason, keyed_elsewhere(m, people, keys, moderator=True))
     for side in out.keyed:
         out.reason += (f"; it carries {reader_words(side)}'s order key, from an address not "
                        f"registered for that side")
@@ -155,6 +156,8 @@ def key_notice(journal: Path, side: str, sender: str, fixed: tuple | None = None
     ways out, each with its command (fixed: a game whose roster no command changes, its
     kind's name and by_hand, whose ways out fixed_notice says)."""
     who, j = reader_words(side), typed_journal(journal)
+    if side == MODERATOR:
+        return own_key_notice(sender)
     register = shlex.quote(f"{side}={sender}")
     head = prose(f"A mail from {sender} carried the order key of {who}, but that address is "
                  f"not the one registered for the side, so nothing of it was applied. Its "
@@ -170,6 +173,20 @@ def key_notice(journal: Path, side: str, sender: str, fixed: tuple | None = None
             prose("If he did not write it, someone else holds the side's key: give the side "
                   "a new one (the old one stops working at once; the player's next report "
                   "carries the new one):") + f"\n\n  referee players {j} --new-key {side}\n\n" +
+            prose("This mail is sent once for this key.") + "\n")
+
+
+def own_key_notice(sender: str) -> str:
+    """The moderator's mail when a mail from sender carried his own order key, the one his
+    mailed rulings carry."""
+    return (prose(f"A mail from {sender} carried your own order key, the one your mailed "
+                  f"rulings carry, but that address is not yours, so nothing of it was "
+                  f"applied. Its sender was answered as anyone whose mail matches no player "
+                  f"is: nothing told him the key was right.") + "\n\n" +
+            prose("If you did not write it, someone else holds your key. It counts only in a "
+                  "mail from your registered address, so check that every ruling of the "
+                  "journal is yours (`referee log`), and keep your mail account's password "
+                  "to yourself.") + "\n\n" +
             prose("This mail is sent once for this key.") + "\n")
 
 

@@ -1,17 +1,14 @@
 """A stranger's mail carrying the skirmish moderator's own order key (the key that settles
-disputes by mail) is refused like any stranger's, but the moderator is never told that
-someone else holds his key, as he is told once of a side's (mail/keyelsewhere.py leaves
-the moderator's key out of keyed_elsewhere)."""
+disputes by mail) is refused like any stranger's, and the moderator is told once that
+someone else holds his key, in words for his own key, as he is told once of a side's
+(mail/keyelsewhere.py)."""
 
 from __future__ import annotations
 
-import pytest
 from test_skirmish_dispute_waits import Routed
 from test_skirmish_mail import UMPIRE, mail
 
 
-@pytest.mark.xfail(strict=True, reason="keyed_elsewhere passes over the moderator's key: "
-                   "a stranger holding it is never reported to him")
 def test_a_strangers_mail_with_the_moderators_key_tells_him_once(cli, tmp_path, secret_file):
     g = Routed(cli, tmp_path, secret_file)
     g.tick()
@@ -22,3 +19,12 @@ def test_a_strangers_mail_with_the_moderators_key_tells_him_once(cli, tmp_path, 
     told = [p for p in set(g.out.iterdir()) - before
             if f"\nTo: {UMPIRE}\n" in p.read_text()]
     assert len(told) == 1 and "order key" in told[0].read_text(), told
+    text = " ".join(told[0].read_text().split())
+    assert "carried your own order key" in text and "referee players" not in text, text
+    assert "the moderator's order key" in r.output and "(the moderator is told)" in r.output
+    before = set(g.out.iterdir())
+    mail(g.box / "new", 91, "y@elsewhere.example", g.by[UMPIRE], "settle record=1 uphold=yes")
+    again = cli("tick", g.j, "--no-map")
+    assert "was told of a mail with this key before" in again.output, again.output
+    assert not [p for p in set(g.out.iterdir()) - before
+                if f"\nTo: {UMPIRE}\n" in p.read_text()]
