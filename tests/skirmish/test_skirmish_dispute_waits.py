@@ -93,3 +93,19 @@ def test_tick_says_the_game_waits_on_the_moderator_each_pass_and_mails_him_once(
     doc, code, _ = g.tick((UMPIRE, f"settle record={shot} uphold=yes"))
     (game,) = doc["games"]
     assert code == 0 and game["waits_on_moderator"] is None, game
+
+
+def test_tick_with_two_disputes_open_asks_each_settled(cli, tmp_path, secret_file):
+    """Two disputes open: the pass's line names both and asks each settled, its command an
+    example to give each its record and fact; one settled leaves the other's line alone."""
+    g, shot = _disputed(cli, tmp_path, secret_file)
+    doc, code, _ = g.tick((GERMAN, f"dispute record={shot} fact=range value=85",
+                           f"dispute record={shot + 1} fact=range value=75"))
+    line = doc["games"][0]["waits_on_moderator"]
+    assert code == 3 and f"record {shot}'s range" in line and f"record {shot + 1}'s range" \
+        in line, line
+    assert "settle each by mail" in line and line.endswith("each with its record and fact"), line
+    doc, code, _ = g.tick((UMPIRE, f"settle record={shot} uphold=yes"))
+    line = doc["games"][0]["waits_on_moderator"]
+    assert code == 3 and f"record {shot}'s" not in line and "settle it by mail" in line, line
+    assert f"settle record={shot + 1} fact=range value=VALUE" in line, line

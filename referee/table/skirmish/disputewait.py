@@ -54,7 +54,8 @@ def moderator_wait(card, state: SkState, journal: str) -> tuple[str, str, list[s
         f"{reader_words(str(d['by']))} disputes record {d['record']}'s {d['fact']} (record "
         f"{d['seq']})" for d in found)
     n, fact = found[0]["record"], found[0]["fact"]
-    return (f"the game waits on the moderator: {said}; settle it by mail, as his report "
-            f"asks, or with `referee skirmish order {journal} 'settle record={n} fact={fact} "
-            f"value=VALUE' --as moderator` (or 'settle record={n} uphold=yes')", WAIT_CODE,
-            sorted({str(d["by"]) for d in found}))
+    each = "" if len(found) == 1 else ", each with its record and fact"
+    return (f"the game waits on the moderator: {said}; settle {'it' if not each else 'each'} "
+            f"by mail, as his report asks, or with `referee skirmish order {journal} 'settle "
+            f"record={n} fact={fact} value=VALUE' --as moderator` (or 'settle record={n} "
+            f"uphold=yes'){each}", WAIT_CODE, sorted({str(d["by"]) for d in found}))
