@@ -418,10 +418,16 @@ def _new_attacker(card: SkirmishCard, defender: FigureState, a: FigureState
     if m.contact_move and not a.contact:
         return m.rule, f"{a.id} did not move into contact this turn: a new attacker " \
                        f"moves in by assault or manoeuvre, declaring contact=yes"
-    if a.pins and a.quality not in m.ignore_pin:
+    if halted(card, a):
         return m.rule, f"{a.id} is pinned: it halts {card.movement.pinned_retreat}\" " \
                        f"from {defender.id}"
     return None
+
+
+def halted(card: SkirmishCard, f: FigureState) -> bool:
+    """Whether a pin halted figure f 4" short of the figure it moved into contact with (the
+    card: a pinned attacker halts, unless he is one who may ignore the pin): no contact."""
+    return bool(f.pins) and f.quality not in card.melee.ignore_pin
 
 
 def joining(card: SkirmishCard, state: SkState, g: FigureState) -> list[FigureState]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...base.plurals import joined
 from ...contracts.skirmish import SkirmishCard
-from .checks import contact_of, enemy_figures, fighting, live_contacts
+from .checks import contact_of, enemy_figures, fighting, halted, live_contacts
 from .order_text import READS, SkOrder
 from .state import FigureState, SkState
 
@@ -93,12 +93,6 @@ def engaged(card: SkirmishCard, state: SkState, fid: str) -> Refusal | None:
         return None
     return card.melee.rule, (f"{fid} {why}: a figure in a melee fights no other, so it "
                              f"can't be contacted by another figure")
-
-
-def halted(card: SkirmishCard, f: FigureState) -> bool:
-    """Whether a pin halted figure f 4" short of the figure it moved into contact with (the
-    card: a pinned attacker halts, unless he is one who may ignore the pin): no contact."""
-    return bool(f.pins) and f.quality not in card.melee.ignore_pin
 
 
 def full(card: SkirmishCard, state: SkState, fid: str, mover: str | None = None
