@@ -5,32 +5,15 @@ once and the moderator told once, as after a pass never killed."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import json
-import os
-import re
-import subprocess
-import sys
 from datetime import timedelta
 
 import pytest
 from commandclock import START
-from mailkinds import first_line
+from killedpasses import KILLED, killed_tick, outbox_mails
 from test_held_orders_stand import held_view, records
 from test_waits_on_moderator import MODERATOR, held_for_dice
 from ticklines import problems
-
-from referee.mail import ledger as ledgermod
-
-
-def _mails(out) -> list[tuple[str, str, str]]:
-    """Each mail of the outbox: to whom, what it answers, what it is (its first line's
-    words before the first colon or comma)."""
-    found = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
-             for p in out.glob("*.eml")]
-    return sorted((str(m["To"]), str(m.get("In-Reply-To", "")),
-                   re.split("[:,]", first_line(m))[0]) for m in found)
 
 
 def _held(cli, j) -> list[tuple]:
@@ -43,7 +26,7 @@ def _passes_after(cli, j, out) -> tuple:
         r = cli("tick", j, "--no-map")
         assert r.exit_code != 0, r.output
     [line] = [x for x in problems(r) if "waits on the moderator" in x]
-    return _mails(out), _held(cli, j), line
+    return outbox_mails(out), _held(cli, j), line
 
 
 @pytest.fixture
@@ -71,10 +54,8 @@ def test_a_pass_killed_while_it_holds_orders_holds_them_once_and_answers_once(
     nothing to do: a pass that read the mail again, known, left it alone, the moderator
     never told and every pass quiet."""
     j, _, out = held_for_dice(tmp_path, cli)
-    killed = subprocess.run([sys.executable, "-m", "referee", "tick", str(j), "--no-map"],
-                            env={**os.environ, ledgermod.FAULT_VARIABLE: step},
-                            capture_output=True, text=True, timeout=120)
-    assert killed.returncode == 70, killed.stderr
+    killed = killed_tick(j, step)
+    assert killed.returncode == KILLED, killed.stderr
     mails, held, line = _passes_after(cli, j, out)
     assert (mails, held, line.replace(str(j), "JOURNAL")) == baseline, step
 
@@ -87,14 +68,12 @@ def test_a_pass_killed_between_telling_a_player_his_hold_ended_and_forgetting_it
     j, _, out = held_for_dice(tmp_path, cli)
     assert cli("tick", j, "--no-map").exit_code != 0
     assert cli("order", j, "--as", "entente", "retreat fr-c-01 bar_le_duc").exit_code == 0
-    killed = subprocess.run([sys.executable, "-m", "referee", "tick", str(j), "--no-map"],
-                            env={**os.environ, ledgermod.FAULT_VARIABLE: "dropped"},
-                            capture_output=True, text=True, timeout=120)
-    assert killed.returncode == 70, killed.stderr
+    killed = killed_tick(j, "dropped")
+    assert killed.returncode == KILLED, killed.stderr
     assert len(list(out.glob("dropped-*.eml"))) == 1
     for _ in range(2):
         cli("tick", j, "--no-map")
-    dropped = [m for m in _mails(out) if m[2].startswith("The orders of your mail")]
+    dropped = [m for m in outbox_mails(out) if m[2].startswith("The orders of your mail")]
     assert [(to, answers) for to, answers, _ in dropped] == [("e@example.org", "")], dropped
     assert _held(cli, j) == []
 
@@ -112,17 +91,15 @@ def _dropped_at_48h(root, cli, clock, step: str | None) -> tuple:
     if step is None:
         cli("tick", j, "--no-map")
     else:
-        killed = subprocess.run([sys.executable, "-m", "referee", "tick", str(j), "--no-map"],
-                                env={**os.environ, ledgermod.FAULT_VARIABLE: step},
-                                capture_output=True, text=True, timeout=120)
-        assert killed.returncode == 70, killed.stderr
+        killed = killed_tick(j, step)
+        assert killed.returncode == KILLED, killed.stderr
     clock(START + timedelta(hours=49))
     for _ in range(2):
         cli("tick", j, "--no-map")
     view = json.loads(cli("status", j, "--as", "entente", "--format", "json").stdout)
     extended = [(x["actor"], x["clock"]["by"]) for x in records(j)
                 if (x.get("clock") or {}).get("kind") == "extend"]
-    told = [m[:2] for m in _mails(out) if m[2].startswith("The orders of your mail")]
+    told = [m[:2] for m in outbox_mails(out) if m[2].startswith("The orders of your mail")]
     return view["deadlines"]["due"], extended, told
 
 

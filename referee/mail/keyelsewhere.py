@@ -25,7 +25,7 @@ from ..store.mailroute import referee_address
 from ..store.players import compact
 from .elsewhere import write_kept
 from .formerkeys import former_key_why
-from .ledger import mail_name, save_ledger
+from .ledger import fault, mail_name, save_ledger
 from .mailcodes import unmatched_code
 from .otherkeys import other_game
 from .refusal import prose
@@ -122,6 +122,7 @@ def key_told(table, out, m, people: dict, keys: dict, ledger: dict,
             continue
         written.append(_mail_moderator(table, side, m.sender, moderator, digest, ledger,
                                        outbox))
+        fault("key told")           # written, not yet marked: the next run finds it written
         told[side] = digest
         save_ledger(ledger)
         out.reason += " (the moderator is told)"
