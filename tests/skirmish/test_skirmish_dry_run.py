@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 STEALTHY = "move B2 mode=stealthy command=yes"     # no die
 MANOEUVRE = "move B3 mode=manoeuvre command=yes"   # a D6
 
@@ -81,4 +83,30 @@ def test_a_dry_run_keeps_the_stale_view_guard(cli, patrol):
     assert r.exit_code == 1 and "the journal has moved on" in r.stderr, r.output
     r = cli("order", patrol, "--as", "british", "--dry-run", "--expect-seq", "1", "done")
     assert r.exit_code == 0 and "ok: done" in r.stdout, r.output
+    assert patrol.read_bytes() == before
+
+
+@pytest.mark.xfail(strict=True, reason="the dry run's dice have no stream for the ruling's "
+                   "dice to follow: an internal error, exit 4")
+def test_a_dry_run_of_a_ruling_that_corrects_a_fact_checks_it_as_it_would_be_taken(cli,
+                                                                                  patrol):
+    """The moderator's correction decides the disputed test again, on its own dice first,
+    which follow that test's dice stream (dicekeys.follow_test): a dry run rolls none, and
+    answers as for any order (a ruling that needs none is legal), never an internal error.
+    A rifle's range is 80 (card.yaml): ruled at 85, the shot is void, no die rolled."""
+    for side, text in [("british", "move B2 mode=stealthy command=yes"), ("british", "done"),
+                       ("german", "done"), ("british", "done"), ("german", "done"),
+                       ("british", "fire B1 at=G2 range=70 state=halted cover=none "
+                                   "command=yes"),
+                       ("german", "dispute record=6 fact=range value=85")]:
+        r = cli("order", patrol, "--as", side, text)
+        assert r.exit_code == 0, (text, r.output)
+    shot = json.loads(patrol.read_text().splitlines()[6])
+    assert shot["test"]["facts"]["range"] == 70 and shot.get("dice_from"), shot
+    before = patrol.read_bytes()
+    settle = "settle record=6 fact=range value=85"
+    r = cli("order", patrol, "--as", "moderator", "--dry-run", "--format", "json", settle)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert (doc["legal"], doc["stopped"], doc["not_checked"]) == ([settle], None, []), doc
     assert patrol.read_bytes() == before
