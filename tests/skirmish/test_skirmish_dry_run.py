@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 STEALTHY = "move B2 mode=stealthy command=yes"     # no die
 MANOEUVRE = "move B3 mode=manoeuvre command=yes"   # a D6
 
@@ -86,8 +84,6 @@ def test_a_dry_run_keeps_the_stale_view_guard(cli, patrol):
     assert patrol.read_bytes() == before
 
 
-@pytest.mark.xfail(strict=True, reason="the dry run's dice have no stream for the ruling's "
-                   "dice to follow: an internal error, exit 4")
 def test_a_dry_run_of_a_ruling_that_corrects_a_fact_checks_it_as_it_would_be_taken(cli,
                                                                                   patrol):
     """The moderator's correction decides the disputed test again, on its own dice first,

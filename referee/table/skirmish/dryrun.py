@@ -114,7 +114,13 @@ class Rolled(Exception):
 
 class NoDice:
     """Dice that roll nothing: the first die asked for stops the order (Rolled); none asked
-    for (a stealthy move's) is none rolled."""
+    for (a stealthy move's) is none rolled. A ruling's dice follow its test's stream
+    (dicekeys.follow_test): none is drawn from it here, so there is none to follow."""
+
+    given = None
+
+    def keyed(self, source: dict | None, index: int = 0) -> None:
+        """Follow a dice stream: nothing to do, as nothing is rolled."""
 
     def roll(self, sides: int, count: int, purpose: str) -> list[int]:
         if count == 0:
