@@ -547,14 +547,14 @@ def _as_declared(old: object, value: str | None, text: str, fact: str | None = N
         if unknown:
             raise IllegalOrderError(text, "Disputes", f"{unknown[0]!r} is no figure of the game")
         return [ids[v.casefold()] for v in named]
-    allowed = _card_words(card, fact)
+    allowed = card_words(card, fact)
     if allowed is not None and word not in allowed:
         raise IllegalOrderError(text, "Disputes", f"{value!r}: the card's words for {fact} are "
                                                   f"{', '.join(allowed)}")
     return word
 
 
-def _card_words(card, fact: str | None) -> list[str] | None:
+def card_words(card, fact: str | None) -> list[str] | None:
     """The words the card gives a fact (None: it lists none)."""
     if card is None or fact is None:
         return None
