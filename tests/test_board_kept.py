@@ -19,6 +19,7 @@ import pytest
 from gamecalls import create_game
 from referee.engine.state import KEPT_BOARD, State
 from referee.game.autoplay import autoplay
+from referee.game.replay import open_game
 from referee.game.verification import verify
 
 HERE = Path(__file__).parent / "replays"
@@ -105,3 +106,62 @@ def test_a_board_kept_through_a_move_it_missed_is_caught(tmp_path, monkeypatch, 
     journal.chmod(0o600)
     with pytest.raises(AssertionError, match="kept board differs"):
         verify(journal)
+
+
+
+def _occupied(cells: dict) -> dict:
+    return {area: bits for area, bits in cells.items() if bits}
+
+
+def _compare_presence(monkeypatch) -> dict:
+    """State.sides_present as it is now, each answer compared with a fresh board's cells;
+    how many were worked out alone and how many read off a kept board."""
+    worked_out = State.sides_present
+    seen = {"alone": 0, "from a board": 0}
+
+    def sides_present(self, data):
+        kept = "board" in self._cache or KEPT_BOARD in self._cache
+        present = worked_out(self, data)
+        fresh = {area: cell[0] for area, cell in self._cells({}, data, None).items()}
+        assert _occupied(present) == _occupied(fresh), f"record {self.seq}: sides present"
+        seen["from a board" if kept else "alone"] += 1
+        return present
+
+    monkeypatch.setattr(State, "sides_present", sides_present)
+    return seen
+
+
+def _stored(name: str, tmp_path: Path) -> Path:
+    journal = tmp_path / name
+    journal.write_bytes(gzip.decompress((HERE / f"{name}.gz").read_bytes()))
+    journal.chmod(0o600)
+    return journal
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_sides_present_at_each_turn_are_the_boards(name, tmp_path, monkeypatch):
+    """A player turn's friendly areas (4.1) read only which sides stand in each area: with no
+    board kept (a replay keeps none), these are worked out without the board, and must be
+    what a fresh board's cells say, in a replay and in verify's deciding alike."""
+    seen = _compare_presence(monkeypatch)
+    journal = _stored(name, tmp_path)
+    open_game(journal)
+    verify(journal)
+    assert seen["alone"] > 10 and seen["from a board"] > 0, seen
+
+
+def test_sides_present_that_miss_the_armies_are_caught(tmp_path, monkeypatch):
+    """Negative control: sides present worked out without the armies fail the comparison."""
+    worked_out = State.sides_present
+
+    def without_armies(self, data):
+        armies, self.armies = self.armies, {}
+        try:
+            return worked_out(self, data)
+        finally:
+            self.armies = armies
+
+    monkeypatch.setattr(State, "sides_present", without_armies)
+    _compare_presence(monkeypatch)
+    with pytest.raises(AssertionError, match="sides present"):
+        open_game(_stored(GAMES[0], tmp_path))

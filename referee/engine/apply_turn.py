@@ -50,18 +50,15 @@ def _phase(s: State, e: PhaseBegan, d: GameData) -> None:
         s.production = {}
 
 
-_NOBODY = (0,)                   # the board's cell of an area where no unit stands
-
-
 def _turn_began(s: State, e: PlayerTurnBegan, d: GameData) -> None:
     s.phase = "player_turn"
     s.player = e.side
     # 2.0 II.1: cards drawn after a pass discard are playable from the next player turn on.
     s.locked = {side: [] for side in (*s.locked, e.side)}
-    # Friendly: held by the side and not Disputed (4.1), read off the board once.
-    board, control = s.board(d), s.control
+    # Friendly: held by the side and not Disputed (4.1), read off the sides present once.
+    present, control = s.sides_present(d), s.control
     s.turn_state = TurnState(side=e.side, friendly_at_start=[
-        a for a in d.areas if control.get(a) == e.side and board.get(a, _NOBODY)[0] != BOTH])
+        a for a in d.areas if control.get(a) == e.side and present.get(a, 0) != BOTH])
 
 
 def _passed(s: State, e: Passed, d: GameData) -> None:

@@ -237,6 +237,25 @@ class State(msgspec.Struct, dict=True):
                     cell[0] |= bit
         return b
 
+    def sides_present(self, data: GameData) -> dict[str, int]:
+        """Per map area where a unit stands, the sides present in it as bits: the first of
+        each board cell (present, 4.1, 8.4). Read off the board when one is kept; else worked
+        out alone, the units' areas and sides without the counts and holders the board adds
+        (a replay reads no other part of it, once a player turn, and keeps no board)."""
+        if self._cache.get("board") is not None or self._cache.get(KEPT_BOARD) is not None:
+            return {area: cell[0] for area, cell in self.board(data).items()}
+        areas, nation_cell, b = data.areas, data.nation_cell, {}
+        for p in self.pieces.values():
+            if p.area in areas:
+                b[p.area] = b.get(p.area, 0) | nation_cell[p.nation][0]
+        for a in self.armies.values():
+            if a.status == "map":
+                b[a.area] = b.get(a.area, 0) | nation_cell[a.nation][0]
+        for f in self.forts.values():
+            if f.strength >= 2:
+                b[f.area] = b.get(f.area, 0) | nation_cell[f.nation][0]
+        return b
+
     def disputed(self, area: str, data: GameData) -> bool:
         """Whether both sides are present in an area (4.1, 8.4)."""
         cell = self.board(data).get(area)
