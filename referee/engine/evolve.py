@@ -65,32 +65,34 @@ def evolve(state: State, event: Ev, data: GameData, rules: int = RULES_VERSION) 
     """Apply one event to the state in place and return it; never checks legality. An event
     of a record made under older rules (`rules`) evolves as those rules had it (versions.py)."""
     kind = event.type
+    current = HANDLERS[kind]
     older = EVOLVE_AS.get(rules)            # None under the current rules
-    handler = older and older.get(kind) or HANDLERS[kind]
-    board = state._cache.get("board")   # kept: (a board, the areas touched since), or None
-    kept = (board, _NONE) if board is not None else state._cache.get(KEPT_BOARD)
+    handler = older and older.get(kind) or current
+    cache = state._cache
+    board = cache.get("board")          # kept: (a board, the areas touched since), or None
+    kept = (board, _NONE) if board is not None else cache.get(KEPT_BOARD)
     # With no board kept, none is kept after: a replay reads one only at a player turn's
     # start, and working out the areas of every move between two of them costs more than
     # the whole board at each (a cold read of a campaign: 1,487 moves against 94 boards).
-    touched = BOARD_AREAS.get(kind) if kept is not None and handler is HANDLERS[kind] else None
+    touched = BOARD_AREAS.get(kind) if kept is not None and handler is current else None
     areas = touched(state, event, data) if touched is not None else None
-    keep = KEEPS.get(kind) if handler is HANDLERS[kind] else None
-    carried = keep(state._cache) if keep is not None else None
+    keep = KEEPS.get(kind) if handler is current else None
+    carried = keep(cache) if keep is not None else None
     unmoved = areas is not None and not areas
-    state._cache.clear()
+    cache.clear()
     if unmoved:                         # its handler may read the board, which stays as it is
-        state._cache[KEPT_BOARD] = kept
+        cache[KEPT_BOARD] = kept
     handler(state, event, data)
     if state.armistice is not None and kind in HEARD_AFTER:     # a proposal open (3.2)
         note_heard(state, event, data)
-    board = state._cache.get("board") if unmoved else None
-    state._cache.clear()
+    board = cache.get("board") if unmoved else None
+    cache.clear()
     if carried:
-        state._cache.update(carried)
+        cache.update(carried)
     if board is not None:
-        state._cache[KEPT_BOARD] = (board, _NONE)
+        cache[KEPT_BOARD] = (board, _NONE)
     elif areas is not None:             # worked out at the board's next read (state.board)
-        state._cache[KEPT_BOARD] = (kept[0], kept[1] | set(areas)) if areas else kept
+        cache[KEPT_BOARD] = (kept[0], kept[1] | set(areas)) if areas else kept
     return state
 
 
