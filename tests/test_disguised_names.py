@@ -245,3 +245,17 @@ def test_a_name_without_disguise_is_told_so_without_compiling_the_hidden_pattern
     assert second.split(" ", 2)[:2] == ["None", "U+202E"]
     shown = int(first.split()[1])       # the output's pattern (and those of other modules)
     assert int(second.split()[-1]) == shown + 1, second
+
+
+def test_the_quick_look_finds_every_character_the_class_escapes():
+    """visible and disguising look first at a text's characters other than printable ASCII,
+    the tab and the line ends, each in the ranges themselves, and compile the classes only
+    for a text that holds one: over every code point, the look answers as the class does."""
+    from referee.base import glyphs
+
+    shown, hidden = glyphs._pattern("shown"), glyphs._hidden()
+    wrong = [code for code in range(0x110000)
+             if glyphs._may_show(f"a{chr(code)}é") != (shown.search(chr(code)) is not None)]
+    assert not wrong, [f"U+{code:04X}" for code in wrong[:5]]
+    assert hidden.search("\ud800") is None and shown.search("\ud800")
+    assert visible("Liège \u2014 \ud800") == "Liège \u2014 \\ud800"

@@ -20,6 +20,7 @@ selector, and is shown as its escape like the others.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 # Bidirectional marks, embeddings, overrides and isolates.
 BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
@@ -61,21 +62,59 @@ def _class(points) -> str:
                    for a, b in points)
 
 
-_HIDDEN_CLASS = f"{_class((c, c) for c in (*BIDI, *CONTROL))}{_class(_UNSEEN)}"
+_HIDDEN = (*((c, c) for c in (*BIDI, *CONTROL)), *_UNSEEN)
 # What an output shows as its escape: those, and a lone surrogate, which is how Python keeps
 # a byte of the command line that is not UTF-8: written as it is, it would be that byte
 # again, and a JSON document holding it would not be UTF-8 text.
-_SHOWN = re.compile(f"[{_HIDDEN_CLASS}{_class([(0xD800, 0xDFFF)])}]")
-_HIDDEN_MADE: list[re.Pattern] = []
+_SURROGATES = (0xD800, 0xDFFF)
+_MADE: dict[str, re.Pattern] = {}
+# Every character that may be one of those: any but printable ASCII, the tab and the line
+# ends. A small class, compiled at once; the classes of the characters themselves (half a
+# millisecond each) only for a text that holds one (_may_show).
+_MAYBE = re.compile(r"[^\t\n\r\x20-\x7e]")
+
+
+def _pattern(name: str) -> re.Pattern:
+    """The class of the disguising characters ("hidden") or of those and the lone surrogates
+    ("shown"), compiled when first asked for."""
+    if name not in _MADE:
+        points = _HIDDEN if name == "hidden" else (*_HIDDEN, _SURROGATES)
+        _MADE[name] = re.compile(f"[{_class(points)}]")
+    return _MADE[name]
 
 
 def _hidden() -> re.Pattern:
-    """The disguising characters alone, compiled when first asked for (half a millisecond):
-    every output goes through _SHOWN, and disguising asks _SHOWN first, so a read that meets
-    none of them compiles these never."""
-    if not _HIDDEN_MADE:
-        _HIDDEN_MADE.append(re.compile(f"[{_HIDDEN_CLASS}]"))
-    return _HIDDEN_MADE[0]
+    return _pattern("hidden")
+
+
+def _starts(points) -> tuple[list[int], list[int]]:
+    """(first, last) ranges of code points, those that overlap or touch merged, sorted, as
+    two lists (the firsts, the lasts) for bisect."""
+    firsts: list[int] = []
+    lasts: list[int] = []
+    for a, b in sorted(points):
+        if lasts and a <= lasts[-1] + 1:
+            lasts[-1] = max(lasts[-1], b)
+        else:
+            firsts.append(a)
+            lasts.append(b)
+    return firsts, lasts
+
+
+_FIRST, _LAST = _starts((*_HIDDEN, _SURROGATES))
+
+
+def _may_show(text: str) -> bool:
+    """Whether text holds a character an output shows as its escape: each character other
+    than printable ASCII, the tab and the line ends looked up in the ranges themselves."""
+    if _MAYBE.search(text) is None:
+        return False
+    for ch in set(_MAYBE.findall(text)):
+        code = ord(ch)
+        at = bisect_right(_FIRST, code) - 1
+        if at >= 0 and code <= _LAST[at]:
+            return True
+    return False
 
 
 def _escape(match: re.Match) -> str:
@@ -90,7 +129,7 @@ def _escape(match: re.Match) -> str:
 def visible(text: str) -> str:
     """text with every disguising character, and every lone surrogate, written as its
     escape (\\u202e, \\udcff)."""
-    return _SHOWN.sub(_escape, text)
+    return _pattern("shown").sub(_escape, text) if _may_show(text) else text
 
 
 def shown_repr(text: str) -> str:
@@ -103,9 +142,9 @@ def shown_repr(text: str) -> str:
 def disguising(text: str) -> str | None:
     """The first disguising character of text, named ('U+202E RIGHT-TO-LEFT OVERRIDE'), or
     None."""
-    # _SHOWN finds these and lone surrogates: what it finds nothing in (every name a read
-    # prints) holds none of these either, and they need not be compiled.
-    found = _hidden().search(text) if _SHOWN.search(text) is not None else None
+    # What holds none of these nor a lone surrogate (every name a read prints) needs no
+    # pattern compiled.
+    found = _hidden().search(text) if _may_show(text) else None
     if found is None:
         return None
     import unicodedata  # start-up: the console wraps its streams with this module
