@@ -49,6 +49,7 @@ from mailservers import route_through
 
 from referee.cli.app import app
 from referee.cli.entry import parse, run
+from referee.table import Table
 from referee.table.skirmish.randomplay import play
 
 SIDES = ("british", "german")
@@ -149,13 +150,13 @@ def addresses(n: int) -> dict[str, str]:
 def play_to(spec: Spec, journal: Path) -> None:
     """Play spec's game up to its stop."""
     if spec.stop == "steps":
-        out = play(journal, spec.n, spec.steps)
+        out = play(Table.writing(journal), spec.n, spec.steps)
     elif spec.stop in ("end", "reveal"):
-        out = play(journal, spec.n)
+        out = play(Table.writing(journal), spec.n)
         assert out.over, f"{spec.name}: not over after {out.records} records"
     else:                       # one record at a time, until the first of its kind
         while True:
-            out = play(journal, spec.n, 1)
+            out = play(Table.writing(journal), spec.n, 1)
             assert out.failure is None, out.failure
             assert out.orders and not out.over, f"{spec.name}: no {spec.stop} before the end"
             if out.orders[-1].split(": ", 1)[1].startswith(spec.stop):

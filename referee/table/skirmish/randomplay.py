@@ -1,4 +1,5 @@
-"""Random legal play of a skirmish, seeded: the soak driver of its property tests.
+"""Random legal play of a skirmish, seeded: `referee autoplay` of a skirmish (autoplayed.py)
+and the soak driver of its property tests.
 
 Whoever the game waits on (kind.waiting_on) is drawn, and one of the orders the kind lists
 to him (kind.legal_orders, with a dispute while one is open to him) is filled in from the
@@ -20,11 +21,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ...base.errors import OrderError
 from ...base.readers import MODERATOR
-from .. import Table
 from . import decider as sk
 from .checks import fighting
 from .dryrun import dry_run
@@ -42,25 +41,29 @@ DRAWS = 60
 @dataclass
 class Played:
     """What a run of random play did: the records it made, the orders (side: text), whether
-    the game is over, and the failure that stopped it (an order check took, refused)."""
+    the game is over, the turn it stopped in, and the failure that stopped it (an order
+    check took, refused)."""
 
     records: int = 0
     orders: list[str] = field(default_factory=list)
     over: bool = False
+    turn: int = 0
     failure: str | None = None
     drawn: int = 0          # orders drawn, legal or not
 
 
-def play(journal: Path | str, seed: int, max_records: int = 0,
-         games_dir: Path | None = None) -> Played:
-    """Random legal orders for the skirmish in journal, up to max_records records (0: no
-    bound) or the end of the game; seeded by seed and the journal's last record, so that a
-    game played a few records at a time is the game played at once."""
-    table = Table.writing(journal, games_dir)
+def play(table, seed: int, max_records: int = 0, until: int | None = None) -> Played:
+    """Random legal orders for the skirmish a Table holds, up to max_records records (0: no
+    bound), the end of turn `until` (the card's sequence of play gone through: the game in
+    the next turn) or the end of the game; seeded by seed and the journal's last record, so
+    that a game played a few records at a time is the game played at once. The Table is
+    given, not opened here: its kind, which plays the orders, calls this."""
     out = Played()
     while not max_records or out.records < max_records:
         game = table.game()
         if game.state.over() or game.state.revealed is not None:
+            break
+        if until is not None and game.state.turn > until:
             break
         rng = random.Random(f"{seed}/{game.state.seq}")
         side, text = next_order(table, rng, out)
@@ -71,6 +74,7 @@ def play(journal: Path | str, seed: int, max_records: int = 0,
         if not _played(table, side, text, out):
             break
     out.over = table.game().state.over()
+    out.turn = table.game().state.turn
     return out
 
 
