@@ -14,7 +14,7 @@ import typer
 
 from ..base.errors import EXIT_INTEGRITY, GameDataError, UsageError, quoted
 from ..base.plurals import counted
-from ..contracts.outputs import AutoplayResult, GamesCheck, GamesList, SchemaDocument, SchemaList
+from ..contracts.outputs import GamesCheck, GamesList, SchemaDocument, SchemaList
 from ..contracts.results import InboxResult
 from ..mail.outcomewords import outcome_words
 from . import commands
@@ -79,28 +79,20 @@ def autoplay(
     journal: Annotated[Path, typer.Argument(help="The game's journal (committed dice).")],
     seed: Annotated[int, typer.Option(help="Seed of the random choices.")] = 0,
     until: Annotated[Optional[int], typer.Option(
-        help="Stop once this seasonal turn is over.")] = None,
+        help="Stop once this turn is over (a campaign's seasonal turn; a skirmish's turn, "
+             "every phase of its card's sequence of play gone through).")] = None,
     format: Annotated[Fmt, typer.Option(help="text or json.")] = Fmt.text,
 ) -> None:
-    """Play random legal orders for whoever must decide, checking invariants after each record."""
+    """Play random legal orders for whoever must decide, checking invariants after each record;
+    one broken (in a skirmish: an order its check took, then refused) stops it, exit 3."""
     commands.check_private(journal)
     commands.load_msgspec()
-    commands.needing(journal, "autoplay", "autoplay", GAMES["dir"])
-    from ..game.autoplay import autoplay as play  # start-up: only autoplay needs it
-
-    out = play(journal, seed, until, games_dir=GAMES["dir"])
-    if format == Fmt.json:
-        typer.echo(commands.dump(AutoplayResult.of(
-            journal=str(journal), records=out.records, turn=out.turn, game_over=out.over,
-            result=out.result, failure=out.failure)))
-    else:
-        typer.echo(f"{out.records} records played; turn {out.turn}; "
-                   + (f"game over: {(out.result or {}).get('level_name')}" if out.over else
-                      "game not over"))
-    if out.failure:
-        message = f"invariant broken at {out.failure}; the journal holds every record up to it"
-        typer.echo(commands.error_line(message, "invariant", None, EXIT_INTEGRITY)
-                   if format == Fmt.json else f"referee: {message}", err=True)
+    table = commands.needing(journal, "autoplay", "autoplay", GAMES["dir"])
+    shown, failure = table.kind.autoplay(table, seed, until, format.value)
+    typer.echo(commands.dump(shown) if format == Fmt.json else shown)
+    if failure:
+        typer.echo(commands.error_line(failure, "invariant", None, EXIT_INTEGRITY)
+                   if format == Fmt.json else f"referee: {failure}", err=True)
         return EXIT_INTEGRITY
     return None
 

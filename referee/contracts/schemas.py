@@ -26,6 +26,7 @@ from .records import JournalHeader, JournalRecord, Roster
 from .results import InboxResult, OrderResult, PlayersView, ReportView
 from .scenariomodels import Scenario
 from .skirmish import (
+    SkirmishAutoplay,
     SkirmishCard,
     SkirmishDice,
     SkirmishExplained,
@@ -81,6 +82,7 @@ SCHEMAS: dict[str, Any] = {
     "skirmish-status": SkirmishStatus,
     "skirmish-explained": SkirmishExplained,
     "skirmish-dice": SkirmishDice,
+    "skirmish-autoplay": SkirmishAutoplay,
     **OUTPUTS,
 }
 

@@ -406,6 +406,20 @@ class SkirmishDice(Document):
     dice: list[DiceOfASide]
 
 
+class SkirmishAutoplay(Document):
+    """`autoplay` of a skirmish: as a campaign's autoplay-result, its `result` the skirmish's
+    (as `status` gives it, null until it is over), and `failure` the order the check took
+    and the order refused (then exit 3), or null."""
+
+    schema_version: int
+    journal: str
+    records: int                # played by this run
+    turn: int                   # the turn the game is in after it
+    game_over: bool
+    result: Optional[SkirmishResult]
+    failure: Optional[str]
+
+
 # ---------------------------------------------------------------- the journal of a skirmish
 
 class DieRolled(Contract):

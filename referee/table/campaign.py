@@ -264,6 +264,24 @@ class CampaignKind(GameKind):
         return {side: order_key(secret, game.game_id, side, p.get("key_no") or 0)
                 for side, p in roster(table.records).items() if side != MODERATOR}
 
+    def autoplay(self, table, seed: int, until: int | None, fmt: str
+                 ) -> tuple[Any, str | None]:
+        """game/autoplay.py: the seasonal turn `until` over, invariants checked after each
+        record (a broken one is the failure)."""
+        from ..contracts.outputs import AutoplayResult  # start-up: only autoplay
+        from ..game.autoplay import autoplay as play  # start-up: only autoplay needs it
+
+        out = play(table.path, seed, until, games_dir=table.games_dir)
+        failure = None if out.failure is None else (
+            f"invariant broken at {out.failure}; the journal holds every record up to it")
+        if fmt == "json":
+            return AutoplayResult.of(
+                journal=str(table.path), records=out.records, turn=out.turn,
+                game_over=out.over, result=out.result, failure=out.failure), failure
+        return (f"{out.records} records played; turn {out.turn}; "
+                + (f"game over: {(out.result or {}).get('level_name')}" if out.over else
+                   "game not over")), failure
+
     def by_hand(self, journal: str, side: str) -> list[str]:
         """None: a player's address is changed instead (`referee players --set`)."""
         return []

@@ -6,9 +6,9 @@ it. Each kind is one object that answers what the Table and every command ask of
 its data, sides, the first words of its orders, how an order is read and written back,
 decide and evolve, the legal orders, who is waited on and what he is asked, the answer for
 a missed deadline, the views, the report, explain, the dice, verify and reveal, the players,
-and how its mail is read. What a game does not have (a map, areas, standing orders,
-deadlines, dice sheets, a mail route, a change of rules) it lacks as a whole: the command
-asking for it answers one line and exit 2, never a crash.
+random legal play (autoplay), and how its mail is read. What a game does not have (a map,
+areas, standing orders, deadlines, dice sheets, a mail route, a change of rules) it lacks as
+a whole: the command asking for it answers one line and exit 2, never a crash.
 
 The kinds' modules load only when a journal or a game of theirs is opened (`start-up`).
 """
@@ -223,6 +223,15 @@ class GameKind:
 
     def order_keys(self, table) -> dict[str, str]:
         """Each registered side's order key (UsageError without the game's secret)."""
+        raise NotImplementedError
+
+    def autoplay(self, table, seed: int, until: int | None, fmt: str
+                 ) -> tuple[Any, str | None]:
+        """Random legal orders for whoever must decide (the "autoplay" feature), seeded by
+        seed, until the game is over or turn `until` is (the kind's turn: a campaign's
+        seasonal turn, a skirmish's): what to print (its document with fmt json, else one
+        line) and the failure that stopped it, the game's fault (exit 3), in one line, if
+        any. UsageError, nothing written, for a game its dice cannot be rolled for."""
         raise NotImplementedError
 
     def by_hand(self, journal: str, side: str) -> list[str]:

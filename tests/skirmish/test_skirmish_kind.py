@@ -126,7 +126,7 @@ def test_inbox_and_tick(cli, played, tmp_path):
 @pytest.mark.parametrize("args", [
     ["map", "{j}", "-o", "{tmp}/m.png"], ["area", "{j}", "B2"], ["standing", "{j}", "--as",
     "british"], ["deadline", "{j}"], ["extend", "{j}", "british", "24h"],
-    ["upgrade", "{j}"], ["rekey", "{j}"], ["autoplay", "{j}"],
+    ["upgrade", "{j}"], ["rekey", "{j}"],
     ["players", "{j}", "--set", "british=x@example.org"], ["verify", "{j}", "--export", "public"]])
 def test_what_a_skirmish_lacks_is_one_line_and_exit_2(cli, played, tmp_path, args):
     j, _ = played

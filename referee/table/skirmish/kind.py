@@ -34,6 +34,7 @@ from ..kinds import GameKind
 from . import decider as sk
 from . import life
 from .asking import asked_now, asked_text, reader_report_text, told_once
+from .autoplayed import autoplayed
 from .brief import bounded
 from .disputewait import dispute_lines, disputes_of, moderator_wait
 from .dones import done_words
@@ -82,7 +83,7 @@ class SkirmishKind(GameKind):
     name = "skirmish"
     moderator_orders = True         # he settles disputes (the card's Disputes)
     mail = "direct"
-    features = frozenset({"route"})
+    features = frozenset({"route", "autoplay"})
 
     def keep_contract(self, seq: int, line: bytes) -> None:
         life.keep_contract(seq, line)
@@ -325,6 +326,9 @@ class SkirmishKind(GameKind):
 
     def order_keys(self, table) -> dict[str, str]:
         return life.order_keys(table.path, _records(table)[0])
+
+    def autoplay(self, table, seed: int, until: int | None, fmt: str) -> tuple[Any, str | None]:
+        return autoplayed(table, seed, until, fmt)
 
     # ------------------------------------------------------------ mail (mail/direct.py)
     def by_hand(self, journal: str, side: str) -> list[str]:
