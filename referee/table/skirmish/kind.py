@@ -34,7 +34,6 @@ from ..kinds import GameKind
 from . import decider as sk
 from . import life
 from .asking import asked_now, asked_text, reader_report_text, told_once
-from .autoplayed import autoplayed
 from .brief import bounded
 from .disputewait import dispute_lines, disputes_of, moderator_wait
 from .dones import done_words
@@ -328,6 +327,7 @@ class SkirmishKind(GameKind):
         return life.order_keys(table.path, _records(table)[0])
 
     def autoplay(self, table, seed: int, until: int | None, fmt: str) -> tuple[Any, str | None]:
+        from .autoplayed import autoplayed  # start-up: only autoplay plays at random
         return autoplayed(table, seed, until, fmt)
 
     # ------------------------------------------------------------ mail (mail/direct.py)
