@@ -167,3 +167,24 @@ def test_a_game_closed_by_its_secret_published_is_refused(cli, game):
     line = one_line(cli("autoplay", game, "--seed", "1"), 2)
     assert "closed" in line and "record 1" in line, line
     assert game.read_bytes() == before
+
+
+@pytest.mark.xfail(strict=True, reason="the failure names the journal's last record, which "
+                   "it also says the journal holds only the records before")
+def test_the_failure_names_the_record_the_refused_order_would_have_been(cli, game,
+                                                                         monkeypatch):
+    """The fifth order refused: the journal holds records 0 to 4, and the order refused
+    would have been record 5, the one the line names; in the document alike."""
+    real, calls = life.submit_many, []
+
+    def refusing(path, side, texts, *a, **k):
+        calls.append(texts)
+        if len(calls) == 5:
+            raise IllegalOrderError(texts[0], "Sequence of Play", "refused for the test")
+        return real(path, side, texts, *a, **k)
+    monkeypatch.setattr(life, "submit_many", refusing)
+    r = cli("autoplay", game, "--seed", "3", "--format", "json")
+    assert [rec["seq"] for rec in records(game)] == [0, 1, 2, 3, 4]
+    assert json.loads(r.stdout)["failure"].startswith("record 5: ")
+    assert json.loads(one_line(r, 3))["error"].startswith(
+        "random play broke the game at record 5: ")
