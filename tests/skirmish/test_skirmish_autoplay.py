@@ -128,7 +128,7 @@ def test_an_order_the_check_took_and_the_order_refused_stops_it_exit_3(cli, game
     monkeypatch.setattr(life, "submit_many", refusing)
     r = cli("autoplay", game, "--seed", "3")
     line = one_line(r, 3)
-    assert line.startswith("referee: random play broke the game at record 4: ") and \
+    assert line.startswith("referee: random play broke the game at record 5: ") and \
         "refused for the test" in line and line.endswith("every record before it"), line
     assert [rec["seq"] for rec in records(game)] == [0, 1, 2, 3, 4]
     assert r.stdout.startswith("4 records played; turn 1; game not over")
@@ -169,8 +169,6 @@ def test_a_game_closed_by_its_secret_published_is_refused(cli, game):
     assert game.read_bytes() == before
 
 
-@pytest.mark.xfail(strict=True, reason="the failure names the journal's last record, which "
-                   "it also says the journal holds only the records before")
 def test_the_failure_names_the_record_the_refused_order_would_have_been(cli, game,
                                                                          monkeypatch):
     """The fifth order refused: the journal holds records 0 to 4, and the order refused

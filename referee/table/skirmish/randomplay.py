@@ -68,8 +68,8 @@ def play(table, seed: int, max_records: int = 0, until: int | None = None) -> Pl
         rng = random.Random(f"{seed}/{game.state.seq}")
         side, text = next_order(table, rng, out)
         if text is None:
-            out.failure = f"record {game.state.seq}: {side} is waited on, and no order drawn " \
-                          f"from his forms was legal"
+            out.failure = f"record {game.state.seq + 1}: {side} is waited on, and no order " \
+                          f"drawn from his forms was legal"
             break
         if not _played(table, side, text, out):
             break
@@ -79,9 +79,9 @@ def play(table, seed: int, max_records: int = 0, until: int | None = None) -> Pl
 
 
 def _played(table, side: str, text: str, out: Played) -> bool:
-    """Play one order as `order --as side` plays it; False (with the failure) when it is
-    refused."""
-    seq = table.game().state.seq
+    """Play one order as `order --as side` plays it; False (with the failure, named for the
+    record it would have been) when it is refused."""
+    seq = table.game().state.seq + 1
     try:
         doc, stop = table.kind.order(table, side, [text], "json")
     except OrderError as exc:
