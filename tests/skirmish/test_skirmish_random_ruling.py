@@ -46,8 +46,6 @@ def _rulings(table, monkeypatch, refused: str) -> list:
     return [text for _, text in drawn], asked
 
 
-@pytest.mark.xfail(strict=True, reason="the test upheld is sent unchecked: half the draws, "
-                   "and whenever the dry run refuses the correction")
 def test_a_ruling_the_dry_run_refuses_is_never_drawn(disputed, monkeypatch):
     """The dry run refusing the test upheld (a ruling on record 1, which holds no test,
     stands for any refusal): every ruling drawn is the correction, which it takes."""
@@ -56,7 +54,6 @@ def test_a_ruling_the_dry_run_refuses_is_never_drawn(disputed, monkeypatch):
     assert "settle record=6 uphold=yes" in asked
 
 
-@pytest.mark.xfail(strict=True, reason="the test upheld is sent unchecked")
 def test_no_ruling_is_drawn_when_the_dry_run_takes_none(disputed, monkeypatch):
     rulings, _ = _rulings(disputed, monkeypatch, "settle")
     assert set(rulings) == {None}

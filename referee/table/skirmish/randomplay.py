@@ -236,13 +236,12 @@ def _other(old: object, fact: str, card, figures: list[str], rng: random.Random)
 
 
 def _ruling(table, rng: random.Random, n: int, fact: str, claimed: object) -> str | None:
-    """The moderator's ruling on record n's dispute: the claimed value, or the test upheld
-    (as the dry run takes the correction; else the test upheld)."""
-    upheld = f"settle record={n} uphold=yes"
-    if rng.random() < 0.5:
-        return upheld
-    text = f"settle record={n} fact={fact} value={claimed}"
-    return text if _dry_legal(table.records, MODERATOR, text) else upheld
+    """The moderator's ruling on record n's dispute, the test upheld or the claimed value,
+    drawn in either order: the first the dry run takes; None when it takes neither."""
+    rulings = [f"settle record={n} uphold=yes", f"settle record={n} fact={fact} value={claimed}"]
+    if rng.random() >= 0.5:
+        rulings.reverse()
+    return next((text for text in rulings if _dry_legal(table.records, MODERATOR, text)), None)
 
 
 def _dry_legal(records: list[dict], side: str, text: str) -> bool:
