@@ -319,9 +319,11 @@ def _shared_shapes() -> dict[str, str]:
 
 def test_the_shared_commands_print_the_shapes_scripting_names_for_a_skirmish(game, cli):
     shapes = _shared_shapes()
-    assert set(shapes) == {"status", "show", "report", "explain", "dice", "order", "verify"}, \
-        shapes
-    args = {"explain": ["1"], "order": ["--as", "german", "done"]}
+    assert set(shapes) == {"status", "show", "report", "explain", "dice", "order", "verify",
+                           "autoplay"}, shapes
+    # autoplay to the end of turn 0: nothing played, its document printed all the same
+    args = {"explain": ["1"], "order": ["--as", "german", "done"],
+            "autoplay": ["--seed", "1", "--until", "0"]}
     order(cli, game, "british", "done")
     for command, name in shapes.items():
         r = cli(command, game, *args.get(command, []), "--format", "json")

@@ -1,5 +1,6 @@
 """The skirmish package (referee/table/skirmish/) in layers like the campaign engine's
-(test_import_graph.py): the kind on top, then the journal's life, what a mail asks and how
+(test_import_graph.py): the kind on top, then its autoplay and random play (which play
+through what is below them, as a player's orders), then the journal's life, what a mail asks and how
 many of its tests it tells in full, how it names a record, what `explain` tells, then how
 the game ended, then decide and evolve, a move as ruled and a player's note quoted, what
 the card forbids, the dice tests, the order text and the facts a fire reads, then the state
@@ -16,7 +17,8 @@ import referee.table.skirmish
 from graphs import find_cycle
 
 PACKAGE = Path(referee.table.skirmish.__file__).parent
-LAYERS = [("__init__", "kind"), ("reported",), ("asking", "brief", "explained", "made", "ruled"),
+LAYERS = [("__init__", "kind"), ("reported", "autoplayed"),
+          ("asking", "brief", "explained", "made", "ruled", "randomplay"),
           ("ending", "listed", "formnotes", "dryrun"),
           ("life",), ("decider", "report", "loading"), ("contactnews",),
           ("settled", "quotednotes", "contacted", "dones", "endresult", "disputewait"),
