@@ -116,8 +116,9 @@ def test_until_stops_once_the_turn_is_over(cli, game):
     assert cli("verify", game).exit_code == 0
 
 
-def test_an_order_the_check_took_and_the_order_refused_stops_it_exit_3(cli, game,
-                                                                        monkeypatch):
+def _fifth_refused(monkeypatch):
+    """The fifth order random play gives from now is refused as it is played, after the
+    check took it (the game's fault, as autoplay tells it); the real way of playing it."""
     real, calls = life.submit_many, []
 
     def refusing(path, side, texts, *a, **k):
@@ -126,6 +127,12 @@ def test_an_order_the_check_took_and_the_order_refused_stops_it_exit_3(cli, game
             raise IllegalOrderError(texts[0], "Sequence of Play", "refused for the test")
         return real(path, side, texts, *a, **k)
     monkeypatch.setattr(life, "submit_many", refusing)
+    return real
+
+
+def test_an_order_the_check_took_and_the_order_refused_stops_it_exit_3(cli, game,
+                                                                        monkeypatch):
+    real = _fifth_refused(monkeypatch)
     r = cli("autoplay", game, "--seed", "3")
     line = one_line(r, 3)
     assert line.startswith("referee: random play broke the game at record 5: ") and \
@@ -134,8 +141,7 @@ def test_an_order_the_check_took_and_the_order_refused_stops_it_exit_3(cli, game
     assert r.stdout.startswith("4 records played; turn 1; game not over")
     monkeypatch.setattr(life, "submit_many", real)
     assert cli("verify", game).exit_code == 0
-    calls.clear()
-    monkeypatch.setattr(life, "submit_many", refusing)
+    _fifth_refused(monkeypatch)
     r = cli("autoplay", game, "--seed", "3", "--format", "json")
     assert r.exit_code == 3
     assert "refused for the test" in json.loads(r.stdout)["failure"]
@@ -173,14 +179,7 @@ def test_the_failure_names_the_record_the_refused_order_would_have_been(cli, gam
                                                                          monkeypatch):
     """The fifth order refused: the journal holds records 0 to 4, and the order refused
     would have been record 5, the one the line names; in the document alike."""
-    real, calls = life.submit_many, []
-
-    def refusing(path, side, texts, *a, **k):
-        calls.append(texts)
-        if len(calls) == 5:
-            raise IllegalOrderError(texts[0], "Sequence of Play", "refused for the test")
-        return real(path, side, texts, *a, **k)
-    monkeypatch.setattr(life, "submit_many", refusing)
+    _fifth_refused(monkeypatch)
     r = cli("autoplay", game, "--seed", "3", "--format", "json")
     assert [rec["seq"] for rec in records(game)] == [0, 1, 2, 3, 4]
     assert json.loads(r.stdout)["failure"].startswith("record 5: ")
