@@ -40,10 +40,8 @@ with the same readers, commands and checks.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
-import io
 import json
 import os
 import random
@@ -56,10 +54,10 @@ import pytest
 import typer
 import typer.testing
 from forging import forget_mark
+from inprocess import console
 from leakcheck import MODERATOR, PUBLIC, SIDES, Output, Truth, board_part
 
 from referee.cli.app import app
-from referee.cli.entry import parse, run
 from referee.game.autoplay import Proposal, autoplay
 from referee.render import png, svgmap
 
@@ -89,28 +87,13 @@ BIG = 10 ** 9                       # autoplay's invariant checks are other test
 
 # ---------------------------------------------------------------- running the referee
 
-_RUNNER = typer.testing.CliRunner()
 _COMMAND = typer.main.get_command(app)          # built once: building it costs more than a run
 
 
 def referee(*argv) -> tuple[int, str, str, str | None]:
     """Run the referee as the console script does, in-process: (exit code, stdout, stderr,
     the traceback of an exception that escaped, if any)."""
-    argv = [str(a) for a in argv]
-    plain = parse(argv)
-    if plain is not None:                       # entry.py's quick path: status, show
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = run(*plain)
-        return code, out.getvalue(), err.getvalue(), None
-    with mock.patch.object(typer.testing, "_get_command", lambda _app: _COMMAND):
-        r = _RUNNER.invoke(app, argv)
-    escaped = None
-    if r.exception is not None and not isinstance(r.exception, SystemExit):
-        import traceback
-
-        escaped = "".join(traceback.format_exception(r.exception))
-    return r.exit_code, r.stdout, r.stderr, escaped
+    return console(*argv)
 
 
 def _commands() -> set[str]:

@@ -30,25 +30,19 @@ nothing fails."""
 
 from __future__ import annotations
 
-import contextlib
 import email
 import hashlib
-import io
 import json
 import os
 import random
 from dataclasses import dataclass
 from email.policy import default as policy
 from pathlib import Path
-from unittest import mock
 
 import pytest
-import typer
-import typer.testing
+from inprocess import console
 from mailservers import route_through
 
-from referee.cli.app import app
-from referee.cli.entry import parse, run
 from referee.table import Table
 from referee.table.skirmish.randomplay import play
 
@@ -81,10 +75,6 @@ REFEREE = "umpire-bot@club.example"
 
 # ---------------------------------------------------------------- running the referee
 
-_RUNNER = typer.testing.CliRunner()
-_COMMAND = typer.main.get_command(app)          # built once: building it costs more than a run
-
-
 @dataclass
 class Output:
     argv: list[str]
@@ -98,22 +88,10 @@ class Output:
 
 
 def referee(reader: str, *argv) -> Output:
-    """Run the referee in-process as the console script does."""
-    argv = [str(a) for a in argv]
-    plain = parse(argv)
-    if plain is not None:                       # entry.py's quick path: status, show
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = run(*plain)
-        return Output(argv, reader, code, out.getvalue(), err.getvalue())
-    with mock.patch.object(typer.testing, "_get_command", lambda _app: _COMMAND):
-        r = _RUNNER.invoke(app, argv)
-    err = r.stderr
-    if r.exception is not None and not isinstance(r.exception, SystemExit):
-        import traceback
-
-        err += "".join(traceback.format_exception(r.exception))
-    return Output(argv, reader, r.exit_code, r.stdout, err)
+    """Run the referee in-process as the console script does (a traceback that escaped
+    told after its stderr)."""
+    code, out, err, escaped = console(*argv)
+    return Output([str(a) for a in argv], reader, code, out, err + (escaped or ""))
 
 
 # ---------------------------------------------------------------- the games
