@@ -157,13 +157,13 @@ def filled(form: str, card, state, side: str, rng: random.Random) -> str:
     enemy = [f for f, x in state.figures.items() if x.side != side and fighting(state, f)]
     subject = [w for w in words if "=" not in w]
     facts = [w.split("=", 1) for w in words if "=" in w]
-    said = [verb]
+    said, numbers = [verb], _numbers(card)
     if subject:
         said.append(_subject(subject[0], verb, own, enemy, state, side, rng))
     for key, values in facts:
         if rng.random() < LEFT_OUT:
             continue
-        value = _value(key, values, own, enemy, _numbers(card), rng)
+        value = _value(key, values, own, enemy, numbers, rng)
         if value:
             said.append(f"{key}={value}")
     return " ".join(said)
