@@ -17,8 +17,8 @@ import referee.table.skirmish
 from graphs import find_cycle
 
 PACKAGE = Path(referee.table.skirmish.__file__).parent
-LAYERS = [("__init__", "kind"), ("reported", "autoplayed"),
-          ("asking", "brief", "explained", "made", "ruled", "randomplay"),
+LAYERS = [("__init__", "kind"), ("mailed",), ("reported", "autoplayed"),
+          ("asking", "brief", "explained", "made", "ruled", "randomplay", "held"),
           ("ending", "listed", "formnotes", "dryrun"),
           ("life",), ("decider", "report", "loading"), ("contactnews",),
           ("settled", "quotednotes", "contacted", "dones", "endresult", "disputewait"),

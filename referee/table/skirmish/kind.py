@@ -25,16 +25,14 @@ from ...contracts.skirmish import (
     SkirmishStatus,
 )
 from ...game.audit import check_first, check_since, record_number
-from ...render.documents import players_words, reader_words, side_name
+from ...render.documents import players_words, side_name
 from ...render.formats import render
-from ...render.record_text import wrap_lines
 from ...render.sections import Document, Items, Section, Span, para
 from ...store.signing import shown
 from ..kinds import GameKind
 from . import decider as sk
-from . import life
-from .asking import asked_now, asked_text, reader_report_text, told_once
-from .brief import bounded
+from . import life, mailed
+from .asking import reader_report_text
 from .disputewait import dispute_lines, disputes_of, moderator_wait
 from .dones import done_words
 from .dryrun import dry_answer, dry_run, stopped_at
@@ -46,15 +44,14 @@ from .ending import (
     ending_record,
     moderator_end_mail,
     open_after_the_end,
-    undone_words,
 )
 from .endresult import phase_now, result_of
 from .explained import dice_counts, explained, explained_document
+from .held import checked_records, closed
 from .listed import move_turn_words, step_words, usable
 from .loading import load_skirmish
-from .made import made_line, record_lines
+from .made import record_lines
 from .order_text import KINDS, refusal
-from .quotednotes import under_asked
 from .report import (
     artillery_line,
     artillery_of,
@@ -64,13 +61,10 @@ from .report import (
     owed_by_side,
     owed_lines,
     report_document,
-    report_text,
-    shown_order,
-    test_head,
     test_lines,
 )
 from .reported import kind_waiting, reader_report, waited
-from .ruled import ruling_lines, settled_by
+from .ruled import ruling_lines
 
 FLOW = "Sequence of Play"
 
@@ -92,7 +86,7 @@ class SkirmishKind(GameKind):
 
     # ------------------------------------------------------------ the game
     def open(self, table, upto: int | None) -> life.Skirmish:
-        records = _records(table)
+        records = checked_records(table)
         if upto is not None:
             if not 0 <= upto < len(records):
                 raise UsageError(f"--at {upto}: the journal has records 0 to "
@@ -109,7 +103,7 @@ class SkirmishKind(GameKind):
         return SkirmishHeader, SkirmishRecord, SkirmishReveal, SkirmishRoute
 
     def setup(self, table) -> Any:
-        return life.replayed(_records(table)[:1], table.name)[1]
+        return life.replayed(checked_records(table)[:1], table.name)[1]
 
     def sides(self, table) -> tuple[str, ...]:
         return tuple(table.game().state.sides)
@@ -120,7 +114,7 @@ class SkirmishKind(GameKind):
 
     def players(self, table) -> dict[str, str]:
         table.game()                    # a game that cannot be played has no players to show
-        return dict(_records(table)[0].get("players", {}))
+        return dict(checked_records(table)[0].get("players", {}))
 
     def verbs(self) -> frozenset[str]:
         return frozenset(KINDS)
@@ -174,19 +168,19 @@ class SkirmishKind(GameKind):
     # ------------------------------------------------------------ views
     def status_view(self, table, reader: str) -> dict:
         _reader(table, reader)
-        game, last = table.game(), _records(table)[-1]
+        game, last = table.game(), checked_records(table)[-1]
         state = game.state
         waiting = self.waiting_on(table)
         return SkirmishStatus.plain(
             game_id=game.header["game_id"], game=game.header["game"],
             scenario=game.header["scenario"], seq=last["seq"], turn=state.turn,
             phase=phase_now(game.card, state),
-            firing=[] if _closed(state) else sk.firing_now(game.card, state),
+            firing=[] if closed(state) else sk.firing_now(game.card, state),
             waiting_on=waiting, waiting_on_all=waiting,
             tests=_open_tests(game) or open_after_the_end(table.records, state, reader),
             owed=owed_by_side(game.card, state),
             claims=claims_by_side(game.card, state), **artillery_of(state),
-            prompt=end_words(game.card, state) if _closed(state) else self.prompt(table),
+            prompt=end_words(game.card, state) if closed(state) else self.prompt(table),
             game_over=state.over(), result=result_of(game.card, state),
             revealed=state.revealed, **disputes_of(game.card, state))
 
@@ -230,7 +224,7 @@ class SkirmishKind(GameKind):
         life.check_side(side, self.sides(table))
         given = given_dice(how.get("dice_text"))
         if how.get("dry_run"):          # checked up to the first die, nothing written
-            return dry_answer(texts, dry_run(_records(table), side, texts, given,
+            return dry_answer(texts, dry_run(checked_records(table), side, texts, given,
                                              how.get("expect_seq")), fmt)
         try:
             records, refused = life.submit_many(table.path, side, texts, given,
@@ -252,7 +246,7 @@ class SkirmishKind(GameKind):
         """The records an order made, as `order` and `skirmish order` print them: a test in
         two lines; a ruling, what it did (ruled.py); else one line."""
         return "\n".join(line for r in records for line in (
-            ruling_lines(_records(table), table.game(), r["seq"])[0]
+            ruling_lines(checked_records(table), table.game(), r["seq"])[0]
             if isinstance(r.get("settle"), dict) else [record_lines(r)]))
 
     def log(self, table, reader: str, since: int, fmt: str, width: int):
@@ -262,7 +256,7 @@ class SkirmishKind(GameKind):
         _reader(table, reader)
         if fmt == "json" and reader != MODERATOR:
             self.needs("export", f"log --format json --as {reader}", table.path)
-        records = _records(table)
+        records = checked_records(table)
         check_first(since, records[-1]["seq"])
         for rec in records[since:]:
             if fmt == "json":
@@ -279,7 +273,7 @@ class SkirmishKind(GameKind):
         same for every reader, so no bookmark is kept."""
         _reader(table, reader)
         if since is not None:
-            check_since(since, _records(table)[-1]["seq"])
+            check_since(since, checked_records(table)[-1]["seq"])
         doc = reader_report(self, table, reader, since=since or 0)
         if fmt == "json":
             return json.dumps(carried(doc), indent=2, ensure_ascii=False)
@@ -289,14 +283,14 @@ class SkirmishKind(GameKind):
 
     def explain(self, table, seq: str, reader: str, fmt: str, width: int) -> Any:
         _reader(table, reader)
-        records = _records(table)
+        records = checked_records(table)
         rec = records[record_number(seq, records[-1]["seq"])]
         doc = explained(records, rec)
         return doc if fmt == "json" else render(explained_document(doc), "text", width)
 
     def dice(self, table, reader: str, fmt: str, width: int) -> Any:
         _reader(table, reader)
-        records = _records(table)
+        records = checked_records(table)
         doc = SkirmishDice.of(game_id=records[0]["game_id"], dice=dice_counts(records))
         if fmt == "json":
             return doc
@@ -315,7 +309,7 @@ class SkirmishKind(GameKind):
         lines, authors = life.verify_skirmish(table.path, secret, pins, table.raw)
         from ...store.timesback import went_back  # start-up: only verify needs it
 
-        records = _records(table)
+        records = checked_records(table)
         return Verified(lines, len(records), authors, went_back(records[1:]))
 
     def reveal(self, table, force: bool) -> dict:
@@ -324,7 +318,7 @@ class SkirmishKind(GameKind):
         return rec
 
     def order_keys(self, table) -> dict[str, str]:
-        return life.order_keys(table.path, _records(table)[0])
+        return life.order_keys(table.path, checked_records(table)[0])
 
     def autoplay(self, table, seed: int, until: int | None, fmt: str) -> tuple[Any, str | None]:
         from .autoplayed import autoplayed  # start-up: only autoplay plays at random
@@ -348,101 +342,24 @@ class SkirmishKind(GameKind):
         return taken
 
     def decision(self, table, seq: int | None, reader: str) -> tuple:
-        """What reader was asked after record seq (None: now), by which a reply to a mail of
-        that record is judged stale (mail/direct.py): a side, the turn, the phase and its
-        fire step, and whether he was still to say done (the other side's tests and done in
-        it change nothing: both sides play a phase, and fire a step, at once); the
-        moderator, the disputes open, also once a side has no figure left (a ruling on the
-        test that ended the game may undo its end); nobody anything once the game is closed
-        by its secret, or a side over."""
-        state = table.game(upto=seq).state
-        if state.revealed is not None:
-            return ()
-        if reader == MODERATOR:
-            return tuple(d["seq"] for d in sk.open_disputes(state.disputes))
-        if _closed(state):
-            return ()
-        return state.turn, state.phase, state.fire_step, reader in sk.waiting(state)
+        return mailed.decision(table, seq, reader)
 
     def stopped_mail(self, table, side: str, lines: list[str], seqs: list[int]
                      ) -> tuple[int, Exception] | None:
         """The line a mail's orders stopped at after dice were rolled, and why, when its
         records are seqs (life.stopped_at): for an answer written after a stopped run."""
-        return stopped_at(_records(table), side, lines, seqs)
+        return stopped_at(checked_records(table), side, lines, seqs)
 
     def mailed(self, table) -> dict[str, tuple[set[str], dict[str, int]]]:
-        """The mails the journal holds, by the side that sent each: their Message-IDs, and
-        the first record made by each mail's Date, Subject and text (its digest)."""
-        out: dict[str, tuple[set[str], dict[str, int]]] = {}
-        for r in _records(table)[1:]:
-            if r.get("mail"):
-                ids, contents = out.setdefault(r["actor"], (set(), {}))
-                ids.add(r["mail"])
-                if r.get("mail_content"):
-                    contents.setdefault(r["mail_content"], r["seq"])
-        return out
+        return mailed.mails_held(table)
 
     def recorded_lines(self, table, seqs: list[int]) -> list[str]:
-        """The lines a sender is answered with for the records his mail made: each test; a
-        ruling, what it did (ruled.py)."""
-        game, records = table.game(), _records(table)
-        by_seq = {t["record"]: t for t in game.state.tests}
-        lines, tests = [], []
-        for n in seqs:
-            if n in by_seq:
-                tests.append(by_seq[n])
-                lines += test_lines(by_seq[n])
-            elif isinstance(records[n].get("settle"), dict):
-                said, test = ruling_lines(records, game, n)
-                lines += said
-                tests += [test] if test else []
-            else:
-                lines.append(made_line(table, records[n]))
-        return _mail_lines(lines, tests)
+        return mailed.recorded_lines(table, seqs)
 
     def mail_report(self, table, reader: str, since: int | None = None,
                     listed: tuple[int, ...] = (), full_most: int | None = None,
                     notes: dict[int, list[str]] | None = None) -> str:
-        """A player's report after a mail pass (reader: his side, or the moderator), its
-        subject the mail layer's (mail/subjects.py); it opens with the first paragraph of
-        what he is asked now, and ends with the rest of it (how to answer), that paragraph
-        said once. since: the record of the last report
-        he was sent, when the journal still holds it; then only the tests since are listed
-        (new_since), the forces whole. listed: the records of the tests the mail gives
-        above the report (an answer's; a ruling's, the test it decided again), left out.
-        full_most: the most tests told in full,
-        the last ones, those before them in brief, a turn a line (brief.py). notes: the
-        players' notes with their disputes open (the mail layer's), the moderator's under
-        the disputes he is to settle, a player's under the disputes of his report."""
-        game = table.game()
-        doc = report_document(game.header, game.card, game.state, waiting=waited(game))
-        listed = (*listed, *settled_by(_records(table), listed))
-        tests = doc["tests"] if since is None else \
-            new_since(doc["tests"], _records(table), since)
-        if since is not None:       # a dispute settled is told with its test, not again
-            told = {t["record"] for t in tests} | set(listed)
-            doc["disputes"] = [d for d in doc["disputes"]
-                               if sk.is_open(d) or d["record"] in told]
-        brief, tests = bounded([t for t in tests if t["record"] not in listed], full_most,
-                               Path(table.path).name)
-        doc = {**doc, "tests": tests}
-        heading = _since_heading(doc, since, bool(listed))
-        asked = asked_now(self, table, doc, reader)
-        # Its first lines say what is asked of him now, as a phone's list of mails shows
-        # them and as a campaign's report mail opens (mail/refusal.py lead_lines); then
-        # what the mail is; after the report, the rest of what is asked (the orders' forms),
-        # not its first paragraph again.
-        # A ruling since his last report that undid the game's end is said first (an
-        # answer's own ruling says it above: ruled.py).
-        undone = [] if since is None else \
-            undone_words(_records(table), game.state, since, set(listed))
-        text = "\n".join([*(x for u in undone for x in [*wrap_lines([u], 72, hang=0), ""]),
-                          *wrap_lines(asked[:1], 72, hang=0), "", *under_asked(doc, reader, notes),
-                          f"Report for {reader_words(reader)}", *_mail_lines(report_text(
-                              told_once(doc, reader, asked, game.card.said_once), heading, brief,
-                              None if reader == MODERATOR else notes
-                          ).splitlines(), doc["tests"])])
-        return text + ("\n" + asked_text(asked[1:]) if asked[1:] else "")
+        return mailed.mail_report(self, table, reader, since, listed, full_most, notes)
 
     def key_serves(self, table, reader: str) -> bool:
         """Whether reader's order key serves for anything still (mail/direct.py shows it
@@ -468,51 +385,6 @@ class SkirmishKind(GameKind):
             (ending_record(table.records), moderator_end_mail(game.card, game.state, journal))
 
 
-def new_since(tests: list[dict], records: list[dict], since: int) -> list[dict]:
-    """The tests a player's report since record `since` lists: those made after it, and
-    the older ones a dispute or a ruling after it concerns (a settled test's result
-    changed since his last report)."""
-    touched = {r["settle"]["record"] for r in records[since + 1:]
-               if isinstance(r.get("settle"), dict)}
-    touched |= {r["dispute"]["record"] for r in records[since + 1:]
-                if isinstance(r.get("dispute"), dict)}
-    return [t for t in tests if t["record"] > since or t["record"] in touched]
-
-
-def _since_heading(doc: dict, since: int | None, other: bool) -> str | None:
-    """The heading of a mailed report's tests: those since the reader's last report
-    (record since), and other than the ones his answer listed above it; None: the
-    report's own heading (every test). "none" only when no line follows it: the reveal
-    since is the record it lists."""
-    if since is None and not other:
-        return None
-    words = ("Other tests" if other else "Tests") + \
-        ("" if since is None else f" since your last report (#{since})")
-    shown = (doc.get("revealed") or {}).get("record", -1) > (since or 0)
-    return f"{words}:" + ("" if doc["tests"] or shown else " none")
-
-
-def _mail_lines(lines: list[str], tests: list[dict]) -> list[str]:
-    """Lines for a mail, read on a phone: each wrapped at 72 columns but a test's order,
-    which stays whole on its line as the player typed it (_order_lines)."""
-    firsts = {test_lines(t)[0]: t for t in tests}
-    return [x for line in lines for x in (
-        _order_lines(line, firsts[line]) if line in firsts else wrap_lines([line]))]
-
-
-def _order_lines(line: str, test: dict) -> list[str]:
-    """A test's first line (test_lines) for a mail: whole when it fits 72 columns; else who
-    gave the order, then the order alone on its line, whole, indented two columns as a mail
-    lists the orders to copy back (72 columns for an order of 70), then what the test added
-    to it (the facts left to the card, a ruling), wrapped."""
-    if len(line) <= 72:
-        return [line]
-    head = test_head(test)
-    order = shown_order(test)
-    added = line[len(head) + 1 + len(order):].strip()
-    return [head, f"  {order}", *(wrap_lines([f"    {added}"], hang=0) if added else [])]
-
-
 class Verified:
     """What verify found of a skirmish: its lines, how many records it checked, and the
     warning of records dated back (store/timesback.py)."""
@@ -523,24 +395,10 @@ class Verified:
         self.signed_from = authors.keys[0][0] if authors.keys else None
 
 
-def _records(table) -> list[dict]:
-    """The skirmish's records, each held to its contract once for the bytes the Table holds
-    (JournalError, exit 3, naming the first that breaks it)."""
-    records = table.records             # the chain first: a torn or edited line is named so
-    if "skirmish-shapes" not in table.memo:
-        life.check_shapes(table.raw, table.name)
-        table.memo["skirmish-shapes"] = True
-    return records
-
-
 def _reader(table, reader: str) -> None:
     """A reader of a skirmish is a side of it, the public or the moderator (UsageError):
     all are shown the same, since nothing of it is secret."""
     check_reader(reader, tuple(table.game().state.sides))
-
-
-def _closed(state) -> bool:
-    return state.revealed is not None or state.over()
 
 
 def _open_tests(game, side: str | None = None) -> list[str]:
@@ -548,7 +406,7 @@ def _open_tests(game, side: str | None = None) -> list[str]:
     `fire`), then done; none once the game is over or closed. side: those open to him, one
     left out when no order of it can be legal now (listed.usable: a fire when none of his
     figures may fire, a move or a melee that check would refuse for every figure)."""
-    if _closed(game.state):
+    if closed(game.state):
         return []
     tests = ["fire" if t == "aimed" else t for t in sk.phase_of(game.card, game.state).tests]
     if side is not None:
