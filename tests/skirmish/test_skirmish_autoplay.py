@@ -6,7 +6,8 @@ game and secret give the same journal, byte for byte; the journal verifies after
 its dice cannot be rolled for (manual dice, the secret file missing, the secret published
 before a side was beaten) is refused in one line, exit 2, nothing written; an order the
 check took and the order refused stops it in one line, exit 3, as a campaign's broken
-invariant does."""
+invariant does. A game over rolls nothing and is told as it ended, its secret file gone or
+not."""
 
 from __future__ import annotations
 
@@ -154,6 +155,26 @@ def test_a_game_without_its_secret_file_is_refused(cli, game, secret_file):
     secret_file.rename(secret_file.with_name("elsewhere.secret"))
     line = one_line(cli("autoplay", game), 2)
     assert "dice secret is needed" in line and str(secret_file) in line, line
+    assert game.read_bytes() == before
+
+
+def test_a_game_over_plays_nothing_and_is_told_as_it_ended_its_secret_file_gone_or_not(
+        cli, game, secret_file):
+    """Nothing is rolled once a side is beaten: the secret file is not asked for (the
+    moderator may have put it away), and the line and the document tell the game as it
+    ended, with no record played."""
+    first = cli("autoplay", game, "--seed", "1")
+    assert first.exit_code == 0 and "game over: the " in first.stdout, first.stdout
+    (winner,) = fighting(cli, game)
+    secret_file.rename(secret_file.with_name("elsewhere.secret"))
+    before = game.read_bytes()
+    again = cli("autoplay", game, "--seed", "2")
+    assert again.exit_code == 0, again.stderr
+    assert again.stdout.startswith("0 records played; turn ") and \
+        again.stdout.rstrip().endswith(f"game over: the {winner.title()} side won"), \
+        (again.stdout, winner)
+    doc = json.loads(cli("autoplay", game, "--format", "json").stdout)
+    assert doc["records"] == 0 and doc["game_over"] and doc["result"]["winner"] == winner
     assert game.read_bytes() == before
 
 

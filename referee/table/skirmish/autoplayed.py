@@ -43,9 +43,12 @@ def playable(table) -> None:
     """Refuse (UsageError, one line) a skirmish whose dice autoplay cannot roll: manual
     dice (the players give them), the dice secret published before a side was beaten (the
     game is closed), or the secret not beside the journal nor where `new` was told it is
-    (each die is keyed by it)."""
+    (each die is keyed by it). A game over rolls nothing: it is told as it ended, whatever
+    its dice or its secret file."""
     game = table.game()
     header, state = game.header, game.state
+    if state.over():
+        return
     if header["dice"]["mode"] != "committed":
         raise UsageError("autoplay rolls committed dice; this game uses manual dice")
     if state.revealed is not None and not state.over():
