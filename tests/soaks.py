@@ -98,9 +98,9 @@ SOAKS: dict[str, tuple[str, ...] | str] = {
          "g11-ttlm-1918-open-early1-armistice-accepted"),
     "tests/skirmish/test_skirmish_leaks_random.py::test_no_reader_of_a_random_skirmish_sees_"
     "a_secret":
-        # a stop just after a melee with a pass of tick, one just after a dispute, and one
-        # after the end and the reveal: three short games
-        ("g16-melee-tick", "g17-dispute", "g03-reveal"),
+        # a stop just after a melee with a pass of tick, one just after a dispute (in the
+        # barrage: the artillery phase), and one after the end and the reveal: three games
+        ("g16-melee-tick", "g17-dispute-barrage", "g03-reveal"),
     "tests/test_leaks_late.py::test_every_record_of_the_stored_games_is_read_by_every_reader":
         "test_no_reader_sees_a_secret_late_in_a_game",
     "tests/test_forum_formats.py::test_a_random_campaigns_posts_read_as_posts":

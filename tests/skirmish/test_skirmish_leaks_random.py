@@ -1,7 +1,9 @@
 """Secrets of random skirmishes: no output shows a reader what is not his to see.
 
 Random patrol games (each a fresh journal from `referee new --game skirmish` with the two
-players' and the moderator's addresses, played by randomplay.py: moves, spotting, fire,
+players' and the moderator's addresses; a third of them of the patrol given off-table
+artillery on both sides and the British as 1914 regulars, so that the artillery phase and
+rapid fire are played too; played by randomplay.py: moves, spotting, fire,
 the melees owed, morale, surrenders, done, disputes and the moderator's rulings, as each
 side's forms offer them) are stopped somewhere in a phase, just after a melee, just after a
 dispute (open at the stop), at the end of the game, or after `reveal`. Each is then read by
@@ -43,6 +45,7 @@ import pytest
 from inprocess import console
 from mailservers import route_through
 
+from referee.data.paths import default_games_dir
 from referee.table import Table
 from referee.table.skirmish.randomplay import play
 
@@ -102,17 +105,19 @@ class Spec:
     stop: str           # steps: after that many records; melee, dispute: just after the
     steps: int = 0      # first; end: the game over; reveal: over, and its secret published
     tick: bool = False  # a mail route, and one pass of tick at the stop
+    barrage: bool = False   # the patrol with off-table artillery and rapid fire (BARRAGE)
 
     @property
     def name(self) -> str:
-        return f"g{self.n:02d}-{self.stop}{self.steps or ''}{'-tick' if self.tick else ''}"
+        return f"g{self.n:02d}-{self.stop}{self.steps or ''}{'-tick' if self.tick else ''}" \
+            f"{'-barrage' if self.barrage else ''}"
 
 
 def _games() -> list[Spec]:
     rng = random.Random(1918)
     stops = ["steps", "melee", "dispute", "reveal", "end"] * 4
-    return [Spec(n, stop, rng.randint(1, 60) if stop == "steps" else 0, n % 5 == 1)
-            for n, stop in enumerate(stops)]
+    return [Spec(n, stop, rng.randint(1, 60) if stop == "steps" else 0, n % 5 == 1,
+                 n % 3 == 2) for n, stop in enumerate(stops)]
 
 
 GAMES = _games()
@@ -145,12 +150,32 @@ def play_to(spec: Spec, journal: Path) -> None:
         assert r.code == 0, r.err
 
 
+# The patrol's lines that the barrage scenario changes: both sides with off-table artillery
+# (the artillery phase waits on them: card, Sequence of Play), the British the 1914 regulars
+# who may use rapid fire (card, Unaimed Fire Modifiers).
+BARRAGE = {"id: patrol\n": "id: barrage\n",
+           "off_table_artillery: []\n": "off_table_artillery: [british, german]\n",
+           "british_1914: []\n": "british_1914: [british]\n"}
+
+
+def barrage(folder: Path) -> str:
+    """The barrage scenario's file, written from the shipped patrol's."""
+    text = (default_games_dir() / "skirmish" / "scenarios" / "patrol.yaml").read_text()
+    for old, new in BARRAGE.items():
+        assert text.count(old) == 1, f"the patrol's {old.strip()!r} line"
+        text = text.replace(old, new)
+    path = folder / "barrage.yaml"
+    path.write_text(text)
+    return str(path)
+
+
 def new_game(spec: Spec, folder: Path) -> Path:
     journal = folder / f"{spec.name}.jsonl"
     secret = folder / "fixed.secret"            # the game's dice, the same every run
     secret.write_text(hashlib.sha256(f"skirmish-leaks-{spec.n}".encode()).hexdigest() + "\n")
     secret.chmod(0o600)
-    argv = ["new", journal, "--game", "skirmish", "--scenario", "patrol",
+    scenario = barrage(folder) if spec.barrage else "patrol"
+    argv = ["new", journal, "--game", "skirmish", "--scenario", scenario,
             "--game-id", f"skirmish-leaks-{spec.n}", "--secret-file", secret]
     for who, address in addresses(spec.n).items():
         argv += ["--player", f"{who}={address}"]
