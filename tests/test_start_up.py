@@ -497,14 +497,22 @@ def test_msgspec_still_reads_forward_references_after_its_import():
 
 # Module patterns compiled at their first use (base/lazyre.py) that no cold read uses (those
 # of signing.py check a signature, which a read made elsewhere than the moderator's does).
+# A game in play is never read for its ending (endings.py); no read in text or JSON unlinks
+# what a forum would make a link of, or writes BBCode (render/layout.py, formats.py).
 UNCOMPILED = (("referee.base.plurals", "_WRITTEN"),
               ("referee.base.clock", "_DURATION"), ("referee.engine.armies", "_RULE"),
               ("referee.engine.builds", "_FILE_PART"), ("referee.engine.builds", "_BRACKETS"),
-              ("referee.engine", "_ENDED_BY"))
+              ("referee.engine", "_ENDED_BY"), ("referee.engine.endings", "_READ"),
+              ("referee.render.layout", "_LINK_SHAPED"),
+              ("referee.render.formats", "_BB_ANGLE"), ("referee.render.formats", "_BB_COLOUR"))
+# Each pattern named (the patterns of a table of (kind, pattern) pairs), as it stands.
 PATTERNS = PROBE.replace('"loaded": sorted(', '"compiled": [f"{m}.{n}" for m, n in ' +
-                        repr(UNCOMPILED) + """
-    if type(getattr(sys.modules[m], n)).__name__ != "LazyPattern"
-    or set(vars(getattr(sys.modules[m], n))) != {"_source"}], "loaded": sorted(""", 1)
+                        repr(UNCOMPILED) + """ if m in sys.modules
+    for p in (lambda v: [x[1] for x in v] if isinstance(v, tuple) else [v])(
+        getattr(sys.modules[m], n))
+    if type(p).__name__ != "LazyPattern" or set(vars(p)) != {"_source"}],
+    "absent": [m for m, n in """ + repr(UNCOMPILED) + """ if m not in sys.modules],
+    "loaded": sorted(""", 1)
 
 
 @pytest.mark.parametrize("args", [("status",), ("show", "--format", "json")])
@@ -513,7 +521,11 @@ def test_a_cold_read_compiles_no_pattern_of_the_paths_it_does_not_take(args, gam
     done = subprocess.run([sys.executable, "-c", PATTERNS, args[0], str(game), *args[1:]],
                           env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.splitlines()[-1])["compiled"] == []
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert report["compiled"] == []
+    absent = set(report["absent"]) - {"referee.render.layout", "referee.render.formats"}
+    assert not absent, absent           # the probe saw every module of the engine's
+    assert args[0] != "status" or not report["absent"]      # and a status renders in text
 
 
 def test_a_pattern_compiled_at_its_first_use_answers_as_the_compiled_one():

@@ -14,9 +14,9 @@ The kinds of ending, all the rules give and the engine makes:
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from ..base.lazyre import LazyPattern
 from ..data.gamedata import GameData
 
 ENDINGS = ("decisive_victory", "armistice", "surrender", "last_turn")
@@ -47,12 +47,13 @@ def last_turn_reason(label: str) -> str:
 
 
 _SIDE = r"([a-z][a-z_]*)"
+# Compiled at their first use: only a game that has ended is read for its ending.
 _READ = (
-    ("surrender", re.compile(rf"the {_SIDE} player surrenders: .*\(3\.3\)")),
-    ("armistice", re.compile(rf"armistice proposed by the {_SIDE} player and accepted "
-                             rf"\(3\.2\)")),
-    ("decisive_victory", re.compile(r".+ reached \(3\.2\)")),
-    ("last_turn", re.compile(r"the last seasonal turn \(.*\) has been played \(2\.0 VI\)")),
+    ("surrender", LazyPattern(rf"the {_SIDE} player surrenders: .*\(3\.3\)")),
+    ("armistice", LazyPattern(rf"armistice proposed by the {_SIDE} player and accepted "
+                              rf"\(3\.2\)")),
+    ("decisive_victory", LazyPattern(r".+ reached \(3\.2\)")),
+    ("last_turn", LazyPattern(r"the last seasonal turn \(.*\) has been played \(2\.0 VI\)")),
 )
 
 

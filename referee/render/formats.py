@@ -17,8 +17,7 @@ keys, orders to copy) hold none.
 
 from __future__ import annotations
 
-import re
-
+from ..base.lazyre import LazyPattern
 from .columns import columns
 from .layout import (
     FIXED_WIDTH,
@@ -142,7 +141,7 @@ _DIALECTS = {
 # no forum parser takes them for a tag. Where a forum would cut the post at "<" (BGG), it
 # becomes U+2039, which looks alike.
 _BB_BRACKETS = str.maketrans({"[": "\u2045", "]": "\u2046"})
-_BB_ANGLE = re.compile(r"<(?! )")
+_BB_ANGLE = LazyPattern(r"<(?! )")
 # A disputed area in a brick red, readable on a light background; a side's spans take the
 # colour the document gives that side (the game's side_colours), when it gives one.
 _BB_STYLES = {
@@ -150,7 +149,7 @@ _BB_STYLES = {
     "italic": ("[i]", "[/i]"),
     "disputed": ("[color=#B22222]", "[/color]"),
 }
-_BB_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+_BB_COLOUR = LazyPattern(r"#[0-9a-fA-F]{6}")
 
 
 def _bb_escape(text: str, d: _Dialect) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..base.flowing import FLOWED
+from ..base.lazyre import LazyPattern
 from .sections import Document, Span, Table
 from .unbroken import NO_BREAK, bound, unbound
 
@@ -24,8 +25,10 @@ _MIN_LAST_COLUMN = 8
 _WORD = re.compile(r"(?:\S|\xa0)+|[^\S\xa0]+")
 # What forums and chats make a link of by themselves (phpBB's and SMF's magic URLs, Discord,
 # GitHub's autolinks): a word from a scheme before "//" (http://, ftp://, any), from "www."
-# or from an e-mail address's "@" to the next space.
-_LINK_SHAPED = re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*://\S*|www\.\S*|@[^\s@]+")
+# or from an e-mail address's "@" to the next space. Compiled at its first use (its letters
+# in either case make it one of the dearest patterns to compile): only the forum and chat
+# formats read it, never a read in text or JSON.
+_LINK_SHAPED = LazyPattern(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*://\S*|www\.\S*|@[^\s@]+")
 # Its dots become U+2024 (one dot leader) and the colon of "://" U+A789 (modifier letter
 # colon): look-alikes that read as what they replace, one column each (a fixed-width block
 # stays aligned), and that no parser takes for a link.
