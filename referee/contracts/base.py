@@ -22,36 +22,40 @@ class _Shape(StructMeta):
         return super().__new__(mcls, name, bases, namespace, **options)
 
 
-class _Validated:
-    """How pydantic validates a contract class: by the schema validation.py derives from it."""
+def _validated(cls: type, source: Any, handler: Any) -> Any:
+    """How pydantic validates a contract class: by the schema validation.py derives from it.
 
-    __slots__ = ()
+    Each base below holds it itself rather than from a class of their own: a class between
+    a contract and msgspec.Struct would be one more step of every class's lookups as it is
+    made and as msgspec reads its fields, about a hundredth of a cold read's instructions
+    for its two hundred classes."""
+    from .validation import core_schema  # start-up: only validation builds schemas
 
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
-        from .validation import core_schema  # start-up: only validation builds schemas
-
-        return core_schema(cls)
+    return core_schema(cls)
 
 
-class Contract(_Validated, msgspec.Struct, metaclass=_Shape, forbid_unknown_fields=True):
+class Contract(msgspec.Struct, metaclass=_Shape, forbid_unknown_fields=True):
     """A shape at the boundary: unknown keys are errors and no value is coerced.
 
     JSON is read strictly, as msgspec reads it: an array is taken for a tuple and an integer
     for a float, nothing else changes type.
     """
 
+    __get_pydantic_core_schema__ = classmethod(_validated)
+
 
 class Frozen(Contract, frozen=True):
     """A shape whose values never change once read (game data, orders)."""
 
 
-class Open(_Validated, msgspec.Struct, metaclass=_Shape):
+class Open(msgspec.Struct, metaclass=_Shape):
     """A shape that later versions may add keys to, so readers allow (and skip) them.
 
     A key a document may leave out is a field whose default is UNSET: it is printed only
     when it is given. Every other field is given every time.
     """
+
+    __get_pydantic_core_schema__ = classmethod(_validated)
 
 
 class Part(Open):
