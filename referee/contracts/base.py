@@ -45,7 +45,11 @@ class Contract(msgspec.Struct, metaclass=_Shape, forbid_unknown_fields=True):
 
 
 class Frozen(Contract, frozen=True):
-    """A shape whose values never change once read (game data, orders)."""
+    """A shape whose values never change once read (a skirmish's card).
+
+    The bases of the game data and of the orders, read by every cold read, are made the same
+    way straight on Contract (modelbase.Model, orders.Ord): a class fewer in the lineage of
+    each of their ninety classes (see _validated)."""
 
 
 class Open(msgspec.Struct, metaclass=_Shape):

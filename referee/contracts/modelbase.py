@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
-from .base import Frozen
+from .base import Contract
 
 # Sides, nations, unit kinds and countries are named by the game's own files (units.yaml
 # `sides`, `nations` and `unit_types`; map.yaml `countries` and the nations' `home_country`):
@@ -32,5 +32,6 @@ Latitude = Annotated[float, Meta(ge=-90, le=90)]
 Longitude = Annotated[float, Meta(ge=-180, le=180)]
 
 
-class Model(Frozen):
-    """Base of every data model: frozen, unknown keys rejected."""
+class Model(Contract, frozen=True):
+    """Base of every data model: frozen, unknown keys rejected (a Frozen, made straight on
+    Contract: see base.Frozen)."""

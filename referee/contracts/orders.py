@@ -8,11 +8,12 @@ from typing import Annotated, Literal, Union
 
 from msgspec import Meta
 
-from .base import Frozen
+from .base import Contract
 
 
-class Ord(Frozen, tag_field="kind"):
-    """Base of every order; its JSON `kind` names the verb."""
+class Ord(Contract, frozen=True, tag_field="kind"):
+    """Base of every order; its JSON `kind` names the verb (a Frozen, made straight on
+    Contract: see base.Frozen)."""
 
     @property
     def kind(self) -> str:
