@@ -137,14 +137,14 @@ def test_a_report_while_an_armistice_waits_carries_it_as_the_status_does(game, c
     assert report["result"] is None
 
 
-@pytest.mark.parametrize("kind, reason", [
-    ("decisive_victory", endings.reached_reason("Decisive Entente Victory")),
-    ("armistice", endings.armistice_reason("german")),
-    ("surrender", endings.surrender_reason("entente")),
-    ("last_turn", endings.last_turn_reason("WINTER 1919-20")),
+@pytest.mark.parametrize("kind, reason, side", [
+    ("decisive_victory", endings.reached_reason("Decisive Entente Victory"), None),
+    ("armistice", endings.armistice_reason("german"), "german"),
+    ("surrender", endings.surrender_reason("entente"), "entente"),
+    ("last_turn", endings.last_turn_reason("WINTER 1919-20"), None),
 ])
-def test_each_reason_the_engine_writes_reads_back_as_its_kind(kind, reason):
-    assert endings.ending_of(reason)[0] == kind
+def test_each_reason_the_engine_writes_reads_back_as_its_kind(kind, reason, side):
+    assert endings.ending_of(reason) == (kind, side)
     assert endings.ending_of(f"{reason}, edited")[0] is None
 
 

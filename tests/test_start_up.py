@@ -505,10 +505,10 @@ UNCOMPILED = (("referee.base.plurals", "_WRITTEN"),
               ("referee.engine", "_ENDED_BY"), ("referee.engine.endings", "_READ"),
               ("referee.render.layout", "_LINK_SHAPED"),
               ("referee.render.formats", "_BB_ANGLE"), ("referee.render.formats", "_BB_COLOUR"))
-# Each pattern named (the patterns of a table of (kind, pattern) pairs), as it stands.
+# Each pattern named (of a table of rows, the pattern that ends each row), as it stands.
 PATTERNS = PROBE.replace('"loaded": sorted(', '"compiled": [f"{m}.{n}" for m, n in ' +
                         repr(UNCOMPILED) + """ if m in sys.modules
-    for p in (lambda v: [x[1] for x in v] if isinstance(v, tuple) else [v])(
+    for p in (lambda v: [x[-1] for x in v] if isinstance(v, tuple) else [v])(
         getattr(sys.modules[m], n))
     if type(p).__name__ != "LazyPattern" or set(vars(p)) != {"_source"}],
     "absent": [m for m, n in """ + repr(UNCOMPILED) + """ if m not in sys.modules],

@@ -47,21 +47,25 @@ def last_turn_reason(label: str) -> str:
 
 
 _SIDE = r"([a-z][a-z_]*)"
-# Compiled at their first use: only a game that has ended is read for its ending.
+# Each with the words its reason ends with, which only that kind's do: a reason is matched
+# against the one pattern whose ending it has, and each is compiled at its first such use
+# (a game in play is never read for its ending).
 _READ = (
-    ("surrender", LazyPattern(rf"the {_SIDE} player surrenders: .*\(3\.3\)")),
-    ("armistice", LazyPattern(rf"armistice proposed by the {_SIDE} player and accepted "
-                              rf"\(3\.2\)")),
-    ("decisive_victory", LazyPattern(r".+ reached \(3\.2\)")),
-    ("last_turn", LazyPattern(r"the last seasonal turn \(.*\) has been played \(2\.0 VI\)")),
+    ("surrender", "(3.3)", LazyPattern(rf"the {_SIDE} player surrenders: .*\(3\.3\)")),
+    ("armistice", " accepted (3.2)",
+     LazyPattern(rf"armistice proposed by the {_SIDE} player and accepted \(3\.2\)")),
+    ("decisive_victory", " reached (3.2)", LazyPattern(r".+ reached \(3\.2\)")),
+    ("last_turn", " played (2.0 VI)",
+     LazyPattern(r"the last seasonal turn \(.*\) has been played \(2\.0 VI\)")),
 )
 
 
 def ending_of(reason: object) -> tuple[str | None, str | None]:
     """The kind of ending a GameEnded reason records, and the side it names (who resigned;
     who proposed the armistice); (None, None) for words the engine never wrote."""
-    for kind, pattern in _READ:
-        m = pattern.fullmatch(str(reason))
+    text = str(reason)
+    for kind, ending, pattern in _READ:
+        m = pattern.fullmatch(text) if text.endswith(ending) else None
         if m:
             return kind, (m.group(1) if m.groups() else None)
     return None, None
