@@ -399,14 +399,16 @@ except SystemExit as exc:
     code = exc.code
 sys.stdout = out
 print(json.dumps({"code": code, "forks": forks,
-                  "engine": "referee.engine.evolve" in sys.modules}))
+                  "engine": "referee.engine.evolve" in sys.modules,
+                  "secrets": "referee.contracts.secretparts" in sys.modules}))
 """
 
 
 def test_a_cold_read_begins_its_check_beside_before_the_rules_load(game, tmp_path):
     """A journal this account never read is checked line by line in a forked process while
     this one loads the rules and the game data and replays: begun before the engine's
-    modules load, the check ends well before the replay does (store/checking.py)."""
+    modules load, the check ends well before the replay does (store/checking.py); the
+    shapes of the records' secret parts are made by that process alone."""
     env = {**os.environ, "REFEREE_HOME": str(tmp_path / "home")}
 
     def forks(*args: str) -> dict:
@@ -418,6 +420,16 @@ def test_a_cold_read_begins_its_check_beside_before_the_rules_load(game, tmp_pat
     cold = forks("status", str(game))
     assert cold["code"] in (0, None) and cold["engine"], cold
     assert cold["forks"] == [[]], cold
+    # Only the check reads the secret parts' shapes: this process never makes them (a
+    # journal too short to be checked beside has them made here, as the probe sees).
+    assert not cold["secrets"], cold
+    env["REFEREE_HOME"] = str(tmp_path / "other-home")
+    done = subprocess.run([sys.executable, "-c", FORKS.replace("BESIDE_BYTES, checking.cores "
+                           "= 1,", "BESIDE_BYTES, checking.cores = 1 << 40,"), "status",
+                           str(game)], env=env, capture_output=True, text=True, timeout=120)
+    alone = json.loads(done.stdout.splitlines()[-1])
+    assert alone["forks"] == [] and alone["secrets"], alone
+    env["REFEREE_HOME"] = str(tmp_path / "home")
     # From its kept view nothing is replayed, and nothing forked.
     assert forks("status", str(game))["forks"] == []
     # Another read, with the state of the whole journal kept by the first: nothing to

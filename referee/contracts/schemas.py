@@ -22,9 +22,10 @@ from .mapmodels import MapData
 from .names import portable_pattern
 from .orders import Order
 from .outputs import OUTPUTS
-from .records import JournalHeader, JournalRecord, Roster
+from .records import JournalHeader, JournalRecord
 from .results import InboxResult, OrderResult, PlayersView, ReportView
 from .scenariomodels import Scenario
+from .secretparts import Roster
 from .skirmish import (
     SkirmishAutoplay,
     SkirmishCard,

@@ -6,20 +6,13 @@ these models before it is replayed, so a well-chained file of the wrong shape
 is reported with its record number instead of crashing the referee.
 """
 
+from functools import cache
+
 import msgspec
 
 from ..base.errors import ContractError, JournalError, UsageError, quoted
 from ..base.plurals import counted
-from ..contracts.records import (
-    SECRET_DATA,
-    JournalHeader,
-    JournalRecord,
-    MailData,
-    MailRoute,
-    OrderText,
-    Roster,
-    StandingSet,
-)
+from ..contracts.records import JournalHeader, JournalRecord
 from ..store.chain import canonical
 
 
@@ -113,10 +106,17 @@ def _malformed(rec: dict, name: str, exc: msgspec.ValidationError) -> str:
     return f"{name}: record {seq} is malformed: {exc}"
 
 
-# The parts a record may carry beside its events' secrets, each with the shape of its data
-# and whether only the moderator may be its reader.
-PARTS = (("private_order", OrderText, False), ("standing", StandingSet, False),
-         ("mail", MailData, True), ("players", Roster, True), ("mail_route", MailRoute, True))
+@cache
+def _shapes() -> tuple[dict, tuple]:
+    """The shapes of the secret data (contracts/secretparts.py), made at the first record
+    checked: by each event that carries one, and the parts a record may carry beside its
+    events' secrets, each with the shape of its data and whether only the moderator may be
+    its reader."""
+    from ..contracts import secretparts as s  # start-up: a cold read checks them beside
+
+    return s.SECRET_DATA, (("private_order", s.OrderText, False),
+                           ("standing", s.StandingSet, False), ("mail", s.MailData, True),
+                           ("players", s.Roster, True), ("mail_route", s.MailRoute, True))
 
 
 def parts_checked(rec: dict, name: str) -> None:
@@ -124,14 +124,15 @@ def parts_checked(rec: dict, name: str) -> None:
     record, as record_of does). Read off the record as JSON, so that the check beside a cold
     read (store/checking.py) runs it on records its caller took straight into their class:
     what is not where the contract puts a secret is the contract's to refuse."""
+    secret_data, parts = _shapes()
     try:
         events = rec.get("events")
         for i, ev in enumerate(events if type(events) is list else ()):
             kind = ev.get("type") if type(ev) is dict else None
-            secret = ev.get("secret") if type(kind) is str and kind in SECRET_DATA else None
+            secret = ev.get("secret") if type(kind) is str and kind in secret_data else None
             if type(secret) is dict and secret.get("data") is not None:
-                _convert_at(secret["data"], SECRET_DATA[kind], f"$.events[{i}].secret.data")
-        for field, shape, moderator_only in PARTS:
+                _convert_at(secret["data"], secret_data[kind], f"$.events[{i}].secret.data")
+        for field, shape, moderator_only in parts:
             part = rec.get(field)
             if type(part) is not dict:
                 continue
