@@ -32,8 +32,8 @@ def _corners(bits, x, kw):
     return out
 
 
-def plain(space, owner, x, y, r, w, h, prefer, reach, strict, font, apart=None, tie=None):
-    """The place the search written plainly chooses (only looked for: nothing is kept)."""
+def plain_order(space, x, y, r, w, h, prefer, reach, strict, font):
+    """Every place of the search written plainly, in the order it tries them."""
     cell = labels.CELL
     kw = math.ceil(w / cell) + 1
     window = (x - r - reach - w, y - r - reach - h, x + r + reach + w, y + r + reach + h)
@@ -49,9 +49,13 @@ def plain(space, owner, x, y, r, w, h, prefer, reach, strict, font, apart=None, 
             score = _score(box, x, y, r, px, py, font)
             if score - font * 2 <= reach:
                 tried.append((score + over, box))
-    tried.sort()
+    return [box for _, box in sorted(tried)]
+
+
+def plain(space, owner, x, y, r, w, h, prefer, reach, strict, font, apart=None, tie=None):
+    """The place the search written plainly chooses (only looked for: nothing is kept)."""
     suspects = []
-    for _, box in tried:
+    for box in plain_order(space, x, y, r, w, h, prefer, reach, strict, font):
         if apart is not None and not labels.owns(space, owner, box, x, y, r, apart):
             continue
         leader = labels._leader(space, owner, box, x, y, r, suspects, tie)
@@ -100,3 +104,24 @@ def test_the_place_chosen_is_the_plain_search_s(seed):
         if got is not None and rng.random() < 0.5:
             labels.keep_place(space, owner, *got)
     assert chosen > 10      # the searches found places, not only none
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_place_comes_in_the_plain_search_s_order(seed):
+    """The places are scored nearest rows first and given as soon as no row left can score
+    under them: all of them, asked for to the last, still come in the plain order."""
+    rng = random.Random(100 + seed)
+    space = _crowded(rng)
+    many = 0
+    for _ in range(40):
+        x, y, r, _ = rng.choice(space.circles)
+        w, h = rng.uniform(4, 90), rng.uniform(4, 60)
+        font = rng.choice((10.0, 12.0, 13.5))
+        prefer = rng.choice((math.pi / 2, -math.pi / 2, rng.uniform(-math.pi, math.pi)))
+        reach = rng.choice((2.5, 8.0, 14.0)) * font
+        strict = rng.choice((True, False, None))
+        want = plain_order(space, x, y, r, w, h, prefer, reach, strict, font)
+        got = list(labels._in_order(space, x, y, r, w, h, prefer, reach, strict, font))
+        assert got == want, (x, y, r, w, h, prefer, reach, strict, font)
+        many += len(want) > 20
+    assert many > 5         # searches with many places to put in order, not only a few

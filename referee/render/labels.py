@@ -22,7 +22,9 @@ circle is shown the right one.
 
 from __future__ import annotations
 
+import heapq
 import math
+from collections.abc import Iterator
 
 Box = tuple[float, float, float, float]          # x0, y0, x1, y1
 Segment = tuple[float, float, float, float]
@@ -32,6 +34,7 @@ LEADER = 5.0           # a label further than this from its circle gets a leader
 BUCKET = 64.0          # what a leader is checked against is kept in buckets this wide
 OVER = 4.0             # letters further a place clear of the lines may be and still win
 NEAR = 2.5             # letters from its circle within which a place is looked for first
+SLACK = 1e-6           # below a row's distance from a circle, against rounding (_in_order)
 
 
 def segment_meets_box(x0: float, y0: float, x1: float, y1: float, box: Box) -> bool:
@@ -356,28 +359,59 @@ def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: 
            prefer: float, reach: float, strict: bool | None, font: float, keep: bool,
            apart: float | None = None, lead: float = 1.5, tie: float | None = None
            ) -> tuple[Box, Segment | None] | None:
-    """The first place in the order of (score, box) whose leader is clear. A place is tried
-    in each run of free cells of a row of the window: the one that centres the box nearest
-    over the area's column. Its score is its distance from the circle, and a little more
-    the further its direction turns from the preferred one (px, py), worked out a row at a
-    time (what is the same along a row, once); one over the lines joining neighbours
-    scores OVER letters more. A search that found none finds none again until something
-    is added to the space (every try of stacks.py's for an area asks first for the places
-    near its circle), and is not made again."""
+    """The first place in the order of (score, box) (_in_order) whose leader is clear. A
+    search that found none finds none again until something is added to the space (every
+    try of stacks.py's for an area asks first for the places near its circle), and is not
+    made again."""
     asked = (owner, x, y, r, w, h, prefer, reach, strict, font, apart, lead, tie)
     if asked in space.refused:
         return None
+    suspects: list[tuple[tuple, int, int]] = []
+    for box in _in_order(space, x, y, r, w, h, prefer, reach, strict, font):
+        if apart is not None and not owns(space, owner, box, x, y, r, apart):
+            continue
+        leader = _leader(space, owner, box, x, y, r, suspects, tie)
+        if leader is False:
+            continue
+        if keep:
+            keep_place(space, owner, box, leader, lead)
+        return box, leader
+    space.refused.add(asked)
+    return None
+
+
+def _in_order(space: Space, x: float, y: float, r: float, w: float, h: float,
+              prefer: float, reach: float, strict: bool | None, font: float
+              ) -> Iterator[Box]:
+    """The places of the window round the circle in the order of (score, box), as far as
+    they are asked for. A place is tried in each run of free cells of a row of the window:
+    the one that centres the box nearest over the area's column. Its score is its distance
+    from the circle, and a little more the further its direction turns from the preferred
+    one (px, py), worked out a row at a time (what is the same along a row, once); one over
+    the lines joining neighbours scores OVER letters more. No place of a row scores less
+    than the row's own distance from the circle (with its OVER): the rows are scored
+    nearest first, and a place is given as soon as no row left can score below it, so the
+    far rows of a search that ends near its circle are never scored."""
     kw = math.ceil(w / CELL) + 1
     window = (x - r - reach - w, y - r - reach - h, x + r + reach + w, y + r + reach + h)
     px, py = math.cos(prefer), math.sin(prefer)
     dx, dy = (kw * CELL - w) / 2, ((math.ceil(h / CELL) + 1) * CELL - h) / 2
-    tried = []
     target, twice, hypot = int(x // CELL) - kw // 2, font * 2, math.hypot
+    rows = []
     for j, bits, clear in space.found(w, h, window, strict):
         y0 = j * CELL + dy
         y1 = y0 + h
-        over = 0.0 if clear else OVER * font
-        cy, gy = (y0 + y1) / 2 - y, max(y0 - y, 0.0, y - y1)
+        gy = max(y0 - y, 0.0, y - y1)
+        least = max(gy - r, 0.0) - SLACK     # what no place of the row scores under
+        if least - twice <= reach:
+            over = 0.0 if clear else OVER * font
+            rows.append((least + over, j, bits, y0, y1, gy, over))
+    rows.sort()
+    tried: list[tuple[float, Box]] = []
+    for least, _j, bits, y0, y1, gy, over in rows:
+        while tried and tried[0][0] < least:
+            yield heapq.heappop(tried)[1]
+        cy = (y0 + y1) / 2 - y
         while bits:                         # a run of free cells: its place nearest the column
             start = (bits & -bits).bit_length() - 1
             rest = bits >> start
@@ -392,20 +426,9 @@ def _place(space: Space, owner: str, x: float, y: float, r: float, w: float, h: 
             near = hypot(gx if gx > 0.0 else 0.0, gy) - r
             score = (near if near > 0.0 else 0.0) + (1.0 - (cx * px + cy * py) / d) * font
             if score - twice <= reach:
-                tried.append((score + over, (x0, y0, x1, y1)))
-    tried.sort()
-    suspects: list[tuple[tuple, int, int]] = []
-    for _, box in tried:
-        if apart is not None and not owns(space, owner, box, x, y, r, apart):
-            continue
-        leader = _leader(space, owner, box, x, y, r, suspects, tie)
-        if leader is False:
-            continue
-        if keep:
-            keep_place(space, owner, box, leader, lead)
-        return box, leader
-    space.refused.add(asked)
-    return None
+                heapq.heappush(tried, (score + over, (x0, y0, x1, y1)))
+    while tried:
+        yield heapq.heappop(tried)[1]
 
 
 def keep_place(space: Space, owner: str, box: Box, leader: Segment | None,
