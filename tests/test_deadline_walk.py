@@ -362,13 +362,13 @@ def test_a_walk_works_out_the_sides_asked_only_when_that_changes(tmp_path, monke
     quick = replay.position(Journal(path), raw, None, walk=True).walk
     n = raw.count(b"\n") - 1
     assert 0 < len(asked) < n // 2
-    hand_offs = Walk.hand_offs
+    step = Walk.step
 
     def every(self, *args, **kwargs):
-        self._asked = None
-        return hand_offs(self, *args, **kwargs)
+        self._asked = self._still = None        # no record left alone, nothing kept asked
+        return step(self, *args, **kwargs)
 
-    monkeypatch.setattr(Walk, "hand_offs", every)
+    monkeypatch.setattr(Walk, "step", every)
     asked.clear()
     whole = replay.position(Journal(path), raw, None, walk=True).walk
     assert len(asked) > n // 2 and quick.kept() == whole.kept()

@@ -26,7 +26,7 @@ from ..base.clock import (
 )
 from ..base.errors import UNREADABLE, JournalError, UsageError, quoted
 from ..base.plurals import a_or_an
-from ..engine import waiting_on
+from ..engine import DECISIONS, waiting_on
 from ..engine.state import State
 
 # The reminders of a game whose settings name none: a day and two hours before each deadline.
@@ -213,7 +213,8 @@ class Walk(msgspec.Struct, dict=True):
     that one added; `floor`: the deadline, extended, of a side's decision he answered with
     his next one, before which a deadline of his next ones never falls (hand_offs); `reminded`,
     `missed`, `answered`: what Timeline says of them. Beside its fields, what hand_offs last
-    found asked (`_asked`), which is no part of the walk."""
+    found asked (`_asked`) and what a record must change for the walk to change (`_still`),
+    which are no part of the walk."""
 
     settings: Settings = msgspec.field(default_factory=Settings)
     paused: bool = False
@@ -229,6 +230,8 @@ class Walk(msgspec.Struct, dict=True):
     missed: set[tuple[str, int, str]] = msgspec.field(default_factory=set)
     answered: set[tuple[str, int, str]] = msgspec.field(default_factory=set)
     floor: dict[str, str] = msgspec.field(default_factory=dict)
+    _asked = None
+    _still = None
 
     def kept(self) -> dict:
         """The walk as the state snapshot keeps it (plain JSON)."""
@@ -253,14 +256,24 @@ class Walk(msgspec.Struct, dict=True):
 
     def step(self, state: State, rec, sides, name: str) -> None:
         """Walk one record just replayed onto state (a JSON object or of its class); sides:
-        the game's sides under the data in force."""
+        the game's sides under the data in force. A record without a clock part that leaves
+        the decision, the turn, the phase and the sides as they were, when one side alone
+        answers that decision, changes nothing (most records: moves within a player turn);
+        where both sides answer at once (a sealed plan: 2.0 I, 7.0, 8.1), a record changes
+        whom it waits on without changing the decision, so each is walked."""
+        fact = clock_of(rec) if type(rec) is dict else rec.clock
+        now = (state.pending, state.turn, state.phase, sides)
+        if fact is None and now == self._still:
+            return
         if type(rec) is dict:
-            seq, at, actor, fact = rec["seq"], rec.get("at"), rec.get("actor"), clock_of(rec)
+            seq, at, actor = rec["seq"], rec.get("at"), rec.get("actor")
         else:
-            seq, at, actor, fact = rec.seq, rec.at, rec.actor, rec.clock
+            seq, at, actor = rec.seq, rec.at, rec.actor
             if fact is not None:
                 fact = msgspec.to_builtins(fact)
         self.hand_offs(state, seq, at, sides, name, actor)
+        p = now[0]
+        self._still = now if p is None or "sealed" not in DECISIONS[p.kind].extra else None
         if fact is not None:
             self.take(fact, (seq, at), actor, sides, name)
 
@@ -294,7 +307,7 @@ class Walk(msgspec.Struct, dict=True):
         # The same decision asked of the same sides as after the record before (most records:
         # moves within a player turn): each side's key, owner and floor are already what the
         # loop below would make them, which only it and `carried` in it change.
-        if getattr(self, "_asked", None) != now:
+        if self._asked != now:
             self._asked = now
             self.sides_asked(asked, waited, p.side, seq, at, sides, name, actor)
 
@@ -322,12 +335,11 @@ class Walk(msgspec.Struct, dict=True):
         """Before side's new hand-off: the deadline of the decision he leaves becomes his
         floor when he answered it himself, alone waited on, and it was extended or carried
         (an extension holds until the other side is asked); else he has none."""
-        was = self.keys.get(side)
-        alone = was is not None and actor == side and all(
-            self.keys.get(other) is None for other in sides if other != side)
         made = self.handoff.get(side)
         extended = made is not None and (side, made[0]) in self.extended
-        if not alone or not (extended or side in self.floor):
+        was = self.keys.get(side)
+        if not (extended or side in self.floor) or was is None or actor != side or any(
+                self.keys.get(other) is not None for other in sides if other != side):
             self.floor.pop(side, None)
             return
         due = self._due(side, was[0], name)
