@@ -336,10 +336,26 @@ def test_the_records_about_time_are_not_looked_for_where_none_was_found(monkeypa
 
     raw = b'{"seq":0}\n{"clock":{"kind":"pause"},"seq":1}\n'
     assert [r["seq"] for r in clockwalk.clock_facts(raw)] == [1]
-    monkeypatch.setattr(clockwalk, "_LOOKED", [(raw, False)])       # as if none were there
+    monkeypatch.setattr(clockwalk, "_LOOKED", [(raw, -1)])       # as if none were there
     assert clockwalk.clock_facts(raw) == []
     other = raw[:-1] + b" \n"             # other bytes: searched
     assert [r["seq"] for r in clockwalk.clock_facts(other)] == [1]
+
+
+def test_the_records_about_time_are_read_from_where_the_first_was_found(monkeypatch):
+    """clock_facts reads the same bytes from the clock part the search for one found first:
+    a long game that got its deadlines late is not searched again up to them."""
+    from referee.game import clockwalk
+
+    lines = [b'{"seq":%d}\n' % n for n in range(200)] + [
+        b'{"clock":{"kind":"pause"},"seq":200}\n', b'{"seq":201}\n',
+        b'{"clock":{"kind":"resume"},"seq":202}\n']
+    raw = b"".join(lines)
+    assert clockwalk.has_deadlines(raw)
+    assert [r["seq"] for r in clockwalk.clock_facts(raw)] == [200, 202]
+    later = raw.index(b'"clock":{"kind":"resume"')
+    monkeypatch.setattr(clockwalk, "_LOOKED", [(raw, later)])     # as if found there first
+    assert [r["seq"] for r in clockwalk.clock_facts(raw)] == [202]
 
 
 def test_a_walk_works_out_the_sides_asked_only_when_that_changes(tmp_path, monkeypatch):

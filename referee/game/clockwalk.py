@@ -135,13 +135,21 @@ def fact_problem(fact: dict, sides) -> str | None:
 CLOCK_MEMBER = b'"clock":{'
 
 
-_LOOKED: list = []          # [(bytes, whether they hold a record about time)]: the last asked
+# [(bytes, where their first clock part begins, -1: none)]: the bytes last asked
+_LOOKED: list = []
 
 
 def has_deadlines(raw: bytes) -> bool:
     """Whether a journal holds any record about time (else it has no deadlines). Asked again
     of the same bytes, or of them with records after them (the journal an order leaves),
     only what is new is searched."""
+    return _first_clock(raw) >= 0
+
+
+def _first_clock(raw: bytes) -> int:
+    """Where the first clock part of a journal's bytes begins (-1: none), kept for the bytes
+    last asked: clock_facts then reads from there, and a long game that got its deadlines
+    late is not searched again up to them."""
     kept = _LOOKED[-1] if _LOOKED else None     # read once: a thread may replace it
     if kept is not None and kept[0] is raw:
         return kept[1]
@@ -149,15 +157,16 @@ def has_deadlines(raw: bytes) -> bool:
         return _clock_in(raw)
     before = kept[0] if kept is not None else b""
     if before and len(raw) > len(before) and raw.startswith(before):
-        found = kept[1] or _clock_in(raw, len(before) - len(CLOCK_MEMBER) + 1)
+        found = kept[1] if kept[1] >= 0 else \
+            _clock_in(raw, len(before) - len(CLOCK_MEMBER) + 1)
     else:
         found = _clock_in(raw)
     _LOOKED[:] = [(raw, found)]
     return found
 
 
-def _clock_in(raw: bytes, start: int = 0) -> bool:
-    return raw.find(CLOCK_MEMBER, start) >= 0
+def _clock_in(raw: bytes, start: int = 0) -> int:
+    return raw.find(CLOCK_MEMBER, start)
 
 
 def clock_of(rec: dict) -> dict | None:
@@ -169,9 +178,7 @@ def clock_of(rec: dict) -> dict | None:
 def clock_facts(raw: bytes) -> list[dict]:
     """The records of checked journal bytes that hold a clock part, in order (read without
     replaying: only their lines are parsed)."""
-    if not has_deadlines(raw):      # the answer kept for these bytes, when they were asked
-        return []
-    out, start = [], raw.find(CLOCK_MEMBER)
+    out, start = [], _first_clock(raw)      # kept for these bytes, when they were asked
     while start >= 0:
         begin = raw.rfind(b"\n", 0, start) + 1
         end = raw.find(b"\n", start)
