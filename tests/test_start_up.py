@@ -147,6 +147,19 @@ def test_a_cold_read_of_a_game_without_deadlines_spares_what_it_never_uses(args,
     assert not loaded & spared, sorted(loaded & spared)
 
 
+def test_a_cold_status_of_a_game_with_deadlines_loads_what_a_read_of_them_needs(game, cli,
+                                                                               tmp_path):
+    """The deadlines a status shows come from the walk (dues.py); the commands and mail
+    that change or tell them (timeline.py, with the words of each decision and of
+    extending from now) are not loaded."""
+    assert cli("deadline", game, "--set", "48h").exit_code == 0
+    loaded = _loaded(tmp_path / "fresh-home", "status", str(game), "--format", "json")
+    assert {"referee.game.clockwalk", "referee.game.dues"} <= loaded
+    needless = {"referee.game.timeline", "referee.game.decisionwords",
+                "referee.game.extendfromnow"}
+    assert not needless & loaded, sorted(needless & loaded)
+
+
 def test_msgspec_loaded_without_its_unused_submodules_still_has_them():
     """The submodules a read spares load as usual when asked for, and msgspec.json.schema
     loads its writer on its first call."""

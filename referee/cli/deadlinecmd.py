@@ -99,6 +99,7 @@ def _shown(journal: Path, made: list[dict], fmt: Fmt, table=None) -> str:
     the journal read again and checked so (someone who can write the folder may have put
     another copy in its place since)."""
     from ..game import timeline  # start-up: only the deadline commands need it
+    from ..game.dues import deadline_view  # start-up: only the deadline commands
     from ..game.missednow import marked_missed  # start-up: only the deadline commands
     from ..render.documents import extension_note, missed_note, side_name
 
@@ -106,7 +107,7 @@ def _shown(journal: Path, made: list[dict], fmt: Fmt, table=None) -> str:
         table = commands.table_of(journal, GAMES["dir"], shown=True)
     from ..mail.nextpass import as_the_next_pass_rules  # start-up: only the deadline commands
 
-    view = marked_missed(timeline.deadline_view(
+    view = marked_missed(deadline_view(
         timeline.timeline(table.journal, table.raw, GAMES["dir"]),
         records=[r["seq"] for r in made]))
     view = {**view, "due": as_the_next_pass_rules(view, table.path, GAMES["dir"])["due"]}

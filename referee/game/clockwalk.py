@@ -6,7 +6,7 @@ A journal that holds a record about time is walked as it is replayed (replay.pos
 the state snapshot keeps the walk with the state: a read from a snapshot walks only the
 records after it, and `status` shows the deadlines of a long game without reading it a
 second time. The records about time can also be read without replaying (clock_facts), as
-the game's time zone is (zone_of).
+the game's time zone is (zone_of). What a walk says after its last record is dues.py's.
 """
 
 from __future__ import annotations

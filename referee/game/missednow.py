@@ -1,6 +1,6 @@
 """A deadline whose time has come, told so when it is shown.
 
-The deadlines a view keeps (timeline.deadline_view) are the journal's alone, so that a view
+The deadlines a view keeps (dues.deadline_view) are the journal's alone, so that a view
 kept for the journal's bytes serves every later read; whether a deadline has passed is the
 clock's, so it is marked each time the deadlines are shown, never kept."""
 

@@ -20,24 +20,22 @@ import msgspec
 from ..base.clock import (
     duration_text,
     for_players,
-    is_utc,
     left_label,
     parse_duration,
     parse_stamp,
-    stamp,
 )
 from ..base.clock import now as clock_now
 from ..base.errors import OrderError, UsageError, one_line, quoted
 from ..base.plurals import counted, upper_first
 from ..contracts.records import MOST_REMINDERS
-from ..contracts.views import Deadlines
 from ..data.gamedata import GameData
-from ..engine import game_over, game_over_violation, waiting_on
+from ..engine import game_over, game_over_violation
 from ..engine.core import DECISIONS
 from ..engine.state import State
 from ..store.journal import Journal, now
-from .clockwalk import REMINDERS, Due, Settings, Walk, clock_of
+from .clockwalk import REMINDERS, Due, Settings, clock_of
 from .decisionwords import decision_words
+from .dues import Timeline, timeline_of
 from .extendfromnow import FROM_NOW, from_now_span
 from .pausedby import pause_of, pause_words
 from .records import keep_contract
@@ -127,39 +125,6 @@ def unset(state: State) -> bool:
     """Whether the state is a journal's without its set-up record: nothing pending, and
     nothing ended the game (the engine's game_over takes it for over: no decision is left)."""
     return state.pending is None and state.phase != "over"
-
-
-class Timeline(msgspec.Struct):
-    """What the journal says about time: settings, pause, each owing side's deadline, and
-    the reminders, extensions and missed deadlines recorded."""
-
-    settings: Settings
-    paused: bool
-    dues: list[Due]
-    seq: int
-    hash: str
-    used: dict[str, int]                     # extensions each side asked for
-    reminded: set[tuple[str, int, str, str]]     # (side, hand-off, before, due)
-    # (side, hand-off, due) missed with nobody answering (wait, pause): once for each due
-    missed: set[tuple[str, int, str]]
-    # (side, hand-off, due) the referee answered for (policy default): again while the side
-    # still owes that decision (each hit of a loss, each unit to place is an answer)
-    answered: set[tuple[str, int, str]] = msgspec.field(default_factory=set)
-    state: State | None = None
-    data: GameData | None = None
-
-    def due_for(self, side: str) -> Due | None:
-        return next((d for d in self.dues if d.side == side), None)
-
-    def is_late(self, d: Due) -> bool:
-        """Whether a deadline passed with nobody answering for it (the policy wait, or a
-        pause): the journal recorded it missed, for that side's hand-off at that time."""
-        return (d.side, d.handoff, stamp(d.due)) in self.missed
-
-    def late(self) -> list[Due]:
-        """The deadlines passed that nobody answered for (the policy wait, or a pause): the
-        sides the game waits on the moderator for."""
-        return [d for d in self.dues if self.is_late(d)]
 
 
 def answers_missed(rec: dict) -> bool:
@@ -417,34 +382,6 @@ def timeline(journal: Journal, raw: bytes, games_dir: Path | None = None,
     raw's records, already checked, which are not checked again)."""
     pos = position(journal, raw, games_dir, checked=checked, walk=True)
     return timeline_of(pos.walk, pos.state, pos.data, pos.seq, pos.hash, journal.name)
-
-
-def timeline_of(walk: Walk, state: State, data: GameData, seq: int, last: str,
-                name: str) -> Timeline:
-    """The Timeline of a walk to record seq (whose hash is last), the state there. A game
-    closed by the reveal of its secret (`reveal --force`) owes nothing: no record may follow
-    the reveal, so no deadline runs."""
-    sides = [] if state.revealed else waiting_on(state)
-    dues = [d for d in (walk.due(state, side, name) for side in sides) if d is not None]
-    return Timeline(walk.settings, walk.paused, dues, seq, last, walk.used, walk.reminded,
-                    walk.missed, walk.answered, state, data)
-
-
-def deadline_view(tl: Timeline, **made: list[int]) -> dict:
-    """What `status` shows of the deadlines: each owing side's, and whether the game is
-    paused (the same for every reader: deadlines are public); `deadline` and `extend` add
-    the records they made (`records`). A paused game shows none: no deadline runs, and
-    `--resume` runs them again from then, so the time the walk had is neither due nor
-    missed."""
-    zone = {} if is_utc(tl.settings.zone) else {"zone": tl.settings.zone}
-    running = [] if tl.paused else tl.dues
-    return Deadlines.plain(
-        paused=tl.paused, policy=tl.settings.missed, **zone,
-        due=[{"side": d.side, "decision": d.decision, "due": stamp(d.due), "words": d.words,
-              "handoff": d.handoff,
-              "extended": duration_text(d.extended) if d.extended else None,
-              **({"last_extension": duration_text(d.last_extension)} if d.extended else {})}
-             for d in running], **made)
 
 
 # ---------------------------------------------------------------- changing them

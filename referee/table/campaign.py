@@ -186,9 +186,9 @@ class CampaignKind(GameKind):
         except UNREADABLE as exc:
             raise unplayable(table.path, game.state.seq, exc, "cannot be shown") from None
         if game.walk is not None:       # the journal holds a record about time: it was walked
-            from ..game import timeline  # start-up: only a game with deadlines
+            from ..game.dues import deadline_view, timeline_of  # start-up: a game with deadlines
 
-            view["deadlines"] = timeline.deadline_view(timeline.timeline_of(
+            view["deadlines"] = deadline_view(timeline_of(
                 game.walk, game.state, game.data, game.state.seq, game.last, table.name))
         return halted_now(view, table, None)
 

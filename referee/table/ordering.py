@@ -15,7 +15,7 @@ from ..base.warned import warn
 from ..contracts.results import OrderResult
 from ..game.battlethread import Battles
 from ..game.clockwalk import has_deadlines
-from ..game.timeline import deadline_view, timeline_of
+from ..game.dues import deadline_view, timeline_of
 from ..game.views import order_aids, status_view
 from ..render.documents import reader_words, status_document
 from ..render.formats import render
