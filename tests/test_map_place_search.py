@@ -82,18 +82,25 @@ def _crowded(rng: random.Random) -> labels.Space:
     return space
 
 
+def _search(rng: random.Random, space) -> tuple[str, tuple]:
+    """A random search round one of the space's circles: its owner, then the circle, the
+    label's size, the preferred direction, the reach, the strictness and the font."""
+    x, y, r, owner = rng.choice(space.circles)
+    w, h = rng.uniform(4, 90), rng.uniform(4, 60)
+    font = rng.choice((10.0, 12.0, 13.5))
+    prefer = rng.choice((math.pi / 2, -math.pi / 2, rng.uniform(-math.pi, math.pi)))
+    reach = rng.choice((2.5, 8.0, 14.0)) * font
+    strict = rng.choice((True, False, None))
+    return owner, (x, y, r, w, h, prefer, reach, strict, font)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_the_place_chosen_is_the_plain_search_s(seed):
     rng = random.Random(seed)
     space = _crowded(rng)
     chosen = 0
     for _ in range(60):
-        x, y, r, owner = rng.choice(space.circles)
-        w, h = rng.uniform(4, 90), rng.uniform(4, 60)
-        font = rng.choice((10.0, 12.0, 13.5))
-        prefer = rng.choice((math.pi / 2, -math.pi / 2, rng.uniform(-math.pi, math.pi)))
-        reach = rng.choice((2.5, 8.0, 14.0)) * font
-        strict = rng.choice((True, False, None))
+        owner, (x, y, r, w, h, prefer, reach, strict, font) = _search(rng, space)
         apart = rng.choice((None, None, rng.uniform(0, 2) * font))
         tie = rng.choice((None, font))
         want = plain(space, owner, x, y, r, w, h, prefer, reach, strict, font, apart, tie)
@@ -114,14 +121,9 @@ def test_every_place_comes_in_the_plain_search_s_order(seed):
     space = _crowded(rng)
     many = 0
     for _ in range(40):
-        x, y, r, _ = rng.choice(space.circles)
-        w, h = rng.uniform(4, 90), rng.uniform(4, 60)
-        font = rng.choice((10.0, 12.0, 13.5))
-        prefer = rng.choice((math.pi / 2, -math.pi / 2, rng.uniform(-math.pi, math.pi)))
-        reach = rng.choice((2.5, 8.0, 14.0)) * font
-        strict = rng.choice((True, False, None))
-        want = plain_order(space, x, y, r, w, h, prefer, reach, strict, font)
-        got = list(labels._in_order(space, x, y, r, w, h, prefer, reach, strict, font))
-        assert got == want, (x, y, r, w, h, prefer, reach, strict, font)
+        _, asked = _search(rng, space)
+        want = plain_order(space, *asked)
+        got = list(labels._in_order(space, *asked))
+        assert got == want, asked
         many += len(want) > 20
     assert many > 5         # searches with many places to put in order, not only a few
