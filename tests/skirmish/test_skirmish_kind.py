@@ -261,6 +261,36 @@ def test_a_hostile_skirmish_journal_is_one_line_and_exit_3(cli, played, tmp_path
         assert says in line, (args, line)
 
 
+@pytest.mark.parametrize("edit", [
+    lambda rs: rs[0]["card_data"].__setitem__("aimed_scores", 7),
+    lambda rs: rs[0]["card_data"].pop("weapons"),
+    lambda rs: rs[0]["card_data"].__setitem__("zz", 1),
+    lambda rs: rs[0]["scenario_data"].__setitem__("off_table_artillery", ["nobody"]),
+    lambda rs: rs[0]["scenario_data"].__setitem__("forces", {}),
+])
+def test_an_order_to_a_skirmish_whose_card_is_damaged_is_one_line_and_exit_3(
+        cli, played, tmp_path, edit):
+    """`skirmish order` reads the card and forces of record 0 as `order` does: one that is
+    not a card, or names a side the game does not have, is the journal's fault (exit 3, one
+    line), never the referee's, and nothing is written. The journal is the moderator's own,
+    rewritten and signed again with the game's key (forging.py), so that the order gets as
+    far as the card."""
+    from forging import forget_mark, write_resigned
+
+    j, _ = played
+    recs = records(j)
+    edit(recs)
+    bad = tmp_path / "bad.jsonl"
+    write_resigned(bad, recs)
+    forget_mark(bad)
+    before = bad.read_bytes()
+    for args in (["skirmish", "order", bad, "done", "--as", "german"],
+                 ["order", bad, "done", "--as", "german"]):
+        line = _one_line(cli(*args), 3)
+        assert line.startswith("referee: bad.jsonl: "), (args, line)
+    assert bad.read_bytes() == before
+
+
 def test_skirmish_report_shows_the_game_only_as_this_referee_wrote_it(cli, played, tmp_path,
                                                                       monkeypatch):
     """`skirmish report` shows a game as `status` does: a journal of this referee's game

@@ -374,7 +374,7 @@ def submit_many(path: Path | str, side: str, texts: list[str],
         records = parse(raw, journal.name)
         if not is_skirmish(records[0]):
             raise UsageError(f"{journal.name}: not a skirmish game")
-        card, state = replay(records)
+        card, state = replayed(records, journal.name)   # a damaged card: the journal's fault
         check_side(side, tuple(state.sides))
         if expect_seq is not None and expect_seq != records[-1]["seq"]:
             raise stale(records[-1]["seq"], expect_seq)
