@@ -270,9 +270,9 @@ def test_a_hostile_skirmish_journal_is_one_line_and_exit_3(cli, played, tmp_path
 ])
 def test_an_order_to_a_skirmish_whose_card_is_damaged_is_one_line_and_exit_3(
         cli, played, tmp_path, edit):
-    """`skirmish order` reads the card and forces of record 0 as `order` does: one that is
-    not a card, or names a side the game does not have, is the journal's fault (exit 3, one
-    line), never the referee's, and nothing is written. The journal is the moderator's own,
+    """`skirmish order` reads the card and forces of record 0 as `order` and `reveal` do: one
+    that is not a card, or names a side the game does not have, is the journal's fault (exit
+    3, one line), never the referee's, and nothing is written. The journal is the moderator's own,
     rewritten and signed again with the game's key (forging.py), so that the order gets as
     far as the card."""
     from forging import forget_mark, write_resigned
@@ -285,7 +285,7 @@ def test_an_order_to_a_skirmish_whose_card_is_damaged_is_one_line_and_exit_3(
     forget_mark(bad)
     before = bad.read_bytes()
     for args in (["skirmish", "order", bad, "done", "--as", "german"],
-                 ["order", bad, "done", "--as", "german"]):
+                 ["order", bad, "done", "--as", "german"], ["reveal", bad, "--force"]):
         line = _one_line(cli(*args), 3)
         assert line.startswith("referee: bad.jsonl: "), (args, line)
     assert bad.read_bytes() == before
