@@ -409,12 +409,14 @@ class Painter:
             return
         bold, italic, size, anchor = self._font(style)
         x, y = self._n(el, "x"), self._n(el, "y")
-        # The calls ImageDraw.text makes on its core drawing object (Pillow 10 to 13), held
-        # to its pixels by tests/test_map.py: a Pillow that draws otherwise fails there.
-        ink = self.draw.draw.draw_ink(_colour(style.get("fill", "#000000")) or (0, 0, 0))
+        # The coverage ImageDraw.text asks of the font, blended as its draw_bitmap blends it
+        # (Pillow 10 to 13), held to its pixels by tests/test_map.py: a Pillow that draws
+        # otherwise fails there.
+        colour = _colour(style.get("fill", "#000000")) or (0, 0, 0)
         mask, (dx, dy) = _coverage(el.text, bold, italic, size, anchor,
-                                   (math.modf(x)[0], math.modf(y)[0]), ink)
-        self.draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)
+                                   (math.modf(x)[0], math.modf(y)[0]),
+                                   self.draw.draw.draw_ink(colour))
+        _blended(self.image, mask, (int(x) + dx, int(y) + dy), colour)
 
 
 def _coverage(text: str, bold: bool, italic: bool, size: int, anchor: str,
@@ -429,6 +431,16 @@ def _coverage(text: str, bold: bool, italic: bool, size: int, anchor: str,
 
 
 _COVERAGE = Weighed(TEXT_BYTES, TEXT_MOST)
+
+
+def _blended(image, mask, at: tuple[int, int], colour: tuple) -> None:
+    """The colour laid on the image through a text's coverage from `at`, pixel for pixel
+    as ImageDraw.text's draw_bitmap blends it: a patch of the colour pasted through the
+    coverage (Pillow's fill through a grey mask tests the image's mode at every byte, and
+    costs half as much again)."""
+    Image, _ = _pil()
+    (x, y), (w, h) = at, mask.size
+    image.im.paste(Image.core.fill(image.mode, (w, h), colour), (x, y, x + w, y + h), mask)
 
 
 @functools.lru_cache(maxsize=1024)
