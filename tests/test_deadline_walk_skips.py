@@ -25,7 +25,7 @@ from commandclock import START
 
 import gamecalls as g
 from referee.base.errors import OrderError, UsageError
-from referee.engine import DECISIONS, sealed_sides, waiting_on
+from referee.engine import DECISIONS, acting, sealed_sides, waiting_on
 from referee.game import clockwalk, replay
 from referee.game.autoplay import autoplay
 from referee.game.clockwalk import Walk
@@ -58,10 +58,20 @@ def compared(monkeypatch):
         assert self.kept() == twin.kept(), f"{name}: record {seq}: the walks differ"
         for side in waiting_on(state) if state.pending is not None else ():
             assert self.due(state, side, name) == twin.due(state, side, name), seq
+        assert waiting_on(state) == acting_sides(state), seq
         seen["left alone" if alone else "walked"] += 1
 
     monkeypatch.setattr(Walk, "step", both)
     return seen
+
+
+def acting_sides(state) -> list[str]:
+    """The sides engine.acting says may answer now, the pending side first: whom the game
+    waits on, asked side by side."""
+    p = state.pending
+    if p is None:
+        return []
+    return [p.side] + [s for s in state.hands if s != p.side and acting(state, s)]
 
 
 def rec_clock(rec):

@@ -98,13 +98,20 @@ def acting(state: State, side: str) -> bool:
 
 def waiting_on(state: State) -> list[str]:
     """Every side the referee is waiting on, the pending side first (the others only where
-    both sides answer at once: acting)."""
+    both sides answer at once: acting). Asked after every record a game with deadlines
+    replays, so acting is worked out here from the book once, not again for each side."""
     p = state.pending
     if p is None:
         return []
-    if "sealed" not in DECISIONS[p.kind].extra:     # one side answers: the pending one
-        return [p.side]
-    return [p.side] + [s for s in state.hands if s != p.side and acting(state, s)]
+    sealed = DECISIONS[p.kind].extra.get("sealed")
+    b = sealed.book(state) if sealed is not None else None
+    out = [p.side]
+    if b is None:                   # one side answers: the pending one
+        return out
+    for side in state.hands:
+        if side != p.side and side in b["plans"] and side not in b["done"]:
+            out.append(side)
+    return out
 
 
 def check(state: State, data: GameData, order: Ord, side: str) -> Violation | None:
