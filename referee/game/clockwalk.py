@@ -220,7 +220,8 @@ class Walk(msgspec.Struct, dict=True):
     that one added; `floor`: the deadline, extended, of a side's decision he answered with
     his next one, before which a deadline of his next ones never falls (hand_offs); `reminded`,
     `missed`, `answered`: what Timeline says of them. Beside its fields, what hand_offs last
-    found asked (`_asked`) and what a record must change for the walk to change (`_still`),
+    found asked (`_asked`) and what a record must change for the walk to change (`_still`:
+    the decision, turn, phase and sides, and the sides waited on where both answer at once),
     which are no part of the walk."""
 
     settings: Settings = msgspec.field(default_factory=Settings)
@@ -264,14 +265,21 @@ class Walk(msgspec.Struct, dict=True):
     def step(self, state: State, rec, sides, name: str) -> None:
         """Walk one record just replayed onto state (a JSON object or of its class); sides:
         the game's sides under the data in force. A record without a clock part that leaves
-        the decision, the turn, the phase and the sides as they were, when one side alone
-        answers that decision, changes nothing (most records: moves within a player turn);
-        where both sides answer at once (a sealed plan: 2.0 I, 7.0, 8.1), a record changes
-        whom it waits on without changing the decision, so each is walked."""
+        the decision, the turn, the phase, the sides and the sides waited on as they were
+        changes nothing (most records: moves within a player turn, orders sealed into a
+        plan). Where one side alone answers the decision, the sides waited on are what the
+        decision says; where both answer at once (a sealed plan: 2.0 I, 7.0, 8.1), a plan
+        closed by the side not asked first changes them and leaves the decision as it
+        was, so they are asked again."""
         fact = clock_of(rec) if type(rec) is dict else rec.clock
         now = (state.pending, state.turn, state.phase, sides)
-        if fact is None and now == self._still:
-            return
+        still = self._still
+        if fact is None and still is not None and now == still[0]:
+            try:
+                if still[1] is None or waiting_on(state) == still[1]:
+                    return
+            except UNREADABLE:      # walked: hand_offs names the record
+                pass
         if type(rec) is dict:
             seq, at, actor = rec["seq"], rec.get("at"), rec.get("actor")
         else:
@@ -280,7 +288,8 @@ class Walk(msgspec.Struct, dict=True):
                 fact = msgspec.to_builtins(fact)
         self.hand_offs(state, seq, at, sides, name, actor)
         p = now[0]
-        self._still = now if p is None or "sealed" not in DECISIONS[p.kind].extra else None
+        sealed = p is not None and "sealed" in DECISIONS[p.kind].extra
+        self._still = (now, self._asked[1] if sealed else None)
         if fact is not None:
             self.take(fact, (seq, at), actor, sides, name)
 
