@@ -3,7 +3,7 @@ everything out again after every record.
 
 Walk.step (game/clockwalk.py) leaves alone a record without a clock part after which the
 decision, the turn, the phase, the sides and the sides waited on are what they were: most
-records of a campaign, the orders sealed into a plan (2.0 I, 7.0, 8.1) among them, but not
+records of a campaign, the orders sealed into a plan (2.0 I, 2.0 V.3, 7.0) among them, but not
 the plan a side not asked first closes, which changes only whom the game waits on. Here
 random games with deadlines (random legal play between passes of the referee's deadline
 check, which send reminders and rule deadlines missed under each policy, the referee

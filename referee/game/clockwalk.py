@@ -268,7 +268,7 @@ class Walk(msgspec.Struct, dict=True):
         the decision, the turn, the phase, the sides and the sides waited on as they were
         changes nothing (most records: moves within a player turn, orders sealed into a
         plan). Where one side alone answers the decision, the sides waited on are what the
-        decision says; where both answer at once (a sealed plan: 2.0 I, 7.0, 8.1), a plan
+        decision says; where both answer at once (a sealed plan: 2.0 I, 2.0 V.3, 7.0), a plan
         closed by the side not asked first changes them and leaves the decision as it
         was, so they are asked again."""
         fact = clock_of(rec) if type(rec) is dict else rec.clock
@@ -297,8 +297,8 @@ class Walk(msgspec.Struct, dict=True):
                   actor: str | None = None) -> None:
         """A side asked something new by record seq (written at `at`) has its hand-off there:
         it was not waited on before, or what it is asked (the decision's kind, the turn and
-        the phase) changed. A decision both sides answer at once (a sealed plan: 2.0 I, 7.0,
-        8.1) is one for both: the other side's plan going in leaves this side's hand-off,
+        the phase) changed. A decision both sides answer at once (a sealed plan: 2.0 I, 2.0
+        V.3, 7.0) is one for both: the other side's plan going in leaves this side's hand-off,
         and so its deadline, where it was (JournalError naming the record when the rules
         cannot say whom it leaves waited on). A side that answers a decision whose deadline
         was extended with his next decision (nobody else waited on between) keeps that time:
