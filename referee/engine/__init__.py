@@ -90,10 +90,12 @@ def acting(state: State, side: str) -> bool:
     if p is None:
         return False
     got = _sealed(state)
-    if got is None:
-        return p.side == side
-    b = got[1]
-    return side in b["plans"] and side not in b["done"]
+    return p.side == side if got is None else _plan_open(got[1], side)
+
+
+def _plan_open(book: dict, side: str) -> bool:
+    """Whether side has a plan in the sealed plans' book and has not closed it."""
+    return side in book["plans"] and side not in book["done"]
 
 
 def waiting_on(state: State) -> list[str]:
@@ -103,13 +105,12 @@ def waiting_on(state: State) -> list[str]:
     p = state.pending
     if p is None:
         return []
-    sealed = DECISIONS[p.kind].extra.get("sealed")
-    b = sealed.book(state) if sealed is not None else None
+    got = _sealed(state)
     out = [p.side]
-    if b is None:                   # one side answers: the pending one
+    if got is None:                 # one side answers: the pending one
         return out
-    for side in state.hands:
-        if side != p.side and side in b["plans"] and side not in b["done"]:
+    for side in state.hands:        # a loop, not a comprehension: no frame of its own
+        if side != p.side and _plan_open(got[1], side):
             out.append(side)
     return out
 
