@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, ...]] = [
                                                         # to; what a build costs and needs
     ("room", "sealed", "supply", "hidden_room"),        # room: what moves into armies free
     ("movement",),                                      # primitives: moving and settling
-    ("alone", "armies", "cards", "fire", "own_area", "path_walk"),
+    ("alone", "armies", "cards", "fire", "own_area", "path_walk", "unit_bp"),
     ("core", "intake"),                                 # Ctx, prompt, the decision registry;
                                                         # what a new order's line may hold
     ("apply", "invariants", "reading"),

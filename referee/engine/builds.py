@@ -22,6 +22,7 @@ from .core import Ctx, Violation, and_list
 from .movement import apply_reorganise, reorganise_violation
 from .state import State, nation_of
 from .supply import supplied_areas
+from .unit_bp import build_cost
 
 
 def plan(s: State, d: GameData, side: str) -> tuple[Ord, ...]:
@@ -91,13 +92,6 @@ def may_upgrade(s: State, d: GameData, side: str) -> bool:
 def entrench_limit(s: State, d: GameData) -> int | None:
     """The most BP a side may spend on entrenchment this turn, if the data limits it (7.4)."""
     return d.events.availability.get("entrenchment_bp_limit", {}).get(f"turn_{s.turn}")
-
-
-def build_cost(d: GameData, unit: str) -> int:
-    """BP cost of a unit (7.6): its type's cost_bp in units.yaml (TTLM: tanks and Stoßtruppen
-    2, Commonwealth rebuilt 2, others 1)."""
-    nation, kind = unit.split(":")
-    return d.units.cost(kind)
 
 
 def left(s: State, d: GameData, side: str, extra: Ord | None = None) -> int:

@@ -50,7 +50,6 @@ from . import sealed
 from .armies import hidden_templates
 from .builds import (
     available,
-    build_cost,
     left,
     may_upgrade,
     plan,
@@ -65,6 +64,7 @@ from .order_text import format_order
 from .reinforce import settle_empty_armies
 from .state import State
 from .supply import supplied_areas
+from .unit_bp import build_cost, eft_bp
 
 # ---------------------------------------------------------------- V.2 build points (7.0)
 
@@ -365,19 +365,6 @@ def eft_units(s: State, d: GameData) -> list[tuple[str, str, str]]:
                 nation, kind = key.split(":")
                 out += [(template_ref(a, key), nation, kind)] * n
     return out
-
-
-def eft_bp(s: State, d: GameData) -> int:
-    """The BP value of the units in the EFT box (build costs, an army 1 BP) (2.0 V.4, 3.1)."""
-    # Summed directly: the decisive-victory check asks after every order (3.1, 3.2).
-    box = d.eft_box.id if d.eft_box else None
-    bp = sum(build_cost(d, f"{p.nation}:{p.kind}") for p in s.pieces.values()
-             if box is not None and p.area == box)
-    for a in s.armies.values():
-        if a.status == "eft":
-            bp += d.units.cost("army") + sum(build_cost(d, key) * n
-                                             for key, n in a.contents.items())
-    return bp
 
 
 def eft_losses_off(s: State, d: GameData) -> bool:

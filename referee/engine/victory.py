@@ -15,8 +15,8 @@ from ..contracts.orders import Armistice, Ord
 from ..data.gamedata import GameData
 from .core import Ctx, Violation
 from .endings import armistice_reason, level_winner, reached_reason, surrender_reason
-from .production import eft_bp
 from .state import BOTH, State, other
+from .unit_bp import eft_bp
 
 NOBODY = (0, 0, 0, 0)                     # State.board's cell of an area with no units
 
