@@ -147,6 +147,28 @@ def test_a_cold_read_of_a_game_without_deadlines_spares_what_it_never_uses(args,
     assert not loaded & spared, sorted(loaded & spared)
 
 
+# The rules' modules a decision needs: those that register the decision kinds (loaded at
+# engine/core.DECISIONS's first look), and what they alone import. A game that is over is
+# replayed (evolve, apply*.py) and scored (victory.py), and asks no decision.
+DECIDING = tuple(f"referee.engine.{m}" for m in (
+    "battle", "builds", "combat", "crisis", "fire", "flow", "losses", "movement",
+    "movement_modes", "production", "reading", "reinforce", "retreats", "room", "scramble",
+    "sealed", "standing", "supply", "suppress"))
+
+
+@pytest.mark.parametrize("args", [("status",), ("show", "--format", "json")])
+def test_a_cold_read_of_a_game_that_is_over_loads_no_module_of_the_decisions(args, game,
+                                                                           cli, tmp_path):
+    in_play = _loaded(tmp_path / "home-in-play", args[0], str(game), *args[1:])
+    # Control: a game in play asks its pending decision (card or pass, 2.0 II.1), and the
+    # probe sees the modules it loads for it (standing.py only answers an order).
+    assert set(DECIDING) - {"referee.engine.standing"} <= in_play
+    assert cli("order", game, "--as", "german", "surrender").exit_code == 0     # 3.3
+    over = _loaded(tmp_path / "home-over", args[0], str(game), *args[1:])
+    assert {"referee.game.replay", "referee.engine.victory", "referee.engine.apply"} <= over
+    assert not set(DECIDING) & over, sorted(set(DECIDING) & over)
+
+
 def test_a_cold_status_of_a_game_with_deadlines_loads_what_a_read_of_them_needs(game, cli,
                                                                                tmp_path):
     """The deadlines a status shows come from the walk (dues.py); the commands and mail

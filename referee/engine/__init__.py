@@ -1,7 +1,9 @@
 """The rules engine: decide (orders -> events), evolve (events -> state), legal_orders.
 
 Pure functions over plain data: no files, no printing. The decision kinds
-register themselves from flow.py and the rule modules it imports.
+register themselves from flow.py and the rule modules it imports, which load
+the first time anything looks into the registry (core.DECISIONS): a read of a
+game that is over replays it (evolve) and asks no decision.
 """
 
 from __future__ import annotations
@@ -12,25 +14,52 @@ from ..contracts.events_base import Ev
 from ..contracts.orders import Ord
 from ..data.gamedata import GameData
 from ..store.dice import Dice
-from . import (  # noqa: F401  (each registers its decision kinds; apply, how events evolve)
-    apply,
-    combat,
-    crisis,
-    flow,
-    losses,
-    production,
-    reinforce,
-    retreats,
-    scramble,
-    supply,
-    victory,
-)
-from .core import DECISIONS, Ctx, SealedPlans, Violation, open_kinds
+from . import apply, victory  # noqa: F401  (apply: how events evolve; victory: 3.1-3.3)
+from .core import DECISIONS, Ctx, SealedPlans, Violation, in_order, open_kinds
 from .evolve import evolve
-from .movement import private_order
 from .order_text import format_order
-from .standing import answer as answer_standing
 from .state import State
+
+# The modules that register decision kinds, in the order they register them (each after the
+# modules it imports): the registry's order.
+RULES = ("losses", "scramble", "retreats", "battle", "combat", "crisis", "supply", "reinforce",
+         "production", "flow")
+
+
+def _load_rules() -> None:
+    """Import every module that registers a decision kind, at the registry's first look, with
+    what decide, check and legal_orders call of the rules' modules (crisis, flow, private_order,
+    answer_standing): each of them loads the registry before it calls one."""
+    global answer_standing, crisis, flow, private_order
+    from . import (  # noqa: F401  start-up: a read of a game that is over asks no decision
+        battle,
+        combat,
+        crisis,
+        flow,
+        losses,
+        production,
+        reinforce,
+        retreats,
+        scramble,
+        supply,
+    )
+    from .movement import private_order  # start-up: as above
+    from .standing import answer as answer_standing  # start-up: as above
+
+    in_order(RULES)
+
+
+DECISIONS.load_with(_load_rules)
+
+
+def __getattr__(name: str):
+    """The names this package gave from the rules' modules before they loaded at their first
+    need: private_order, answer_standing (a module itself imports as a submodule does)."""
+    if name in ("private_order", "answer_standing"):
+        DECISIONS.load()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # Why a game that has ended takes no order, whatever it says: cited by the rule that ended
 # it, as its GameEnded reason ends with it (a decisive victory or an armistice 3.2, a
@@ -122,6 +151,7 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
     if order.kind == "armistice":
         return victory.armistice_violation(state, data, order, side)
     if _crisis_play(order, data):
+        DECISIONS.load()
         return crisis.crisis_play_violation(state, data, side, order)
     return unanswered(state, data, (order.kind,), side, clipped(format_order(order))) or \
         DECISIONS[state.pending.kind].check(state, data, order, side)
@@ -197,6 +227,7 @@ def legal_orders(state: State, data: GameData, side: str) -> list[Ord]:
         out = [o for o in spec.candidates(state, data, side)
                if spec.check(state, data, o, side) is None]
     if acting(state, side) or state.player == side:     # 9.8, 9.9: any time in his turn
+        DECISIONS.load()
         out += [o for o in crisis.crisis_orders(state, data, side)
                 if crisis.crisis_play_violation(state, data, side, o) is None]
     out += [o for o in victory.armistice_orders(state, data, side)
@@ -220,6 +251,7 @@ def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
     v = check(state, data, order, side)
     if v is not None:
         raise IllegalOrderError(text or format_order(order), v.rule, v.reason)
+    DECISIONS.load()
     ctx = Ctx(state if in_place else state.clone(), data, dice)
     ctx.standing = standing or {}
     ctx.answer = answer_standing
@@ -374,6 +406,7 @@ def is_private(state: State, order: Ord) -> bool:
     """Whether an order's text stays secret to its side: sealed plans, hidden templates."""
     if _sealed(state) is not None and order.kind != "armistice":
         return True
+    DECISIONS.load()
     return private_order(state, order)
 
 

@@ -32,6 +32,7 @@ from .core import (
     finish,
     prompt,
     register,
+    registered,
     skip,
 )
 from .fire import has_biplanes, roll, units_in
@@ -398,7 +399,7 @@ def _goes_on(spec: DecisionSpec) -> DecisionSpec:
 
 for _kind in ("scramble", "cavalry_retreat", "defence", "reaction", "losses", "retreat_after",
               "forced_elimination"):
-    register(_goes_on(DECISIONS[_kind]))
+    register(_goes_on(registered(_kind)))
 
 
 def end_combat(ctx: Ctx) -> None:

@@ -9,6 +9,7 @@ check, so listing and accepting can never disagree.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 
 import msgspec
@@ -80,13 +81,80 @@ class SealedPlans(msgspec.Struct):
     complete: Callable[[State, GameData, str, list], bool]   # orders that close it unasked
 
 
-DECISIONS: dict[str, DecisionSpec] = {}
+class Registry(dict):
+    """The decision kinds by name, once the rules' modules have registered theirs: a plain
+    dict, so that a lookup costs what a dict's does (legal_orders and decide make many)."""
+
+    def load(self) -> None:
+        """Nothing left to load: the rules' modules are imported."""
+
+
+class Unread(Registry):
+    """The registry before anything has looked into it. A read of a game that is over asks
+    no decision, and the modules that register the kinds are most of the engine: the first
+    look (a lookup, `in`, `get`, iteration, len...) has the loader given to load_with import
+    them, then the registry is a plain Registry, as if they had been imported at start."""
+
+    loader: Callable[[], None] | None = None
+
+    def load_with(self, loader: Callable[[], None]) -> None:
+        """The function that imports the modules registering the kinds, each its own."""
+        self.loader = loader
+
+    def load(self) -> None:
+        """Import the rules' modules now: their register() calls fill this registry."""
+        if self.loader is None:
+            raise RuntimeError("the decision kinds were looked into before the engine could "
+                               "load them")
+        self.__class__ = Registry       # their imports look into it as they register
+        self.loader()
+
+
+def _first_look(name: str) -> Callable:
+    """A dict method that loads the registry before it answers."""
+    method = getattr(dict, name)
+
+    def look(self, *args):
+        self.load()
+        return method(self, *args)
+    look.__name__ = name
+    return look
+
+
+for _name in ("__getitem__", "__contains__", "__iter__", "__reversed__", "__len__", "__eq__",
+              "__ne__", "__repr__", "__or__", "__ror__", "get", "keys", "values", "items",
+              "copy", "setdefault", "pop", "popitem"):
+    setattr(Unread, _name, _first_look(_name))
+
+
+DECISIONS: Registry = Unread()
+# Which module registered each kind first (battle.py registers others' kinds again, wrapped):
+# the order of the registry is that of their modules (in_order), whichever came in first.
+_REGISTERED_BY: dict[str, str] = {}
 
 
 def register(spec: DecisionSpec) -> DecisionSpec:
-    """Add a decision kind to the registry."""
-    DECISIONS[spec.kind] = spec
+    """Add a decision kind to the registry (from the module that defines it, at its import)."""
+    if not dict.__contains__(DECISIONS, spec.kind):
+        _REGISTERED_BY[spec.kind] = sys._getframe(1).f_globals["__name__"]
+    dict.__setitem__(DECISIONS, spec.kind, spec)
     return spec
+
+
+def registered(kind: str) -> DecisionSpec:
+    """A kind as registered so far, for the module that registers it again at its import
+    (battle.py, the decisions of a battle): that import must not load the rest first."""
+    return dict.__getitem__(DECISIONS, kind)
+
+
+def in_order(modules: tuple[str, ...]) -> None:
+    """Order the registry as those modules register their kinds when imported in that order:
+    a module imported for a name of its own before the first look (render/reports.py's of
+    combat.py) registered its kinds earlier than it would have."""
+    rank = {f"{__package__}.{m}": i for i, m in enumerate(modules)}
+    kinds = sorted(dict.items(DECISIONS), key=lambda item: rank[_REGISTERED_BY[item[0]]])
+    dict.clear(DECISIONS)
+    dict.update(DECISIONS, kinds)
 
 
 def prompt(ctx: Ctx, kind: str, side: str, **info) -> None:

@@ -58,6 +58,9 @@ BOARD_AREAS: dict[str, Callable[[State, Any, GameData], Any]] = {}
 
 # What an event type leaves valid of the answers worked out before it, as entries for the
 # state's cache after it (sealed.py: a plan's worked-out state survives sealing an order).
+# The module that works an answer out registers what keeps it, at its import: before that
+# import no cache holds one of its answers, and its entry would carry nothing, so what a
+# state carries does not depend on whether the rules' modules were loaded yet.
 KEEPS: dict[str, Callable[[dict], dict]] = {}
 
 

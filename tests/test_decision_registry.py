@@ -1,0 +1,123 @@
+"""The decision registry (engine/core.DECISIONS) loads the rules' modules at its first look.
+
+`import referee.engine` imports none of the modules that register decision kinds; the
+first look into the registry imports them all, and what it then holds is what importing
+them at start built: the same kinds in the same order, each with the same prompt, rule,
+answers and functions, battle.py's wrapping of the battle decisions (5.2) included,
+whichever of them a process imported first for a name of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+# Each kind as the registry holds it, every function named by its module, name and line (a
+# closure by what it closes over too), printed as JSON by a fresh interpreter after `first`.
+DESCRIBE = """
+import json, sys
+{first}
+import msgspec
+from referee.engine.core import DECISIONS
+
+def named(v, depth=0):
+    if isinstance(v, msgspec.Struct):
+        return {{f: named(getattr(v, f), depth) for f in v.__struct_fields__}}
+    if isinstance(v, dict):
+        return {{k: named(x, depth) for k, x in sorted(v.items())}}
+    if isinstance(v, (tuple, list)):
+        return [named(x, depth) for x in v]
+    if callable(v):
+        code = getattr(v, "__code__", None)
+        cells = [c.cell_contents for c in getattr(v, "__closure__", None) or ()]
+        return [v.__module__, v.__qualname__, code and code.co_firstlineno,
+                [named(c, depth + 1) for c in cells if callable(c)] if depth < 3 else []]
+    return v
+
+loaded = sorted(m for m in sys.modules if m.startswith("referee.engine."))
+before = list(dict.keys(DECISIONS))
+kinds = [[kind, named(spec)] for kind, spec in DECISIONS.items()]
+print(json.dumps({{"loaded": loaded, "before": before, "kinds": kinds,
+                  "plain": type(DECISIONS).__name__}}))
+"""
+
+# The modules the engine's package imported at its own import before it loaded them at the
+# registry's first look, in the order it imported them.
+EAGER = ("import referee.engine.combat, referee.engine.crisis, referee.engine.flow, "
+         "referee.engine.losses, referee.engine.production, referee.engine.reinforce, "
+         "referee.engine.retreats, referee.engine.scramble, referee.engine.supply, "
+         "referee.engine.standing")
+RULES = ("battle", "combat", "crisis", "flow", "losses", "movement_modes", "production",
+         "reinforce", "retreats", "scramble", "standing", "suppress", "supply")
+
+
+def described(first: str) -> dict:
+    """The registry as a fresh interpreter holds it after running first, then looking."""
+    done = subprocess.run([sys.executable, "-c", DESCRIBE.format(first=first)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def eager() -> dict:
+    return described(EAGER)
+
+
+def test_importing_the_engine_loads_no_module_that_registers_a_kind(eager):
+    lazy = described("import referee.engine")
+    loaded = {m.rpartition(".")[2] for m in lazy["loaded"]}
+    assert not loaded & set(RULES), sorted(loaded & set(RULES))
+    assert lazy["before"] == [] and lazy["plain"] == "Registry"
+    # Control: the probe sees what importing the modules at start registered.
+    assert {m.rpartition(".")[2] for m in eager["loaded"]} >= set(RULES)
+    assert eager["before"] == [kind for kind, _ in eager["kinds"]]
+
+
+def test_the_registry_loaded_at_its_first_look_is_the_one_built_at_start(eager):
+    lazy = described("import referee.engine")
+    assert lazy["kinds"] == eager["kinds"]
+    kinds = dict(eager["kinds"])
+    # The decisions of a battle (5.2-5.4, 8.3.4, 13.7) go on through combat's own step.
+    wrapped = {k for k, spec in kinds.items() if spec["apply"][1] == "_goes_on.<locals>.apply"}
+    assert wrapped == {"scramble", "cavalry_retreat", "defence", "reaction", "losses",
+                       "retreat_after", "forced_elimination"}
+    # Each answers as the module that registered it first does (the wrapped function).
+    assert kinds["losses"]["apply"][3][0][0] == "referee.engine.losses"
+    assert {"card_or_pass", "movement", "production", "crisis", "attrition"} <= set(kinds)
+
+
+@pytest.mark.parametrize("first", ["import referee.render.costs",        # production's
+                                   "import referee.render.reports",      # combat's
+                                   "import referee.game.planexplain",    # reinforce's
+                                   "from referee.engine import flow"])
+def test_a_rules_module_imported_before_the_first_look_leaves_the_order_as_it_was(first,
+                                                                                   eager):
+    early = described(first)
+    assert early["before"], f"{first} registered no kind before the first look"
+    assert early["kinds"] == eager["kinds"]
+
+
+def test_a_module_imported_early_registers_out_of_the_order_the_look_restores(eager):
+    """Control of the test above: production.py imported first registers supply's attrition
+    (6.0) and its own kinds before the battle decisions the registry begins with."""
+    early = described("import referee.render.costs")
+    assert early["before"][0] == "attrition" and eager["kinds"][0][0] == "losses"
+
+
+def test_the_package_still_gives_the_names_it_gave_from_the_rules_modules():
+    code = ("import sys, referee.engine as e\n"
+            "assert 'referee.engine.movement' not in sys.modules\n"
+            "from referee.engine import private_order, answer_standing\n"
+            "from referee.engine.movement import private_order as p\n"
+            "from referee.engine.standing import answer as a\n"
+            "from referee.engine import flow\n"
+            "print(private_order is p, answer_standing is a, flow.resume.__module__,\n"
+            "      e.flow is flow, hasattr(e, 'nothing_of_the_engine'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True", "referee.engine.flow", "True", "False"]
