@@ -50,8 +50,8 @@ EAGER = ("import referee.engine.combat, referee.engine.crisis, referee.engine.fl
          "referee.engine.losses, referee.engine.production, referee.engine.reinforce, "
          "referee.engine.retreats, referee.engine.scramble, referee.engine.supply, "
          "referee.engine.standing")
-RULES = ("battle", "combat", "crisis", "flow", "losses", "movement_modes", "production",
-         "reinforce", "retreats", "scramble", "standing", "suppress", "supply")
+RULES = ("armistice", "battle", "combat", "crisis", "flow", "losses", "movement_modes",
+         "production", "reinforce", "retreats", "scramble", "standing", "suppress", "supply")
 
 
 def described(first: str) -> dict:

@@ -23,8 +23,9 @@ ENGINE = Path(referee.engine.__file__).parent
 LAYERS: list[tuple[str, ...]] = [
     ("__init__",),                                      # decide, legal_orders: the entry
     ("flow",),                                          # the sequence of play (2.0)
-    ("setup", "standing", "victory"),                   # phases that start or end the game,
+    ("armistice", "setup", "standing"),                 # phases that start or end the game,
                                                         # answers given ahead
+    ("victory",),                                       # the victory points and their level
     ("combat", "crisis", "movement_modes", "production", "suppress"),    # phases
     ("battle",),                                        # the combat phase's battles, fought
     ("builds", "losses", "reinforce", "retreats", "scramble"),    # what phases hand decisions

@@ -151,7 +151,7 @@ def test_a_cold_read_of_a_game_without_deadlines_spares_what_it_never_uses(args,
 # engine/core.DECISIONS's first look), and what they alone import. A game that is over is
 # replayed (evolve, apply*.py) and scored (victory.py), and asks no decision.
 DECIDING = tuple(f"referee.engine.{m}" for m in (
-    "battle", "builds", "combat", "crisis", "fire", "flow", "losses", "movement",
+    "armistice", "battle", "builds", "combat", "crisis", "fire", "flow", "losses", "movement",
     "movement_modes", "production", "reading", "reinforce", "retreats", "room", "scramble",
     "sealed", "standing", "supply", "suppress"))
 
@@ -167,6 +167,8 @@ def test_a_cold_read_of_a_game_that_is_over_loads_no_module_of_the_decisions(arg
     over = _loaded(tmp_path / "home-over", args[0], str(game), *args[1:])
     assert {"referee.game.replay", "referee.engine.victory", "referee.engine.apply"} <= over
     assert not set(DECIDING) & over, sorted(set(DECIDING) & over)
+    # Nor the orders' shapes (contracts/orders.py): no order is listed, read or checked.
+    assert "referee.contracts.orders" in in_play and "referee.contracts.orders" not in over
 
 
 def test_a_cold_status_of_a_game_with_deadlines_loads_what_a_read_of_them_needs(game, cli,

@@ -11,14 +11,17 @@ from __future__ import annotations
 from ..base.errors import IllegalOrderError, citing, clipped
 from ..base.lazyre import LazyPattern
 from ..contracts.events_base import Ev
-from ..contracts.orders import Ord
 from ..data.gamedata import GameData
 from ..store.dice import Dice
-from . import apply, victory  # noqa: F401  (apply: how events evolve; victory: 3.1-3.3)
+from . import apply, victory  # noqa: F401  (apply: how events evolve; victory: 3.1, 3.2)
 from .core import DECISIONS, Ctx, SealedPlans, Violation, in_order, open_kinds
 from .evolve import evolve
 from .order_text import format_order
 from .state import State
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..contracts.orders import Ord
 
 # The modules that register decision kinds, in the order they register them (each after the
 # modules it imports): the registry's order.
@@ -28,10 +31,11 @@ RULES = ("losses", "scramble", "retreats", "battle", "combat", "crisis", "supply
 
 def _load_rules() -> None:
     """Import every module that registers a decision kind, at the registry's first look, with
-    what decide, check and legal_orders call of the rules' modules (crisis, flow, private_order,
-    answer_standing): each of them loads the registry before it calls one."""
-    global answer_standing, crisis, flow, private_order
+    what decide, check and legal_orders call of the rules' modules (armistice, crisis, flow,
+    private_order, answer_standing): each of them loads the registry before it calls one."""
+    global answer_standing, armistice, crisis, flow, private_order
     from . import (  # noqa: F401  start-up: a read of a game that is over asks no decision
+        armistice,
         battle,
         combat,
         crisis,
@@ -148,10 +152,10 @@ def check(state: State, data: GameData, order: Ord, side: str) -> Violation | No
     """The rule an order breaks now, or None when it is legal (single source of legality)."""
     if game_over(state):
         return game_over_violation(state)
+    DECISIONS.load()
     if order.kind == "armistice":
-        return victory.armistice_violation(state, data, order, side)
+        return armistice.armistice_violation(state, data, order, side)
     if _crisis_play(order, data):
-        DECISIONS.load()
         return crisis.crisis_play_violation(state, data, side, order)
     return unanswered(state, data, (order.kind,), side, clipped(format_order(order))) or \
         DECISIONS[state.pending.kind].check(state, data, order, side)
@@ -221,17 +225,17 @@ def legal_orders(state: State, data: GameData, side: str) -> list[Ord]:
     p = state.pending
     if game_over(state):
         return []
+    DECISIONS.load()
     out: list[Ord] = []
     if acting(state, side):
         spec = DECISIONS[p.kind]
         out = [o for o in spec.candidates(state, data, side)
                if spec.check(state, data, o, side) is None]
     if acting(state, side) or state.player == side:     # 9.8, 9.9: any time in his turn
-        DECISIONS.load()
         out += [o for o in crisis.crisis_orders(state, data, side)
                 if crisis.crisis_play_violation(state, data, side, o) is None]
-    out += [o for o in victory.armistice_orders(state, data, side)
-            if victory.armistice_violation(state, data, o, side) is None]
+    out += [o for o in armistice.armistice_orders(state, data, side)
+            if armistice.armistice_violation(state, data, o, side) is None]
     return out
 
 
@@ -256,7 +260,7 @@ def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
     ctx.standing = standing or {}
     ctx.answer = answer_standing
     if order.kind == "armistice":
-        victory.apply_armistice(ctx, order, side)
+        armistice.apply_armistice(ctx, order, side)
     elif _crisis_play(order, data):
         crisis.play_crisis(ctx, side, order.card, resume=state.pending.kind,
                            resume_side=state.pending.side)

@@ -16,11 +16,14 @@ import msgspec
 
 from ..contracts.events_base import Ev, Secret
 from ..contracts.events_turn import DecisionPending, DecisionSkipped
-from ..contracts.orders import Ord
 from ..data.gamedata import GameData
 from ..store.dice import Dice
 from .evolve import evolve
 from .state import State
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..contracts.orders import Ord
 
 
 class Violation(msgspec.Struct, frozen=True):

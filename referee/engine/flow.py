@@ -44,13 +44,14 @@ from ..contracts.orders import Discard, EndMovement, EndTurn, Ord, Pass, PlayCar
 from ..contracts.scenariomodels import Scenario
 from ..data.gamedata import GameData
 from . import combat, movement, movement_modes, production, reinforce, setup, supply
+from .armistice import lapse_armistice
 from .cards import can_play_offensive, draw, first_card, offensive_as, pick, reshuffle
 from .core import Ctx, DecisionSpec, Violation, prompt, register
 from .endings import last_turn_reason
 from .order_text import format_order
 from .state import State, other
 from .suppress import apply_suppress, suppress_candidates, suppress_violation
-from .victory import lapse_armistice, victory_level
+from .victory import victory_level
 
 # ---------------------------------------------------------------- I  reinforcements
 

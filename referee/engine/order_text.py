@@ -7,10 +7,11 @@ canonical text that `status` lists and `order` accepts. A line starting with
 '{' is read as the JSON form (see schemas/orders.json).
 """
 
+from __future__ import annotations
 
-from ..contracts.orders import (  # the shapes, generated from referee/contracts/orders.py
-    Ord,
-)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..contracts.orders import Ord  # the shapes, generated from referee/contracts/orders.py
 
 # ---------------------------------------------------------------- text form
 

@@ -16,7 +16,6 @@ import msgspec
 from ..base.errors import cited
 from ..base.readers import MODERATOR, PUBLIC, check_reader, may_see
 from ..contracts.gamemodels import Terms
-from ..contracts.orders import Done
 from ..contracts.views import StateView, StatusView
 from ..data.gamedata import GameData, fold
 from ..engine import acting, check, legal_orders, pending_prompt, waiting_on
@@ -209,6 +208,8 @@ def owed_words(state: State, data: GameData, side: str | None, legal: list[str])
     if side is None or p is None or "done" in legal or not acting(state, side) or \
             "done" not in DECISIONS[p.kind].accepts:
         return {}
+    from ..contracts.orders import Done  # start-up: only a side's view of a game in play
+
     v = check(state, data, Done(), side)
     return {"owed": cited(v.reason, v.rule)} if v is not None else {}
 

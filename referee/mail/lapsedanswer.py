@@ -6,8 +6,8 @@ give, so that the player does not answer it again to learn that."""
 from __future__ import annotations
 
 from ..base.errors import OrderError, cited, quoted
+from ..engine.armistice import armistice_violation
 from ..engine.reading import parse_order
-from ..engine.victory import armistice_violation
 from ..table import Table
 
 ANSWERS = ("accept", "refuse")
