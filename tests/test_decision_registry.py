@@ -121,3 +121,35 @@ def test_the_package_still_gives_the_names_it_gave_from_the_rules_modules():
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "True", "referee.engine.flow", "True", "False"]
+
+
+# Another thread looks into the registry while the first look loads it (it waits for that
+# thread's look at most a fifth of a second before loading on: long enough for a look that
+# would not wait for the load to be over).
+THREADS = """
+import threading
+import referee.engine
+from referee.engine.core import DECISIONS
+seen, load = [], DECISIONS.loader
+
+def loading():
+    other = threading.Thread(target=lambda: seen.append(len(DECISIONS)))
+    other.start()
+    other.join(0.2)
+    load()
+    seen.append("loaded")
+
+DECISIONS.load_with(loading)
+first = len(DECISIONS)
+while threading.active_count() > 1:
+    threading.enumerate()[-1].join()
+print(first, *seen)
+"""
+
+
+def test_a_thread_looking_while_another_loads_the_registry_sees_it_whole():
+    done = subprocess.run([sys.executable, "-c", THREADS], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    first, *seen = done.stdout.split()
+    assert seen == ["loaded", first] and int(first) >= 20, done.stdout

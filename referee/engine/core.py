@@ -10,6 +10,7 @@ check, so listing and accepting can never disagree.
 from __future__ import annotations
 
 import sys
+from _thread import RLock
 from collections.abc import Callable, Iterable
 
 import msgspec
@@ -85,8 +86,8 @@ class SealedPlans(msgspec.Struct):
 
 
 class Registry(dict):
-    """The decision kinds by name, once the rules' modules have registered theirs: a plain
-    dict, so that a lookup costs what a dict's does (legal_orders and decide make many)."""
+    """The decision kinds by name, once the rules' modules have registered theirs: no method
+    of its own but load, so that a lookup is dict's own (legal_orders and decide make many)."""
 
     def load(self) -> None:
         """Nothing left to load: the rules' modules are imported."""
@@ -99,18 +100,33 @@ class Unread(Registry):
     them, then the registry is a plain Registry, as if they had been imported at start."""
 
     loader: Callable[[], None] | None = None
+    loading = False
 
     def load_with(self, loader: Callable[[], None]) -> None:
         """The function that imports the modules registering the kinds, each its own."""
         self.loader = loader
 
     def load(self) -> None:
-        """Import the rules' modules now: their register() calls fill this registry."""
-        if self.loader is None:
-            raise RuntimeError("the decision kinds were looked into before the engine could "
-                               "load them")
-        self.__class__ = Registry       # their imports look into it as they register
-        self.loader()
+        """Import the rules' modules now: their register() calls fill this registry. Another
+        thread that looks meanwhile waits until they are all in; a look from their own
+        imports finds what is registered so far, as it did when they loaded at start."""
+        with _LOADING:
+            if type(self) is not Unread or self.loading:
+                return
+            if self.loader is None:
+                raise RuntimeError("the decision kinds were looked into before the engine "
+                                   "could load them")
+            self.loading = True
+            try:
+                self.loader()
+            finally:
+                self.loading = False
+            self.__class__ = Registry
+
+
+# One thread loads the rules' modules (mail's passes run games side by side): _thread's lock,
+# as threading's is, without importing threading, which a read never needs.
+_LOADING = RLock()
 
 
 def _first_look(name: str) -> Callable:
