@@ -14,7 +14,7 @@ from ..contracts.events_base import Ev
 from ..data.gamedata import GameData
 from ..store.dice import Dice
 from . import apply, victory  # noqa: F401  (apply: how events evolve; victory: 3.1, 3.2)
-from .core import DECISIONS, Ctx, SealedPlans, Violation, in_order, open_kinds
+from .core import DECISIONS, Ctx, SealedPlans, Violation, open_kinds
 from .evolve import evolve
 from .order_text import format_order
 from .state import State
@@ -22,12 +22,6 @@ from .state import State
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..contracts.orders import Ord
-
-# The modules that register decision kinds, in the order they register them (each after the
-# modules it imports): the registry's order.
-RULES = ("losses", "scramble", "retreats", "battle", "combat", "crisis", "supply", "reinforce",
-         "production", "flow")
-
 
 def _load_rules() -> None:
     """Import every module that registers a decision kind, at the registry's first look, with
@@ -49,8 +43,6 @@ def _load_rules() -> None:
     )
     from .movement import private_order  # start-up: as above
     from .standing import answer as answer_standing  # start-up: as above
-
-    in_order(RULES)
 
 
 DECISIONS.load_with(_load_rules)

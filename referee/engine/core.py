@@ -9,7 +9,6 @@ check, so listing and accepting can never disagree.
 
 from __future__ import annotations
 
-import sys
 from _thread import RLock
 from collections.abc import Callable, Iterable
 
@@ -107,7 +106,8 @@ class Unread(Registry):
         self.loader = loader
 
     def load(self) -> None:
-        """Import the rules' modules now: their register() calls fill this registry. Another
+        """Import the rules' modules now: their register() calls fill this registry, then
+        it holds the kinds by name, whichever module a process imported first. Another
         thread that looks meanwhile waits until they are all in; a look from their own
         imports finds what is registered so far, as it did when they loaded at start."""
         with _LOADING:
@@ -121,6 +121,9 @@ class Unread(Registry):
                 self.loader()
             finally:
                 self.loading = False
+            kinds = sorted(dict.items(self), key=lambda item: item[0])
+            dict.clear(self)
+            dict.update(self, kinds)
             self.__class__ = Registry
 
 
@@ -147,15 +150,8 @@ for _name in ("__getitem__", "__contains__", "__iter__", "__reversed__", "__len_
 
 
 DECISIONS: Registry = Unread()
-# Which module registered each kind first (battle.py registers others' kinds again, wrapped):
-# the order of the registry is that of their modules (in_order), whichever came in first.
-_REGISTERED_BY: dict[str, str] = {}
-
-
 def register(spec: DecisionSpec) -> DecisionSpec:
     """Add a decision kind to the registry (from the module that defines it, at its import)."""
-    if not dict.__contains__(DECISIONS, spec.kind):
-        _REGISTERED_BY[spec.kind] = sys._getframe(1).f_globals["__name__"]
     dict.__setitem__(DECISIONS, spec.kind, spec)
     return spec
 
@@ -164,16 +160,6 @@ def registered(kind: str) -> DecisionSpec:
     """A kind as registered so far, for the module that registers it again at its import
     (battle.py, the decisions of a battle): that import must not load the rest first."""
     return dict.__getitem__(DECISIONS, kind)
-
-
-def in_order(modules: tuple[str, ...]) -> None:
-    """Order the registry as those modules register their kinds when imported in that order:
-    a module imported for a name of its own before the first look (render/reports.py's of
-    combat.py) registered its kinds earlier than it would have."""
-    rank = {f"{__package__}.{m}": i for i, m in enumerate(modules)}
-    kinds = sorted(dict.items(DECISIONS), key=lambda item: rank[_REGISTERED_BY[item[0]]])
-    dict.clear(DECISIONS)
-    dict.update(DECISIONS, kinds)
 
 
 def prompt(ctx: Ctx, kind: str, side: str, **info) -> None:
