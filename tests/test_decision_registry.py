@@ -10,6 +10,7 @@ whichever of them a process imported first for a name of its own.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -155,3 +156,62 @@ def test_a_thread_looking_while_another_loads_the_registry_sees_it_whole():
     assert done.returncode == 0, done.stderr
     first, *seen = done.stdout.split()
     assert seen == ["loaded", first] and int(first) >= 20, done.stdout
+
+
+# An entry of the engine called first in a process, on a game read without looking into the
+# registry (open_game replays it): it must load the registry before it calls what the loader
+# binds (armistice, crisis, flow, private_order), on every path.
+FIRST_CALL = """
+import sys
+from referee.engine.core import DECISIONS
+from referee.engine.reading import parse_order
+from referee.game.replay import open_game
+import referee.engine as engine
+game = open_game(sys.argv[1])
+order = parse_order(sys.argv[3], game.data)
+unread = type(DECISIONS).__name__
+call = getattr(engine, sys.argv[2])
+print(unread, call(game.state, game.data, order, "german") if sys.argv[2] == "check"
+      else call(game.state, order))
+"""
+
+
+@pytest.mark.parametrize("entry, text, over, said", [
+    ("check", "propose armistice", False, "None"),              # 3.2: his to propose
+    ("check", "surrender", False, "None"),                      # 3.3
+    ("is_private", "pass", True, "False"),                      # no plan: a pass is public
+])
+def test_an_entry_called_first_loads_the_registry_itself(entry, text, over, said, game, cli):
+    if over:
+        assert cli("order", game, "--as", "german", "surrender").exit_code == 0   # 3.3
+    done = subprocess.run([sys.executable, "-c", FIRST_CALL, str(game), entry, text],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "REFEREE_HOME": str(game.parent / "home")})
+    assert done.returncode == 0, done.stderr
+    # Control: nothing looked into the registry before the entry was called.
+    assert done.stdout.strip().split(maxsplit=1) == ["Unread", said], done.stdout
+
+
+# A look from within the load (as a rules' module's import would make): it finds what is
+# registered so far and does not start the load again.
+WITHIN = """
+import referee.engine
+from referee.engine.core import DECISIONS
+seen, load = [], DECISIONS.loader
+
+def loading():
+    seen.append(len(DECISIONS))
+    load()
+    seen.append(len(DECISIONS))
+
+DECISIONS.load_with(loading)
+print(len(DECISIONS), *seen)
+"""
+
+
+def test_a_look_from_within_the_load_finds_what_is_registered_so_far():
+    done = subprocess.run([sys.executable, "-c", WITHIN], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    whole, before, after = (int(n) for n in done.stdout.split())
+    assert before == 0 and after == whole >= 20, done.stdout
