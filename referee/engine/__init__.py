@@ -23,6 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..contracts.orders import Ord
 
+
 def _load_rules() -> None:
     """Import every module that registers a decision kind, at the registry's first look, with
     what decide, check and legal_orders call of the rules' modules (armistice, crisis, flow,

@@ -96,7 +96,8 @@ class Unread(Registry):
     """The registry before anything has looked into it. A read of a game that is over asks
     no decision, and the modules that register the kinds are most of the engine: the first
     look (a lookup, `in`, `get`, iteration, len...) has the loader given to load_with import
-    them, then the registry is a plain Registry, as if they had been imported at start."""
+    them, then the registry is a plain Registry holding what importing them at start would
+    have registered, by name."""
 
     loader: Callable[[], None] | None = None
     loading = False
@@ -150,6 +151,8 @@ for _name in ("__getitem__", "__contains__", "__iter__", "__reversed__", "__len_
 
 
 DECISIONS: Registry = Unread()
+
+
 def register(spec: DecisionSpec) -> DecisionSpec:
     """Add a decision kind to the registry (from the module that defines it, at its import)."""
     dict.__setitem__(DECISIONS, spec.kind, spec)
