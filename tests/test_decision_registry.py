@@ -126,22 +126,34 @@ def test_the_package_still_gives_the_names_it_gave_from_the_rules_modules():
     assert done.stdout.split() == ["True", "True", "referee.engine.flow", "True", "False"]
 
 
-# Another thread looks into the registry while the first look loads it (it waits for that
-# thread's look at most a fifth of a second before loading on: long enough for a look that
-# would not wait for the load to be over).
+# Another thread looks into the registry while the first look loads it: the load goes on
+# once that thread has come to the registry's lock (noted as it asks for it), so the test
+# waits on no clock; without the lock it is never asked for, and the wait gives up.
 THREADS = """
 import threading
 import referee.engine
+from referee.engine import core
 from referee.engine.core import DECISIONS
-seen, load = [], DECISIONS.loader
+seen, load, lock = [], DECISIONS.loader, core._LOADING
+asked = threading.Event()
+
+class Noted:
+    def __enter__(self):
+        if threading.current_thread() is not threading.main_thread():
+            asked.set()
+        return lock.__enter__()
+
+    def __exit__(self, *exc):
+        return lock.__exit__(*exc)
 
 def loading():
     other = threading.Thread(target=lambda: seen.append(len(DECISIONS)))
     other.start()
-    other.join(0.2)
+    seen.append(asked.wait(60))
     load()
     seen.append("loaded")
 
+core._LOADING = Noted()
 DECISIONS.load_with(loading)
 first = len(DECISIONS)
 while threading.active_count() > 1:
@@ -155,7 +167,7 @@ def test_a_thread_looking_while_another_loads_the_registry_sees_it_whole():
                           timeout=120)
     assert done.returncode == 0, done.stderr
     first, *seen = done.stdout.split()
-    assert seen == ["loaded", first] and int(first) >= 20, done.stdout
+    assert seen == ["True", "loaded", first] and int(first) >= 20, done.stdout
 
 
 # An entry of the engine called first in a process, on a game read without looking into the
