@@ -26,7 +26,7 @@ from casebook import position, yaml_text
 from referee.base.errors import GameDataError
 from referee.data.dataload import load_game
 from referee.data.paths import default_games_dir
-from referee.engine.production import eft_bp
+from referee.engine.unit_bp import eft_bp
 from referee.engine.victory import vp_breakdown
 
 
