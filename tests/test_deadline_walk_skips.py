@@ -19,14 +19,13 @@ import gzip
 import random
 from datetime import timedelta
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from commandclock import START
 
 import gamecalls as g
 from referee.base.errors import OrderError, UsageError
-from referee.engine import DECISIONS, acting, sealed_sides, waiting_on
+from referee.engine import acting, sealed_sides, waiting_on
 from referee.game import clockwalk, replay
 from referee.game.autoplay import autoplay
 from referee.game.clockwalk import Walk
@@ -189,7 +188,6 @@ def test_a_walk_that_left_alone_the_records_of_a_sealed_plan_is_caught(tmp_path,
     record alone, misses a plan closed by the side not asked first, which leaves the
     decision asked as it was, and the comparison fails."""
     journal = _random_game(tmp_path, 1, clock)
-    monkeypatch.setattr(clockwalk, "DECISIONS",
-                        {kind: SimpleNamespace(extra={}) for kind in DECISIONS})
+    monkeypatch.setattr(clockwalk, "sealed_kind", lambda kind: False)
     with pytest.raises(AssertionError, match="the walks differ"):
         _read_cold(journal, True, monkeypatch)

@@ -227,3 +227,48 @@ def test_a_look_from_within_the_load_finds_what_is_registered_so_far():
     assert done.returncode == 0, done.stderr[-2000:]
     whole, before, after = (int(n) for n in done.stdout.split())
     assert before == 0 and after == whole >= 20, done.stdout
+
+
+def test_the_kinds_declared_beside_the_registry_are_those_it_holds():
+    """core.KINDS names every kind and the module that registers it as decide uses it;
+    core.SEALED_BOOKS every kind answered in sealed plans, with the very book its SealedPlans
+    reads (2.0 I, 2.0 V.3, 7.0)."""
+    from referee.engine.core import DECISIONS, KINDS, SEALED_BOOKS
+
+    assert sorted(KINDS) == list(DECISIONS)
+    sealed = {k: s.extra["sealed"].book for k, s in DECISIONS.items() if "sealed" in s.extra}
+    assert set(sealed) == {"production", "reinforce", "discard_excess"}
+    assert sealed.keys() == SEALED_BOOKS.keys()
+    assert all(SEALED_BOOKS[k] is book for k, book in sealed.items())
+    # Each kind's module as decide uses it: the one that registered the spec's answer last.
+    assert {k: s.apply.__module__.rpartition(".")[2] for k, s in DECISIONS.items()} == KINDS
+
+
+# A game with deadlines replayed and walked from its start in a fresh interpreter: the walk
+# asks whom the game waits on after every record, of every kind of decision it passes.
+WALKED = """
+import sys
+from pathlib import Path
+from referee.engine.core import DECISIONS
+from referee.game.replay import position
+from referee.store.journal import Journal
+journal = Path(sys.argv[1])
+pos = position(Journal(journal), journal.read_bytes(), None, walk=True)
+print(type(DECISIONS).__name__, pos.state.pending.kind, *pos.walk.kept()["keys"])
+"""
+
+
+def test_the_deadlines_walk_asks_the_registry_nothing(game, cli):
+    """Through a player turn's decisions (card or pass, a pass: 2.0 II.1) to production's
+    sealed plans (7.0): which kinds are sealed, and where their plans are, is known beside
+    the registry, which the walk leaves unread."""
+    assert cli("deadline", game, "--set", "48h").exit_code == 0
+    for side in ("german", "entente"):
+        for text in ("pass", "end turn"):
+            assert cli("order", game, "--as", side, text).exit_code == 0
+    done = subprocess.run([sys.executable, "-c", WALKED, str(game)], capture_output=True,
+                          text=True, timeout=120,
+                          env={**os.environ, "REFEREE_HOME": str(game.parent / "home")})
+    assert done.returncode == 0, done.stderr
+    # Control: the walk went through to the sealed plans, both sides waited on.
+    assert done.stdout.split() == ["Unread", "production", "german", "entente"], done.stdout

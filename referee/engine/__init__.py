@@ -14,7 +14,7 @@ from ..contracts.events_base import Ev
 from ..data.gamedata import GameData
 from ..store.dice import Dice
 from . import apply, victory  # noqa: F401  (apply: how events evolve; victory: 3.1, 3.2)
-from .core import DECISIONS, Ctx, SealedPlans, Violation, open_kinds
+from .core import DECISIONS, KINDS, SEALED_BOOKS, Ctx, SealedPlans, Violation, open_kinds
 from .evolve import evolve
 from .order_text import format_order
 from .state import State
@@ -99,14 +99,32 @@ def pending_rule(state: State, data: GameData) -> str:
     return rule_of(state, data) if rule_of is not None else spec.rule
 
 
-def _sealed(state: State) -> tuple[SealedPlans, dict] | None:
-    """The pending decision's sealed plans, when both sides are answering it at once."""
+def _book(state: State) -> dict | None:
+    """The book of the pending decision's sealed plans ({"plans": ..., "done": ...}), when both
+    sides are answering it at once: by core.SEALED_BOOKS, without loading the rules' modules
+    (a kind core.KINDS does not name: as the registry holds it)."""
     p = state.pending
     if p is None:
         return None
+    book = SEALED_BOOKS.get(p.kind)
+    if book is not None:
+        return book(state)
+    if p.kind in KINDS:
+        return None
     sealed = DECISIONS[p.kind].extra.get("sealed")
-    b = sealed.book(state) if sealed is not None else None
-    return None if b is None else (sealed, b)
+    return sealed.book(state) if sealed is not None else None
+
+
+def sealed_kind(kind: str) -> bool:
+    """Whether a decision of that kind is answered by both sides at once, in sealed plans
+    (7.0, 2.0 I, 2.0 V.3)."""
+    return kind in SEALED_BOOKS if kind in KINDS else "sealed" in DECISIONS[kind].extra
+
+
+def _sealed(state: State) -> tuple[SealedPlans, dict] | None:
+    """The pending decision's sealed plans, when both sides are answering it at once."""
+    b = _book(state)
+    return None if b is None else (DECISIONS[state.pending.kind].extra["sealed"], b)
 
 
 def acting(state: State, side: str) -> bool:
@@ -115,8 +133,8 @@ def acting(state: State, side: str) -> bool:
     p = state.pending
     if p is None:
         return False
-    got = _sealed(state)
-    return p.side == side if got is None else _plan_open(got[1], side)
+    b = _book(state)
+    return p.side == side if b is None else _plan_open(b, side)
 
 
 def _plan_open(book: dict, side: str) -> bool:
@@ -131,12 +149,12 @@ def waiting_on(state: State) -> list[str]:
     p = state.pending
     if p is None:
         return []
-    got = _sealed(state)
+    b = _book(state)
     out = [p.side]
-    if got is None:                 # one side answers: the pending one
+    if b is None:                   # one side answers: the pending one
         return out
     for side in state.hands:        # a loop, not a comprehension: no frame of its own
-        if side != p.side and _plan_open(got[1], side):
+        if side != p.side and _plan_open(b, side):
             out.append(side)
     return out
 
@@ -267,21 +285,21 @@ def decide(state: State, data: GameData, order: Ord, side: str, dice: Dice,
 def sealed_for(state: State, side: str) -> bool:
     """Whether side's orders now go into a sealed plan (7.0, 2.0 I, 2.0 V.3: secret until both
     sides are done)."""
-    return _sealed(state) is not None and acting(state, side)
+    return _book(state) is not None and acting(state, side)
 
 
 def sealed_sides(state: State) -> list[str]:
     """The sides asked for the pending sealed plan (one, or both at once: 7.0, 2.0 I,
     2.0 V.3); none when the decision is not a sealed plan."""
-    got = _sealed(state)
-    return list(got[1]["plans"]) if got is not None else []
+    b = _book(state)
+    return list(b["plans"]) if b is not None else []
 
 
 def plan_so_far(state: State, side: str) -> list[str]:
     """The orders side has sealed so far into the pending sealed plan (7.0, 2.0 I, 2.0 V.3),
     one a line as he gave them; none when he has begun none."""
-    got = _sealed(state)
-    return list(got[1]["plans"].get(side) or []) if got is not None else []
+    b = _book(state)
+    return list(b["plans"].get(side) or []) if b is not None else []
 
 
 def plan_label(state: State) -> str:
@@ -401,7 +419,7 @@ def decide_plan(state: State, data: GameData, orders: list[tuple[str, Ord]], sid
 
 def is_private(state: State, order: Ord) -> bool:
     """Whether an order's text stays secret to its side: sealed plans, hidden templates."""
-    if _sealed(state) is not None and order.kind != "armistice":
+    if _book(state) is not None and order.kind != "armistice":
         return True
     DECISIONS.load()
     return private_order(state, order)

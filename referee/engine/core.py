@@ -84,6 +84,42 @@ class SealedPlans(msgspec.Struct):
     complete: Callable[[State, GameData, str, list], bool]   # orders that close it unasked
 
 
+def plans_kept(s: State, kind: str) -> dict | None:
+    """The sealed plans of decision kind kept in State.sealed (2.0 I, 2.0 V.3), or None when
+    that decision is not asked that way."""
+    return s.sealed if s.sealed is not None and s.sealed["kind"] == kind else None
+
+
+def _production_plans(s: State) -> dict | None:
+    """The sealed production plans (7.0), which the production phase keeps itself."""
+    return s.production
+
+
+# Every kind of decision and the rules' module that registers it as decide uses it (a battle's
+# decisions are battle.py's, which wraps them: 5.2-5.4): a fact of the rules, declared beside
+# the registry (a test holds it to it), so that a kind of the rules is told from one no module
+# registers (a damaged journal's) without loading them.
+KINDS: dict[str, str] = {
+    "attacker_cards": "combat", "attrition": "supply", "battle_order": "battle",
+    "card_or_pass": "flow", "cavalry_retreat": "battle", "crisis": "crisis",
+    "declare_battles": "combat", "defence": "battle", "defender_cards": "combat",
+    "discard_excess": "production", "eft_losses": "production", "empty_retreat": "flow",
+    "forced_elimination": "battle", "keep_battle": "combat", "losses": "battle",
+    "movement": "flow", "pass_move": "flow", "production": "production",
+    "reaction": "battle", "reinforce": "reinforce", "retreat_after": "battle",
+    "scramble": "battle",
+}
+
+# The kinds both sides answer at once, each in a sealed plan (2.0 I, 2.0 V.3, 7.0), and where
+# the state keeps their plans: each registers its SealedPlans with this book, so that whom the
+# referee waits on is known without loading the rules' modules (a test holds the two together).
+SEALED_BOOKS: dict[str, Callable[[State], dict | None]] = {
+    "discard_excess": lambda s: plans_kept(s, "discard_excess"),
+    "production": _production_plans,
+    "reinforce": lambda s: plans_kept(s, "reinforce"),
+}
+
+
 class Registry(dict):
     """The decision kinds by name, once the rules' modules have registered theirs: no method
     of its own but load, so that a lookup is dict's own (legal_orders and decide make many)."""

@@ -58,7 +58,16 @@ from .builds import (
     reorganised,
 )
 from .cards import draw, pick
-from .core import Ctx, DecisionSpec, SealedPlans, Violation, finish, prompt, register
+from .core import (
+    SEALED_BOOKS,
+    Ctx,
+    DecisionSpec,
+    SealedPlans,
+    Violation,
+    finish,
+    prompt,
+    register,
+)
 from .movement import apply_reorganise, private_order, reorganise_candidates, template_ref
 from .order_text import format_order
 from .reinforce import settle_empty_armies
@@ -176,7 +185,7 @@ register(DecisionSpec(
     accepts=("move", "buy", "build", "rebuild", "entrench", "upgrade", "done"),
     candidates=production_candidates, check=production_violation, apply=production_apply,
     extra={"sealed": SealedPlans(
-        label="a sealed production plan (7.0)", book=lambda s: s.production,
+        label="a sealed production plan (7.0)", book=SEALED_BOOKS["production"],
         seal=_seal_production, close=lambda ctx, side: production_apply(ctx, Done(), side),
         complete=lambda s, d, side, orders: False), "reader_prompt": _reader_prompt}))
 

@@ -16,7 +16,8 @@ from ..contracts.events_base import Secret
 from ..contracts.events_turn import PlanClosed, PlanRevealed, PlanSealed, PlansOpened
 from ..contracts.orders import Ord
 from ..data.gamedata import GameData
-from .core import DECISIONS, Ctx, SealedPlans, prompt
+from .core import DECISIONS, SEALED_BOOKS, Ctx, SealedPlans, prompt
+from .core import plans_kept as book  # noqa: F401  (the rules' modules read their plans by it)
 from .evolve import KEEPS
 from .movement import private_order
 from .order_text import format_order
@@ -30,11 +31,6 @@ class NoDice:
     def salt(self) -> None:
         """No salt: the worked-out state is never written anywhere."""
         return None
-
-
-def book(s: State, kind: str) -> dict | None:
-    """The sealed plans of decision kind, or None when that decision is not asked that way."""
-    return s.sealed if s.sealed is not None and s.sealed["kind"] == kind else None
 
 
 def open_plans(ctx: Ctx, kind: str, sides: list[str]) -> None:
@@ -150,7 +146,7 @@ def generic(kind: str, rule: str, what: str, reveal: Callable[[Ctx, dict], None]
         secret = ctx.secret(side, data) if final else Secret(to=side, data=data)
         return PlanSealed(side=side, kind=kind, secret=secret)
 
-    return SealedPlans(label=f"a sealed plan: {what} ({rule})", book=lambda s: book(s, kind),
+    return SealedPlans(label=f"a sealed plan: {what} ({rule})", book=SEALED_BOOKS[kind],
                        seal=seal, close=lambda ctx, side: close(ctx, side, kind, reveal),
                        complete=complete)
 

@@ -26,7 +26,7 @@ from ..base.clock import (
 )
 from ..base.errors import UNREADABLE, JournalError, UsageError, quoted
 from ..base.plurals import a_or_an
-from ..engine import DECISIONS, waiting_on
+from ..engine import sealed_kind, waiting_on
 from ..engine.state import State
 
 # The reminders of a game whose settings name none: a day and two hours before each deadline.
@@ -288,7 +288,7 @@ class Walk(msgspec.Struct, dict=True):
                 fact = msgspec.to_builtins(fact)
         self.hand_offs(state, seq, at, sides, name, actor)
         p = now[0]
-        sealed = p is not None and "sealed" in DECISIONS[p.kind].extra
+        sealed = p is not None and sealed_kind(p.kind)
         self._still = (now, self._asked[1] if sealed else None)
         if fact is not None:
             self.take(fact, (seq, at), actor, sides, name)
