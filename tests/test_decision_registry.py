@@ -1,10 +1,11 @@
 """The decision registry (engine/core.DECISIONS) loads the rules' modules at its first look.
 
 `import referee.engine` imports none of the modules that register decision kinds; the
-first look into the registry imports them all, and what it then holds is what importing
-them at start built: the same kinds, each with the same prompt, rule, answers and
+first look into the registry as a whole imports them all, and what it then holds is what
+importing them at start built: the same kinds, each with the same prompt, rule, answers and
 functions, battle.py's wrapping of the battle decisions (5.2) included, held by name
-whichever of them a process imported first for a name of its own.
+whichever of them a process imported first for a name of its own. A look at one kind first
+imports that kind's module alone (core.KINDS), and finds the very spec the whole holds.
 """
 
 from __future__ import annotations
@@ -272,3 +273,86 @@ def test_the_deadlines_walk_asks_the_registry_nothing(game, cli):
     assert done.returncode == 0, done.stderr
     # Control: the walk went through to the sealed plans, both sides waited on.
     assert done.stdout.split() == ["Unread", "production", "german", "entente"], done.stdout
+
+
+# Each kind looked at first, in a fork of an interpreter that imported the engine and looked at
+# nothing: what its module alone loaded, and whether the spec found is the very one the
+# registry holds once every rules' module is loaded (battle.py's wrapping of a battle's
+# decisions included: 5.2), sorted by name as ever.
+ONE_KIND = """
+import json, os, sys
+import referee.engine
+from referee.engine.core import DECISIONS, KINDS
+{first}
+out = {{}}
+for kind in sorted(KINDS):
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        spec, found = DECISIONS[kind], kind in DECISIONS and DECISIONS.get(kind)
+        unread = type(DECISIONS).__name__
+        loaded = sorted(m.rpartition(".")[2] for m in sys.modules
+                        if m.startswith("referee.engine."))
+        kinds = list(DECISIONS)
+        same = DECISIONS[kind] is spec and found is spec
+        os.write(w, json.dumps([unread, loaded, same, kinds]).encode())
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as got:
+        out[kind] = json.loads(got.read())
+    os.waitpid(pid, 0)
+print(json.dumps(out))
+"""
+
+
+def looked_at_first(first: str = "") -> dict:
+    done = subprocess.run([sys.executable, "-c", ONE_KIND.format(first=first)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_a_look_at_one_kind_loads_its_module_and_finds_the_spec_of_the_whole(eager):
+    from referee.engine.core import KINDS
+
+    seen = looked_at_first()
+    whole = [kind for kind, _ in eager["kinds"]]
+    for kind, (unread, loaded, same, kinds) in seen.items():
+        assert unread == "Unread" and KINDS[kind] in loaded, (kind, loaded)
+        assert same and kinds == whole, kind
+    # Production's module (7.0) needs none of the player turn's, a battle's or the crisis'.
+    assert not {"flow", "combat", "battle", "crisis", "armistice"} & set(
+        seen["production"][1]), seen["production"][1]
+    # A battle's decisions load battle.py, which wraps them (5.2): not losses.py alone.
+    assert "battle" in seen["losses"][1] and "flow" not in seen["losses"][1]
+
+
+def test_a_look_at_a_kind_without_its_module_named_loads_them_all():
+    """Control of the test above: with no loader of one kind's module, a look at one kind
+    loads every rules' module, as a look at the whole does."""
+    seen = looked_at_first("DECISIONS.load_with(DECISIONS.loader)")
+    assert {unread for unread, *_ in seen.values()} == {"Registry"}
+    assert all(same and set(RULES) <= set(loaded) for _, loaded, same, _ in seen.values())
+
+
+# As THREADS, for a look at one kind: another thread looking at the same kind while the first
+# look imports its module waits for it, and finds it whole.
+KIND_THREADS = THREADS.replace("seen, load, lock = [], DECISIONS.loader, core._LOADING",
+                               "seen, load, lock = [], DECISIONS.kind_loader, core._LOADING") \
+    .replace("def loading():", "def loading(home):") \
+    .replace("target=lambda: seen.append(len(DECISIONS))",
+             "target=lambda: seen.append(DECISIONS['production'].rule)") \
+    .replace("    load()\n", "    load(home)\n") \
+    .replace("DECISIONS.load_with(loading)", "DECISIONS.load_with(DECISIONS.loader, loading)") \
+    .replace("first = len(DECISIONS)", "first = DECISIONS['production'].rule") \
+    .replace("print(first, *seen)", "print(first, type(DECISIONS).__name__, *seen)")
+
+
+def test_a_thread_looking_at_a_kind_while_another_loads_its_module_finds_it_whole():
+    assert KIND_THREADS.count("production") == 2 and "load(home)" in KIND_THREADS
+    done = subprocess.run([sys.executable, "-c", KIND_THREADS], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    # 7.0: production's rule, as the registry holds it; the registry not yet loaded whole.
+    assert done.stdout.split() == ["7.0", "Unread", "True", "loaded", "7.0"], done.stdout

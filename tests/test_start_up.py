@@ -161,8 +161,9 @@ def test_a_cold_read_of_a_game_that_is_over_loads_no_module_of_the_decisions(arg
                                                                            cli, tmp_path):
     in_play = _loaded(tmp_path / "home-in-play", args[0], str(game), *args[1:])
     # Control: a game in play asks its pending decision (card or pass, 2.0 II.1), and the
-    # probe sees the modules it loads for it (standing.py only answers an order).
-    assert set(DECIDING) - {"referee.engine.standing"} <= in_play
+    # probe sees the modules it loads for it: flow.py's, which registers it, and what flow.py
+    # imports (standing.py only answers an order, crisis.py only a crisis or an order).
+    assert set(DECIDING) - {"referee.engine.standing", "referee.engine.crisis"} <= in_play
     assert cli("order", game, "--as", "german", "surrender").exit_code == 0     # 3.3
     over = _loaded(tmp_path / "home-over", args[0], str(game), *args[1:])
     assert {"referee.game.replay", "referee.engine.victory", "referee.engine.apply"} <= over
@@ -182,6 +183,25 @@ def test_a_cold_status_of_a_game_with_deadlines_loads_what_a_read_of_them_needs(
     needless = {"referee.game.timeline", "referee.game.decisionwords",
                 "referee.game.extendfromnow"}
     assert not needless & loaded, sorted(needless & loaded)
+
+
+@pytest.mark.parametrize("args", [("status",), ("show", "--format", "json")])
+def test_a_cold_read_of_a_game_in_play_loads_the_module_of_its_decision_alone(args, game,
+                                                                             cli, tmp_path):
+    """A game with deadlines at production (7.0), its player turns passed (2.0 II.1): the
+    walk through them loads none of their modules, nor does the prompt of production, which
+    loads production.py and what it imports, not the player turn's, a battle's or a
+    crisis'."""
+    assert cli("deadline", game, "--set", "48h").exit_code == 0
+    for side in ("german", "entente"):
+        for text in ("pass", "end turn"):
+            assert cli("order", game, "--as", side, text).exit_code == 0
+    loaded = _loaded(tmp_path / "fresh-home", args[0], str(game), *args[1:])
+    assert {"referee.game.clockwalk", "referee.engine.production"} <= loaded
+    others = {f"referee.engine.{m}" for m in ("armistice", "battle", "combat", "crisis",
+                                               "flow", "losses", "retreats", "scramble",
+                                               "standing", "suppress")}
+    assert not others & loaded, sorted(others & loaded)
 
 
 def test_msgspec_loaded_without_its_unused_submodules_still_has_them():

@@ -2,8 +2,10 @@
 
 Pure functions over plain data: no files, no printing. The decision kinds
 register themselves from flow.py and the rule modules it imports, which load
-the first time anything looks into the registry (core.DECISIONS): a read of a
-game that is over replays it (evolve) and asks no decision.
+the first time anything looks into the registry (core.DECISIONS) as a whole:
+a read of a game that is over replays it (evolve) and asks no decision, and a
+read of a game in play asks its pending decision's kind, whose module alone
+loads (core.KINDS).
 """
 
 from __future__ import annotations
@@ -46,7 +48,13 @@ def _load_rules() -> None:
     from .standing import answer as answer_standing  # start-up: as above
 
 
-DECISIONS.load_with(_load_rules)
+def _load_kind(home: str) -> None:
+    """Import the rules' module that registers a kind (core.KINDS names it), at the first look
+    at that kind alone."""
+    __import__(f"{__name__}.{home}")
+
+
+DECISIONS.load_with(_load_rules, _load_kind)
 
 
 def __getattr__(name: str):

@@ -98,7 +98,8 @@ def _production_plans(s: State) -> dict | None:
 # Every kind of decision and the rules' module that registers it as decide uses it (a battle's
 # decisions are battle.py's, which wraps them: 5.2-5.4): a fact of the rules, declared beside
 # the registry (a test holds it to it), so that a kind of the rules is told from one no module
-# registers (a damaged journal's) without loading them.
+# registers (a damaged journal's) without loading them, and a look at one kind loads its own
+# module only (Unread.load_kind).
 KINDS: dict[str, str] = {
     "attacker_cards": "combat", "attrition": "supply", "battle_order": "battle",
     "card_or_pass": "flow", "cavalry_retreat": "battle", "crisis": "crisis",
@@ -131,16 +132,45 @@ class Registry(dict):
 class Unread(Registry):
     """The registry before anything has looked into it. A read of a game that is over asks
     no decision, and the modules that register the kinds are most of the engine: the first
-    look (a lookup, `in`, `get`, iteration, len...) has the loader given to load_with import
-    them, then the registry is a plain Registry holding what importing them at start would
-    have registered, by name."""
+    look at the whole (iteration, len...) has the loader given to load_with import them, then
+    the registry is a plain Registry holding what importing them at start would have
+    registered, by name. A look at one kind (a lookup, `in`, `get`: a read of a game in play
+    asks its pending decision's) imports that kind's module alone till then."""
 
     loader: Callable[[], None] | None = None
+    kind_loader: Callable[[str], None] | None = None
     loading = False
+    looked: frozenset[str] = frozenset()    # the kinds whose module load_kind imported
 
-    def load_with(self, loader: Callable[[], None]) -> None:
-        """The function that imports the modules registering the kinds, each its own."""
+    def load_with(self, loader: Callable[[], None],
+                  kind_loader: Callable[[str], None] | None = None) -> None:
+        """The function that imports the modules registering the kinds, each its own, and the
+        one that imports one of them by its name in KINDS (None: a look at a kind loads all)."""
         self.loader = loader
+        self.kind_loader = kind_loader
+
+    def load_kind(self, kind: object) -> None:
+        """Import the module that registers kind (KINDS), for a look at that kind alone: the
+        kind then holds what it holds once all are loaded. A kind KINDS does not name, or one
+        its module did not register, has them all loaded (load); so does any other look."""
+        if type(kind) is not str:
+            return self.load()
+        if kind in self.looked:
+            return
+        with _LOADING:
+            if type(self) is not Unread or self.loading or kind in self.looked:
+                return
+            home = KINDS.get(kind)
+            if home is None or self.kind_loader is None:
+                return self.load()
+            self.loading = True
+            try:
+                self.kind_loader(home)
+            finally:
+                self.loading = False
+            if not dict.__contains__(self, kind):
+                return self.load()
+            self.looked = self.looked | {kind}
 
     def load(self) -> None:
         """Import the rules' modules now: their register() calls fill this registry, then
@@ -180,10 +210,22 @@ def _first_look(name: str) -> Callable:
     return look
 
 
-for _name in ("__getitem__", "__contains__", "__iter__", "__reversed__", "__len__", "__eq__",
-              "__ne__", "__repr__", "__or__", "__ror__", "get", "keys", "values", "items",
-              "copy", "setdefault", "pop", "popitem"):
+def _look_at_kind(name: str) -> Callable:
+    """A dict method given a kind that loads the kind's module before it answers."""
+    method = getattr(dict, name)
+
+    def look(self, kind, *args):
+        self.load_kind(kind)
+        return method(self, kind, *args)
+    look.__name__ = name
+    return look
+
+
+for _name in ("__iter__", "__reversed__", "__len__", "__eq__", "__ne__", "__repr__", "__or__",
+              "__ror__", "keys", "values", "items", "copy", "setdefault", "pop", "popitem"):
     setattr(Unread, _name, _first_look(_name))
+for _name in ("__getitem__", "__contains__", "get"):
+    setattr(Unread, _name, _look_at_kind(_name))
 
 
 DECISIONS: Registry = Unread()
