@@ -71,3 +71,44 @@ def test_the_static_part_is_built_once_for_each_base_and_copied(opening, monkeyp
     assert all(sharedmaps.same_drawing(bases[0], other) for other in bases[1:])
     bases[0].set("class", "changed")
     assert bases[1].get("class") == "whole"
+
+
+def test_the_fine_band_is_made_once_for_the_bands_of_many_layers(opening, monkeypatch):
+    """A static layer is drawn fine a band at a time: the bands of one layer, and of the
+    next, are drawn on one picture filled again, not on a fresh one of a few megabytes
+    each."""
+    game = g.open_game(opening)
+    tree = svgmap.map_tree(game.state, game.data, "german", game.game_id)
+    base = next(el for el in tree if el.get("id") == "base")
+    width = int(tree.get("width"))
+    assert png._height(base) > 2 * png.BAND                  # three bands and more
+    monkeypatch.setattr(png, "_FINE_BAND", [], raising=False)
+    made = []
+    real = Image.new
+    monkeypatch.setattr(Image, "new", lambda mode, size, *a, **k: made.append(tuple(size))
+                        or real(mode, size, *a, **k))
+    first, again = png._drawn_base(base, width), png._drawn_base(base, width)
+    assert [size for size in made if size[0] == width * png.FINE] == \
+        [(width * png.FINE, png.BAND * png.FINE)]
+    assert first.tobytes() == again.tobytes()
+
+
+def test_only_the_tiles_drawn_in_are_halved(opening, monkeypatch):
+    """Most of a static layer is its ground's colour, which halved stays that colour: only
+    the fine tiles something is drawn in are halved, and the layer is the one drawn whole
+    and halved at once, pixel for pixel."""
+    game = g.open_game(opening)
+    tree = svgmap.map_tree(game.state, game.data, "german", game.game_id)
+    base = next(el for el in tree if el.get("id") == "base")
+    width, height = int(tree.get("width")), png._height(base)
+    halved = []
+    real = Image.Image.reduce
+    monkeypatch.setattr(Image.Image, "reduce", lambda self, factor, box=None: halved.append(
+        (box[2] - box[0]) * (box[3] - box[1]) if box else self.width * self.height)
+        or real(self, factor, box))
+    layer = png._drawn_base(base, width)
+    monkeypatch.setattr(Image.Image, "reduce", real)
+    assert 0 < sum(halved) < 0.8 * (width * png.FINE) * (height * png.FINE)
+    fine = Image.new("RGB", (width * png.FINE, height * png.FINE), "white")
+    png.Painter(fine, png.FINE).element(base, {})
+    assert layer.tobytes() == fine.reduce(png.FINE).tobytes()

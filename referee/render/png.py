@@ -41,6 +41,8 @@ FINE = 2                        # the base and the circles are drawn this much f
 BASES = 6                       # the bases of the whole map kept (one for each level) ...
 CLOSE_BASES = 2                 # ... and of close-ups
 BAND = 512                      # the rows of a base drawn fine at a time
+TILE = 64                       # the side of a base's fine square halved only when drawn in
+MARGIN = 2                      # fine pixels round what is drawn, against rounding
 # The texts whose coverage is kept, in bytes: a whole map's own take about half a megabyte
 # (most a few hundred bytes each); one over TEXT_MOST (a header naming its record, seldom
 # drawn twice, or a long name from a hostile game id) is drawn and not kept.
@@ -53,6 +55,7 @@ TRIES = ((COLOURS, 3), (COLOURS, 6), (COLOURS, 9), (COLOURS // 2, 9))
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _BASES: dict[Hashable, object] = {}
 _CLOSE_BASES: dict[Hashable, object] = {}
+_FINE_BAND: list = []           # the picture the last band of a static layer was drawn on
 stored.loaded(__file__)         # the painter is loaded after the code was digested
 STYLE = ("fill", "stroke", "stroke-width", "stroke-dasharray", "font-size", "font-weight",
          "font-style", "text-anchor")
@@ -261,16 +264,58 @@ def _drawn_base(g: ET.Element, width: int):
     height = _height(g)
     colour = _colour(ground.get("fill")) if ground is not None else None
     style = {a: g.get(a) for a in STYLE if g.get(a) is not None}
-    drawn = Image.new("RGB", (width, height))
-    for top in range(0, height, BAND):        # each band made in the ground's colour
-        fine = Image.new("RGB", (width * FINE, min(BAND, height - top) * FINE),
-                         colour or (255, 255, 255))
-        painter = Painter(fine, FINE, top)
+    drawn = Image.new("RGB", (width, height), colour or (255, 255, 255))
+    for top in range(0, height, BAND):        # each band drawn on the ground's colour
+        rows = min(BAND, height - top) * FINE
+        fine = _fine_band(width * FINE, rows, colour or (255, 255, 255))
+        painter = Painter(fine, FINE, top, rows)
+        painter.inked = []
         for el in g:
             if el is not ground or colour is None:
                 painter.element(el, style)
-        drawn.paste(fine.reduce(FINE), (0, top))
+        for box in _inked_runs(painter.inked, width * FINE, rows):
+            drawn.paste(fine.reduce(FINE, box), (box[0] // FINE, top + box[1] // FINE))
     return drawn
+
+
+def _inked_runs(boxes: list[tuple], width: int, rows: int) -> Iterator[tuple]:
+    """The runs of TILE-square tiles of a band (width x rows fine pixels) that the boxes
+    drawn in touch, row of tiles by row, as boxes: the rest of the band is its ground's
+    colour still, which halved is the same colour (the layer starts in it), so only
+    these are halved and copied: about a quarter of a close-up's layer, two thirds of a
+    whole map's."""
+    across, down = -(-width // TILE), -(-rows // TILE)
+    lines = [0] * down
+    for x0, y0, x1, y1 in boxes:
+        i0, i1 = max(int(x0) // TILE, 0), min(int(x1) // TILE, across - 1)
+        if i0 > i1:
+            continue
+        bits = ((1 << (i1 - i0 + 1)) - 1) << i0
+        for j in range(max(int(y0) // TILE, 0), min(int(y1) // TILE, down - 1) + 1):
+            lines[j] |= bits
+    for j, bits in enumerate(lines):
+        i = 0
+        while bits >> i:
+            i += ((bits >> i) & -(bits >> i)).bit_length() - 1     # the next tile inked
+            n = ((~bits >> i) & -(~bits >> i)).bit_length() - 1     # and those after it
+            yield (i * TILE, j * TILE, min((i + n) * TILE, width), min((j + 1) * TILE, rows))
+            i += n
+
+
+def _fine_band(width: int, rows: int, colour: tuple):
+    """A picture `width` pixels wide whose first `rows` rows are the colour, to draw a
+    band on: the one the last band was drawn on, filled again, while it is as wide and
+    tall enough (a band is the same size in every layer but the last rows of each). A
+    fresh one of a few megabytes each band cost as much as the drawing on it, in the
+    memory's first touch."""
+    Image, _ = _pil()
+    fine = _FINE_BAND[0] if _FINE_BAND else None
+    if fine is None or fine.width != width or fine.height < rows:
+        fine = Image.new("RGB", (width, max(rows, BAND * FINE)), colour)
+        _FINE_BAND[:] = [fine]
+    else:
+        fine.paste(colour, (0, 0, width, rows))
+    return fine
 
 
 def _whole(seg: tuple) -> list[tuple[int, int]]:
@@ -296,15 +341,22 @@ def _colour(value: str | None) -> tuple[int, int, int] | None:
 
 class Painter:
     """Draws SVG elements on an image, `k` pixels for each unit of the document, the image's
-    first row at the document's `top` (a band of it: what lies wholly outside is passed
-    over)."""
+    first row at the document's `top` (a band of it, its first `rows` rows when told: what
+    lies wholly outside is passed over)."""
 
-    def __init__(self, image, k: int, top: int | None = None):
+    def __init__(self, image, k: int, top: int | None = None, rows: int | None = None):
         _, ImageDraw = _pil()
         self.image, self.k, self.band = image, k, top is not None
         self.top = top or 0
-        self.bottom = self.top + image.height / k
+        self.bottom = self.top + (image.height if rows is None else rows) / k
         self.draw = ImageDraw.Draw(image)
+        self.inked: list[tuple] | None = None   # a list: each box drawn in is noted there
+
+    def _ink(self, x0: float, y0: float, x1: float, y1: float, reach: float = 0) -> None:
+        """Note that the image may be drawn in within reach of this box (a margin more)."""
+        if self.inked is not None:
+            m = reach + MARGIN
+            self.inked.append((x0 - m, y0 - m, x1 + m, y1 + m))
 
     def element(self, el: ET.Element, style: dict) -> None:
         style = {**style, **{a: el.get(a) for a in STYLE if el.get(a) is not None}}
@@ -348,12 +400,26 @@ class Painter:
         colour = _colour(style.get("stroke"))
         return colour, max(1, round(float(style.get("stroke-width") or 1) * self.k))
 
+    def _ink_line(self, seg: tuple, width: int) -> None:
+        """Note a line, a piece at most a tile long at a time (a long slanting line's
+        box would hold mostly ground)."""
+        if self.inked is None:
+            return
+        x0, y0, x1, y1 = seg
+        n = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / TILE))
+        for k in range(n):
+            a, b = (x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n), \
+                (x0 + (x1 - x0) * (k + 1) / n, y0 + (y1 - y0) * (k + 1) / n)
+            self._ink(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]),
+                      width)
+
     def rect(self, el: ET.Element, style: dict) -> None:
         x, y, w, h = (self._n(el, a) for a in ("x", "y", "width", "height"))
         box = [round(x), round(y), round(x + w) - 1, round(y + h) - 1]
         if box[2] < box[0] or box[3] < box[1]:
             return
         stroke, width = self._stroke(style)
+        self._ink(*box, width)
         fill = _colour(style.get("fill", "#000000"))
         dash = style.get("stroke-dasharray")
         radius = self._n(el, "rx")
@@ -371,6 +437,7 @@ class Painter:
         if stroke is None:
             return
         seg = tuple(self._n(el, a) for a in ("x1", "y1", "x2", "y2"))
+        self._ink_line(seg, width)
         dash = style.get("stroke-dasharray")
         if dash:
             self._dashed(seg, stroke, width, dash)
@@ -398,6 +465,7 @@ class Painter:
         look = (r, style.get("fill", "#000000"), stroke, width, style.get("stroke-dasharray"))
         sprite, edge = _disc(*look, self.k)
         x, y = round(cx * self.k - edge), round(cy * self.k - edge) - self.top * self.k
+        self._ink(x, y, x + sprite.width, y + sprite.height)
         self.image.paste(sprite, (x, y), sprite)
 
     def text(self, el: ET.Element, style: dict) -> None:
@@ -416,7 +484,9 @@ class Painter:
         mask, (dx, dy) = _coverage(el.text, bold, italic, size, anchor,
                                    (math.modf(x)[0], math.modf(y)[0]),
                                    self.draw.draw.draw_ink(colour))
-        _blended(self.image, mask, (int(x) + dx, int(y) + dy), colour)
+        at = (int(x) + dx, int(y) + dy)
+        self._ink(*at, at[0] + mask.size[0], at[1] + mask.size[1])
+        _blended(self.image, mask, at, colour)
 
 
 def _coverage(text: str, bold: bool, italic: bool, size: int, anchor: str,
