@@ -317,6 +317,38 @@ def test_a_cold_read_takes_its_records_straight_into_their_class(tmp_path, monke
     assert ends == _read(path, odd, False, monkeypatch)
 
 
+def _timed(stamp: str):
+    def change(rec: dict) -> None:
+        rec["at"] = stamp
+    return change
+
+
+@pytest.mark.parametrize("stamp", ["2026-11-30 22:02:52Z", "2026-11-30T22:02:52Z\n",
+                                   "2026-11-30T22:02:5\u0662Z", "2026-11-30T22:02:52",
+                                   "2026-11-30T22:02:52Z\n2026-11-30T22:02:52Z"])
+def test_a_record_whose_time_is_out_of_form_is_read_line_by_line(tmp_path, monkeypatch, stamp):
+    """A batch taken straight into the record class reads its records' times as text and
+    checks them all at once: one out of Stamp's form (its chain holds) sends that batch to
+    be read line by line, whose contract names the record, as a read without a check
+    beside does."""
+    batches = []
+    real = checking._typed_batch
+
+    def counted(*args):
+        batches.append(real(*args))
+        return batches[-1]
+
+    monkeypatch.setattr(checking, "_typed_batch", counted)
+    at = chain.BATCH + 5
+    raw = b"\n".join(_rechained(GAME.split(b"\n")[:-1], at, _timed(stamp))) + b"\n"
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(raw)
+    ends = _read(path, raw, True, monkeypatch)
+    assert ends[0] == "JournalError" and ends[2] == at and "$.at" in ends[1], ends
+    assert batches[0] is not None and batches[-1] is None and len(batches) == 2
+    assert ends == _read(path, raw, False, monkeypatch)
+
+
 def test_a_read_up_to_a_record_is_not_failed_by_a_fault_after_it(tmp_path, monkeypatch):
     """`--at`: the records after the next one are not read, so a fault there does not
     count, with a check beside or without."""

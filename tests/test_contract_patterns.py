@@ -10,6 +10,8 @@ from typing import Annotated, Any, get_args, get_origin
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
 import referee.contracts
@@ -80,3 +82,35 @@ def test_a_text_with_a_newline_after_it_is_refused_in_every_form(shape, text):
         with pytest.raises(ValueError):
             pydantic.validate_python({"value": bad})
         assert not ecma.search(bad)
+
+
+STAMP = "2026-11-26T18:00:00Z"
+# Texts near a stamp: each of its characters put otherwise, left out or doubled.
+NEAR = sorted({STAMP[:i] + c + STAMP[i + 1:] for i in range(len(STAMP))
+               for c in "0 9-:TZtz\n\r\x00\u0660\uff10"} |
+              {STAMP[:i] + STAMP[i + 1:] for i in range(len(STAMP))} |
+              {STAMP[:i] + STAMP[i] + STAMP[i:] for i in range(len(STAMP))})
+
+
+def _a_stamp(text: str) -> bool:
+    """Whether the contract takes text as a Stamp."""
+    try:
+        msgspec.convert(text, records.Stamp)
+    except msgspec.ValidationError:
+        return False
+    return True
+
+
+def test_the_stamps_near_a_stamp_are_judged_as_the_contract_judges_each():
+    assert sum(map(_a_stamp, NEAR)) > 20 and not all(map(_a_stamp, NEAR))
+    for text in NEAR:
+        assert records.stamps_in_form([text]) is _a_stamp(text), repr(text)
+        assert records.stamps_in_form([STAMP, text, STAMP]) is _a_stamp(text), repr(text)
+
+
+@given(st.lists(st.sampled_from(NEAR) | st.text(alphabet="0123456789-:TZ\n\u0661", max_size=42),
+                max_size=5))
+def test_stamps_in_form_judges_a_list_as_the_contract_judges_each(stamps):
+    """All at once, as a cold read checks a batch of records' times: a stamp with an end of
+    line in it cannot pass for two."""
+    assert records.stamps_in_form(stamps) is all(map(_a_stamp, stamps))

@@ -108,6 +108,20 @@ class DiceSource(Contract):
 
 Duration = Annotated[str, Meta(pattern=r"^[0-9]{1,5}h([0-9]{1,2}m)?\Z|^[0-9]{1,2}m\Z")]
 Stamp = Annotated[str, Meta(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z")]
+# Stamp's form with each digit as 0 (stamps_in_form).
+STAMP_FORM = b"0000-00-00T00:00:00Z"
+_DIGITS_AS_0 = bytes.maketrans(b"123456789", b"000000000")
+
+
+def stamps_in_form(stamps: list[str]) -> bool:
+    """Whether each of the stamps is of Stamp's form, for them all at once: their lines, each
+    digit made 0, are STAMP_FORM's (so no stamp holds an end of line): a regular expression
+    run on each of a cold read's 3,300 records costs about a fortieth of it."""
+    try:
+        lines = "\n".join(stamps).encode("ascii")
+    except UnicodeEncodeError:
+        return False
+    return lines.translate(_DIGITS_AS_0) == b"\n".join([STAMP_FORM] * len(stamps))
 
 
 # The reminders a deadline may have (`deadline --reminders`).
@@ -177,3 +191,11 @@ class JournalRecord(Contract):
     by: OrderSource | None = None       # how a side's order came (absent: older records)
     signing: Signing | None = None      # an adoption or a key change: the key from here on
     sig: Signature | None = None        # absent: a record from before the game was signed
+
+
+class BatchedRecord(JournalRecord):
+    """A record as a cold read takes a batch of them straight into their class: its time
+    read as text, then the times of the whole batch checked against Stamp's form at once
+    (stamps_in_form), not by Stamp's regular expression each."""
+
+    at: str

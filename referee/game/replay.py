@@ -16,7 +16,7 @@ import msgspec
 from .. import __version__
 from ..base.errors import UNREADABLE, JournalError, UsageError, quoted
 from ..contracts.events_turn import RulesUpgraded
-from ..contracts.records import JournalRecord
+from ..contracts.records import BatchedRecord, JournalRecord, stamps_in_form
 from ..contracts.scenariomodels import Scenario
 from ..data import datastore
 from ..data.catalog import game_data
@@ -408,7 +408,12 @@ def _typed(header: dict, era: Era) -> checking.Typed | None:
                                                      EVENT_UPCASTERS):
         return None
     name = era.name
-    return checking.Typed(JournalRecord, lambda rec: record_of(rec, name))
+    return checking.Typed(BatchedRecord, lambda rec: record_of(rec, name), _timed)
+
+
+def _timed(batch: list) -> bool:
+    """Whether each record of the batch has its time in the form Stamp says."""
+    return stamps_in_form([rec.at for rec in batch])
 
 
 def _replayed(era: Era, state: State, records: Iterator, upto: int | None, seq: int,

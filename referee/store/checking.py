@@ -43,14 +43,17 @@ def shaped(rec: Any, line: bytes, n: int, prev: str | None) -> bool:
 class Typed:
     """Records read straight into their contract class, for a read whose lines are checked
     beside: `shape`, the class of a record; `of_dict`, the record of a line read the usual way
-    (its contract checked in full). What the class alone does not check of a record taken
-    so (the secret data it carries) is checked beside too: start's `parts`. A plain class:
-    a NamedTuple compiles its fields' annotations, written as text here, to read them."""
+    (its contract checked in full); `whole(batch)`, whether records so read pass what `shape`
+    leaves to be checked of a batch at once (None: nothing), else their lines are read the
+    usual way. What the class alone does not check of a record taken so (the secret data it
+    carries) is checked beside too: start's `parts`. A plain class: a NamedTuple compiles its
+    fields' annotations, written as text here, to read them."""
 
-    __slots__ = ("shape", "of_dict")
+    __slots__ = ("shape", "of_dict", "whole")
 
-    def __init__(self, shape: type, of_dict: Callable[[dict], Any]):
-        self.shape, self.of_dict = shape, of_dict
+    def __init__(self, shape: type, of_dict: Callable[[dict], Any],
+                 whole: Callable[[list], bool] | None = None):
+        self.shape, self.of_dict, self.whole = shape, of_dict, whole
 
 
 def start(raw: bytes, name: str, parts: Callable[[dict, str], Any] | None = None) -> Beside | None:
@@ -74,11 +77,11 @@ def _decoder(shape: type):
     return _DECODERS[shape]
 
 
-def _typed_batch(lines: list[bytes], n: int, prev: str, shape: type) -> list | None:
+def _typed_batch(lines: list[bytes], n: int, prev: str, typed: Typed) -> list | None:
     """The lines' records, one per line, in sequence from record n after prev; None when
     they cannot all be read so."""
     try:
-        batch = _decoder(shape)(b"[" + b",".join(lines) + b"]")
+        batch = _decoder(typed.shape)(b"[" + b",".join(lines) + b"]")
     except (_Float, ValueError, RecursionError):    # msgspec's errors are ValueErrors
         return None
     if len(batch) != len(lines):
@@ -87,7 +90,7 @@ def _typed_batch(lines: list[bytes], n: int, prev: str, shape: type) -> list | N
         if rec.seq != n or rec.prev != prev:
             return None
         n, prev = n + 1, rec.hash
-    return batch
+    return batch if typed.whole is None or typed.whole(batch) else None
 
 
 class ReadBeside:
@@ -115,7 +118,7 @@ class ReadBeside:
         n = 1
         while True:
             lines, after = _next_lines(raw, start)
-            batch = _typed_batch(lines, n, prev, typed.shape) if lines else None
+            batch = _typed_batch(lines, n, prev, typed) if lines else None
             if batch is None:
                 break
             self.typed_upto = batch[-1].seq
