@@ -59,21 +59,33 @@ def box_views(state: State, data: GameData, reader: str) -> list[dict]:
 
 def unit_views(state: State, data: GameData, area: str, reader: str) -> list[dict]:
     """The units in an area as a reader sees them (hidden templates, option 1.4)."""
-    out: list[dict] = [army_view(state, data, a, reader) for a in state.armies.values()
-                       if a.status == "map" and a.area == area]
+    return units_by_area(state, data, reader, (area,)).get(area, [])
+
+
+def units_by_area(state: State, data: GameData, reader: str,
+                  only: tuple[str, ...] | None = None) -> dict[str, list[dict]]:
+    """The units of each area where any stand (of the areas `only` names, when given) as a
+    reader sees them, in one pass over the units: a view of the whole map, asking area by
+    area, went over every unit for each of its sixty areas."""
+    by_area: dict[str, list[dict]] = {}
+    for a in state.armies.values():
+        if a.status == "map" and (only is None or a.area in only):
+            by_area.setdefault(a.area, []).append(army_view(state, data, a, reader))
     for p in state.pieces.values():
-        if p.area == area:
-            out.append({"id": p.id, "side": data.nation_side[p.nation], "nation": p.nation,
-                        "type": p.kind, "entrenched": p.entrenched, "strength": 1})
+        if only is None or p.area in only:
+            by_area.setdefault(p.area, []).append({
+                "id": p.id, "side": data.nation_side[p.nation], "nation": p.nation,
+                "type": p.kind, "entrenched": p.entrenched, "strength": 1})
     for f in state.forts.values():
-        if f.area == area:
-            out.append({"id": f.id, "side": data.nation_side[f.nation], "nation": f.nation,
-                        "type": "fort", "name": data.forts[f.id][1].name,
-                        "strength": f.strength})
-    for u in out:
-        if u["id"] in state.oos:               # an Out of Supply marker on it (1.2.3, 6.5)
-            u["oos"] = True
-    return out
+        if only is None or f.area in only:
+            by_area.setdefault(f.area, []).append({
+                "id": f.id, "side": data.nation_side[f.nation], "nation": f.nation,
+                "type": "fort", "name": data.forts[f.id][1].name, "strength": f.strength})
+    for units in by_area.values():
+        for u in units:
+            if u["id"] in state.oos:           # an Out of Supply marker on it (1.2.3, 6.5)
+                u["oos"] = True
+    return by_area
 
 
 def _terms(view: dict[str, Any], data: GameData) -> dict[str, Any]:
@@ -94,10 +106,10 @@ def state_view(state: State, data: GameData, reader: str, game_id: str = "",
     breakdown = vp_breakdown(state, data)
     total = sum(v for _, v in breakdown)
     level = level_of(total, data)
-    areas = {}
+    units, areas = units_by_area(state, data, reader), {}
     for a in data.map.areas:
         areas[a.id] = {"name": a.name, "control": state.area_state(a.id, data), "vp": a.vp,
-                       "units": unit_views(state, data, a.id, reader)}
+                       "units": units.get(a.id, [])}
     # With hidden templates (1.4) another side's pool would give away what its armies hold
     # (the counter mix less the pool and the units standing alone).
     pool = {n: {k: c for k, c in row.items() if c} for n, row in sorted(state.pool.items())
