@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from commandclock import START
 
-from referee.store import journal as journalmod
+from referee.store import timeorder
 
 ORDERED = START + timedelta(hours=1)        # the German's pass: record 3
 
@@ -76,8 +76,8 @@ def test_an_old_journal_that_goes_back_in_time_is_verified_with_a_warning_and_pl
     last record's time."""
     journal = _game(cli, tmp_path, clock)
     with monkeypatch.context() as older:        # the referee that wrote the past
-        older.setattr(journalmod, "refuse_behind", lambda raw, name: None)
-        older.setattr(journalmod, "in_order", lambda raw, bodies, name: bodies)
+        older.setattr(timeorder, "refuse_behind", lambda raw, name: None)
+        older.setattr(timeorder, "in_order", lambda raw, bodies, name: bodies)
         clock(ORDERED - timedelta(minutes=30))
         assert cli("extend", journal, "german", "2h").exit_code == 0
     assert _times(journal)[-2:] == ["2026-11-23T19:00:00Z", "2026-11-23T18:30:00Z"]

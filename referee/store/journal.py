@@ -66,13 +66,9 @@ from .chain import (  # noqa: F401 - the journal's names for the layers above
     upcast,
     upcast_all,
 )
-from .forgedfrom import WROTE_NOTHING, forged_end
-from .handedover import refuse as refuse_handed
 from .journalfolder import folder_given
 from .landing import cut_to_chain, landed, only_ours
 from .locks import release, take
-from .revealed import refuse_after_reveal
-from .timeorder import in_order, refuse_behind
 
 # The most a journal may hold: about thirty times a full campaign (23 turns, some 3,000
 # records, 2 MB). A file over it is read no further: one planted in a folder of games
@@ -196,6 +192,8 @@ class Journal:
         if older is not None:
             raise ForeignGameError(f"{self.name}: {older}; {done}")
         if key is None and rec and stands == "signs":
+            from .forgedfrom import forged_end  # start-up: only a journal found forged
+
             signed = "carries no signature" if fpr is None else \
                 f"is signed by key {signing.shown(fpr)}, which this referee never handed it to"
             raise ForeignGameError(
@@ -204,6 +202,8 @@ class Journal:
                 f"{forged_end(raw, self.name, rec.get('seq'), done)}")
         if key is not None and not signing.checks(rec.get("sig"), rec.get("hash"),
                                                   key.public):
+            from .forgedfrom import forged_end  # start-up: only a journal found forged
+
             raise ForeignGameError(
                 f"{self.name}: record {rec.get('seq')} names key {signing.shown(fpr)} of "
                 f"this referee but is not signed by it: forged, or edited and chained again "
@@ -235,6 +235,8 @@ class Journal:
         orders); yields the journal's bytes as they are under it. Like an append, only for a
         journal this user's referee signed, and not once its dice secret is revealed (what
         is kept beside a closed game would never be used)."""
+        from .revealed import refuse_after_reveal  # start-up: what writes, not what reads
+
         with self._locked(True) as (_, raw):
             self._signer(raw)
             refuse_after_reveal(raw, self.name)
@@ -319,6 +321,9 @@ class Journal:
         the last record refuses the append, or dates the records with its time (timeorder.py).
         Returns the file's bytes afterwards and the new records.
         """
+        from .revealed import refuse_after_reveal  # start-up: what writes, not what reads
+        from .timeorder import in_order, refuse_behind  # start-up: what writes, not what reads
+
         with self._locked(True) as (fd, raw):
             key = self._unsigned(raw, adopt) if adopt is not None else self._signer(raw)
             refuse_behind(raw, self.name)
@@ -360,6 +365,9 @@ class Journal:
         """The key that signs what is appended: the one of this user's that signed the last
         record (or the new one that record names); ForeignGameError for any other journal
         (a damaged one is reported as damaged); one handed over to another machine too."""
+        from .forgedfrom import WROTE_NOTHING, forged_end  # start-up: what writes, not reads
+        from .handedover import refuse as refuse_handed  # start-up: what writes, not reads
+
         refuse_handed(raw, self.name)
         rec = _last_record(raw)
         fpr = signing.signer_of(rec.get("sig"))
