@@ -80,7 +80,8 @@ def evolve(state: State, event: Ev, data: GameData, rules: int = RULES_VERSION) 
     handler(state, event, data)
     if state.armistice is not None and kind in HEARD_AFTER:     # a proposal open (3.2)
         note_heard(state, event, data)
-    cache.clear()
+    if cache:
+        cache.clear()
     return state
 
 
