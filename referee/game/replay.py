@@ -421,16 +421,17 @@ def _replayed(era: Era, state: State, records: Iterator, upto: int | None, seq: 
     """Replay records onto state (up to record upto), from record seq whose hash is last,
     walking each for the deadlines when walker is given: how many, and the seq and hash of
     the last one replayed."""
-    read = 0
+    read, done = 0, None
     for rec in records:
-        at, digest = seq_and_hash(rec)
-        if upto is not None and at > upto:
+        if upto is not None and seq_and_hash(rec)[0] > upto:
             break
         era.apply(state, rec)
         if walker is not None:
             walker.step(state, rec, era.data.sides, era.name)
-        seq, last = at, digest
+        done = rec
         read += 1
+    if done is not None:        # the number and hash of the last one, read once
+        seq, last = seq_and_hash(done)
     return read, seq, last
 
 
