@@ -229,7 +229,8 @@ def apply_record(state: State, rec: dict | JournalRecord, data: GameData, name: 
         if rules < RULES_VERSION and EVENT_UPCASTERS and isinstance(rec.get("events"), list):
             rec = {**rec, "events": upcast_events(rec["events"], rules)}
         rec = record_of(rec, name)
-    check_actor(rec.actor, rec.seq, data, name)
+    if rec.actor not in data.sides:             # the moderator's, or none of the game's
+        check_actor(rec.actor, rec.seq, data, name)
     upgrade = None
     try:
         for ev in rec.events:
