@@ -56,6 +56,7 @@ class GameData:
         self.nation_cell: dict[str, tuple[int, int]] = {
             n: (self.side_bit.get(s, 0), self.count_at.get(s, 0))
             for n, s in self.nation_side.items()}
+        self.nation_bit = {n: cell[0] for n, cell in self.nation_cell.items()}    # its side's
         self.kind_cell: dict[str, tuple[bool, bool]] = {
             k: (bool(u.stacking), bool(u.holds_area)) for k, u in units.unit_types.items()}
         self.forts = {a.fort.id: (a.id, a.fort) for a in map.areas if a.fort}

@@ -244,16 +244,19 @@ class State(msgspec.Struct, dict=True):
         (a replay reads no other part of it, once a player turn, and keeps no board)."""
         if self._cache.get("board") is not None or self._cache.get(KEPT_BOARD) is not None:
             return {area: cell[0] for area, cell in self.board(data).items()}
-        areas, nation_cell, b = data.areas, data.nation_cell, {}
+        areas, bit, b = data.areas, data.nation_bit, {}
         for p in self.pieces.values():
-            if p.area in areas:
-                b[p.area] = b.get(p.area, 0) | nation_cell[p.nation][0]
+            at = p.area
+            if at in areas:
+                b[at] = b.get(at, 0) | bit[p.nation]
         for a in self.armies.values():
             if a.status == "map":
-                b[a.area] = b.get(a.area, 0) | nation_cell[a.nation][0]
+                at = a.area
+                b[at] = b.get(at, 0) | bit[a.nation]
         for f in self.forts.values():
             if f.strength >= 2:
-                b[f.area] = b.get(f.area, 0) | nation_cell[f.nation][0]
+                at = f.area
+                b[at] = b.get(at, 0) | bit[f.nation]
         return b
 
     def disputed(self, area: str, data: GameData) -> bool:
