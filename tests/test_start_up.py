@@ -113,14 +113,16 @@ def test_an_order_loads_nothing_only_the_log_needs(game):
 # state and the dice sheets that deciding an order needs, the Unicode tables that fold
 # what a player typed, zlib, which inflates an older data version (never a read),
 # msgspec's YAML and TOML front ends (never), shlex, which quotes a folder given for a
-# journal, `signal`'s enums (the check beside blocks signals with _signal's functions), and
+# journal, `signal`'s enums (the check beside blocks signals with _signal's functions),
 # what only an append asks of a journal (its clock, a reveal or a hand-over before it, how
-# far a forged one goes).
+# far a forged one goes) and notes in its mark (the path written), and who holds a lock
+# that was held too long.
 NOT_FOR_A_COLD_READ = ("msgspec.inspect", "msgspec._json_schema", "referee.game.timeline",
                        "referee.engine.state._CLONE", "referee.store.sheets", "unicodedata",
                        "zlib", "msgspec.yaml", "msgspec.toml", "shlex", "signal",
                        "referee.store.timeorder", "referee.store.revealed",
-                       "referee.store.handedover", "referee.store.forgedfrom")
+                       "referee.store.handedover", "referee.store.forgedfrom",
+                       "referee.store.writtenat", "referee.store.lockholder")
 
 STANDARD = ("import json, hashlib, hmac, pathlib, re, datetime, fcntl, sys; "
             "print(json.dumps(sorted(sys.modules)))")

@@ -30,7 +30,6 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from ..base.errors import EXIT_BUSY, StorageError
-from .lockholder import holder
 
 WAIT = 10.0             # seconds a command waits for a lock another process holds
 PATIENCE = 5.0          # seconds a pass waits in all for locks other processes hold
@@ -117,6 +116,8 @@ def _wait(fd: int, exclusive: bool, what: str) -> None:
     while not _lock(fd, exclusive, wait=False):
         waited = clock() - start
         if waited >= WAIT:
+            from .lockholder import holder  # start-up: only a lock held too long
+
             who = holder(fd)
             who = f", {who}," if who else (" (an `order` under way, a `tick` or `watch` "
                                            "handling its mail, a backup tool)")

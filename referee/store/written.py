@@ -41,7 +41,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from . import home, keychain, signing, writtenat
+from . import home, keychain, signing
 from .chain import last_line, record_in
 
 _MEMBER = b'"hash":"'
@@ -90,6 +90,8 @@ def note(raw: bytes, last: dict, signer: str | None, following: str | None,
     written, open as fd (writtenat.py: a write that leaves the journal the mark named
     before an older copy says so); made: the journal's creation here (the mark's `since`,
     the record the game came to this home at, is then 0)."""
+    from . import writtenat  # start-up: what writes, not what reads
+
     header = head(raw)
     game_id = header.get("game_id")
     if not isinstance(game_id, str) or signer is None:
@@ -214,6 +216,8 @@ def problem(raw: bytes, last: dict, signer: str | None) -> str | None:
     retired = mark.get("retired") or []
     seq, hash_ = mark.get("seq"), mark.get("hash")
     if not isinstance(hash_, str) or raw.find(_MEMBER + hash_.encode("ascii", "replace")) < 0:
+        from . import writtenat  # start-up: only a journal cut back
+
         there = writtenat.written_to(mark)
         if there is not None:
             return (f"cut back: this referee wrote record {seq} ({str(hash_)[:12]}…) of game "
