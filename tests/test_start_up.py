@@ -530,6 +530,27 @@ def test_what_stood_in_for_platform_and_urllib_works_as_before():
     assert printed(probe).split() == ["file:///a%20b/%C3%A9", "True", "True", "a%20b", "h"]
 
 
+@pytest.mark.skipif(os.name == "nt", reason="Windows has nt: ntpath takes it from there")
+def test_pathlib_is_imported_without_searching_the_path_for_windows_own_module():
+    """ntpath (which pathlib imports) tries `nt` five times; outside Windows the referee's
+    import of pathlib has each try fail at once, not after a search of every folder of the
+    path, and leaves `nt` to fail as usual afterwards, ntpath as it was."""
+    probe = ("import sys\n"
+             "asked = []\n"
+             "class Finder:\n"
+             "    def find_spec(self, name, path=None, target=None):\n"
+             "        asked.append(name)\n"
+             "sys.meta_path.insert(0, Finder())\n"
+             "import referee, ntpath\n"
+             "assert 'pathlib' in sys.modules and 'nt' not in sys.modules\n"
+             "print(asked.count('nt'), ntpath.join('a', 'b'), ntpath.abspath('c:/x/../y'))\n"
+             "try:\n"
+             "    import nt\n"
+             "except ModuleNotFoundError as exc:\n"
+             "    print(type(exc).__name__, exc.name, asked.count('nt'))")
+    assert printed(probe).split() == ["0", "a\\b", "c:\\y", "ModuleNotFoundError", "nt", "1"]
+
+
 COMPILES = PROBE.replace("from referee.cli.entry import main", """import builtins
 compiled, compile_ = [], builtins.compile
 
