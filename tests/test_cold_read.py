@@ -288,11 +288,9 @@ def _float_in(rec: dict) -> None:
                                       "type": "DecisionPending"}]
 
 
-def test_a_cold_read_takes_its_records_straight_into_their_class(tmp_path, monkeypatch):
-    """Read with its check beside, every batch of lines of a whole journal is decoded
-    straight into the record class; from the first batch that cannot be (a float in it,
-    though its chain holds), the rest is read line by line. Either way the read ends as
-    the one that checks each line before replaying it."""
+def _batches_counted(monkeypatch) -> list:
+    """The list each batch a read tries to take straight into the record class is put in
+    (None: one that could not be)."""
     batches = []
     real = checking._typed_batch
 
@@ -301,6 +299,15 @@ def test_a_cold_read_takes_its_records_straight_into_their_class(tmp_path, monke
         return batches[-1]
 
     monkeypatch.setattr(checking, "_typed_batch", counted)
+    return batches
+
+
+def test_a_cold_read_takes_its_records_straight_into_their_class(tmp_path, monkeypatch):
+    """Read with its check beside, every batch of lines of a whole journal is decoded
+    straight into the record class; from the first batch that cannot be (a float in it,
+    though its chain holds), the rest is read line by line. Either way the read ends as
+    the one that checks each line before replaying it."""
+    batches = _batches_counted(monkeypatch)
     path = tmp_path / "game.jsonl"
     path.write_bytes(GAME)
     whole = _read(path, GAME, True, monkeypatch)
@@ -331,14 +338,7 @@ def test_a_record_whose_time_is_out_of_form_is_read_line_by_line(tmp_path, monke
     checks them all at once: one out of Stamp's form (its chain holds) sends that batch to
     be read line by line, whose contract names the record, as a read without a check
     beside does."""
-    batches = []
-    real = checking._typed_batch
-
-    def counted(*args):
-        batches.append(real(*args))
-        return batches[-1]
-
-    monkeypatch.setattr(checking, "_typed_batch", counted)
+    batches = _batches_counted(monkeypatch)
     at = chain.BATCH + 5
     raw = b"\n".join(_rechained(GAME.split(b"\n")[:-1], at, _timed(stamp))) + b"\n"
     path = tmp_path / "game.jsonl"
