@@ -65,6 +65,7 @@ from .core import (
     SealedPlans,
     Violation,
     finish,
+    plans_kept,
     prompt,
     register,
 )
@@ -303,7 +304,7 @@ def _excess_check(s: State, d: GameData, o: Discard, side: str) -> Violation | N
 
 
 def _excess_apply(ctx: Ctx, o: Discard, side: str) -> None:
-    if sealed.book(ctx.state, "discard_excess") is not None:
+    if plans_kept(ctx.state, "discard_excess") is not None:
         sealed.seal_one(ctx, o, side)
         return
     # A discard asked of one side at a time (journals from before sealed discards).
@@ -322,7 +323,7 @@ def _reveal_discards(ctx: Ctx, plans: dict) -> None:
 
 
 def _excess_prompt(s: State, d: GameData) -> str:
-    b = sealed.book(s, "discard_excess")
+    b = plans_kept(s, "discard_excess")
     sides = [x for x in b["plans"] if x not in b["done"]] if b else [s.pending.side]
     # Nothing here may tell one side what the other has discarded: the plans are sealed. A
     # side is named (by its name) only where two owe: the waiting side is named before it.
@@ -336,7 +337,7 @@ def _excess_prompt(s: State, d: GameData) -> str:
 def _excess_reader_prompt(s: State, d: GameData, reader: str) -> str:
     """The discard prompt for a side asked (2.0 V.3, 7.1): his own hand and limit first,
     then the other side's still owed, as the public prompt tells them."""
-    b = sealed.book(s, "discard_excess")
+    b = plans_kept(s, "discard_excess")
     others = [x for x in b["plans"] if x not in b["done"] and x != reader] if b else []
     seal = ", sealed until both are in" if b and len(b["plans"]) > 1 else ""
     return "; ".join([f"{_over_limit(s, d, reader, 'you hold ')}: discard the "

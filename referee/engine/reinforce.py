@@ -22,7 +22,7 @@ from ..contracts.orders import Done, Move, Ord, Place, Swap
 from ..data.gamedata import GameData
 from . import hidden_room, sealed
 from .armies import hidden_templates, join_violation
-from .core import Ctx, DecisionSpec, Violation, finish, register
+from .core import Ctx, DecisionSpec, Violation, finish, plans_kept, register
 from .movement import (
     apply_reorganise,
     reorganise_candidates,
@@ -301,7 +301,7 @@ def _swap_options(s: State, d: GameData, side: str) -> list[str]:
 
 
 def _prompt(s: State, d: GameData) -> str:
-    b = sealed.book(s, "reinforce")
+    b = plans_kept(s, "reinforce")
     sides = [x for x in b["plans"] if x not in b["done"]] if b else [s.pending.side]
     # Nothing here may tell one side what the other has planned: the plans are sealed. A
     # side is named (by its name) only where two owe: the waiting side is named before it.
@@ -320,7 +320,7 @@ def _reader_prompt(s: State, d: GameData, reader: str) -> str:
     """The prompt for a side asked to place (2.0 I): his own arrivals first, those his own
     plan so far has not placed (the other side's plan is never looked at), then the other
     side's, as the public prompt tells them."""
-    b = sealed.book(s, "reinforce")
+    b = plans_kept(s, "reinforce")
     own = _own(s, d, reader)
     items = arrival_words([i["unit"] for i in own.arrivals.get(reader, [])])
     swap = " and the Commonwealth swap (8.2.3)" if own.swaps_due.get(reader) else ""
@@ -373,7 +373,7 @@ def arrival_words(units: list[str]) -> str:
 def own_position(s: State, d: GameData, side: str) -> State:
     """The state side's own sealed placements so far leave (2.0 I: each places his own units;
     the other side's plan is never looked at)."""
-    b = sealed.book(s, "reinforce")
+    b = plans_kept(s, "reinforce")
     return sealed.planned(s, d, side, _effect) if b and side in b["plans"] else s
 
 
@@ -398,7 +398,7 @@ def _placed_already(before: State, s: State, d: GameData, o: Place,
     arriving = sum(1 for i in before.arrivals.get(side, []) if i["unit"] == o.unit)
     if not arriving:
         return None
-    plan = sealed.book(before, "reinforce")["plans"][side]
+    plan = plans_kept(before, "reinforce")["plans"][side]
     earlier = [f"'{t}' (order {n} of the plan)" for n, (t, p) in enumerate(
         zip(plan, sealed.own_plan(before, d, side)), 1)
         if isinstance(p, Place) and p.unit == o.unit]
@@ -463,7 +463,7 @@ def _effect(ctx: Ctx, o: Ord, side: str) -> None:
 
 
 def _apply(ctx: Ctx, o: Ord, side: str) -> None:
-    if sealed.book(ctx.state, "reinforce") is not None:
+    if plans_kept(ctx.state, "reinforce") is not None:
         if isinstance(o, Done):
             sealed.close_plan(ctx, side)
         else:

@@ -17,7 +17,6 @@ from ..contracts.events_turn import PlanClosed, PlanRevealed, PlanSealed, PlansO
 from ..contracts.orders import Ord
 from ..data.gamedata import GameData
 from .core import DECISIONS, SEALED_BOOKS, Ctx, SealedPlans, prompt
-from .core import plans_kept as book  # noqa: F401  (the rules' modules read their plans by it)
 from .evolve import KEEPS
 from .movement import private_order
 from .order_text import format_order
